@@ -1,0 +1,44 @@
+// The one Prisma client and the one pg pool of a process (web server or worker). Both are created
+// lazily from DATABASE_URL, which the launcher (scripts/start.ts) sets after starting Postgres.
+import { PrismaPg } from '@prisma/adapter-pg';
+import pg from 'pg';
+import { PrismaClient } from '@/lib/generated/prisma/client';
+
+interface DbGlobals {
+  prisma?: PrismaClient;
+  pool?: pg.Pool;
+}
+
+// Next.js reloads modules in development; keep one pool per process across reloads.
+const globals = globalThis as typeof globalThis & { __sitemapAuditDb?: DbGlobals };
+const state: DbGlobals = (globals.__sitemapAuditDb ??= {});
+
+export function databaseUrl(): string {
+  const url = process.env.DATABASE_URL;
+  if (!url) {
+    throw new Error('DATABASE_URL is not set: start the app with `npm start`, which provides a database');
+  }
+  return url;
+}
+
+export function pool(): pg.Pool {
+  state.pool ??= new pg.Pool({
+    connectionString: databaseUrl(),
+    max: Number(process.env.DB_POOL_SIZE ?? 10),
+    idleTimeoutMillis: 30_000,
+  });
+  return state.pool;
+}
+
+export function db(): PrismaClient {
+  state.prisma ??= new PrismaClient({ adapter: new PrismaPg(pool()) });
+  return state.prisma;
+}
+
+export async function closeDb(): Promise<void> {
+  const { prisma, pool: p } = state;
+  state.prisma = undefined;
+  state.pool = undefined;
+  await prisma?.$disconnect();
+  await p?.end();
+}
