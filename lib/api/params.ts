@@ -1,0 +1,25 @@
+// Parsing of path and query parameters shared by route handlers.
+import { AppError } from './errors';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** An audit id from the path; anything that is not a UUID cannot exist, so it is a 404. */
+export function auditIdParam(value: string | undefined): string {
+  if (!value || !UUID.test(value)) throw new AppError('not_found', 'No such audit');
+  return value.toLowerCase();
+}
+
+export function limitParam(value: string | null, fallback: number, max: number): number {
+  if (value === null || value === '') return fallback;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 1 || n > max) {
+    throw new AppError('validation_failed', `limit must be a whole number from 1 to ${max}`);
+  }
+  return n;
+}
+
+export function cursorParam(value: string | null): string | undefined {
+  if (value === null || value === '') return undefined;
+  if (!UUID.test(value)) throw new AppError('validation_failed', 'cursor is not valid');
+  return value;
+}

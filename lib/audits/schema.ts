@@ -1,0 +1,108 @@
+// Shapes of audit input and output (isomorphic: used by route handlers, the worker and the UI).
+import { z } from 'zod';
+
+export const CRAWL_FIELDS = [
+  'url',
+  'status',
+  'canonical',
+  'indexable',
+  'noindex',
+  'crawledAt',
+  'depth',
+  'redirectUrl',
+  'contentType',
+  'blockedByRobots',
+] as const;
+
+const httpUrl = z
+  .string()
+  .trim()
+  .min(1)
+  .max(2048)
+  .refine((value) => {
+    try {
+      const url = new URL(value);
+      return url.protocol === 'http:' || url.protocol === 'https:';
+    } catch {
+      return false;
+    }
+  }, 'must be an absolute http(s) URL');
+
+export const ZAuditOptions = z
+  .object({
+    normalization: z.enum(['exact', 'lenient']).default('exact'),
+    crawlFormat: z.enum(['jsonl', 'screaming-frog', 'csv']).optional(),
+    columnMap: z.partialRecord(z.enum(CRAWL_FIELDS), z.string().trim().min(1).max(200)).optional(),
+  })
+  .strict();
+export type TAuditOptions = z.infer<typeof ZAuditOptions>;
+
+export const ZCreateAuditJson = z
+  .object({
+    name: z.string().trim().max(200).optional(),
+    sitemapUrls: z.array(httpUrl).min(1, 'give at least one sitemap URL').max(100),
+    crawlUrl: httpUrl.optional(),
+    options: ZAuditOptions.optional(),
+  })
+  .strict();
+export type TCreateAuditJson = z.infer<typeof ZCreateAuditJson>;
+
+export const ZSitemapUrl = httpUrl;
+
+export type AuditStatus = 'queued' | 'running' | 'succeeded' | 'partial' | 'failed';
+export const FINAL_STATUSES: readonly AuditStatus[] = ['succeeded', 'partial', 'failed'];
+
+export interface AuditIssue {
+  code: string;
+  message: string;
+}
+
+export interface AuditError extends AuditIssue {
+  source: string | null;
+}
+
+export interface CrawlSummary {
+  rows: number;
+  rowsRejected: number;
+  format: string | null;
+  mappedColumns: Record<string, string>;
+  unmappedColumns: string[];
+  rejections: { line: number; reason: string }[];
+}
+
+export interface AuditDto {
+  id: string;
+  name: string;
+  status: AuditStatus;
+  phase: string;
+  progress: { done: number; total: number };
+  options: TAuditOptions;
+  createdAt: string;
+  startedAt: string | null;
+  finishedAt: string | null;
+  sitemap: { files: number; filesFailed: number; entries: number; uniqueUrls: number };
+  crawl: CrawlSummary;
+  warnings: AuditIssue[];
+  errors: AuditError[];
+}
+
+export interface SitemapFileDto {
+  id: number;
+  parentId: number | null;
+  url: string | null;
+  uploadName: string | null;
+  kind: string | null;
+  depth: number;
+  status: 'pending' | 'ok' | 'failed' | 'skipped';
+  partial: boolean;
+  httpStatus: number | null;
+  compressedBytes: number | null;
+  uncompressedBytes: number | null;
+  entries: number;
+  error: { code: string; message: string; line: number | null; column: number | null } | null;
+  warnings: { code: string; message: string }[];
+}
+
+export function isFinal(status: AuditStatus): boolean {
+  return FINAL_STATUSES.includes(status);
+}

@@ -1,0 +1,273 @@
+// Database writes of the ingest job: claiming the audit, file records, bulk COPY of entries and crawl
+// rows, heartbeats and the final counts. Every write is scoped to one audit and one attempt.
+import type pg from 'pg';
+import type { CrawlRow } from '@/lib/crawl/types';
+import { db, pool } from '@/lib/db/client';
+import { CopyWriter, copyValue } from '@/lib/db/copy';
+import type { SitemapUrlEntry } from '@/lib/sitemap/types';
+import { type NormalizationProfile, normalizeUrl, urlKeys } from '@/lib/urls/normalize';
+import type { EntryWriter, FileOutcome, NewFileRecord } from './sitemap-tree';
+
+export async function claimAudit(auditId: string, attempt: number) {
+  const { count } = await db().audit.updateMany({
+    where: { id: auditId, attempt, status: { in: ['queued', 'running'] } },
+    data: {
+      status: 'running',
+      phase: 'starting',
+      heartbeatAt: new Date(),
+      startedAt: new Date(),
+      finishedAt: null,
+      errorMessage: null,
+    },
+  });
+  if (count === 0) return null;
+  return db().audit.findUnique({ where: { id: auditId }, include: { sources: { orderBy: { id: 'asc' } } } });
+}
+
+/** Removes whatever an earlier, interrupted attempt wrote, so a retry never duplicates rows. */
+export async function resetIngestRows(auditId: string): Promise<void> {
+  const client = await pool().connect();
+  try {
+    await client.query('BEGIN');
+    await client.query('DELETE FROM sitemap_entries WHERE audit_id = $1', [auditId]);
+    await client.query('DELETE FROM crawl_pages WHERE audit_id = $1', [auditId]);
+    await client.query('DELETE FROM sitemap_files WHERE audit_id = $1', [auditId]);
+    await client.query(
+      `UPDATE audits SET sitemap_files = 0, sitemap_files_failed = 0, sitemap_entries = 0, sitemap_unique_urls = 0,
+         crawl_rows = 0, crawl_rows_rejected = 0, crawl_report = NULL, warnings = '[]', errors = '[]',
+         progress_done = 0, progress_total = 0 WHERE id = $1`,
+      [auditId],
+    );
+    await client.query('COMMIT');
+  } catch (error) {
+    await client.query('ROLLBACK');
+    throw error;
+  } finally {
+    client.release();
+  }
+}
+
+/** Records progress; returns false when the audit was deleted or taken over by a newer attempt. */
+export async function heartbeat(
+  auditId: string,
+  attempt: number,
+  progress: { phase: string; done: number; total: number },
+): Promise<boolean> {
+  const { count } = await db().audit.updateMany({
+    where: { id: auditId, attempt, status: 'running' },
+    data: { phase: progress.phase, progressDone: progress.done, progressTotal: progress.total, heartbeatAt: new Date() },
+  });
+  return count > 0;
+}
+
+export async function createFileRecord(auditId: string, position: number, record: NewFileRecord): Promise<number> {
+  const file = await db().sitemapFile.create({
+    data: {
+      auditId,
+      position,
+      parentId: record.parentId,
+      url: record.url,
+      uploadName: record.uploadName,
+      kind: record.kind,
+      depth: record.depth,
+      status: 'pending',
+    },
+    select: { id: true },
+  });
+  return file.id;
+}
+
+export async function finishFileRecord(id: number, outcome: FileOutcome): Promise<void> {
+  await db().sitemapFile.update({
+    where: { id },
+    data: {
+      status: outcome.status,
+      kind: outcome.kind ?? undefined,
+      httpStatus: outcome.httpStatus,
+      finalUrl: outcome.finalUrl,
+      compressedBytes: outcome.compressedBytes === null ? null : BigInt(outcome.compressedBytes),
+      uncompressedBytes: outcome.uncompressedBytes === null ? null : BigInt(outcome.uncompressedBytes),
+      entries: outcome.entries,
+      partial: outcome.partial,
+      errorCode: outcome.error?.code ?? null,
+      errorMessage: outcome.error?.message ?? null,
+      errorLine: outcome.error?.line ?? null,
+      errorColumn: outcome.error?.column ?? null,
+      warnings: outcome.warnings.map((w) => ({ ...w })),
+      etag: outcome.etag ?? null,
+      lastModified: outcome.lastModified ?? null,
+      fetchedAt: new Date(),
+    },
+  });
+}
+
+const ENTRY_COLUMNS = [
+  'audit_id',
+  'file_id',
+  'position',
+  'loc',
+  'key',
+  'loose_key',
+  'lastmod_raw',
+  'lastmod',
+  'changefreq',
+  'priority',
+  'images',
+  'videos',
+  'news',
+  'alternates',
+] as const;
+
+function entryLine(prefix: string, e: SitemapUrlEntry, profile: NormalizationProfile): string {
+  const keys = urlKeys(e.loc, profile);
+  return `${prefix}${e.position}\t${copyValue(e.loc)}\t${keys ? copyValue(keys.key) : '\\N'}\t${
+    keys ? copyValue(keys.loose) : '\\N'
+  }\t${copyValue(e.lastmodRaw)}\t${copyValue(e.lastmod)}\t${copyValue(e.changefreq)}\t${copyValue(e.priority)}\t${
+    e.images
+  }\t${e.videos}\t${e.news}\t${e.alternates}\n`;
+}
+
+async function withCopy(
+  table: string,
+  columns: readonly string[],
+): Promise<{ writer: CopyWriter; client: pg.PoolClient; close(): Promise<void> }> {
+  const client = await pool().connect();
+  const writer = new CopyWriter(client, table, columns);
+  let closed = false;
+  return {
+    writer,
+    client,
+    async close() {
+      if (closed) return;
+      closed = true;
+      try {
+        await writer.end();
+      } finally {
+        client.release();
+      }
+    },
+  };
+}
+
+export async function openEntryCopy(auditId: string, fileId: number, profile: NormalizationProfile): Promise<EntryWriter> {
+  const copy = await withCopy('sitemap_entries', ENTRY_COLUMNS);
+  const prefix = `${auditId}\t${fileId}\t`;
+  return {
+    async write(entries) {
+      let chunk = '';
+      for (const entry of entries) chunk += entryLine(prefix, entry, profile);
+      await copy.writer.write(chunk, entries.length);
+    },
+    close: () => copy.close(),
+  };
+}
+
+const CRAWL_COLUMNS = [
+  'audit_id',
+  'line',
+  'url',
+  'key',
+  'loose_key',
+  'status',
+  'canonical',
+  'canonical_key',
+  'indexable',
+  'noindex',
+  'blocked_by_robots',
+  'crawled_at',
+  'depth',
+  'redirect_url',
+  'redirect_key',
+  'content_type',
+] as const;
+
+/** Resolves a possibly relative canonical or redirect target against the page URL before keying it. */
+function relatedKey(value: string | null, base: string, profile: NormalizationProfile): string | null {
+  if (!value) return null;
+  let absolute = value;
+  try {
+    absolute = new URL(value, base).href;
+  } catch {
+    return null;
+  }
+  return normalizeUrl(absolute, profile);
+}
+
+function crawlLine(prefix: string, row: CrawlRow, profile: NormalizationProfile): string {
+  const keys = urlKeys(row.url, profile);
+  return `${prefix}${row.line}\t${copyValue(row.url)}\t${keys ? copyValue(keys.key) : '\\N'}\t${
+    keys ? copyValue(keys.loose) : '\\N'
+  }\t${copyValue(row.status)}\t${copyValue(row.canonical)}\t${copyValue(relatedKey(row.canonical, row.url, profile))}\t${copyValue(
+    row.indexable,
+  )}\t${copyValue(row.noindex)}\t${copyValue(row.blockedByRobots)}\t${copyValue(row.crawledAt)}\t${copyValue(
+    row.depth,
+  )}\t${copyValue(row.redirectUrl)}\t${copyValue(relatedKey(row.redirectUrl, row.url, profile))}\t${copyValue(
+    row.contentType,
+  )}\n`;
+}
+
+export interface CrawlWriter {
+  write(rows: CrawlRow[]): Promise<void>;
+  close(): Promise<void>;
+}
+
+export async function openCrawlCopy(auditId: string, profile: NormalizationProfile): Promise<CrawlWriter> {
+  const copy = await withCopy('crawl_pages', CRAWL_COLUMNS);
+  const prefix = `${auditId}\t`;
+  return {
+    async write(rows) {
+      let chunk = '';
+      for (const row of rows) chunk += crawlLine(prefix, row, profile);
+      await copy.writer.write(chunk, rows.length);
+    },
+    close: () => copy.close(),
+  };
+}
+
+export interface FinalState {
+  status: 'succeeded' | 'partial' | 'failed';
+  warnings: { code: string; message: string }[];
+  errors: { code: string; message: string; source: string | null }[];
+  crawlReport: Record<string, unknown> | null;
+  crawlRows: number;
+  crawlRowsRejected: number;
+  errorMessage?: string | null;
+}
+
+/** Writes the final status with counts computed from the stored rows (the source of truth). */
+export async function finalizeAudit(auditId: string, attempt: number, state: FinalState): Promise<boolean> {
+  const { rowCount } = await pool().query(
+    `UPDATE audits a SET
+       status = $3::"AuditStatus", phase = 'done', finished_at = now(), heartbeat_at = now(),
+       sitemap_files = f.files, sitemap_files_failed = f.failed,
+       sitemap_entries = e.entries, sitemap_unique_urls = e.unique_urls,
+       progress_done = f.files, progress_total = f.files,
+       crawl_rows = $4, crawl_rows_rejected = $5, crawl_report = $6::jsonb,
+       warnings = $7::jsonb, errors = $8::jsonb, error_message = $9
+     FROM
+       (SELECT count(*)::int AS files, count(*) FILTER (WHERE status = 'failed')::int AS failed
+          FROM sitemap_files WHERE audit_id = $1) f,
+       (SELECT count(*)::int AS entries, count(DISTINCT key)::int AS unique_urls
+          FROM sitemap_entries WHERE audit_id = $1) e
+     WHERE a.id = $1 AND a.attempt = $2 AND a.status = 'running'`,
+    [
+      auditId,
+      attempt,
+      state.status,
+      state.crawlRows,
+      state.crawlRowsRejected,
+      state.crawlReport === null ? null : JSON.stringify(state.crawlReport),
+      JSON.stringify(state.warnings),
+      JSON.stringify(state.errors),
+      state.errorMessage ?? null,
+    ],
+  );
+  return (rowCount ?? 0) > 0;
+}
+
+export async function failAudit(auditId: string, attempt: number, message: string): Promise<void> {
+  await db().audit.updateMany({
+    where: { id: auditId, attempt, status: { in: ['queued', 'running'] } },
+    data: { status: 'failed', phase: 'failed', errorMessage: message, finishedAt: new Date() },
+  });
+}

@@ -1,0 +1,41 @@
+// Peeks at the start of an uploaded file to tell a sitemap index from a urlset, so uploaded indexes
+// can be read first and claim the uploaded children they list.
+import { open } from 'node:fs/promises';
+import { createGunzip } from 'node:zlib';
+
+const PEEK_BYTES = 64 * 1024;
+
+async function gunzipPrefix(bytes: Buffer): Promise<string> {
+  return new Promise((resolve) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const gunzip = createGunzip();
+    const finish = () => resolve(Buffer.concat(chunks).toString('utf8'));
+    gunzip.on('data', (chunk: Buffer) => {
+      chunks.push(chunk);
+      size += chunk.length;
+      if (size >= PEEK_BYTES) {
+        gunzip.removeAllListeners('data');
+        gunzip.destroy();
+        finish();
+      }
+    });
+    // A prefix of a gzip stream always ends "unexpectedly": what was inflated so far is what we want.
+    gunzip.on('error', finish);
+    gunzip.on('end', finish);
+    gunzip.end(bytes);
+  });
+}
+
+export async function sniffUploadIsIndex(filePath: string): Promise<boolean> {
+  const handle = await open(filePath, 'r');
+  try {
+    const buffer = Buffer.alloc(PEEK_BYTES);
+    const { bytesRead } = await handle.read(buffer, 0, PEEK_BYTES, 0);
+    const head = buffer.subarray(0, bytesRead);
+    const text = head[0] === 0x1f && head[1] === 0x8b ? await gunzipPrefix(head) : head.toString('utf8');
+    return /<(?:[A-Za-z_][\w.-]*:)?sitemapindex[\s>]/.test(text);
+  } finally {
+    await handle.close();
+  }
+}

@@ -1,0 +1,52 @@
+// Keeps an audit's heartbeat and progress fresh while its job runs, and notices when the audit was
+// deleted or taken over by a newer attempt (then the job is cancelled through `signal`).
+import { heartbeat } from '@/lib/ingest/mutations';
+
+const FLUSH_MS = 500;
+const HEARTBEAT_MS = 5_000;
+
+export class ProgressReporter {
+  private readonly controller = new AbortController();
+  private state = { phase: 'starting', done: 0, total: 0 };
+  private lastFlush = 0;
+  private flushing: Promise<void> | null = null;
+  private readonly timer: NodeJS.Timeout;
+
+  constructor(
+    private readonly auditId: string,
+    private readonly attempt: number,
+  ) {
+    this.timer = setInterval(() => void this.flush(), HEARTBEAT_MS);
+    this.timer.unref();
+  }
+
+  get signal(): AbortSignal {
+    return this.controller.signal;
+  }
+
+  /** Records progress; writes at most every FLUSH_MS so hot loops can call it freely. */
+  async update(phase: string, done: number, total: number): Promise<void> {
+    const phaseChanged = phase !== this.state.phase;
+    this.state = { phase, done, total };
+    if (phaseChanged || Date.now() - this.lastFlush >= FLUSH_MS) await this.flush();
+    if (this.controller.signal.aborted) throw new Error('ingest cancelled: the audit was deleted or restarted');
+  }
+
+  async flush(): Promise<void> {
+    if (this.flushing) return this.flushing;
+    this.lastFlush = Date.now();
+    this.flushing = heartbeat(this.auditId, this.attempt, this.state)
+      .then((alive) => {
+        if (!alive) this.controller.abort();
+      })
+      .catch((error: Error) => console.error(`[worker] heartbeat failed: ${error.message}`))
+      .finally(() => {
+        this.flushing = null;
+      });
+    return this.flushing;
+  }
+
+  stop(): void {
+    clearInterval(this.timer);
+  }
+}

@@ -1,0 +1,56 @@
+// The job queue (pg-boss on the app's own Postgres). The queue only carries an audit id and the
+// attempt number; the audit row holds the truth about the job (status, phase, counters, errors).
+import PgBoss from 'pg-boss';
+import { databaseUrl } from '@/lib/db/client';
+
+export const QUEUES = ['ingest'] as const;
+export type QueueName = (typeof QUEUES)[number];
+
+export interface AuditJobData {
+  auditId: string;
+  attempt: number;
+}
+
+interface BossGlobals {
+  boss?: Promise<PgBoss>;
+}
+const globals = globalThis as typeof globalThis & { __sitemapAuditBoss?: BossGlobals };
+const state: BossGlobals = (globals.__sitemapAuditBoss ??= {});
+
+/** A started pg-boss instance. Workers supervise (expire stuck jobs); web processes only send. */
+export function getBoss(role: 'web' | 'worker' = 'web'): Promise<PgBoss> {
+  state.boss ??= (async () => {
+    const boss = new PgBoss({
+      connectionString: databaseUrl(),
+      max: 4,
+      supervise: role === 'worker',
+      schedule: false,
+      migrate: true,
+    });
+    boss.on('error', (error: Error) => console.error(`[queue] ${error.message}`));
+    await boss.start();
+    for (const name of QUEUES) await boss.createQueue(name);
+    return boss;
+  })();
+  state.boss.catch(() => {
+    state.boss = undefined;
+  });
+  return state.boss;
+}
+
+export async function enqueue(name: QueueName, data: AuditJobData): Promise<void> {
+  const boss = await getBoss();
+  await boss.send(name, data, {
+    singletonKey: `${data.auditId}:${data.attempt}`,
+    retryLimit: 2,
+    retryDelay: 5,
+    // A job whose worker vanished is also caught sooner by the heartbeat reaper (lib/jobs/reaper.ts).
+    expireInSeconds: 6 * 3600,
+  });
+}
+
+export async function stopBoss(): Promise<void> {
+  const pending = state.boss;
+  state.boss = undefined;
+  if (pending) await (await pending).stop({ graceful: true, wait: true, timeout: 10_000 });
+}
