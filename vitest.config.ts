@@ -23,6 +23,7 @@ export default defineConfig({
           include: ['lib/**/*.int.test.ts', 'app/**/*.int.test.ts', 'scripts/**/*.int.test.ts'],
           environment: 'node',
           globalSetup: ['./lib/db/test-global-setup.ts'],
+          setupFiles: ['./lib/db/test-setup.ts'],
           testTimeout: 60_000,
           hookTimeout: 120_000,
         },

@@ -152,17 +152,20 @@ class Walker {
     const indexFirst: UploadSource[] = [];
     const rest: UploadSource[] = [];
     for (const upload of uploads) ((await sniffUploadIsIndex(upload.storedPath)) ? indexFirst : rest).push(upload);
-    for (const upload of indexFirst) this.queue.push(this.rootTask({ type: 'upload', upload }, 'sitemap'));
+    await this.readUploads(indexFirst);
     for (const url of urls) this.queue.push(this.rootTask({ type: 'url', url }, classifySourceUrl(url)));
-    const deferred = rest.map((upload) => this.rootTask({ type: 'upload', upload }, 'sitemap'));
-
     await this.drain();
-    for (const task of deferred) {
-      if (task.origin.type === 'upload' && this.consumedUploads.has(task.origin.upload.storedPath)) continue;
-      this.queue.push(task);
+    await this.readUploads(rest);
+    return this.summary;
+  }
+
+  /** One upload at a time, skipping those an earlier uploaded index already read as its child. */
+  private async readUploads(uploads: UploadSource[]): Promise<void> {
+    for (const upload of uploads) {
+      if (this.consumedUploads.has(upload.storedPath)) continue;
+      this.queue.push(this.rootTask({ type: 'upload', upload }, 'sitemap'));
       await this.drain();
     }
-    return this.summary;
   }
 
   private rootTask(origin: Origin, role: Task['role']): Task {

@@ -1,0 +1,6 @@
+// Runs in every integration test worker: point the app's database client at the suite's database.
+import { inject } from 'vitest';
+
+process.env.DATABASE_URL = inject('databaseUrl');
+// Tests fetch from HTTP servers they start on 127.0.0.1.
+process.env.ALLOW_PRIVATE_NETWORK = 'true';

@@ -1,0 +1,73 @@
+// A static HTTP server on 127.0.0.1 over the shared fixture corpus, for integration and end-to-end tests.
+//   /fixtures/<path>   the corpus file as is
+//   /minisite/<path>   index/aafeher-minisite with its placeholder host HOST replaced by this server
+//   /robots.txt        the minisite's robots-with-sitemapindex/robots.txt (so "/" works as a site root)
+//   /status/<code>     an empty response with that status;  /health  200
+import { existsSync, readFileSync, statSync } from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import path from 'node:path';
+import { gunzipSync, gzipSync } from 'node:zlib';
+import { fixturesDir } from './fixtures';
+
+export interface FixtureServer {
+  origin: string;
+  close(): Promise<void>;
+}
+
+function contentType(file: string): string {
+  if (file.endsWith('.xml')) return 'application/xml';
+  if (file.endsWith('.txt')) return 'text/plain; charset=utf-8';
+  if (file.endsWith('.gz')) return 'application/gzip';
+  if (file.endsWith('.csv')) return 'text/csv';
+  return 'application/octet-stream';
+}
+
+function withHost(bytes: Buffer, host: string): Buffer {
+  const gz = bytes[0] === 0x1f && bytes[1] === 0x8b;
+  const text = (gz ? gunzipSync(bytes) : bytes).toString('utf8');
+  if (!text.includes('HOST')) return bytes;
+  const replaced = Buffer.from(text.replaceAll('http://HOST/', `http://${host}/minisite/`));
+  return gz ? gzipSync(replaced) : replaced;
+}
+
+function resolveInside(base: string, relative: string): string | null {
+  const full = path.resolve(base, decodeURIComponent(relative));
+  if (!full.startsWith(base + path.sep)) return null;
+  return existsSync(full) && statSync(full).isFile() ? full : null;
+}
+
+export async function startFixtureServer(port = 0): Promise<FixtureServer> {
+  const minisite = path.join(fixturesDir, 'index', 'aafeher-minisite');
+  let host = '';
+  const server = http.createServer((req, res) => {
+    const url = new URL(req.url ?? '/', 'http://x');
+    const send = (status: number, body: Buffer | string = '', type = 'text/plain') => {
+      res.writeHead(status, { 'content-type': type, 'content-length': Buffer.byteLength(body) });
+      res.end(body);
+    };
+    if (url.pathname === '/health') return send(200, 'ok');
+    const status = /^\/status\/(\d{3})$/.exec(url.pathname);
+    if (status) return send(Number(status[1]), `status ${status[1]}`);
+    if (url.pathname === '/robots.txt') {
+      return send(200, withHost(readFileSync(path.join(minisite, 'robots-with-sitemapindex', 'robots.txt')), host), 'text/plain');
+    }
+    if (url.pathname.startsWith('/minisite/')) {
+      const file = resolveInside(minisite, url.pathname.slice('/minisite/'.length));
+      if (!file) return send(404, 'not found');
+      return send(200, withHost(readFileSync(file), host), contentType(file));
+    }
+    if (url.pathname.startsWith('/fixtures/')) {
+      const file = resolveInside(fixturesDir, url.pathname.slice('/fixtures/'.length));
+      if (!file) return send(404, 'not found');
+      return send(200, readFileSync(file), contentType(file));
+    }
+    send(404, 'not found');
+  });
+  await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
+  host = `127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return {
+    origin: `http://${host}`,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}

@@ -1,0 +1,51 @@
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { defineConfig } from '@playwright/test';
+
+const port = Number(process.env.E2E_PORT ?? 3217);
+const fixturePort = Number(process.env.FIXTURE_PORT ?? 3218);
+const tsx = path.join('node_modules', 'tsx', 'dist', 'cli.mjs');
+// Playwright cannot download its own browser here; Debian's chromium is used when present.
+const executablePath = process.env.CHROMIUM_PATH ?? (existsSync('/usr/bin/chromium') ? '/usr/bin/chromium' : undefined);
+
+export default defineConfig({
+  testDir: 'e2e',
+  outputDir: 'test-results/playwright',
+  timeout: 90_000,
+  expect: { timeout: 30_000 },
+  fullyParallel: false,
+  workers: 1,
+  retries: 0,
+  reporter: [['list'], ['json', { outputFile: 'test-results/playwright.json' }]],
+  use: {
+    baseURL: `http://127.0.0.1:${port}`,
+    viewport: { width: 1366, height: 900 },
+    screenshot: 'only-on-failure',
+    trace: 'retain-on-failure',
+    launchOptions: {
+      executablePath,
+      args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update'],
+    },
+  },
+  webServer: [
+    {
+      command: `node ${tsx} e2e/fixture-server.ts`,
+      url: `http://127.0.0.1:${fixturePort}/health`,
+      env: { FIXTURE_PORT: String(fixturePort) },
+      reuseExistingServer: false,
+    },
+    {
+      command: `node ${tsx} scripts/start.ts`,
+      url: `http://127.0.0.1:${port}/api/v1/audits`,
+      env: {
+        PORT: String(port),
+        HOST: '127.0.0.1',
+        DATA_DIR: path.join('test-results', 'e2e-data'),
+        ALLOW_PRIVATE_NETWORK: 'true',
+      },
+      timeout: 240_000,
+      reuseExistingServer: false,
+      gracefulShutdown: { signal: 'SIGTERM', timeout: 20_000 },
+    },
+  ],
+});

@@ -1,0 +1,57 @@
+// `npm test`: the whole suite, in the order that fails fastest: typecheck, lint, unit + integration
+// (Vitest, against a real embedded Postgres), a production build, then Playwright end-to-end in Chromium.
+// Ends with one summary line "N passed, N failed" over every test that ran.
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import path from 'node:path';
+
+const root = path.resolve(import.meta.dirname, '..');
+const reports = path.join(root, 'test-results');
+rmSync(reports, { recursive: true, force: true });
+mkdirSync(reports, { recursive: true });
+const bin = (name) => path.join(root, 'node_modules', '.bin', name);
+const only = process.argv.slice(2);
+
+const steps = [
+  { name: 'typecheck', cmd: bin('tsc'), args: ['--noEmit', '-p', 'tsconfig.json'] },
+  { name: 'lint', cmd: bin('biome'), args: ['check', '.'] },
+  {
+    name: 'vitest',
+    cmd: bin('vitest'),
+    args: ['run', '--reporter=default', '--reporter=json', `--outputFile.json=${path.join(reports, 'vitest.json')}`],
+  },
+  { name: 'build', cmd: process.execPath, args: [path.join(root, 'node_modules/next/dist/bin/next'), 'build'] },
+  { name: 'e2e', cmd: bin('playwright'), args: ['test'] },
+];
+
+let passed = 0;
+let failed = 0;
+let broken = null;
+for (const step of steps) {
+  if (only.length && !only.includes(step.name)) continue;
+  console.log(`\n── ${step.name} ──`);
+  const started = Date.now();
+  const result = spawnSync(step.cmd, step.args, { cwd: root, stdio: 'inherit', env: process.env });
+  console.log(`── ${step.name}: ${result.status === 0 ? 'ok' : `FAILED (exit ${result.status})`} in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  if (result.status !== 0) {
+    broken = step.name;
+    break;
+  }
+}
+
+function count(file, read) {
+  if (!existsSync(file)) return;
+  try {
+    const [p, f] = read(JSON.parse(readFileSync(file, 'utf8')));
+    passed += p;
+    failed += f;
+  } catch (error) {
+    console.error(`could not read ${file}: ${error.message}`);
+  }
+}
+count(path.join(reports, 'vitest.json'), (r) => [r.numPassedTests, r.numFailedTests]);
+count(path.join(reports, 'playwright.json'), (r) => [r.stats.expected + (r.stats.flaky ?? 0), r.stats.unexpected]);
+if (broken && failed === 0) failed = 1; // a step that failed outside any test (typecheck, lint, build)
+console.log(broken ? `\nstep "${broken}" failed` : '\nall steps passed');
+console.log(`${passed} passed, ${failed} failed`);
+process.exit(broken ? 1 : 0);
