@@ -4,7 +4,6 @@ import { defineConfig } from '@playwright/test';
 
 const port = Number(process.env.E2E_PORT ?? 3217);
 const fixturePort = Number(process.env.FIXTURE_PORT ?? 3218);
-const tsx = path.join('node_modules', 'tsx', 'dist', 'cli.mjs');
 // Playwright cannot download its own browser here; Debian's chromium is used when present.
 const executablePath = process.env.CHROMIUM_PATH ?? (existsSync('/usr/bin/chromium') ? '/usr/bin/chromium' : undefined);
 
@@ -29,13 +28,13 @@ export default defineConfig({
   },
   webServer: [
     {
-      command: `node ${tsx} e2e/fixture-server.ts`,
+      command: 'node --import tsx e2e/fixture-server.ts',
       url: `http://127.0.0.1:${fixturePort}/health`,
       env: { FIXTURE_PORT: String(fixturePort) },
       reuseExistingServer: false,
     },
     {
-      command: `node ${tsx} scripts/start.ts`,
+      command: 'node --import tsx scripts/start.ts',
       url: `http://127.0.0.1:${port}/api/v1/audits`,
       env: {
         PORT: String(port),

@@ -7,7 +7,6 @@ import { ensureDatabase } from '@/lib/db/bootstrap';
 
 const root = path.resolve(import.meta.dirname, '..');
 const nextBin = path.join(root, 'node_modules', 'next', 'dist', 'bin', 'next');
-const tsxBin = path.join(root, 'node_modules', 'tsx', 'dist', 'cli.mjs');
 const log = (message: string) => console.log(`[start] ${message}`);
 
 function newestSource(dir: string): number {
@@ -79,7 +78,7 @@ async function shutdown(code: number): Promise<void> {
 
 let workerRestarts = 0;
 function launchWorker(): void {
-  launch('worker', [tsxBin, path.join(root, 'scripts', 'worker.ts')], (code) => {
+  launch('worker', ['--import', 'tsx', path.join(root, 'scripts', 'worker.ts')], (code) => {
     workerRestarts += 1;
     if (workerRestarts > 5) {
       log(`the worker keeps exiting (last code ${code}); stopping`);

@@ -12,7 +12,7 @@ function intEnv(name: string, fallback: number): number {
 }
 
 export function dataDir(): string {
-  return path.resolve(process.env.DATA_DIR ?? '.data');
+  return path.resolve(/*turbopackIgnore: true*/ process.env.DATA_DIR ?? '.data');
 }
 
 export function uploadsDir(): string {

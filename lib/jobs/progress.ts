@@ -1,9 +1,14 @@
 // Keeps an audit's heartbeat and progress fresh while its job runs, and notices when the audit was
 // deleted or taken over by a newer attempt (then the job is cancelled through `signal`).
 import { heartbeat } from '@/lib/ingest/mutations';
+import { staleAfterSeconds } from './reaper';
 
 const FLUSH_MS = 500;
-const HEARTBEAT_MS = 5_000;
+
+// Several heartbeats fit in the staleness window, so one slow write never makes a live job look dead.
+function heartbeatMs(): number {
+  return Math.min(5_000, Math.max(250, (staleAfterSeconds() * 1000) / 4));
+}
 
 export class ProgressReporter {
   private readonly controller = new AbortController();
@@ -16,7 +21,7 @@ export class ProgressReporter {
     private readonly auditId: string,
     private readonly attempt: number,
   ) {
-    this.timer = setInterval(() => void this.flush(), HEARTBEAT_MS);
+    this.timer = setInterval(() => void this.flush(), heartbeatMs());
     this.timer.unref();
   }
 
