@@ -31,8 +31,10 @@ export function safeFileName(name: string): string {
   return (base || 'upload').slice(0, 150);
 }
 
-function mib(bytes: number): string {
-  return `${Math.round((bytes / 1024 / 1024) * 10) / 10} MiB`;
+function size(bytes: number): string {
+  if (bytes >= 1024 * 1024) return `${Math.round((bytes / 1024 / 1024) * 10) / 10} MiB`;
+  if (bytes >= 1024) return `${Math.round((bytes / 1024) * 10) / 10} KiB`;
+  return `${bytes} bytes`;
 }
 
 export async function parseMultipart(request: Request, dir: string, limits: MultipartLimits): Promise<ParsedMultipart> {
@@ -43,6 +45,7 @@ export async function parseMultipart(request: Request, dir: string, limits: Mult
   const files: UploadedFile[] = [];
   const writes: Promise<void>[] = [];
   let index = 0;
+  let tooLarge: string | null = null;
 
   const parser = busboy({
     headers: { 'content-type': contentType },
@@ -67,10 +70,9 @@ export async function parseMultipart(request: Request, dir: string, limits: Mult
           cb(null, chunk);
         },
       });
+      // Busboy truncates the file at the limit and keeps reading the request; fail once it is consumed.
       stream.on('limit', () => {
-        stream.destroy(
-          new AppError('payload_too_large', `${fileName} is larger than the upload limit of ${mib(limits.maxFileBytes)}`),
-        );
+        tooLarge ??= fileName;
       });
       writes.push(pipeline(stream, counter, createWriteStream(storedPath)));
     });
@@ -85,6 +87,9 @@ export async function parseMultipart(request: Request, dir: string, limits: Mult
     await pipeline(Readable.fromWeb(request.body as unknown as WebReadableStream<Uint8Array>), parser);
     await done;
     await Promise.all(writes);
+    if (tooLarge) {
+      throw new AppError('payload_too_large', `${tooLarge} is larger than the upload limit of ${size(limits.maxFileBytes)}`);
+    }
   } catch (error) {
     await Promise.allSettled(writes);
     await rm(dir, { recursive: true, force: true });
