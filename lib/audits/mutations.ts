@@ -1,8 +1,9 @@
 // Writes on audits that the web process makes: create (with its sources), delete.
 import { rm } from 'node:fs/promises';
 import path from 'node:path';
-import { db, pool } from '@/lib/db/client';
+import { db } from '@/lib/db/client';
 import { uploadsDir } from '@/lib/db/config';
+import { dropPartition } from '@/lib/db/partitions';
 import type { TAuditOptions } from './schema';
 
 export interface NewSource {
@@ -43,25 +44,13 @@ export async function markAuditFailed(id: string, message: string): Promise<void
   });
 }
 
-/** Deletes an audit, its bulk rows (which have no foreign keys) and its uploaded files. */
+/** Deletes an audit, its bulk rows (its own partitions) and its uploaded files. */
 export async function deleteAudit(id: string): Promise<boolean> {
-  const client = await pool().connect();
-  let deleted = false;
-  try {
-    await client.query('BEGIN');
-    const { rowCount } = await client.query('DELETE FROM audits WHERE id = $1', [id]);
-    deleted = (rowCount ?? 0) > 0;
-    if (deleted) {
-      await client.query('DELETE FROM sitemap_entries WHERE audit_id = $1', [id]);
-      await client.query('DELETE FROM crawl_pages WHERE audit_id = $1', [id]);
-    }
-    await client.query('COMMIT');
-  } catch (error) {
-    await client.query('ROLLBACK');
-    throw error;
-  } finally {
-    client.release();
+  const { count } = await db().audit.deleteMany({ where: { id } });
+  if (count > 0) {
+    await dropPartition('sitemap_entries', id);
+    await dropPartition('crawl_pages', id);
   }
   await rm(path.join(uploadsDir(), id), { recursive: true, force: true });
-  return deleted;
+  return count > 0;
 }

@@ -2,22 +2,16 @@
 import type pg from 'pg';
 import { from as copyFrom } from 'pg-copy-streams';
 
+const SPECIAL = /[\\\n\r\t\0]/;
+
 /** Escapes one value for COPY's text format; null becomes \N. */
 export function copyValue(value: string | number | boolean | Date | null | undefined): string {
   if (value === null || value === undefined) return '\\N';
   if (typeof value === 'number') return Number.isFinite(value) ? String(value) : '\\N';
   if (typeof value === 'boolean') return value ? 't' : 'f';
   if (value instanceof Date) return Number.isNaN(value.getTime()) ? '\\N' : value.toISOString();
-  // Only backslash, newline, carriage return and tab are special in the text format.
-  let needs = false;
-  for (let i = 0; i < value.length; i++) {
-    const c = value.charCodeAt(i);
-    if (c === 92 || c === 10 || c === 13 || c === 9 || c === 0) {
-      needs = true;
-      break;
-    }
-  }
-  if (!needs) return value;
+  // Only backslash, newline, carriage return and tab are special in the text format (NUL is invalid).
+  if (!SPECIAL.test(value)) return value;
   return value
     .replace(/\0/g, '')
     .replace(/\\/g, '\\\\')

@@ -213,6 +213,9 @@ function startServer(binDir: string, clusterDir: string, port: number, ids: Ids 
     '-c', 'shared_buffers=256MB',
     '-c', 'max_wal_size=4GB',
     '-c', 'synchronous_commit=off',
+    // No replication here: minimal WAL lets a COPY into a table created in the same transaction skip WAL.
+    '-c', 'wal_level=minimal',
+    '-c', 'max_wal_senders=0',
     '-c', 'logging_collector=off',
   ];
   const child = spawn(path.join(binDir, 'postgres'), args, {

@@ -1,9 +1,9 @@
 // Database writes of the ingest job: claiming the audit, file records, bulk COPY of entries and crawl
 // rows, heartbeats and the final counts. Every write is scoped to one audit and one attempt.
-import type pg from 'pg';
 import type { CrawlRow } from '@/lib/crawl/types';
 import { db, pool } from '@/lib/db/client';
-import { CopyWriter, copyValue } from '@/lib/db/copy';
+import { copyValue } from '@/lib/db/copy';
+import { dropPartition, PartitionLoad } from '@/lib/db/partitions';
 import type { SitemapUrlEntry } from '@/lib/sitemap/types';
 import { type NormalizationProfile, normalizeUrl, urlKeys } from '@/lib/urls/normalize';
 import type { EntryWriter, FileOutcome, NewFileRecord } from './sitemap-tree';
@@ -26,11 +26,11 @@ export async function claimAudit(auditId: string, attempt: number) {
 
 /** Removes whatever an earlier, interrupted attempt wrote, so a retry never duplicates rows. */
 export async function resetIngestRows(auditId: string): Promise<void> {
+  await dropPartition('sitemap_entries', auditId);
+  await dropPartition('crawl_pages', auditId);
   const client = await pool().connect();
   try {
     await client.query('BEGIN');
-    await client.query('DELETE FROM sitemap_entries WHERE audit_id = $1', [auditId]);
-    await client.query('DELETE FROM crawl_pages WHERE audit_id = $1', [auditId]);
     await client.query('DELETE FROM sitemap_files WHERE audit_id = $1', [auditId]);
     await client.query(
       `UPDATE audits SET sitemap_files = 0, sitemap_files_failed = 0, sitemap_entries = 0, sitemap_unique_urls = 0,
@@ -127,38 +127,30 @@ function entryLine(prefix: string, e: SitemapUrlEntry, profile: NormalizationPro
   }\t${e.videos}\t${e.news}\t${e.alternates}\n`;
 }
 
-async function withCopy(
-  table: string,
-  columns: readonly string[],
-): Promise<{ writer: CopyWriter; client: pg.PoolClient; close(): Promise<void> }> {
-  const client = await pool().connect();
-  const writer = new CopyWriter(client, table, columns);
-  let closed = false;
-  return {
-    writer,
-    client,
-    async close() {
-      if (closed) return;
-      closed = true;
-      try {
-        await writer.end();
-      } finally {
-        client.release();
-      }
-    },
-  };
+export interface EntryLoad {
+  /** Entries of one file; files are written one after another. */
+  open(fileId: number): EntryWriter;
+  commit(): Promise<void>;
+  rollback(): Promise<void>;
 }
 
-export async function openEntryCopy(auditId: string, fileId: number, profile: NormalizationProfile): Promise<EntryWriter> {
-  const copy = await withCopy('sitemap_entries', ENTRY_COLUMNS);
-  const prefix = `${auditId}\t${fileId}\t`;
+export async function beginEntryLoad(auditId: string, profile: NormalizationProfile): Promise<EntryLoad> {
+  const load = await PartitionLoad.begin('sitemap_entries', auditId);
   return {
-    async write(entries) {
-      let chunk = '';
-      for (const entry of entries) chunk += entryLine(prefix, entry, profile);
-      await copy.writer.write(chunk, entries.length);
+    open(fileId) {
+      const copy = load.copy(ENTRY_COLUMNS);
+      const prefix = `${auditId}\t${fileId}\t`;
+      return {
+        async write(entries) {
+          let chunk = '';
+          for (const entry of entries) chunk += entryLine(prefix, entry, profile);
+          await copy.write(chunk, entries.length);
+        },
+        close: () => copy.end(),
+      };
     },
-    close: () => copy.close(),
+    commit: () => load.commit(),
+    rollback: () => load.rollback(),
   };
 }
 
@@ -206,21 +198,30 @@ function crawlLine(prefix: string, row: CrawlRow, profile: NormalizationProfile)
   )}\n`;
 }
 
-export interface CrawlWriter {
+export interface CrawlLoad {
   write(rows: CrawlRow[]): Promise<void>;
-  close(): Promise<void>;
+  commit(): Promise<void>;
+  rollback(): Promise<void>;
 }
 
-export async function openCrawlCopy(auditId: string, profile: NormalizationProfile): Promise<CrawlWriter> {
-  const copy = await withCopy('crawl_pages', CRAWL_COLUMNS);
+export async function beginCrawlLoad(auditId: string, profile: NormalizationProfile): Promise<CrawlLoad> {
+  const load = await PartitionLoad.begin('crawl_pages', auditId);
+  const copy = load.copy(CRAWL_COLUMNS);
   const prefix = `${auditId}\t`;
   return {
     async write(rows) {
       let chunk = '';
       for (const row of rows) chunk += crawlLine(prefix, row, profile);
-      await copy.writer.write(chunk, rows.length);
+      await copy.write(chunk, rows.length);
     },
-    close: () => copy.close(),
+    async commit() {
+      await copy.end();
+      await load.commit();
+    },
+    async rollback() {
+      await copy.end().catch(() => {});
+      await load.rollback();
+    },
   };
 }
 

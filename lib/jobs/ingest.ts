@@ -12,8 +12,8 @@ import {
   type FinalState,
   finalizeAudit,
   finishFileRecord,
-  openCrawlCopy,
-  openEntryCopy,
+  beginCrawlLoad,
+  beginEntryLoad,
   resetIngestRows,
 } from '@/lib/ingest/mutations';
 import { type TreeIssue, type TreeSummary, walkSitemapTree } from '@/lib/ingest/sitemap-tree';
@@ -54,10 +54,10 @@ async function importCrawl(
 ): Promise<CrawlOutcome> {
   const label = source.fileName ?? source.url ?? 'crawl export';
   const report = newCrawlReport();
-  let writer: Awaited<ReturnType<typeof openCrawlCopy>> | null = null;
+  let writer: Awaited<ReturnType<typeof beginCrawlLoad>> | null = null;
   try {
     const body = await openCrawlSource(source, reporter.signal);
-    writer = await openCrawlCopy(auditId, options.normalization as NormalizationProfile);
+    writer = await beginCrawlLoad(auditId, options.normalization as NormalizationProfile);
     for await (const batch of readCrawlBatches(body, report, {
       format: options.crawlFormat,
       columnMap: options.columnMap,
@@ -66,10 +66,11 @@ async function importCrawl(
       await writer.write(batch);
       await reporter.update('crawl', report.rows, 0);
     }
-    await writer.close();
+    await reporter.update('indexing crawl', report.rows, report.rows);
+    await writer.commit();
     return { report, error: null };
   } catch (error) {
-    await writer?.close().catch(() => {});
+    await writer?.rollback().catch(() => {});
     if (error instanceof CrawlImportError || error instanceof NetError) {
       return { report, error: { code: error.code, message: `${label}: ${error.message}`, source: label } };
     }
@@ -102,17 +103,26 @@ export async function runIngest(data: AuditJobData): Promise<void> {
 
     let position = 0;
     await reporter.update('sitemaps', 0, sitemapUrls.length + uploads.length);
-    const tree = await walkSitemapTree(
-      sitemapUrls,
-      uploads,
-      {
-        createFile: (record) => createFileRecord(audit.id, ++position, record),
-        openEntries: (fileId) => openEntryCopy(audit.id, fileId, profile),
-        finishFile: finishFileRecord,
-        progress: (done, total) => reporter.update('sitemaps', done, total),
-      },
-      { limits: ingestLimits(), signal: reporter.signal },
-    );
+    const entries = await beginEntryLoad(audit.id, profile);
+    let tree: TreeSummary;
+    try {
+      tree = await walkSitemapTree(
+        sitemapUrls,
+        uploads,
+        {
+          createFile: (record) => createFileRecord(audit.id, ++position, record),
+          openEntries: async (fileId) => entries.open(fileId),
+          finishFile: finishFileRecord,
+          progress: (done, total) => reporter.update('sitemaps', done, total),
+        },
+        { limits: ingestLimits(), signal: reporter.signal },
+      );
+      await reporter.update('indexing sitemaps', tree.files, tree.files);
+      await entries.commit();
+    } catch (error) {
+      await entries.rollback().catch(() => {});
+      throw error;
+    }
 
     const warnings: { code: string; message: string }[] = tree.warnings.map(({ code, message }) => ({ code, message }));
     const crawlSource = audit.sources.find((s) => s.role === 'crawl');
