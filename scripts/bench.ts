@@ -5,11 +5,11 @@
 // Options (env): BENCH_URLS (default 1000000), BENCH_CRAWL_ROWS (default 1000000), BENCH_DIR (./bench-data).
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
+import { once } from 'node:events';
 import { createWriteStream, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
-import { once } from 'node:events';
 import { gzipSync } from 'node:zlib';
 import { getAudit } from '@/lib/audits/data';
 import { insertAudit } from '@/lib/audits/mutations';
@@ -36,10 +36,14 @@ function generateTree(): number {
   mkdirSync(treeDir, { recursive: true });
   log(`generating ${URLS.toLocaleString('en-US')} URLs in ${files} gzip files…`);
   for (let f = 0; f < files; f++) {
-    const parts = ['<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n'];
+    const parts = [
+      '<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n',
+    ];
     for (let i = f * PER_FILE; i < Math.min(URLS, (f + 1) * PER_FILE); i++) {
       const day = String((i % 28) + 1).padStart(2, '0');
-      parts.push(`<url><loc>${pageUrl(i)}</loc><lastmod>2026-10-${day}</lastmod><changefreq>weekly</changefreq><priority>0.5</priority></url>\n`);
+      parts.push(
+        `<url><loc>${pageUrl(i)}</loc><lastmod>2026-10-${day}</lastmod><changefreq>weekly</changefreq><priority>0.5</priority></url>\n`,
+      );
     }
     parts.push('</urlset>\n');
     writeFileSync(path.join(treeDir, `sitemap-${f + 1}.xml.gz`), gzipSync(parts.join(''), { level: 6 }));
@@ -71,7 +75,10 @@ function serveTree(files: number): Promise<{ server: http.Server; indexUrl: stri
       const origin = `http://${req.headers.host}`;
       const body =
         '<?xml version="1.0" encoding="UTF-8"?>\n<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n' +
-        Array.from({ length: files }, (_, f) => `<sitemap><loc>${origin}/sitemap-${f + 1}.xml.gz</loc></sitemap>`).join('\n') +
+        Array.from(
+          { length: files },
+          (_, f) => `<sitemap><loc>${origin}/sitemap-${f + 1}.xml.gz</loc></sitemap>`,
+        ).join('\n') +
         '\n</sitemapindex>\n';
       res.writeHead(200, { 'content-type': 'application/xml' }).end(body);
       return;
@@ -85,7 +92,10 @@ function serveTree(files: number): Promise<{ server: http.Server; indexUrl: stri
   });
   return new Promise((resolve) =>
     server.listen(0, '127.0.0.1', () =>
-      resolve({ server, indexUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}/sitemap-index.xml` }),
+      resolve({
+        server,
+        indexUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}/sitemap-index.xml`,
+      }),
     ),
   );
 }
@@ -104,11 +114,15 @@ async function main() {
   const database = await ensureDatabase(log);
   const { server, indexUrl } = await serveTree(files);
 
-  const worker: ChildProcess = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'scripts/worker.ts')], {
-    cwd: root,
-    env: { ...process.env, DATABASE_URL: database.url },
-    stdio: 'inherit',
-  });
+  const worker: ChildProcess = spawn(
+    process.execPath,
+    ['--import', 'tsx', path.join(root, 'scripts/worker.ts')],
+    {
+      cwd: root,
+      env: { ...process.env, DATABASE_URL: database.url },
+      stdio: 'inherit',
+    },
+  );
   await new Promise((r) => setTimeout(r, 1500));
 
   const id = randomUUID();

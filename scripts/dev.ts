@@ -10,8 +10,16 @@ const env: NodeJS.ProcessEnv = { ...process.env, DATABASE_URL: database.url };
 const host = process.env.HOST ?? '127.0.0.1';
 const port = process.env.PORT ?? '3000';
 const children: ChildProcess[] = [
-  spawn(process.execPath, [path.join(root, 'node_modules/next/dist/bin/next'), 'dev', '-H', host, '-p', port], { cwd: root, env, stdio: 'inherit' }),
-  spawn(process.execPath, ['--import', 'tsx', '--watch', path.join(root, 'scripts/worker.ts')], { cwd: root, env, stdio: 'inherit' }),
+  spawn(
+    process.execPath,
+    [path.join(root, 'node_modules/next/dist/bin/next'), 'dev', '-H', host, '-p', port],
+    { cwd: root, env, stdio: 'inherit' },
+  ),
+  spawn(process.execPath, ['--import', 'tsx', '--watch', path.join(root, 'scripts/worker.ts')], {
+    cwd: root,
+    env,
+    stdio: 'inherit',
+  }),
 ];
 async function stop() {
   for (const child of children) child.kill('SIGTERM');

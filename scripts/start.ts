@@ -30,7 +30,11 @@ function buildIfNeeded(): void {
   );
   if (existsSync(buildId) && statSync(buildId).mtimeMs >= newest && process.env.FORCE_BUILD !== '1') return;
   log('building the dashboard (first start or changed sources; takes a minute)…');
-  const result = spawnSync(process.execPath, [nextBin, 'build'], { cwd: root, stdio: 'inherit', env: process.env });
+  const result = spawnSync(process.execPath, [nextBin, 'build'], {
+    cwd: root,
+    stdio: 'inherit',
+    env: process.env,
+  });
   if (result.status !== 0) throw new Error('next build failed; see the output above');
 }
 

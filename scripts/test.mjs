@@ -18,9 +18,18 @@ const steps = [
   {
     name: 'vitest',
     cmd: bin('vitest'),
-    args: ['run', '--reporter=default', '--reporter=json', `--outputFile.json=${path.join(reports, 'vitest.json')}`],
+    args: [
+      'run',
+      '--reporter=default',
+      '--reporter=json',
+      `--outputFile.json=${path.join(reports, 'vitest.json')}`,
+    ],
   },
-  { name: 'build', cmd: process.execPath, args: [path.join(root, 'node_modules/next/dist/bin/next'), 'build'] },
+  {
+    name: 'build',
+    cmd: process.execPath,
+    args: [path.join(root, 'node_modules/next/dist/bin/next'), 'build'],
+  },
   { name: 'e2e', cmd: bin('playwright'), args: ['test'] },
 ];
 
@@ -32,7 +41,9 @@ for (const step of steps) {
   console.log(`\n── ${step.name} ──`);
   const started = Date.now();
   const result = spawnSync(step.cmd, step.args, { cwd: root, stdio: 'inherit', env: process.env });
-  console.log(`── ${step.name}: ${result.status === 0 ? 'ok' : `FAILED (exit ${result.status})`} in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  console.log(
+    `── ${step.name}: ${result.status === 0 ? 'ok' : `FAILED (exit ${result.status})`} in ${((Date.now() - started) / 1000).toFixed(1)} s`,
+  );
   if (result.status !== 0) {
     broken = step.name;
     break;
@@ -50,7 +61,10 @@ function count(file, read) {
   }
 }
 count(path.join(reports, 'vitest.json'), (r) => [r.numPassedTests, r.numFailedTests]);
-count(path.join(reports, 'playwright.json'), (r) => [r.stats.expected + (r.stats.flaky ?? 0), r.stats.unexpected]);
+count(path.join(reports, 'playwright.json'), (r) => [
+  r.stats.expected + (r.stats.flaky ?? 0),
+  r.stats.unexpected,
+]);
 if (broken && failed === 0) failed = 1; // a step that failed outside any test (typecheck, lint, build)
 console.log(broken ? `\nstep "${broken}" failed` : '\nall steps passed');
 console.log(`${passed} passed, ${failed} failed`);

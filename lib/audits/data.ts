@@ -1,7 +1,14 @@
 // Reads of audits and their sitemap file records, shaped as the API's DTOs.
 import { db } from '@/lib/db/client';
 import type { Audit, SitemapFile } from '@/lib/generated/prisma/client';
-import { type AuditDto, type AuditError, type AuditIssue, type CrawlSummary, type SitemapFileDto, ZAuditOptions } from './schema';
+import {
+  type AuditDto,
+  type AuditError,
+  type AuditIssue,
+  type CrawlSummary,
+  type SitemapFileDto,
+  ZAuditOptions,
+} from './schema';
 
 function crawlSummary(audit: Audit): CrawlSummary {
   const report = (audit.crawlReport ?? {}) as Partial<CrawlSummary> & { format?: string };
@@ -54,7 +61,9 @@ export interface AuditPage {
 
 /** Newest first, keyset-paginated on (created_at, id). */
 export async function listAudits(limit: number, cursor?: string): Promise<AuditPage> {
-  const after = cursor ? await db().audit.findUnique({ where: { id: cursor }, select: { createdAt: true, id: true } }) : null;
+  const after = cursor
+    ? await db().audit.findUnique({ where: { id: cursor }, select: { createdAt: true, id: true } })
+    : null;
   const rows = await db().audit.findMany({
     where: after
       ? { OR: [{ createdAt: { lt: after.createdAt } }, { createdAt: after.createdAt, id: { lt: after.id } }] }
@@ -84,14 +93,22 @@ export function toSitemapFileDto(file: SitemapFile): SitemapFileDto {
     uncompressedBytes: file.uncompressedBytes === null ? null : Number(file.uncompressedBytes),
     entries: file.entries,
     error: file.errorCode
-      ? { code: file.errorCode, message: file.errorMessage ?? '', line: file.errorLine, column: file.errorColumn }
+      ? {
+          code: file.errorCode,
+          message: file.errorMessage ?? '',
+          line: file.errorLine,
+          column: file.errorColumn,
+        }
       : null,
     warnings: (file.warnings ?? []) as unknown as SitemapFileDto['warnings'],
   };
 }
 
 export async function listSitemapFiles(auditId: string): Promise<SitemapFileDto[]> {
-  const files = await db().sitemapFile.findMany({ where: { auditId }, orderBy: [{ position: 'asc' }, { id: 'asc' }] });
+  const files = await db().sitemapFile.findMany({
+    where: { auditId },
+    orderBy: [{ position: 'asc' }, { id: 'asc' }],
+  });
   return files.map(toSitemapFileDto);
 }
 

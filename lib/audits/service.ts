@@ -6,7 +6,13 @@ import { AppError } from '@/lib/api/errors';
 import { ingestLimits, uploadsDir } from '@/lib/db/config';
 import { enqueue } from '@/lib/jobs/queue';
 import { insertAudit, markAuditFailed, type NewSource } from './mutations';
-import { type TAuditOptions, type TCreateAuditJson, ZAuditOptions, ZCreateAuditJson, ZSitemapUrl } from './schema';
+import {
+  type TAuditOptions,
+  type TCreateAuditJson,
+  ZAuditOptions,
+  ZCreateAuditJson,
+  ZSitemapUrl,
+} from './schema';
 import { parseMultipart } from './uploads';
 
 const SITEMAP_EXTENSIONS = /\.(xml|xml\.gz|gz|txt|txt\.gz|rss|atom)$/i;
@@ -32,22 +38,34 @@ function parseOptionsText(text: string | undefined): TAuditOptions {
 
 function validateSources(sources: NewSource[]): void {
   if (!sources.some((s) => s.role === 'sitemap')) {
-    throw new AppError('validation_failed', 'Give at least one sitemap: a sitemapUrl or an uploaded sitemap file');
+    throw new AppError(
+      'validation_failed',
+      'Give at least one sitemap: a sitemapUrl or an uploaded sitemap file',
+    );
   }
   if (sources.filter((s) => s.role === 'crawl').length > 1) {
-    throw new AppError('validation_failed', 'Give one crawl export: either a crawl file or a crawlUrl, not both');
+    throw new AppError(
+      'validation_failed',
+      'Give one crawl export: either a crawl file or a crawlUrl, not both',
+    );
   }
 }
 
 async function fromMultipart(request: Request, id: string) {
   const limits = ingestLimits();
   const dir = path.join(uploadsDir(), id);
-  const { fields, files } = await parseMultipart(request, dir, { maxFileBytes: limits.maxUploadBytes, maxFiles: 1000 });
+  const { fields, files } = await parseMultipart(request, dir, {
+    maxFileBytes: limits.maxUploadBytes,
+    maxFiles: 1000,
+  });
   try {
     const sources: NewSource[] = [];
     for (const file of files) {
       if (file.field !== 'sitemap' && file.field !== 'crawl') {
-        throw new AppError('validation_failed', `Unexpected file field "${file.field}": use "sitemap" or "crawl"`);
+        throw new AppError(
+          'validation_failed',
+          `Unexpected file field "${file.field}": use "sitemap" or "crawl"`,
+        );
       }
       if (file.bytes === 0) throw new AppError('validation_failed', `${file.fileName} is empty (0 bytes)`);
       if (file.field === 'sitemap' && !SITEMAP_EXTENSIONS.test(file.fileName)) {
@@ -56,7 +74,13 @@ async function fromMultipart(request: Request, id: string) {
           `${file.fileName}: sitemap uploads must be .xml, .xml.gz, .gz or .txt files`,
         );
       }
-      sources.push({ role: file.field, kind: 'upload', fileName: file.fileName, storedPath: file.storedPath, bytes: file.bytes });
+      sources.push({
+        role: file.field,
+        kind: 'upload',
+        fileName: file.fileName,
+        storedPath: file.storedPath,
+        bytes: file.bytes,
+      });
     }
     for (const url of fields.get('sitemapUrl') ?? []) {
       if (url.trim() === '') continue;

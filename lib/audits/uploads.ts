@@ -27,7 +27,10 @@ export interface MultipartLimits {
 
 /** Keeps the original name recognisable but safe as a path component. */
 export function safeFileName(name: string): string {
-  const base = path.basename(name.replace(/\\/g, '/')).replace(/[^A-Za-z0-9._-]+/g, '_').replace(/^\.+/, '');
+  const base = path
+    .basename(name.replace(/\\/g, '/'))
+    .replace(/[^A-Za-z0-9._-]+/g, '_')
+    .replace(/^\.+/, '');
   return (base || 'upload').slice(0, 150);
 }
 
@@ -37,7 +40,11 @@ function size(bytes: number): string {
   return `${bytes} bytes`;
 }
 
-export async function parseMultipart(request: Request, dir: string, limits: MultipartLimits): Promise<ParsedMultipart> {
+export async function parseMultipart(
+  request: Request,
+  dir: string,
+  limits: MultipartLimits,
+): Promise<ParsedMultipart> {
   const contentType = request.headers.get('content-type') ?? '';
   if (!request.body) throw new AppError('bad_request', 'The request has no body');
   await mkdir(dir, { recursive: true });
@@ -79,7 +86,9 @@ export async function parseMultipart(request: Request, dir: string, limits: Mult
     parser.on('filesLimit', () =>
       reject(new AppError('payload_too_large', `At most ${limits.maxFiles} files can be uploaded at once`)),
     );
-    parser.on('error', (error: Error) => reject(new AppError('bad_request', `Malformed upload: ${error.message}`)));
+    parser.on('error', (error: Error) =>
+      reject(new AppError('bad_request', `Malformed upload: ${error.message}`)),
+    );
     parser.on('close', resolve);
   });
 
@@ -88,7 +97,10 @@ export async function parseMultipart(request: Request, dir: string, limits: Mult
     await done;
     await Promise.all(writes);
     if (tooLarge) {
-      throw new AppError('payload_too_large', `${tooLarge} is larger than the upload limit of ${size(limits.maxFileBytes)}`);
+      throw new AppError(
+        'payload_too_large',
+        `${tooLarge} is larger than the upload limit of ${size(limits.maxFileBytes)}`,
+      );
     }
   } catch (error) {
     await Promise.allSettled(writes);

@@ -11,7 +11,8 @@ interface DbGlobals {
 
 // Next.js reloads modules in development; keep one pool per process across reloads.
 const globals = globalThis as typeof globalThis & { __sitemapAuditDb?: DbGlobals };
-const state: DbGlobals = (globals.__sitemapAuditDb ??= {});
+globals.__sitemapAuditDb ??= {};
+const state: DbGlobals = globals.__sitemapAuditDb;
 
 export function databaseUrl(): string {
   const url = process.env.DATABASE_URL;

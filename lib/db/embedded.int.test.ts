@@ -39,11 +39,13 @@ describe('embedded PostgreSQL', () => {
     if (isRoot) {
       // The postgres user cannot reach `locked`, so the cluster was placed where it can, and DATA_DIR says where.
       expect(first.clusterDir.startsWith(stagingRoot)).toBe(true);
-      expect(readFileSync(path.join(dataDir, 'POSTGRES_CLUSTER_LOCATION.txt'), 'utf8')).toContain(first.clusterDir);
+      expect(readFileSync(path.join(dataDir, 'POSTGRES_CLUSTER_LOCATION.txt'), 'utf8')).toContain(
+        first.clusterDir,
+      );
     } else {
       expect(first.clusterDir).toBe(path.join(dataDir, 'postgres'));
     }
-    await query(first.url, 'CREATE TABLE kept (v text); INSERT INTO kept VALUES (\'still here\')');
+    await query(first.url, "CREATE TABLE kept (v text); INSERT INTO kept VALUES ('still here')");
 
     const attached = await startEmbeddedPostgres({ dataDir, stagingRoot });
     expect(attached.owned).toBe(false);

@@ -90,9 +90,13 @@ export function postgresIds(): Ids {
     } catch {
       // the group may already exist
     }
-    execFileSync('useradd', ['--system', '--no-create-home', '-g', PG_USER, '-s', '/usr/sbin/nologin', PG_USER], {
-      stdio: 'ignore',
-    });
+    execFileSync(
+      'useradd',
+      ['--system', '--no-create-home', '-g', PG_USER, '-s', '/usr/sbin/nologin', PG_USER],
+      {
+        stdio: 'ignore',
+      },
+    );
     return lookup();
   }
 }
@@ -183,7 +187,13 @@ async function ensureDatabase(password: string, port: number): Promise<void> {
   }
 }
 
-function initCluster(binDir: string, clusterDir: string, password: string, ids: Ids | null, log: (m: string) => void) {
+function initCluster(
+  binDir: string,
+  clusterDir: string,
+  password: string,
+  ids: Ids | null,
+  log: (m: string) => void,
+) {
   const pwFile = path.join(os.tmpdir(), `sitemap-audit-pw-${randomBytes(6).toString('hex')}`);
   writeFileSync(pwFile, `${password}\n`, { mode: 0o600 });
   if (ids) chownSync(pwFile, ids.uid, ids.gid);
@@ -191,32 +201,58 @@ function initCluster(binDir: string, clusterDir: string, password: string, ids: 
     log(`initialising a new PostgreSQL cluster in ${clusterDir}`);
     const r = spawnSync(
       path.join(binDir, 'initdb'),
-      [`--pgdata=${clusterDir}`, `--username=${PG_USER}`, `--pwfile=${pwFile}`, '--auth=scram-sha-256', '--encoding=UTF8', '--locale=C'],
+      [
+        `--pgdata=${clusterDir}`,
+        `--username=${PG_USER}`,
+        `--pwfile=${pwFile}`,
+        '--auth=scram-sha-256',
+        '--encoding=UTF8',
+        '--locale=C',
+      ],
       { ...(ids ?? {}), encoding: 'utf8', env: { ...process.env, LC_ALL: 'C' } },
     );
     if (r.status !== 0) {
       rmSync(clusterDir, { recursive: true, force: true });
-      throw new Error(`initdb failed (exit ${r.status}): ${(r.stderr || r.stdout || '').trim().slice(-2000)}`);
+      throw new Error(
+        `initdb failed (exit ${r.status}): ${(r.stderr || r.stdout || '').trim().slice(-2000)}`,
+      );
     }
   } finally {
     rmSync(pwFile, { force: true });
   }
 }
 
-function startServer(binDir: string, clusterDir: string, port: number, ids: Ids | null, log: (m: string) => void) {
+function startServer(
+  binDir: string,
+  clusterDir: string,
+  port: number,
+  ids: Ids | null,
+  log: (m: string) => void,
+) {
   const args = [
-    '-D', clusterDir,
-    '-p', String(port),
-    '-c', 'listen_addresses=127.0.0.1',
-    '-c', 'unix_socket_directories=',
-    '-c', 'max_connections=200',
-    '-c', 'shared_buffers=256MB',
-    '-c', 'max_wal_size=4GB',
-    '-c', 'synchronous_commit=off',
+    '-D',
+    clusterDir,
+    '-p',
+    String(port),
+    '-c',
+    'listen_addresses=127.0.0.1',
+    '-c',
+    'unix_socket_directories=',
+    '-c',
+    'max_connections=200',
+    '-c',
+    'shared_buffers=256MB',
+    '-c',
+    'max_wal_size=4GB',
+    '-c',
+    'synchronous_commit=off',
     // No replication here: minimal WAL lets a COPY into a table created in the same transaction skip WAL.
-    '-c', 'wal_level=minimal',
-    '-c', 'max_wal_senders=0',
-    '-c', 'logging_collector=off',
+    '-c',
+    'wal_level=minimal',
+    '-c',
+    'max_wal_senders=0',
+    '-c',
+    'logging_collector=off',
   ];
   const child = spawn(path.join(binDir, 'postgres'), args, {
     ...(ids ?? {}),
@@ -286,7 +322,9 @@ export async function startEmbeddedPostgres(options: EmbeddedOptions): Promise<E
   if (initialised && existsSync(passwordFile)) {
     password = readFileSync(passwordFile, 'utf8').trim();
   } else if (initialised) {
-    throw new Error(`${clusterDir} holds a cluster but ${passwordFile} is missing; restore it or remove the cluster`);
+    throw new Error(
+      `${clusterDir} holds a cluster but ${passwordFile} is missing; restore it or remove the cluster`,
+    );
   } else {
     password = randomBytes(18).toString('base64url');
     mkdirSync(clusterDir, { recursive: true, mode: 0o700 });
@@ -308,7 +346,9 @@ export async function startEmbeddedPostgres(options: EmbeddedOptions): Promise<E
     };
   }
 
-  const saved = existsSync(stateFile) ? (JSON.parse(readFileSync(stateFile, 'utf8')) as { port?: number }) : {};
+  const saved = existsSync(stateFile)
+    ? (JSON.parse(readFileSync(stateFile, 'utf8')) as { port?: number })
+    : {};
   const port = await freePort(options.port ?? saved.port);
   const child = await startServer(binDir, clusterDir, port, ids, log);
   writeFileSync(stateFile, JSON.stringify({ port, clusterDir }, null, 2));

@@ -52,7 +52,10 @@ describe('migration runner', () => {
     expect(first.length).toBeGreaterThan(0);
     const second = await withClient(url, (c) => migrate(c));
     expect(second).toEqual([]);
-    const rows = await withClient(url, async (c) => (await c.query('SELECT migration_name, checksum FROM _prisma_migrations')).rows);
+    const rows = await withClient(
+      url,
+      async (c) => (await c.query('SELECT migration_name, checksum FROM _prisma_migrations')).rows,
+    );
     for (const row of rows) {
       const file = readFileSync(path.join(defaultMigrationsDir, row.migration_name, 'migration.sql'));
       expect(row.checksum).toBe(createHash('sha256').update(file).digest('hex'));
@@ -75,14 +78,19 @@ describe('migration runner', () => {
     await withClient(url, (c) => migrate(c, dir));
     const broken = path.join(dir, '20991231000000_broken');
     mkdirSync(broken);
-    writeFileSync(path.join(broken, 'migration.sql'), 'CREATE TABLE half_done (id int);\nSELECT * FROM no_such_table;\n');
+    writeFileSync(
+      path.join(broken, 'migration.sql'),
+      'CREATE TABLE half_done (id int);\nSELECT * FROM no_such_table;\n',
+    );
     const error = await withClient(url, (c) => migrate(c, dir)).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(MigrationError);
     expect((error as Error).message).toMatch(/20991231000000_broken failed: .*no_such_table/);
     await withClient(url, async (c) => {
       const { rows } = await c.query("SELECT to_regclass('half_done') AS t");
       expect(rows[0].t).toBeNull();
-      const rec = await c.query("SELECT rolled_back_at, logs FROM _prisma_migrations WHERE migration_name = '20991231000000_broken'");
+      const rec = await c.query(
+        "SELECT rolled_back_at, logs FROM _prisma_migrations WHERE migration_name = '20991231000000_broken'",
+      );
       expect(rec.rows[0].rolled_back_at).toBeInstanceOf(Date);
       expect(rec.rows[0].logs).toMatch(/no_such_table/);
     });
@@ -95,7 +103,10 @@ describe('migration runner', () => {
     const url = await freshDatabase();
     const results = await Promise.all([1, 2, 3].map(() => withClient(url, (c) => migrate(c))));
     expect(results.flat().sort()).toEqual(listMigrations().map((m) => m.name));
-    const count = await withClient(url, async (c) => (await c.query('SELECT count(*)::int AS n FROM _prisma_migrations')).rows[0].n);
+    const count = await withClient(
+      url,
+      async (c) => (await c.query('SELECT count(*)::int AS n FROM _prisma_migrations')).rows[0].n,
+    );
     expect(count).toBe(listMigrations().length);
   });
 });

@@ -47,7 +47,11 @@ export function listMigrations(dir = defaultMigrationsDir): MigrationFile[] {
     .sort()
     .map((name) => {
       const bytes = readFileSync(path.join(dir, name, 'migration.sql'));
-      return { name, sql: bytes.toString('utf8'), checksum: createHash('sha256').update(bytes).digest('hex') };
+      return {
+        name,
+        sql: bytes.toString('utf8'),
+        checksum: createHash('sha256').update(bytes).digest('hex'),
+      };
     });
 }
 

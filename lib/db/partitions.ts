@@ -62,7 +62,9 @@ export class PartitionLoad {
       await client.query('BEGIN');
       await client.query(`CREATE TABLE "${part}" (LIKE "${table}" INCLUDING DEFAULTS)`);
       // Lets ATTACH PARTITION skip its validation scan.
-      await client.query(`ALTER TABLE "${part}" ADD CONSTRAINT "${part}_audit" CHECK (audit_id = '${auditId}'::uuid)`);
+      await client.query(
+        `ALTER TABLE "${part}" ADD CONSTRAINT "${part}_audit" CHECK (audit_id = '${auditId}'::uuid)`,
+      );
     } catch (error) {
       await client.query('ROLLBACK').catch(() => {});
       client.release();

@@ -9,7 +9,13 @@ describe('migrations and schema.prisma', () => {
 
   it('describe the same tables, columns, types and nullability', async () => {
     const expected = readExpectedSchema();
-    const { rows } = await client.query<{ table_name: string; column_name: string; data_type: string; udt_name: string; is_nullable: string }>(
+    const { rows } = await client.query<{
+      table_name: string;
+      column_name: string;
+      data_type: string;
+      udt_name: string;
+      is_nullable: string;
+    }>(
       `SELECT table_name, column_name, data_type, udt_name, is_nullable
          FROM information_schema.columns
         WHERE table_schema = 'public' AND table_name <> '_prisma_migrations'
@@ -20,7 +26,11 @@ describe('migrations and schema.prisma', () => {
     const actual = new Map<string, { name: string; type: string; nullable: boolean }[]>();
     for (const r of rows) {
       const list = actual.get(r.table_name) ?? [];
-      list.push({ name: r.column_name, type: r.data_type === 'USER-DEFINED' ? r.udt_name : r.data_type, nullable: r.is_nullable === 'YES' });
+      list.push({
+        name: r.column_name,
+        type: r.data_type === 'USER-DEFINED' ? r.udt_name : r.data_type,
+        nullable: r.is_nullable === 'YES',
+      });
       actual.set(r.table_name, list);
     }
     expect([...actual.keys()].sort()).toEqual([...expected.tables.keys()].sort());

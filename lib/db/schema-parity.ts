@@ -73,16 +73,29 @@ export function readExpectedSchema(source = readFileSync(schemaPath, 'utf8')): E
       if (!line || line.startsWith('@@')) continue;
       const m = /^(\w+)\s+(\w+)(\[\])?(\?)?(.*)$/.exec(line);
       if (!m) throw new Error(`schema.prisma: cannot read field line "${line}" in model ${model.name}`);
-      const [, field, type, list, optional, attrs] = m as unknown as [string, string, string, string | undefined, string | undefined, string];
+      const [, field, type, list, optional, attrs] = m as unknown as [
+        string,
+        string,
+        string,
+        string | undefined,
+        string | undefined,
+        string,
+      ];
       if (modelNames.has(type)) continue; // relation field, no column
-      if (list) throw new Error(`schema.prisma: list field ${model.name}.${field} is not supported by the parity check`);
+      if (list)
+        throw new Error(
+          `schema.prisma: list field ${model.name}.${field} is not supported by the parity check`,
+        );
       const column = /@map\("([^"]+)"\)/.exec(attrs)?.[1] ?? field;
       const native = /@db\.(\w+)/.exec(attrs)?.[1];
       let pgType: string | undefined;
       if (enums.has(type)) pgType = type;
       else if (native) pgType = NATIVE[native];
       else pgType = SCALARS[type];
-      if (!pgType) throw new Error(`schema.prisma: no Postgres type known for ${model.name}.${field} (${type} ${native ?? ''})`);
+      if (!pgType)
+        throw new Error(
+          `schema.prisma: no Postgres type known for ${model.name}.${field} (${type} ${native ?? ''})`,
+        );
       columns.push({ name: column, type: pgType, nullable: Boolean(optional) });
     }
     tables.set(table, columns);

@@ -55,12 +55,21 @@ export async function heartbeat(
 ): Promise<boolean> {
   const { count } = await db().audit.updateMany({
     where: { id: auditId, attempt, status: 'running' },
-    data: { phase: progress.phase, progressDone: progress.done, progressTotal: progress.total, heartbeatAt: new Date() },
+    data: {
+      phase: progress.phase,
+      progressDone: progress.done,
+      progressTotal: progress.total,
+      heartbeatAt: new Date(),
+    },
   });
   return count > 0;
 }
 
-export async function createFileRecord(auditId: string, position: number, record: NewFileRecord): Promise<number> {
+export async function createFileRecord(
+  auditId: string,
+  position: number,
+  record: NewFileRecord,
+): Promise<number> {
   const file = await db().sitemapFile.create({
     data: {
       auditId,
@@ -173,33 +182,38 @@ const CRAWL_COLUMNS = [
   'content_type',
 ] as const;
 
-/** Resolves a possibly relative canonical or redirect target against the page URL before keying it. */
-function relatedKey(value: string | null, base: string, profile: NormalizationProfile): string | null {
-  if (!value) return null;
-  let absolute = value;
-  try {
-    absolute = new URL(value, base).href;
-  } catch {
-    return null;
-  }
-  return normalizeUrl(absolute, profile);
+/** Keys a canonical or redirect target (the reader already made it absolute); the common self-reference
+ * reuses the page's own key instead of parsing the URL again. */
+function relatedKey(
+  value: string | null,
+  pageUrl: string,
+  pageKey: string | null,
+  profile: NormalizationProfile,
+) {
+  if (value === null) return null;
+  if (value === pageUrl) return pageKey;
+  return normalizeUrl(value, profile);
 }
 
-function crawlLine(prefix: string, row: CrawlRow, profile: NormalizationProfile): string {
+/** The COPY line of a crawl row, or null when its URL cannot be parsed (the row is then rejected). */
+function crawlLine(prefix: string, row: CrawlRow, profile: NormalizationProfile): string | null {
   const keys = urlKeys(row.url, profile);
-  return `${prefix}${row.line}\t${copyValue(row.url)}\t${keys ? copyValue(keys.key) : '\\N'}\t${
-    keys ? copyValue(keys.loose) : '\\N'
-  }\t${copyValue(row.status)}\t${copyValue(row.canonical)}\t${copyValue(relatedKey(row.canonical, row.url, profile))}\t${copyValue(
+  if (keys === null) return null;
+  const key = keys.key;
+  return `${prefix}${row.line}\t${copyValue(row.url)}\t${copyValue(key)}\t${copyValue(keys.loose)}\t${copyValue(
+    row.status,
+  )}\t${copyValue(row.canonical)}\t${copyValue(relatedKey(row.canonical, row.url, key, profile))}\t${copyValue(
     row.indexable,
   )}\t${copyValue(row.noindex)}\t${copyValue(row.blockedByRobots)}\t${copyValue(row.crawledAt)}\t${copyValue(
     row.depth,
-  )}\t${copyValue(row.redirectUrl)}\t${copyValue(relatedKey(row.redirectUrl, row.url, profile))}\t${copyValue(
+  )}\t${copyValue(row.redirectUrl)}\t${copyValue(relatedKey(row.redirectUrl, row.url, key, profile))}\t${copyValue(
     row.contentType,
   )}\n`;
 }
 
 export interface CrawlLoad {
-  write(rows: CrawlRow[]): Promise<void>;
+  /** Writes the rows whose URL parses; returns the others. */
+  write(rows: CrawlRow[]): Promise<CrawlRow[]>;
   commit(): Promise<void>;
   rollback(): Promise<void>;
 }
@@ -211,8 +225,14 @@ export async function beginCrawlLoad(auditId: string, profile: NormalizationProf
   return {
     async write(rows) {
       let chunk = '';
-      for (const row of rows) chunk += crawlLine(prefix, row, profile);
-      await copy.write(chunk, rows.length);
+      const invalid: CrawlRow[] = [];
+      for (const row of rows) {
+        const line = crawlLine(prefix, row, profile);
+        if (line === null) invalid.push(row);
+        else chunk += line;
+      }
+      await copy.write(chunk, rows.length - invalid.length);
+      return invalid;
     },
     async commit() {
       await copy.end();

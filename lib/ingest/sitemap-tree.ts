@@ -3,13 +3,18 @@
 // Each file is fetched once; cycles, depth, file and entry limits are enforced; one bad file never
 // stops the others.
 import { createReadStream } from 'node:fs';
+import type { IngestLimits } from '@/lib/db/config';
 import { safeFetch } from '@/lib/net/safe-fetch';
 import { NetError, type SafeFetchOptions } from '@/lib/net/types';
 import { classifySourceUrl, fallbackSitemapUrls } from '@/lib/sitemap/discover';
 import { newParseStats, parseSitemapBatches } from '@/lib/sitemap/parse';
 import { parseRobotsSitemaps } from '@/lib/sitemap/robots';
-import { type SitemapChildEntry, SitemapParseError, type SitemapUrlEntry, type SitemapWarning } from '@/lib/sitemap/types';
-import type { IngestLimits } from '@/lib/db/config';
+import {
+  type SitemapChildEntry,
+  SitemapParseError,
+  type SitemapUrlEntry,
+  type SitemapWarning,
+} from '@/lib/sitemap/types';
 import { sniffUploadIsIndex } from './sniff-upload';
 
 export interface UploadSource {
@@ -101,7 +106,11 @@ function label(origin: Origin): string {
   return origin.type === 'url' ? origin.url : origin.upload.fileName;
 }
 
-function emptyOutcome(status: FileOutcome['status'], error: FileOutcome['error'], kind: string | null = null): FileOutcome {
+function emptyOutcome(
+  status: FileOutcome['status'],
+  error: FileOutcome['error'],
+  kind: string | null = null,
+): FileOutcome {
   return {
     status,
     kind,
@@ -151,7 +160,8 @@ class Walker {
     // Uploaded indexes go first so that uploaded children they name are read through them, once.
     const indexFirst: UploadSource[] = [];
     const rest: UploadSource[] = [];
-    for (const upload of uploads) ((await sniffUploadIsIndex(upload.storedPath)) ? indexFirst : rest).push(upload);
+    for (const upload of uploads)
+      ((await sniffUploadIsIndex(upload.storedPath)) ? indexFirst : rest).push(upload);
     await this.readUploads(indexFirst);
     for (const url of urls) this.queue.push(this.rootTask({ type: 'url', url }, classifySourceUrl(url)));
     await this.drain();
@@ -177,7 +187,10 @@ class Walker {
       const task = this.queue.shift() as Task;
       if (this.options.signal?.aborted) throw new Error('ingest cancelled');
       if (this.stopped) {
-        await this.record(task, emptyOutcome('skipped', { code: 'limit_reached', message: 'Skipped: an ingest limit was reached' }));
+        await this.record(
+          task,
+          emptyOutcome('skipped', { code: 'limit_reached', message: 'Skipped: an ingest limit was reached' }),
+        );
         continue;
       }
       await this.process(task);
@@ -207,9 +220,18 @@ class Walker {
     this.summary.files += 1;
     if (outcome.status === 'failed') {
       this.summary.filesFailed += 1;
-      if (outcome.error) this.summary.errors.push({ code: outcome.error.code, message: outcome.error.message, source: label(task.origin) });
+      if (outcome.error)
+        this.summary.errors.push({
+          code: outcome.error.code,
+          message: outcome.error.message,
+          source: label(task.origin),
+        });
     } else if (outcome.status === 'skipped' && outcome.error && outcome.error.code !== 'duplicate_child') {
-      this.summary.warnings.push({ code: outcome.error.code, message: outcome.error.message, source: label(task.origin) });
+      this.summary.warnings.push({
+        code: outcome.error.code,
+        message: outcome.error.message,
+        source: label(task.origin),
+      });
     }
     await this.sink.progress(this.filesDone, this.filesDone + this.queue.length);
   }
@@ -237,7 +259,10 @@ class Walker {
         message: `Stopped after ${this.limits.maxFiles} files (SITEMAP_MAX_FILES); the rest of the tree was not read`,
         source: null,
       });
-      await this.record(task, emptyOutcome('skipped', { code: 'limit_reached', message: 'Skipped: file limit reached' }));
+      await this.record(
+        task,
+        emptyOutcome('skipped', { code: 'limit_reached', message: 'Skipped: file limit reached' }),
+      );
       return;
     }
     if (task.depth > this.limits.maxDepth) {
@@ -256,7 +281,15 @@ class Walker {
   }
 
   private async open(task: Task): Promise<
-    | { ok: true; body: AsyncIterable<Uint8Array>; httpStatus: number | null; finalUrl: string | null; wire: () => number | null; etag: string | null; lastModified: string | null }
+    | {
+        ok: true;
+        body: AsyncIterable<Uint8Array>;
+        httpStatus: number | null;
+        finalUrl: string | null;
+        wire: () => number | null;
+        etag: string | null;
+        lastModified: string | null;
+      }
     | { ok: false; outcome: FileOutcome }
   > {
     const origin = task.origin;
@@ -304,7 +337,8 @@ class Walker {
         lastModified: header('last-modified'),
       };
     } catch (error) {
-      if (error instanceof NetError) return { ok: false, outcome: emptyOutcome('failed', { code: error.code, message: error.message }) };
+      if (error instanceof NetError)
+        return { ok: false, outcome: emptyOutcome('failed', { code: error.code, message: error.message }) };
       throw error;
     }
   }
@@ -328,7 +362,8 @@ class Walker {
       try {
         for await (const chunk of opened.body) {
           size += chunk.length;
-          if (size > 512 * 1024) throw new NetError('too_large', robotsUrl, `${robotsUrl} is larger than 512 KB`);
+          if (size > 512 * 1024)
+            throw new NetError('too_large', robotsUrl, `${robotsUrl} is larger than 512 KB`);
           chunks.push(Buffer.from(chunk));
         }
         const parsed = parseRobotsSitemaps(Buffer.concat(chunks), opened.finalUrl ?? robotsUrl);
@@ -352,16 +387,30 @@ class Walker {
           source: robotsUrl,
         });
       }
-      this.queue.push({ origin: { type: 'url', url: sitemap }, role: 'sitemap', parentId: id, depth: task.depth + 1, ancestors: [...task.ancestors, identity(robotsTask.origin)] });
+      this.queue.push({
+        origin: { type: 'url', url: sitemap },
+        role: 'sitemap',
+        parentId: id,
+        depth: task.depth + 1,
+        ancestors: [...task.ancestors, identity(robotsTask.origin)],
+      });
     }
     if (sitemaps.length === 0 && task.role === 'site-root') {
-      if (outcome.status === 'ok') outcome.warnings.push({ code: 'no_sitemap_lines', message: 'robots.txt declares no Sitemap: lines; trying the usual locations' });
+      if (outcome.status === 'ok')
+        outcome.warnings.push({
+          code: 'no_sitemap_lines',
+          message: 'robots.txt declares no Sitemap: lines; trying the usual locations',
+        });
       await this.finish(id, robotsTask, outcome);
       await this.tryFallbacks(task, id);
       return;
     }
     if (sitemaps.length === 0 && outcome.status === 'ok') {
-      this.summary.errors.push({ code: 'no_sitemap_found', message: `${robotsUrl} declares no Sitemap: lines`, source: robotsUrl });
+      this.summary.errors.push({
+        code: 'no_sitemap_found',
+        message: `${robotsUrl} declares no Sitemap: lines`,
+        source: robotsUrl,
+      });
     }
     await this.finish(id, robotsTask, outcome);
   }
@@ -369,7 +418,14 @@ class Walker {
   private async tryFallbacks(task: Task, parentId: number): Promise<void> {
     const origin = task.origin as { type: 'url'; url: string };
     for (const url of fallbackSitemapUrls(origin.url)) {
-      const fallback: Task = { origin: { type: 'url', url }, role: 'sitemap', parentId, depth: task.depth + 1, ancestors: [], optional: true };
+      const fallback: Task = {
+        origin: { type: 'url', url },
+        role: 'sitemap',
+        parentId,
+        depth: task.depth + 1,
+        ancestors: [],
+        optional: true,
+      };
       const status = await this.processSitemapTask(fallback);
       if (status !== 'missing') return;
     }
@@ -460,7 +516,13 @@ class Walker {
     return 'done';
   }
 
-  private enqueueChildren(task: Task, key: string, id: number, children: SitemapChildEntry[], base: string | null) {
+  private enqueueChildren(
+    task: Task,
+    key: string,
+    id: number,
+    children: SitemapChildEntry[],
+    base: string | null,
+  ) {
     if (children.length === 0) return;
     const depth = task.depth + 1;
     const ancestors = [...task.ancestors, key];
@@ -475,7 +537,11 @@ class Walker {
         try {
           resolved = new URL(child.loc, base ?? undefined).href;
         } catch {
-          this.summary.warnings.push({ code: 'bad_child_url', message: `Index entry ${child.position} has an invalid URL: ${child.loc}`, source: label(task.origin) });
+          this.summary.warnings.push({
+            code: 'bad_child_url',
+            message: `Index entry ${child.position} has an invalid URL: ${child.loc}`,
+            source: label(task.origin),
+          });
           continue;
         }
         origin = { type: 'url', url: resolved };

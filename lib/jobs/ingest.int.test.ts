@@ -8,8 +8,8 @@ import { getAudit, listSitemapFiles } from '@/lib/audits/data';
 import { insertAudit, type NewSource } from '@/lib/audits/mutations';
 import type { TAuditOptions } from '@/lib/audits/schema';
 import { pool } from '@/lib/db/client';
-import { fixturePath } from '@/lib/test-support/fixtures';
 import { type FixtureServer, startFixtureServer } from '@/lib/test-support/fixture-server';
+import { fixturePath } from '@/lib/test-support/fixtures';
 import { runIngest } from './ingest';
 
 let server: FixtureServer;
@@ -22,7 +22,11 @@ afterAll(async () => {
   await server.close();
 });
 
-function upload(fixture: string, role: 'sitemap' | 'crawl' = 'sitemap', name = path.basename(fixture)): NewSource {
+function upload(
+  fixture: string,
+  role: 'sitemap' | 'crawl' = 'sitemap',
+  name = path.basename(fixture),
+): NewSource {
   const dir = mkdtempSync(path.join(scratch, 'u-'));
   const storedPath = path.join(dir, name);
   copyFileSync(fixturePath(fixture), storedPath);
@@ -39,7 +43,10 @@ async function ingest(sources: NewSource[], options: Partial<TAuditOptions> = {}
 }
 
 async function entryLocs(id: string): Promise<string[]> {
-  const { rows } = await pool().query('SELECT loc FROM sitemap_entries WHERE audit_id = $1 ORDER BY file_id, position', [id]);
+  const { rows } = await pool().query(
+    'SELECT loc FROM sitemap_entries WHERE audit_id = $1 ORDER BY file_id, position',
+    [id],
+  );
   return rows.map((r) => r.loc);
 }
 
@@ -51,7 +58,9 @@ describe('ingest from URLs', () => {
     expect(files.map((f) => f.kind)).toEqual(['robots', 'index', 'urlset', 'urlset', 'urlset']);
     const [robots, index] = files;
     expect(index?.parentId).toBe(robots?.id);
-    expect(files.slice(2).every((f) => f.parentId === index?.id && f.status === 'ok' && f.httpStatus === 200)).toBe(true);
+    expect(
+      files.slice(2).every((f) => f.parentId === index?.id && f.status === 'ok' && f.httpStatus === 200),
+    ).toBe(true);
     expect((await entryLocs(id)).map((u) => new URL(u).pathname)).toEqual([
       '/minisite/page-01',
       '/minisite/page-02',
@@ -77,7 +86,11 @@ describe('ingest from URLs', () => {
 
   it('keeps the good files when a child 404s, and ends partial listing the failure', async () => {
     const { audit, files } = await ingest([
-      { role: 'sitemap', kind: 'url', url: `${server.origin}/minisite/sitemapindex-with-invalid-sitemap.xml` },
+      {
+        role: 'sitemap',
+        kind: 'url',
+        url: `${server.origin}/minisite/sitemapindex-with-invalid-sitemap.xml`,
+      },
       { role: 'sitemap', kind: 'url', url: `${server.origin}/minisite/sitemap-03.xml` },
     ]);
     expect(audit.status).toBe('partial');
@@ -101,13 +114,24 @@ describe('ingest from URLs', () => {
       '<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><url><loc>https://example.invalid/p</loc></url></urlset>',
     );
     const sources = ['a.xml', 'b.xml', 'leaf.xml'].map(
-      (name): NewSource => ({ role: 'sitemap', kind: 'upload', fileName: name, storedPath: path.join(dir, name) }),
+      (name): NewSource => ({
+        role: 'sitemap',
+        kind: 'upload',
+        fileName: name,
+        storedPath: path.join(dir, name),
+      }),
     );
     const { audit, files } = await ingest(sources);
     expect(audit.sitemap.entries).toBe(1);
-    const reads = files.filter((f) => f.status === 'ok').map((f) => f.uploadName).sort();
+    const reads = files
+      .filter((f) => f.status === 'ok')
+      .map((f) => f.uploadName)
+      .sort();
     expect(reads).toEqual(['a.xml', 'b.xml', 'leaf.xml']);
-    const skipped = files.filter((f) => f.status === 'skipped').map((f) => f.error?.code).sort();
+    const skipped = files
+      .filter((f) => f.status === 'skipped')
+      .map((f) => f.error?.code)
+      .sort();
     expect(skipped).toEqual(['cycle', 'cycle', 'duplicate_child']);
     expect(audit.warnings.filter((w) => w.code === 'cycle')).toHaveLength(2);
   });
@@ -116,7 +140,9 @@ describe('ingest from URLs', () => {
     const { audit } = await ingest([{ role: 'sitemap', kind: 'url', url: `${server.origin}/status/404` }]);
     expect(audit.status).toBe('failed');
     expect(audit.errors.map((e) => e.code)).toContain('http_404');
-    expect(audit.errors.find((e) => e.code === 'audit_failed')?.message).toMatch(/No sitemap file could be read/);
+    expect(audit.errors.find((e) => e.code === 'audit_failed')?.message).toMatch(
+      /No sitemap file could be read/,
+    );
   });
 });
 
@@ -131,7 +157,11 @@ describe('ingest from uploads', () => {
     expect(audit.status).toBe('succeeded');
     expect(audit.sitemap).toEqual({ files: 4, filesFailed: 0, entries: 6, uniqueUrls: 6 });
     expect(files[0]?.uploadName).toBe('sitemapindex-1.xml.gz');
-    expect(files.slice(1).map((f) => f.uploadName)).toEqual(['sitemap-01.xml.gz', 'sitemap-02.xml.gz', 'sitemap-03.xml.gz']);
+    expect(files.slice(1).map((f) => f.uploadName)).toEqual([
+      'sitemap-01.xml.gz',
+      'sitemap-02.xml.gz',
+      'sitemap-03.xml.gz',
+    ]);
     expect(files.slice(1).every((f) => f.parentId === files[0]?.id && f.url === null)).toBe(true);
     expect(await entryLocs(id)).toHaveLength(6);
   });
@@ -168,7 +198,13 @@ describe('crawl import', () => {
     writeFileSync(
       crawl,
       [
-        JSON.stringify({ url: 'https://Example.com/a', status: 200, canonical_url: '/a', indexable: true, crawled_at: '2026-01-02T03:04:05Z' }),
+        JSON.stringify({
+          url: 'https://Example.com/a',
+          status: 200,
+          canonical_url: '/a',
+          indexable: true,
+          crawled_at: '2026-01-02T03:04:05Z',
+        }),
         '{not json',
         JSON.stringify({ url: 'https://example.com/b', status: 301, redirect_url: 'https://example.com/c' }),
         JSON.stringify({ status: 200 }),
@@ -186,15 +222,31 @@ describe('crawl import', () => {
       [id],
     );
     expect(rows).toEqual([
-      { url: 'https://Example.com/a', key: 'https://example.com/a', canonical_key: 'https://example.com/a', redirect_key: null, status: 200 },
-      { url: 'https://example.com/b', key: 'https://example.com/b', canonical_key: null, redirect_key: 'https://example.com/c', status: 301 },
+      {
+        url: 'https://Example.com/a',
+        key: 'https://example.com/a',
+        canonical_key: 'https://example.com/a',
+        redirect_key: null,
+        status: 200,
+      },
+      {
+        url: 'https://example.com/b',
+        key: 'https://example.com/b',
+        canonical_key: null,
+        redirect_key: 'https://example.com/c',
+        status: 301,
+      },
     ]);
   });
 
   it('imports a Screaming Frog export fetched by URL and lists mapped and unmapped columns', async () => {
     const { audit } = await ingest([
       upload('xml/recon-ayrshire-sitemap.xml'),
-      { role: 'crawl', kind: 'url', url: `${server.origin}/fixtures/crawl-exports/recon-ayrshire-internal_all.csv` },
+      {
+        role: 'crawl',
+        kind: 'url',
+        url: `${server.origin}/fixtures/crawl-exports/recon-ayrshire-internal_all.csv`,
+      },
     ]);
     expect(audit.status).toBe('succeeded');
     expect(audit.crawl.format).toBe('screaming-frog');
@@ -230,10 +282,32 @@ describe('idempotency', () => {
 
   it('ignores a job for an attempt that was superseded', async () => {
     const id = randomUUID();
-    await insertAudit(id, 'stale', { normalization: 'exact' }, [upload('xml/breakroom-sitemap-100-urls.xml')]);
+    await insertAudit(id, 'stale', { normalization: 'exact' }, [
+      upload('xml/breakroom-sitemap-100-urls.xml'),
+    ]);
     await pool().query('UPDATE audits SET attempt = 2 WHERE id = $1', [id]);
     await runIngest({ auditId: id, attempt: 1 });
     expect((await getAudit(id))?.status).toBe('queued');
     expect(await entryLocs(id)).toHaveLength(0);
+  });
+});
+
+describe('crawl rows whose URL does not parse', () => {
+  it('are rejected with their line, not stored with an empty key', async () => {
+    const crawl = path.join(mkdtempSync(path.join(scratch, 'c-')), 'odd.jsonl');
+    writeFileSync(
+      crawl,
+      `${JSON.stringify({ url: 'https://example.com/ok', status: 200 })}\n${JSON.stringify({ url: 'https://exa mple.com/x', status: 200 })}\n`,
+    );
+    const { id, audit } = await ingest([
+      upload('xml/adv-regular_sitemap.xml'),
+      { role: 'crawl', kind: 'upload', fileName: 'odd.jsonl', storedPath: crawl },
+    ]);
+    expect(audit.crawl).toMatchObject({ rows: 1, rowsRejected: 1 });
+    expect(audit.crawl.rejections).toEqual([{ line: 2, reason: expect.stringMatching(/not a valid URL/) }]);
+    const { rows } = await pool().query('SELECT count(*)::int AS n FROM crawl_pages WHERE audit_id = $1', [
+      id,
+    ]);
+    expect(rows[0].n).toBe(1);
   });
 });

@@ -1,19 +1,19 @@
 // The ingest job: reads the audit's sitemap tree and crawl export into Postgres, then writes the
 // audit's final status. Safe to run twice: it starts by removing rows of any earlier attempt.
 import { createReadStream } from 'node:fs';
-import { type CrawlReport, CrawlImportError } from '@/lib/crawl/types';
-import { newCrawlReport, readCrawlBatches } from '@/lib/crawl/read';
 import { ZAuditOptions } from '@/lib/audits/schema';
+import { newCrawlReport, readCrawlBatches } from '@/lib/crawl/read';
+import { CrawlImportError, type CrawlReport } from '@/lib/crawl/types';
 import { ingestLimits } from '@/lib/db/config';
 import {
-  claimAudit,
-  createFileRecord,
-  failAudit,
-  type FinalState,
-  finalizeAudit,
-  finishFileRecord,
   beginCrawlLoad,
   beginEntryLoad,
+  claimAudit,
+  createFileRecord,
+  type FinalState,
+  failAudit,
+  finalizeAudit,
+  finishFileRecord,
   resetIngestRows,
 } from '@/lib/ingest/mutations';
 import { type TreeIssue, type TreeSummary, walkSitemapTree } from '@/lib/ingest/sitemap-tree';
@@ -41,7 +41,9 @@ async function openCrawlSource(source: CrawlSource, signal: AbortSignal): Promis
   const response = await safeFetch(url, { maxBytes: limits.maxUploadBytes, signal, timeoutMs: 15 * 60_000 });
   if (response.status >= 400) {
     response.body.destroy();
-    throw new NetError('http_status', url, `${url} answered HTTP ${response.status}`, { status: response.status });
+    throw new NetError('http_status', url, `${url} answered HTTP ${response.status}`, {
+      status: response.status,
+    });
   }
   return response.body;
 }
@@ -63,8 +65,21 @@ async function importCrawl(
       columnMap: options.columnMap,
       fileName: label,
     })) {
-      await writer.write(batch);
+      for (const row of await writer.write(batch)) {
+        // The reader only checks the scheme; a URL that does not parse is a bad row like any other.
+        report.rows--;
+        report.rejected++;
+        if (report.rejections.length < 100)
+          report.rejections.push({
+            line: row.line,
+            reason: `url "${row.url.slice(0, 200)}" is not a valid URL`,
+          });
+      }
       await reporter.update('crawl', report.rows, 0);
+    }
+    report.rejections.sort((a, b) => a.line - b.line);
+    if (report.rows === 0) {
+      throw new CrawlImportError('no_valid_rows', `none of the ${report.rejected} rows has a valid URL`);
     }
     await reporter.update('indexing crawl', report.rows, report.rows);
     await writer.commit();
@@ -78,7 +93,10 @@ async function importCrawl(
   }
 }
 
-function decideStatus(tree: TreeSummary, crawl: CrawlOutcome): { status: FinalState['status']; message: string | null } {
+function decideStatus(
+  tree: TreeSummary,
+  crawl: CrawlOutcome,
+): { status: FinalState['status']; message: string | null } {
   if (tree.entries === 0 && tree.files > 0 && tree.filesFailed === tree.files) {
     const first = tree.errors[0];
     return { status: 'failed', message: `No sitemap file could be read${first ? `: ${first.message}` : ''}` };
@@ -96,7 +114,9 @@ export async function runIngest(data: AuditJobData): Promise<void> {
     await resetIngestRows(audit.id);
     const options = ZAuditOptions.parse(audit.options);
     const profile = options.normalization as NormalizationProfile;
-    const sitemapUrls = audit.sources.filter((s) => s.role === 'sitemap' && s.url).map((s) => s.url as string);
+    const sitemapUrls = audit.sources
+      .filter((s) => s.role === 'sitemap' && s.url)
+      .map((s) => s.url as string);
     const uploads = audit.sources
       .filter((s) => s.role === 'sitemap' && s.storedPath)
       .map((s) => ({ fileName: s.fileName ?? 'upload', storedPath: s.storedPath as string }));
@@ -124,14 +144,20 @@ export async function runIngest(data: AuditJobData): Promise<void> {
       throw error;
     }
 
-    const warnings: { code: string; message: string }[] = tree.warnings.map(({ code, message }) => ({ code, message }));
+    const warnings: { code: string; message: string }[] = tree.warnings.map(({ code, message }) => ({
+      code,
+      message,
+    }));
     const crawlSource = audit.sources.find((s) => s.role === 'crawl');
     let crawl: CrawlOutcome = { report: null, error: null };
     if (crawlSource) {
       await reporter.update('crawl', 0, 0);
       crawl = await importCrawl(audit.id, crawlSource, options, reporter);
     } else {
-      warnings.push({ code: 'no_crawl', message: 'No crawl export was given: the sitemap cannot be reconciled' });
+      warnings.push({
+        code: 'no_crawl',
+        message: 'No crawl export was given: the sitemap cannot be reconciled',
+      });
     }
     for (const w of crawl.report?.warnings ?? []) warnings.push({ code: w.code, message: w.message });
     if (crawl.report && crawl.report.rejected > 0) {

@@ -34,7 +34,8 @@ export class ProgressReporter {
     const phaseChanged = phase !== this.state.phase;
     this.state = { phase, done, total };
     if (phaseChanged || Date.now() - this.lastFlush >= FLUSH_MS) await this.flush();
-    if (this.controller.signal.aborted) throw new Error('ingest cancelled: the audit was deleted or restarted');
+    if (this.controller.signal.aborted)
+      throw new Error('ingest cancelled: the audit was deleted or restarted');
   }
 
   async flush(): Promise<void> {

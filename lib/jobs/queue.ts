@@ -15,7 +15,8 @@ interface BossGlobals {
   boss?: Promise<PgBoss>;
 }
 const globals = globalThis as typeof globalThis & { __sitemapAuditBoss?: BossGlobals };
-const state: BossGlobals = (globals.__sitemapAuditBoss ??= {});
+globals.__sitemapAuditBoss ??= {};
+const state: BossGlobals = globals.__sitemapAuditBoss;
 
 /** A started pg-boss instance. Workers supervise (expire stuck jobs); web processes only send. */
 export function getBoss(role: 'web' | 'worker' = 'web'): Promise<PgBoss> {

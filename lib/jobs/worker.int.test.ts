@@ -27,7 +27,8 @@ beforeAll(async () => {
     const perChunk = URLS / CHUNKS;
     for (let c = 0; c < CHUNKS; c++) {
       let chunk = '';
-      for (let i = 0; i < perChunk; i++) chunk += `<url><loc>https://slow.example/p/${c * perChunk + i}</loc></url>`;
+      for (let i = 0; i < perChunk; i++)
+        chunk += `<url><loc>https://slow.example/p/${c * perChunk + i}</loc></url>`;
       if (!res.write(chunk)) await new Promise((r) => res.once('drain', r));
       chunksServed += 1;
       await new Promise((r) => setTimeout(r, 100));
@@ -59,7 +60,11 @@ function startWorker(): ChildProcess {
   return child;
 }
 
-async function waitFor<T>(what: string, probe: () => Promise<T | undefined | null | false>, timeoutMs = 45_000): Promise<T> {
+async function waitFor<T>(
+  what: string,
+  probe: () => Promise<T | undefined | null | false>,
+  timeoutMs = 45_000,
+): Promise<T> {
   const started = Date.now();
   while (Date.now() - started < timeoutMs) {
     const value = await probe();
@@ -70,7 +75,9 @@ async function waitFor<T>(what: string, probe: () => Promise<T | undefined | nul
 }
 
 async function entryCount(id: string): Promise<number> {
-  const { rows } = await pool().query('SELECT count(*)::int AS n FROM sitemap_entries WHERE audit_id = $1', [id]);
+  const { rows } = await pool().query('SELECT count(*)::int AS n FROM sitemap_entries WHERE audit_id = $1', [
+    id,
+  ]);
   return rows[0].n;
 }
 
@@ -108,8 +115,12 @@ describe('the reaper', () => {
   it('requeues a stale audit with a new attempt, and gives up after the last attempt with a reason', async () => {
     const retry = randomUUID();
     const giveUp = randomUUID();
-    await insertAudit(retry, 'stale', { normalization: 'exact' }, [{ role: 'sitemap', kind: 'url', url: `${origin}/x.xml` }]);
-    await insertAudit(giveUp, 'stale', { normalization: 'exact' }, [{ role: 'sitemap', kind: 'url', url: `${origin}/x.xml` }]);
+    await insertAudit(retry, 'stale', { normalization: 'exact' }, [
+      { role: 'sitemap', kind: 'url', url: `${origin}/x.xml` },
+    ]);
+    await insertAudit(giveUp, 'stale', { normalization: 'exact' }, [
+      { role: 'sitemap', kind: 'url', url: `${origin}/x.xml` },
+    ]);
     await pool().query(
       `UPDATE audits SET status = 'running', heartbeat_at = now() - interval '1 hour',
          attempt = CASE WHEN id = $2 THEN $3 ELSE 1 END WHERE id IN ($1, $2)`,
@@ -126,7 +137,10 @@ describe('the reaper', () => {
     expect(failed?.status).toBe('failed');
     expect(failed?.errors.at(-1)?.message).toMatch(/stopped responding 3 times/);
     expect((await getAudit(retry))?.status).toBe('queued');
-    const jobs = await pool().query("SELECT data FROM pgboss.job WHERE name = 'ingest' AND data->>'auditId' = $1", [retry]);
+    const jobs = await pool().query(
+      "SELECT data FROM pgboss.job WHERE name = 'ingest' AND data->>'auditId' = $1",
+      [retry],
+    );
     expect(jobs.rows.map((r) => r.data)).toEqual([{ auditId: retry, attempt: 2 }]);
   });
 });

@@ -20,7 +20,11 @@ export async function startWorker(log: (message: string) => void = console.log):
   const reap = async () => {
     try {
       for (const r of await reapStaleAudits()) {
-        log(r.status === 'queued' ? `requeued audit ${r.id} (attempt ${r.attempt})` : `gave up on audit ${r.id}`);
+        log(
+          r.status === 'queued'
+            ? `requeued audit ${r.id} (attempt ${r.attempt})`
+            : `gave up on audit ${r.id}`,
+        );
       }
     } catch (error) {
       log(`reaper failed: ${(error as Error).message}`);

@@ -50,7 +50,11 @@ export async function startFixtureServer(port = 0): Promise<FixtureServer> {
     const status = /^\/status\/(\d{3})$/.exec(url.pathname);
     if (status) return send(Number(status[1]), `status ${status[1]}`);
     if (url.pathname === '/robots.txt') {
-      return send(200, withHost(readFileSync(path.join(minisite, 'robots-with-sitemapindex', 'robots.txt')), host), 'text/plain');
+      return send(
+        200,
+        withHost(readFileSync(path.join(minisite, 'robots-with-sitemapindex', 'robots.txt')), host),
+        'text/plain',
+      );
     }
     if (url.pathname.startsWith('/minisite/')) {
       const file = resolveInside(minisite, url.pathname.slice('/minisite/'.length));

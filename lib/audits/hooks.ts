@@ -1,0 +1,165 @@
+// TanStack Query hooks for the audits API, one per endpoint; active audits are polled until they finish.
+import {
+  type InfiniteData,
+  useInfiniteQuery,
+  useMutation,
+  useQuery,
+  useQueryClient,
+} from '@tanstack/react-query';
+import { useEffect, useRef } from 'react';
+import type { AuditDto, AuditStatus, SitemapFileDto } from './schema';
+import { isActiveStatus } from './utils';
+
+const POLL_MS = 1000;
+const PAGE_SIZE = 25;
+
+/** An API failure carrying the envelope's user-safe message, code and HTTP status. */
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'ApiError';
+  }
+}
+
+export function isNotFound(error: unknown): boolean {
+  return error instanceof ApiError && error.status === 404;
+}
+
+function envelopeMessage(body: unknown): { code?: string; message?: string } {
+  if (typeof body !== 'object' || body === null || !('error' in body)) return {};
+  const error = (body as { error: unknown }).error;
+  if (typeof error !== 'object' || error === null) return {};
+  const { code, message } = error as { code?: unknown; message?: unknown };
+  return {
+    code: typeof code === 'string' ? code : undefined,
+    message: typeof message === 'string' ? message : undefined,
+  };
+}
+
+async function apiFetch<T>(path: string, init?: RequestInit): Promise<T> {
+  let response: Response;
+  try {
+    response = await fetch(path, { ...init, headers: { accept: 'application/json', ...init?.headers } });
+  } catch {
+    throw new ApiError(0, 'network', 'Could not reach the server. Check your connection and try again.');
+  }
+  if (response.status === 204) return undefined as T;
+  const text = await response.text();
+  let body: unknown = null;
+  if (text) {
+    try {
+      body = JSON.parse(text);
+    } catch {
+      body = null;
+    }
+  }
+  if (!response.ok) {
+    const { code, message } = envelopeMessage(body);
+    throw new ApiError(
+      response.status,
+      code ?? 'http_error',
+      message ?? `The server answered with HTTP ${response.status}.`,
+    );
+  }
+  return body as T;
+}
+
+export const auditKeys = {
+  all: ['audits'] as const,
+  list: () => ['audits', 'list'] as const,
+  detail: (id: string) => ['audits', 'detail', id] as const,
+  sitemaps: (id: string) => ['audits', 'detail', id, 'sitemaps'] as const,
+};
+
+export interface AuditPage {
+  items: AuditDto[];
+  nextCursor: string | null;
+}
+
+export function useAudits() {
+  return useInfiniteQuery({
+    queryKey: auditKeys.list(),
+    queryFn: ({ pageParam, signal }) => {
+      const params = new URLSearchParams({ limit: String(PAGE_SIZE) });
+      if (pageParam) params.set('cursor', pageParam);
+      return apiFetch<AuditPage>(`/api/v1/audits?${params}`, { signal });
+    },
+    initialPageParam: null as string | null,
+    getNextPageParam: (page) => page.nextCursor,
+    refetchInterval: (query) => {
+      const data: InfiniteData<AuditPage> | undefined = query.state.data;
+      const anyActive = data?.pages.some((page) => page.items.some((audit) => isActiveStatus(audit.status)));
+      return anyActive ? POLL_MS : false;
+    },
+  });
+}
+
+export function useAudit(id: string) {
+  return useQuery({
+    queryKey: auditKeys.detail(id),
+    queryFn: ({ signal }) => apiFetch<AuditDto>(`/api/v1/audits/${encodeURIComponent(id)}`, { signal }),
+    refetchInterval: (query) => {
+      if (query.state.error) return false;
+      const status = query.state.data?.status;
+      return status === undefined || isActiveStatus(status) ? POLL_MS : false;
+    },
+  });
+}
+
+/** Polls with the audit: while it is active, and once more right after it finishes. */
+export function useSitemapFiles(id: string) {
+  const queryClient = useQueryClient();
+  const audit = useAudit(id);
+  const status: AuditStatus | undefined = audit.data?.status;
+  const isActive = status === undefined || isActiveStatus(status);
+
+  const wasActive = useRef(isActive);
+  useEffect(() => {
+    if (wasActive.current && !isActive)
+      void queryClient.invalidateQueries({ queryKey: auditKeys.sitemaps(id) });
+    wasActive.current = isActive;
+  }, [isActive, id, queryClient]);
+
+  return useQuery({
+    queryKey: auditKeys.sitemaps(id),
+    queryFn: ({ signal }) =>
+      apiFetch<{ items: SitemapFileDto[] }>(`/api/v1/audits/${encodeURIComponent(id)}/sitemaps`, { signal }),
+    select: (data) => data.items,
+    enabled: !audit.isError,
+    refetchInterval: (query) => (query.state.error || !isActive ? false : POLL_MS),
+  });
+}
+
+export function useCreateAudit() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (body: FormData) =>
+      apiFetch<{ id: string; status: AuditStatus }>('/api/v1/audits', { method: 'POST', body }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: auditKeys.list() }),
+  });
+}
+
+export function useDeleteAudit() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (id: string) =>
+      apiFetch<void>(`/api/v1/audits/${encodeURIComponent(id)}`, { method: 'DELETE' }),
+    onSuccess: (_data, id) => {
+      // Stop polling the deleted audit; its page navigates away (removing it here would refetch a 404).
+      void queryClient.cancelQueries({ queryKey: auditKeys.detail(id) });
+      queryClient.setQueryData<InfiniteData<AuditPage>>(auditKeys.list(), (data) =>
+        data
+          ? {
+              ...data,
+              pages: data.pages.map((page) => ({ ...page, items: page.items.filter((a) => a.id !== id) })),
+            }
+          : data,
+      );
+      return queryClient.invalidateQueries({ queryKey: auditKeys.list() });
+    },
+  });
+}

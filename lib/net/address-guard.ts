@@ -1,0 +1,129 @@
+// SSRF guard: decides whether a URL may be fetched and which vetted addresses its socket may use.
+// The caller connects only to the addresses returned here, so a DNS answer cannot change in between.
+import { lookup } from 'node:dns/promises';
+import ipaddr from 'ipaddr.js';
+import { NetError, type ResolvedAddress, type Resolver } from './types';
+
+// Allow-list rather than deny-list: anything ipaddr.js does not call plain 'unicast' is refused,
+// so a range added to the library later fails closed.
+const PUBLIC_RANGES = new Set(['unicast']);
+
+// IPv6 forms that carry an IPv4 address; they are judged by the address they carry.
+const EMBEDS_IPV4 = new Set(['ipv4Mapped', 'rfc6145', 'rfc6052', '6to4']);
+
+// Named explicitly so the rule survives any change in how the ranges above are drawn.
+const CLOUD_METADATA = new Set(['169.254.169.254', 'fd00:ec2::254', '100.100.100.200']);
+
+const IPV4_COMPATIBLE = ipaddr.IPv6.parseCIDR('::/96');
+// Only the well-known NAT64 prefix embeds an address we can judge; local-use 64:ff9b:1::/48 is private.
+const NAT64_WELL_KNOWN = ipaddr.IPv6.parseCIDR('64:ff9b::/96');
+
+export interface GuardOptions {
+  allowPrivateNetwork: boolean;
+  allowedPorts: readonly number[];
+  resolve?: Resolver;
+}
+
+/** True when `ip` must never be contacted: not a public unicast address, or not an address at all. */
+export function isBlockedAddress(ip: string): boolean {
+  const bare = ip.startsWith('[') && ip.endsWith(']') ? ip.slice(1, -1) : ip;
+  if (!ipaddr.isValid(bare)) return true;
+  const parsed = ipaddr.parse(bare);
+  if (parsed.kind() === 'ipv4') {
+    return CLOUD_METADATA.has(parsed.toString()) || !PUBLIC_RANGES.has(parsed.range());
+  }
+  const v6 = parsed as ipaddr.IPv6;
+  const range = v6.range();
+  if (range === 'rfc6052' && !v6.match(NAT64_WELL_KNOWN)) return true;
+  if (EMBEDS_IPV4.has(range)) return isBlockedAddress(embeddedIpv4(v6, range));
+  // The deprecated IPv4-compatible form (::a.b.c.d) is still 'unicast' to ipaddr.js.
+  if (v6.match(IPV4_COMPATIBLE)) return true;
+  return CLOUD_METADATA.has(v6.toRFC5952String()) || !PUBLIC_RANGES.has(range);
+}
+
+function embeddedIpv4(v6: ipaddr.IPv6, range: string): string {
+  const bytes = v6.toByteArray();
+  // 6to4 (2002:AABB:CCDD::/48) carries the address in bytes 2-5; the others in the last four.
+  const start = range === '6to4' ? 2 : 12;
+  return bytes.slice(start, start + 4).join('.');
+}
+
+/** The port a URL connects to, filling in the scheme default. */
+export function effectivePort(url: URL): number {
+  if (url.port !== '') return Number(url.port);
+  return url.protocol === 'https:' ? 443 : 80;
+}
+
+/** The URL as it may appear in messages and logs: credentials and fragment removed. */
+export function displayUrl(url: URL): string {
+  const copy = new URL(url.href);
+  copy.username = '';
+  copy.password = '';
+  copy.hash = '';
+  return copy.href;
+}
+
+/** Checks what can be judged without the network: scheme, credentials, port. */
+export function assertUrlShape(url: URL, opts: Omit<GuardOptions, 'resolve'>): void {
+  const shown = displayUrl(url);
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw new NetError(
+      'bad_scheme',
+      shown,
+      `${shown} uses ${url.protocol.replace(/:$/, '')}; only http and https can be fetched`,
+    );
+  }
+  if (url.username !== '' || url.password !== '') {
+    throw new NetError(
+      'credentials_in_url',
+      shown,
+      `${shown} contains a user name or password, which is not allowed in fetched URLs`,
+    );
+  }
+  const port = effectivePort(url);
+  if (!opts.allowPrivateNetwork && !opts.allowedPorts.includes(port)) {
+    throw new NetError(
+      'port_not_allowed',
+      shown,
+      `${shown} uses port ${port}; allowed ports are ${opts.allowedPorts.join(', ')}`,
+    );
+  }
+}
+
+/**
+ * Full check of one URL (or redirect hop): its shape, then every address its host resolves to.
+ * Returns the vetted addresses; connect only to these. Refuses if ANY answer is non-public, because
+ * the client may pick any of them (and a rebinding DNS server would offer both kinds).
+ */
+export async function assertPublicUrl(url: URL, opts: GuardOptions): Promise<ResolvedAddress[]> {
+  assertUrlShape(url, opts);
+  const shown = displayUrl(url);
+  const addresses = await resolveHost(url, opts.resolve);
+  if (addresses.length === 0) {
+    throw new NetError('dns_failed', shown, `${url.hostname} (in ${shown}) has no address`);
+  }
+  if (!opts.allowPrivateNetwork && addresses.some((a) => isBlockedAddress(a.address))) {
+    // The address itself stays out of the message: it would reveal internal DNS to the user.
+    throw new NetError(
+      'blocked_address',
+      shown,
+      `${shown} points to a private, loopback or reserved network address, which is not allowed`,
+    );
+  }
+  return addresses;
+}
+
+async function resolveHost(url: URL, resolve: Resolver | undefined): Promise<ResolvedAddress[]> {
+  const host = url.hostname.startsWith('[') ? url.hostname.slice(1, -1) : url.hostname;
+  if (ipaddr.isValid(host) && (host.includes(':') || ipaddr.IPv4.isValidFourPartDecimal(host))) {
+    return [{ address: host, family: host.includes(':') ? 6 : 4 }];
+  }
+  try {
+    if (resolve) return await resolve(host);
+    const answers = await lookup(host, { all: true, verbatim: true });
+    return answers.map((a) => ({ address: a.address, family: a.family === 6 ? 6 : 4 }));
+  } catch (err) {
+    const shown = displayUrl(url);
+    throw new NetError('dns_failed', shown, `${host} (in ${shown}) could not be resolved`, { cause: err });
+  }
+}
