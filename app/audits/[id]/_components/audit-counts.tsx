@@ -1,0 +1,71 @@
+// The headline numbers of an audit. Each value carries a test id and its raw number in data-value.
+import type { AuditDto, SitemapFileDto } from '@/lib/audits/schema';
+import { formatCount, isActiveStatus } from '@/lib/audits/utils';
+
+interface Stat {
+  label: string;
+  testId: string;
+  value: number | null;
+  isBad?: boolean;
+}
+
+/**
+ * The audit's sitemap totals are written when ingest finishes; while it runs, the file list already
+ * knows how many files were read, failed and how many entries they held, so show those as they grow.
+ */
+function liveSitemapTotals(audit: AuditDto, files: readonly SitemapFileDto[] | undefined) {
+  const { sitemap } = audit;
+  if (!files || !isActiveStatus(audit.status)) return { ...sitemap, isLive: false };
+  const read = files.filter((file) => file.status !== 'pending');
+  return {
+    files: Math.max(sitemap.files, read.length),
+    filesFailed: Math.max(sitemap.filesFailed, read.filter((file) => file.status === 'failed').length),
+    entries: Math.max(
+      sitemap.entries,
+      read.reduce((sum, file) => sum + file.entries, 0),
+    ),
+    uniqueUrls: sitemap.uniqueUrls,
+    isLive: true,
+  };
+}
+
+export function AuditCounts({ audit, files }: { audit: AuditDto; files?: readonly SitemapFileDto[] }) {
+  const totals = liveSitemapTotals(audit, files);
+  const isUniquePending = totals.isLive && totals.uniqueUrls === 0;
+  const stats: Stat[] = [
+    { label: 'Sitemap files', testId: 'count-files', value: totals.files },
+    { label: 'Failed files', testId: 'count-files-failed', value: totals.filesFailed, isBad: true },
+    { label: 'Entries', testId: 'count-entries', value: totals.entries },
+    // Unique URLs need the whole set: unknown until ingest has finished.
+    {
+      label: 'Unique URLs',
+      testId: 'count-unique',
+      value: isUniquePending ? null : totals.uniqueUrls,
+    },
+    { label: 'Crawl rows', testId: 'count-crawl-rows', value: audit.crawl.rows },
+    { label: 'Rejected rows', testId: 'count-crawl-rejected', value: audit.crawl.rowsRejected, isBad: true },
+  ];
+  return (
+    <section
+      className="card"
+      aria-label="Totals"
+      aria-describedby={isUniquePending ? 'counts-live-note' : undefined}
+    >
+      <dl className="stats">
+        {stats.map((stat) => (
+          <div key={stat.testId} className={`stat${stat.isBad && (stat.value ?? 0) > 0 ? ' stat--bad' : ''}`}>
+            <dt>{stat.label}</dt>
+            <dd data-testid={stat.testId} data-value={stat.value ?? undefined}>
+              {formatCount(stat.value)}
+            </dd>
+          </div>
+        ))}
+      </dl>
+      {isUniquePending ? (
+        <p id="counts-live-note" className="card__footnote">
+          Counting as files are read; unique URLs are known when reading finishes.
+        </p>
+      ) : null}
+    </section>
+  );
+}

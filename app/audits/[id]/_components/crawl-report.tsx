@@ -1,0 +1,107 @@
+// What happened to the crawl export: detected format, column mapping and the first rejected rows.
+import type { AuditDto } from '@/lib/audits/schema';
+import {
+  CRAWL_FIELD_LABELS,
+  type CrawlField,
+  crawlFormatLabel,
+  formatCount,
+  isActiveStatus,
+} from '@/lib/audits/utils';
+
+function fieldLabel(field: string): string {
+  return (CRAWL_FIELD_LABELS as Record<string, string | undefined>)[field] ?? field;
+}
+
+export function CrawlReport({ audit }: { audit: AuditDto }) {
+  const { crawl } = audit;
+  // The DTO does not say whether a crawl source was given; a format or any rows means one was read.
+  const hasCrawl = crawl.format !== null || crawl.rows > 0 || crawl.rowsRejected > 0;
+  const mapped = Object.entries(crawl.mappedColumns) as [CrawlField | string, string][];
+
+  return (
+    <section className="card" aria-labelledby="crawl-report-heading" data-testid="crawl-report">
+      <div className="card__header">
+        <h2 id="crawl-report-heading">Crawl import</h2>
+      </div>
+      <div className="card__body stack">
+        {!hasCrawl ? (
+          <p className="muted">
+            {isActiveStatus(audit.status)
+              ? 'The crawl export, if any, is read after the sitemaps.'
+              : 'No crawl export was imported for this audit.'}
+          </p>
+        ) : (
+          <>
+            <dl className="kv">
+              <dt>Format</dt>
+              <dd data-testid="crawl-format">{crawlFormatLabel(crawl.format)}</dd>
+              <dt>Rows imported</dt>
+              <dd>{formatCount(crawl.rows)}</dd>
+              <dt>Rows rejected</dt>
+              <dd>{formatCount(crawl.rowsRejected)}</dd>
+              <dt>Mapped columns</dt>
+              <dd>
+                {mapped.length === 0 ? (
+                  <span className="muted">None</span>
+                ) : (
+                  <ul className="chips" data-testid="crawl-mapped-columns">
+                    {mapped.map(([field, header]) => (
+                      <li key={field} className="chip">
+                        {fieldLabel(field)}
+                        <span className="chip__arrow" aria-hidden="true">
+                          →
+                        </span>
+                        <span className="visually-hidden"> is read from column </span>
+                        <span className="mono">{header}</span>
+                      </li>
+                    ))}
+                  </ul>
+                )}
+              </dd>
+              <dt>Unmapped columns</dt>
+              <dd>
+                {crawl.unmappedColumns.length === 0 ? (
+                  <span className="muted">None</span>
+                ) : (
+                  <ul className="chips" data-testid="crawl-unmapped-columns">
+                    {crawl.unmappedColumns.map((column) => (
+                      <li key={column} className="chip mono">
+                        {column}
+                      </li>
+                    ))}
+                  </ul>
+                )}
+              </dd>
+            </dl>
+            {crawl.rejections.length > 0 ? (
+              <div className="stack" style={{ gap: '0.5rem' }}>
+                <h3>
+                  {crawl.rejections.length < crawl.rowsRejected
+                    ? `First ${formatCount(crawl.rejections.length)} of ${formatCount(crawl.rowsRejected)} rejected rows`
+                    : 'Rejected rows'}
+                </h3>
+                <table className="sub-table" data-testid="crawl-rejections">
+                  <thead>
+                    <tr>
+                      <th scope="col">Line</th>
+                      <th scope="col">Reason</th>
+                    </tr>
+                  </thead>
+                  <tbody>
+                    {crawl.rejections.map((rejection, index) => (
+                      // biome-ignore lint/suspicious/noArrayIndexKey: server-built list that is only ever appended to
+                      <tr key={`${rejection.line}-${index}`}>
+                        <td className="mono">{rejection.line}</td>
+                        <td>{rejection.reason}</td>
+                      </tr>
+                    ))}
+                  </tbody>
+                </table>
+              </div>
+            ) : null}
+          </>
+        )}
+      </div>
+    </section>
+  );
+}

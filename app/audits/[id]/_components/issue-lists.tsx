@@ -1,0 +1,72 @@
+'use client';
+// The audit's errors and warnings, each with its stable code. Long lists show the first few until asked.
+import { useState } from 'react';
+import type { AuditDto, AuditError, AuditIssue } from '@/lib/audits/schema';
+import { formatCount } from '@/lib/audits/utils';
+
+const FIRST = 8;
+
+function IssueCard({
+  title,
+  issues,
+  testId,
+}: {
+  title: string;
+  issues: readonly (AuditIssue | AuditError)[];
+  testId: string;
+}) {
+  const [isAll, setIsAll] = useState(false);
+  const shown = isAll ? issues : issues.slice(0, FIRST);
+  const headingId = `${testId}-heading`;
+  return (
+    <section className="card" aria-labelledby={headingId} data-testid={testId}>
+      <div className="card__header">
+        <h2 id={headingId}>
+          {title} <span className="muted">({formatCount(issues.length)})</span>
+        </h2>
+      </div>
+      <div className="card__body stack" style={{ gap: '0.75rem' }}>
+        <ul className="issue-list">
+          {shown.map((issue, index) => {
+            const source = 'source' in issue ? issue.source : null;
+            return (
+              // biome-ignore lint/suspicious/noArrayIndexKey: server-built list that is only ever appended to
+              <li key={`${issue.code}-${index}`} className="issue">
+                <code>{issue.code}</code>
+                <span>
+                  {issue.message}
+                  {/* The source is often already in the message; repeat it only when it adds something. */}
+                  {source && !issue.message.includes(source) ? (
+                    <>
+                      {' '}
+                      <span className="muted small mono">({source})</span>
+                    </>
+                  ) : null}
+                </span>
+              </li>
+            );
+          })}
+        </ul>
+        {issues.length > FIRST ? (
+          <div>
+            <button type="button" className="button button--small" onClick={() => setIsAll(!isAll)}>
+              {isAll ? 'Show fewer' : `Show all ${formatCount(issues.length)}`}
+            </button>
+          </div>
+        ) : null}
+      </div>
+    </section>
+  );
+}
+
+export function IssueLists({ audit }: { audit: AuditDto }) {
+  const hasErrors = audit.errors.length > 0;
+  const hasWarnings = audit.warnings.length > 0;
+  if (!hasErrors && !hasWarnings) return null;
+  return (
+    <div className={hasErrors && hasWarnings ? 'grid-2' : 'stack'}>
+      {hasErrors ? <IssueCard title="Errors" issues={audit.errors} testId="audit-errors" /> : null}
+      {hasWarnings ? <IssueCard title="Warnings" issues={audit.warnings} testId="audit-warnings" /> : null}
+    </div>
+  );
+}

@@ -1,0 +1,245 @@
+'use client';
+// The sitemap file tree (ARIA tree, roving tabindex). Large groups render 100 children at a time and
+// collapsed branches render nothing, so thousands of files stay responsive.
+import type { UseQueryResult } from '@tanstack/react-query';
+import { type KeyboardEvent, useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { Alert } from '@/components/ui/alert';
+import type { SitemapFileDto } from '@/lib/audits/schema';
+import {
+  buildFileTree,
+  filterTree,
+  flattenVisible,
+  formatCount,
+  initiallyExpanded,
+  nodeKey,
+  ROOT_GROUP,
+  type TreeNode,
+} from '@/lib/audits/utils';
+import { TreeRow } from './tree-row';
+
+const PAGE = 100;
+
+function hasProblem(file: SitemapFileDto): boolean {
+  return file.status === 'failed' || file.partial || file.error !== null || file.warnings.length > 0;
+}
+
+function collectParents(nodes: readonly TreeNode<SitemapFileDto>[], into = new Set<number>()): Set<number> {
+  for (const node of nodes) {
+    if (node.children.length === 0) continue;
+    into.add(node.file.id);
+    collectParents(node.children, into);
+  }
+  return into;
+}
+
+/** `files` is the page's useSitemapFiles result, shared with the headline counts. */
+export function SitemapTree({ files }: { files: UseQueryResult<SitemapFileDto[], Error> }) {
+  const items = files.data;
+  const tree = useMemo(() => buildFileTree(items ?? []), [items]);
+  const problemCount = useMemo(() => (items ?? []).filter(hasProblem).length, [items]);
+  const failedCount = useMemo(() => (items ?? []).filter((file) => file.status === 'failed').length, [items]);
+
+  const [problemsOnly, setProblemsOnly] = useState(false);
+  const view = useMemo(() => (problemsOnly ? filterTree(tree, hasProblem) : tree), [tree, problemsOnly]);
+
+  // null: follow the default (top level open) as the tree grows; a Set once the user has toggled something.
+  const [expandedChoice, setExpandedChoice] = useState<Set<number> | null>(null);
+  // Two levels: typically robots.txt → index → its children, unless a branch is huge.
+  const defaults = useMemo(() => initiallyExpanded(tree, 2), [tree]);
+  const expanded = expandedChoice ?? defaults;
+  const [limits, setLimits] = useState<ReadonlyMap<string, number>>(new Map());
+
+  const rows = useMemo(
+    () =>
+      flattenVisible(
+        view,
+        (id) => expanded.has(id),
+        (group) => limits.get(group) ?? PAGE,
+      ),
+    [view, expanded, limits],
+  );
+  const byId = useMemo(() => {
+    const map = new Map<number, TreeNode<SitemapFileDto>>();
+    const stack = [...view];
+    for (let node = stack.pop(); node; node = stack.pop()) {
+      map.set(node.file.id, node);
+      stack.push(...node.children);
+    }
+    return map;
+  }, [view]);
+
+  const [activeKey, setActiveKey] = useState<string | null>(null);
+  const focusable = rows.some((row) => row.key === activeKey) ? activeKey : (rows[0]?.key ?? null);
+  const treeRef = useRef<HTMLDivElement>(null);
+  const pendingFocus = useRef<string | null>(null);
+  useEffect(() => {
+    const key = pendingFocus.current;
+    if (!key) return;
+    pendingFocus.current = null;
+    treeRef.current?.querySelector<HTMLElement>(`[data-tree-key="${key}"]`)?.focus();
+  });
+
+  const toggle = useCallback(
+    (id: number) =>
+      setExpandedChoice((current) => {
+        const next = new Set(current ?? defaults);
+        if (next.has(id)) next.delete(id);
+        else next.add(id);
+        return next;
+      }),
+    [defaults],
+  );
+  const moveTo = (key: string | undefined) => {
+    if (!key) return;
+    setActiveKey(key);
+    pendingFocus.current = key;
+  };
+  const showMore = (groupKey: string) => {
+    const list = groupKey === ROOT_GROUP ? view : (byId.get(Number(groupKey))?.children ?? []);
+    const shown = limits.get(groupKey) ?? PAGE;
+    setLimits((current) => new Map(current).set(groupKey, shown + PAGE));
+    const firstNew = list[shown];
+    if (firstNew) moveTo(nodeKey(firstNew.file.id));
+  };
+
+  const onKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
+    const index = rows.findIndex((row) => row.key === focusable);
+    const row = rows[index];
+    if (!row) return;
+    const isOpen = row.type === 'node' && expanded.has(row.node.file.id);
+    const hasChildren = row.type === 'node' && row.node.children.length > 0;
+    switch (event.key) {
+      case 'ArrowDown':
+        moveTo(rows[index + 1]?.key);
+        break;
+      case 'ArrowUp':
+        moveTo(rows[index - 1]?.key);
+        break;
+      case 'Home':
+        moveTo(rows[0]?.key);
+        break;
+      case 'End':
+        moveTo(rows[rows.length - 1]?.key);
+        break;
+      case 'ArrowRight':
+        if (row.type !== 'node' || !hasChildren) return;
+        if (isOpen) moveTo(rows[index + 1]?.key);
+        else toggle(row.node.file.id);
+        break;
+      case 'ArrowLeft':
+        if (row.type === 'node' && isOpen) toggle(row.node.file.id);
+        else if (row.parentKey) moveTo(row.parentKey);
+        break;
+      case 'Enter':
+      case ' ':
+        if (row.type === 'more') showMore(row.groupKey);
+        else if (hasChildren) toggle(row.node.file.id);
+        break;
+      default:
+        return;
+    }
+    event.preventDefault();
+  };
+
+  const setFilter = (next: boolean) => {
+    setProblemsOnly(next);
+    // Problems are usually few and deep: open every branch that leads to one.
+    if (next) setExpandedChoice(collectParents(filterTree(tree, hasProblem)));
+  };
+
+  return (
+    <section className="card" aria-labelledby="tree-heading">
+      <div className="card__header">
+        <div>
+          <h2 id="tree-heading">Sitemap files</h2>
+          <p className="muted small" data-testid="tree-summary">
+            {items
+              ? `${formatCount(items.length)} ${items.length === 1 ? 'file' : 'files'} · ${formatCount(failedCount)} failed · ${formatCount(problemCount)} with problems`
+              : 'Loading…'}
+          </p>
+        </div>
+        <div className="tree-toolbar">
+          <label className="choice" style={{ padding: '0.3rem 0.6rem', alignItems: 'center' }}>
+            <input
+              type="checkbox"
+              checked={problemsOnly}
+              disabled={problemCount === 0 && !problemsOnly}
+              onChange={(event) => setFilter(event.target.checked)}
+              style={{ margin: 0 }}
+            />
+            <span className="small">Only files with problems</span>
+          </label>
+          <button
+            type="button"
+            className="button button--small"
+            onClick={() => setExpandedChoice(collectParents(view))}
+          >
+            Expand all
+          </button>
+          <button type="button" className="button button--small" onClick={() => setExpandedChoice(new Set())}>
+            Collapse all
+          </button>
+        </div>
+      </div>
+      <div className="card__body">
+        {files.isError ? <Alert title="Could not load the sitemap files">{files.error.message}</Alert> : null}
+        {items && items.length === 0 ? <p className="muted">No sitemap files have been read yet.</p> : null}
+        {files.isPending ? (
+          <div className="stack" aria-hidden="true">
+            <div className="skeleton" />
+            <div className="skeleton" style={{ width: '70%' }} />
+          </div>
+        ) : null}
+        {rows.length > 0 ? (
+          <div className="tree-head" aria-hidden="true">
+            <span>File</span>
+            <span>HTTP</span>
+            <span>Entries</span>
+            <span>Size</span>
+            <span>Status</span>
+          </div>
+        ) : null}
+        {rows.length > 0 ? (
+          <div ref={treeRef} role="tree" aria-label="Sitemap files" className="tree" onKeyDown={onKeyDown}>
+            {rows.map((row) =>
+              row.type === 'node' ? (
+                <TreeRow
+                  key={row.key}
+                  rowKey={row.key}
+                  file={row.node.file}
+                  level={row.level}
+                  setSize={row.setSize}
+                  posInSet={row.posInSet}
+                  childCount={row.node.children.length}
+                  descendants={row.node.descendants}
+                  isExpanded={expanded.has(row.node.file.id)}
+                  isFocusable={row.key === focusable}
+                  onToggle={toggle}
+                  onFocusRow={setActiveKey}
+                />
+              ) : (
+                // biome-ignore lint/a11y/useKeyWithClickEvents: the tree handles keys for all rows (roving tabindex)
+                <div
+                  key={row.key}
+                  role="treeitem"
+                  aria-level={row.level}
+                  aria-selected={false}
+                  className="tree-item tree-more"
+                  data-tree-key={row.key}
+                  tabIndex={row.key === focusable ? 0 : -1}
+                  onFocus={() => setActiveKey(row.key)}
+                  onClick={() => showMore(row.groupKey)}
+                  style={{ paddingLeft: `${(row.level - 1) * 1.5 + 2.4}rem` }}
+                >
+                  <span className="button button--small">
+                    Show {formatCount(Math.min(PAGE, row.hidden))} more ({formatCount(row.hidden)} hidden)
+                  </span>
+                </div>
+              ),
+            )}
+          </div>
+        ) : null}
+      </div>
+    </section>
+  );
+}

@@ -1,0 +1,141 @@
+// One sitemap file in the tree: kind, name, status, HTTP status, entries, sizes, errors and warnings.
+import { memo } from 'react';
+import { Badge } from '@/components/ui/badge';
+import type { SitemapFileDto } from '@/lib/audits/schema';
+import { fileLabel, formatBytes, formatCount, kindLabel } from '@/lib/audits/utils';
+import { StatusBadge } from '../../_components/status-badge';
+
+function sizeText(file: SitemapFileDto): { text: string; title?: string } | null {
+  const { compressedBytes: packed, uncompressedBytes: raw } = file;
+  if (packed !== null && raw !== null && packed !== raw) {
+    return {
+      text: `${formatBytes(packed)} → ${formatBytes(raw)}`,
+      title: `${formatBytes(packed)} compressed, ${formatBytes(raw)} uncompressed`,
+    };
+  }
+  const size = raw ?? packed;
+  return size === null ? null : { text: formatBytes(size) };
+}
+
+/** The parser's position, unless its message already says it. */
+function position(error: NonNullable<SitemapFileDto['error']>): string {
+  if (error.line === null || error.message.includes(`line ${error.line}`)) return '';
+  return error.column === null ? ` (line ${error.line})` : ` (line ${error.line}, column ${error.column})`;
+}
+
+export interface TreeRowProps {
+  file: SitemapFileDto;
+  rowKey: string;
+  level: number;
+  setSize: number;
+  posInSet: number;
+  childCount: number;
+  descendants: number;
+  isExpanded: boolean;
+  isFocusable: boolean;
+  onToggle: (id: number) => void;
+  onFocusRow: (key: string) => void;
+}
+
+export const TreeRow = memo(function TreeRow({
+  file,
+  rowKey,
+  level,
+  setSize,
+  posInSet,
+  childCount,
+  descendants,
+  isExpanded,
+  isFocusable,
+  onToggle,
+  onFocusRow,
+}: TreeRowProps) {
+  const labelId = `tree-label-${file.id}`;
+  const label = fileLabel(file);
+  const size = sizeText(file);
+  const hasChildren = childCount > 0;
+  return (
+    // biome-ignore lint/a11y/useKeyWithClickEvents: the tree handles keys for all rows (roving tabindex)
+    <div
+      role="treeitem"
+      className="tree-item"
+      data-tree-key={rowKey}
+      data-testid="sitemap-file"
+      data-status={file.status}
+      aria-level={level}
+      aria-setsize={setSize}
+      aria-posinset={posInSet}
+      aria-expanded={hasChildren ? isExpanded : undefined}
+      aria-labelledby={labelId}
+      aria-selected={false}
+      tabIndex={isFocusable ? 0 : -1}
+      onFocus={(event) => {
+        if (event.target === event.currentTarget) onFocusRow(rowKey);
+      }}
+      onClick={() => {
+        onFocusRow(rowKey);
+        if (hasChildren) onToggle(file.id);
+      }}
+    >
+      <div className="tree-row" style={{ paddingLeft: `${(level - 1) * 1.5 + 0.5}rem` }}>
+        <span className="tree-toggle" aria-hidden="true" data-expanded={hasChildren ? isExpanded : undefined}>
+          {hasChildren ? (
+            <svg aria-hidden="true" width="12" height="12" viewBox="0 0 12 12">
+              <path d="M4 2l4 4-4 4" fill="none" stroke="currentColor" strokeWidth="1.6" />
+            </svg>
+          ) : null}
+        </span>
+        <div className="tree-row__main">
+          <div className="tree-row__title">
+            <span className="kind-tag">{kindLabel(file.kind)}</span>
+            <span id={labelId} className="tree-row__label" title={label}>
+              {label}
+            </span>
+            {hasChildren ? (
+              <span className="tree-row__below">
+                {formatCount(descendants)} {descendants === 1 ? 'file' : 'files'}
+              </span>
+            ) : null}
+          </div>
+          {file.error ? (
+            <p className="tree-row__error" data-testid="sitemap-file-error">
+              <code>{file.error.code}</code> {file.error.message}
+              {position(file.error)}
+            </p>
+          ) : null}
+          {file.warnings.map((warning, index) => (
+            // biome-ignore lint/suspicious/noArrayIndexKey: a file's warnings are a fixed list that never reorders
+            <p key={`${warning.code}-${index}`} className="tree-row__warning">
+              <code>{warning.code}</code> {warning.message}
+            </p>
+          ))}
+        </div>
+        <span className="tree-cell">
+          {file.httpStatus !== null ? (
+            <>
+              <span className="visually-hidden">HTTP </span>
+              {file.httpStatus}
+            </>
+          ) : (
+            <span className="muted">{file.url ? '—' : 'upload'}</span>
+          )}
+        </span>
+        <span className="tree-cell">
+          {formatCount(file.entries)}
+          <span className="visually-hidden"> {file.entries === 1 ? 'entry' : 'entries'}</span>
+        </span>
+        <span className="tree-cell" title={size?.title}>
+          {size ? size.text : <span className="muted">—</span>}
+        </span>
+        <span className="tree-cell tree-cell--status">
+          {file.partial ? (
+            <Badge tone="warning" dot={false} testId="sitemap-file-partial">
+              Partial
+            </Badge>
+          ) : null}
+          <StatusBadge status={file.status} />
+        </span>
+      </div>
+    </div>
+  );
+});

@@ -1,0 +1,11 @@
+// Status badge for audits and sitemap files, coloured by status.
+import { Badge } from '@/components/ui/badge';
+import { statusLabel, statusTone } from '@/lib/audits/utils';
+
+export function StatusBadge({ status, testId }: { status: string; testId?: string }) {
+  return (
+    <Badge tone={statusTone(status)} testId={testId}>
+      {statusLabel(status)}
+    </Badge>
+  );
+}

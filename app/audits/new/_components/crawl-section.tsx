@@ -1,0 +1,103 @@
+// The optional crawl export: an uploaded file or a URL, its format and (for generic CSV) the column map.
+import { joinIds } from '@/components/ui/aria';
+import { DropZone } from '@/components/ui/drop-zone';
+import type { CrawlField, CrawlFormatChoice, NewAuditErrors, NewAuditInput } from '@/lib/audits/utils';
+import { ColumnMapEditor } from './column-map-editor';
+import { FileList } from './file-list';
+
+const CRAWL_FORMATS: { value: CrawlFormatChoice; label: string }[] = [
+  { value: 'auto', label: 'Detect automatically' },
+  { value: 'jsonl', label: 'JSON Lines (one page per line)' },
+  { value: 'screaming-frog', label: 'Screaming Frog CSV export' },
+  { value: 'csv', label: 'Other CSV (map the columns)' },
+];
+
+export function CrawlSection({
+  input,
+  errors,
+  update,
+}: {
+  input: NewAuditInput;
+  errors: NewAuditErrors;
+  update: (patch: Partial<NewAuditInput>) => void;
+}) {
+  return (
+    <section className="card" aria-labelledby="crawl-heading">
+      <div className="card__header">
+        <h2 id="crawl-heading">Crawl export</h2>
+        <span className="muted small">Optional — a file or a URL</span>
+      </div>
+      <div className="card__body form-section">
+        <DropZone
+          id="crawl-file"
+          label="Crawl export file"
+          hint="JSON Lines, Screaming Frog “Internal: All” CSV, or any CSV with a URL column"
+          accept=".csv,.tsv,.jsonl,.jl,.ndjson,.json,.txt,.gz,text/csv,application/json"
+          chooseLabel="choose a crawl export"
+          invalid={Boolean(errors.crawl) && input.crawlFile !== null}
+          describedBy={errors.crawl ? 'crawl-error' : undefined}
+          onFiles={(files) => update({ crawlFile: files[0] ?? null })}
+        >
+          <FileList
+            label="Selected crawl export"
+            files={input.crawlFile ? [input.crawlFile] : []}
+            onRemove={() => update({ crawlFile: null })}
+          />
+        </DropZone>
+
+        <div className="field">
+          <label htmlFor="crawl-url" className="field__label">
+            Crawl export URL
+          </label>
+          <input
+            id="crawl-url"
+            className="input"
+            type="url"
+            inputMode="url"
+            spellCheck={false}
+            value={input.crawlUrl}
+            placeholder="https://files.example.com/crawl/internal_all.csv"
+            aria-describedby={joinIds('crawl-url-hint', errors.crawl && 'crawl-error')}
+            aria-invalid={errors.crawl ? true : undefined}
+            onChange={(event) => update({ crawlUrl: event.target.value })}
+          />
+          <span id="crawl-url-hint" className="field__hint">
+            Instead of uploading, we can download the export from this address.
+          </span>
+          {errors.crawl ? (
+            <span id="crawl-error" className="field__error">
+              {errors.crawl}
+            </span>
+          ) : null}
+        </div>
+
+        <div className="field">
+          <label htmlFor="crawl-format" className="field__label">
+            Crawl format
+          </label>
+          <select
+            id="crawl-format"
+            className="select"
+            value={input.crawlFormat}
+            onChange={(event) => update({ crawlFormat: event.target.value as CrawlFormatChoice })}
+          >
+            {CRAWL_FORMATS.map((format) => (
+              <option key={format.value} value={format.value}>
+                {format.label}
+              </option>
+            ))}
+          </select>
+        </div>
+
+        {input.crawlFormat === 'csv' ? (
+          <ColumnMapEditor
+            file={input.crawlFile}
+            value={input.columnMap}
+            error={errors.columnMap}
+            onChange={(columnMap: Partial<Record<CrawlField, string>>) => update({ columnMap })}
+          />
+        ) : null}
+      </div>
+    </section>
+  );
+}

@@ -1,0 +1,34 @@
+// The files chosen so far, each with its size and a remove button.
+import { formatBytes } from '@/lib/audits/utils';
+
+export function FileList({
+  files,
+  onRemove,
+  label,
+}: {
+  files: readonly File[];
+  onRemove: (index: number) => void;
+  label: string;
+}) {
+  if (files.length === 0) return null;
+  return (
+    <ul className="file-list" aria-label={label}>
+      {files.map((file, index) => (
+        <li key={`${file.name}-${file.size}-${file.lastModified}`}>
+          <span className="file-list__name mono" title={file.name}>
+            {file.name}
+          </span>
+          <span className="file-list__size">{formatBytes(file.size)}</span>
+          <button
+            type="button"
+            className="button button--small"
+            onClick={() => onRemove(index)}
+            aria-label={`Remove ${file.name}`}
+          >
+            Remove
+          </button>
+        </li>
+      ))}
+    </ul>
+  );
+}
