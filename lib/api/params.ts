@@ -23,3 +23,11 @@ export function cursorParam(value: string | null): string | undefined {
   if (!UUID.test(value)) throw new AppError('validation_failed', 'cursor is not valid');
   return value;
 }
+
+/** The file list's cursor: the position of the last file of the previous page. */
+export function positionCursorParam(value: string | null): number | undefined {
+  if (value === null || value === '') return undefined;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 0) throw new AppError('validation_failed', 'cursor is not valid');
+  return n;
+}

@@ -1,6 +1,6 @@
 // Reads of audits and their sitemap file records, shaped as the API's DTOs.
 import { db } from '@/lib/db/client';
-import type { Audit, SitemapFile } from '@/lib/generated/prisma/client';
+import type { Audit, AuditSource, SitemapFile } from '@/lib/generated/prisma/client';
 import {
   type AuditDto,
   type AuditError,
@@ -10,9 +10,15 @@ import {
   ZAuditOptions,
 } from './schema';
 
-function crawlSummary(audit: Audit): CrawlSummary {
+type AuditWithSources = Audit & { sources?: Pick<AuditSource, 'role' | 'kind' | 'url' | 'fileName'>[] };
+
+function crawlSummary(audit: AuditWithSources): CrawlSummary {
   const report = (audit.crawlReport ?? {}) as Partial<CrawlSummary> & { format?: string };
+  const source = audit.sources?.find((s) => s.role === 'crawl');
   return {
+    source: source
+      ? { kind: source.kind === 'url' ? 'url' : 'upload', name: source.url ?? source.fileName ?? '' }
+      : null,
     rows: audit.crawlRows,
     rowsRejected: audit.crawlRowsRejected,
     format: report.format ?? null,
@@ -22,7 +28,9 @@ function crawlSummary(audit: Audit): CrawlSummary {
   };
 }
 
-export function toAuditDto(audit: Audit): AuditDto {
+const sourceFields = { role: true, kind: true, url: true, fileName: true } as const;
+
+export function toAuditDto(audit: AuditWithSources): AuditDto {
   const options = ZAuditOptions.safeParse(audit.options);
   return {
     id: audit.id,
@@ -50,7 +58,10 @@ export function toAuditDto(audit: Audit): AuditDto {
 }
 
 export async function getAudit(id: string): Promise<AuditDto | null> {
-  const audit = await db().audit.findUnique({ where: { id } });
+  const audit = await db().audit.findUnique({
+    where: { id },
+    include: { sources: { select: sourceFields } },
+  });
   return audit ? toAuditDto(audit) : null;
 }
 
@@ -70,6 +81,7 @@ export async function listAudits(limit: number, cursor?: string): Promise<AuditP
       : undefined,
     orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
     take: limit + 1,
+    include: { sources: { select: sourceFields } },
   });
   const page = rows.slice(0, limit);
   return {
@@ -82,6 +94,7 @@ export function toSitemapFileDto(file: SitemapFile): SitemapFileDto {
   return {
     id: file.id,
     parentId: file.parentId,
+    position: file.position,
     url: file.url,
     uploadName: file.uploadName,
     kind: file.kind,
@@ -104,12 +117,27 @@ export function toSitemapFileDto(file: SitemapFile): SitemapFileDto {
   };
 }
 
-export async function listSitemapFiles(auditId: string): Promise<SitemapFileDto[]> {
+export interface SitemapFilePage {
+  items: SitemapFileDto[];
+  nextCursor: number | null;
+}
+
+/** Files in reading order, keyset-paginated on position (unique per audit). */
+export async function listSitemapFiles(
+  auditId: string,
+  limit = 10_000,
+  after?: number,
+): Promise<SitemapFilePage> {
   const files = await db().sitemapFile.findMany({
-    where: { auditId },
+    where: { auditId, ...(after === undefined ? {} : { position: { gt: after } }) },
     orderBy: [{ position: 'asc' }, { id: 'asc' }],
+    take: limit + 1,
   });
-  return files.map(toSitemapFileDto);
+  const page = files.slice(0, limit);
+  return {
+    items: page.map(toSitemapFileDto),
+    nextCursor: files.length > limit ? (page[page.length - 1]?.position ?? null) : null,
+  };
 }
 
 export async function auditExists(id: string): Promise<boolean> {

@@ -62,6 +62,8 @@ export interface AuditError extends AuditIssue {
 }
 
 export interface CrawlSummary {
+  /** The crawl export given with the audit (file name or URL), null when none was given. */
+  source: { kind: 'upload' | 'url'; name: string } | null;
   rows: number;
   rowsRejected: number;
   format: string | null;
@@ -89,6 +91,8 @@ export interface AuditDto {
 export interface SitemapFileDto {
   id: number;
   parentId: number | null;
+  /** Order in which the file was read (1-based); the cursor of the file list. */
+  position: number;
   url: string | null;
   uploadName: string | null;
   kind: string | null;

@@ -47,6 +47,7 @@ describe('migrations and schema.prisma', () => {
     const expected = readExpectedSchema();
     const { rows } = await client.query<{ name: string; value: string }>(
       `SELECT t.typname AS name, e.enumlabel AS value FROM pg_type t JOIN pg_enum e ON e.enumtypid = t.oid
+        WHERE t.typnamespace = 'public'::regnamespace
         ORDER BY t.typname, e.enumsortorder`,
     );
     const actual = new Map<string, string[]>();

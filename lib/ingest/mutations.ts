@@ -47,11 +47,20 @@ export async function resetIngestRows(auditId: string): Promise<void> {
   }
 }
 
+/** Running totals shown while a job runs; the final ones are recomputed from the stored rows. */
+export interface RunningCounts {
+  sitemapFiles?: number;
+  sitemapFilesFailed?: number;
+  sitemapEntries?: number;
+  crawlRows?: number;
+  crawlRowsRejected?: number;
+}
+
 /** Records progress; returns false when the audit was deleted or taken over by a newer attempt. */
 export async function heartbeat(
   auditId: string,
   attempt: number,
-  progress: { phase: string; done: number; total: number },
+  progress: { phase: string; done: number; total: number; counts: RunningCounts },
 ): Promise<boolean> {
   const { count } = await db().audit.updateMany({
     where: { id: auditId, attempt, status: 'running' },
@@ -60,6 +69,7 @@ export async function heartbeat(
       progressDone: progress.done,
       progressTotal: progress.total,
       heartbeatAt: new Date(),
+      ...progress.counts,
     },
   });
   return count > 0;
@@ -287,6 +297,10 @@ export async function finalizeAudit(auditId: string, attempt: number, state: Fin
 }
 
 export async function failAudit(auditId: string, attempt: number, message: string): Promise<void> {
+  await db().sitemapFile.updateMany({
+    where: { auditId, status: 'pending' },
+    data: { status: 'failed', errorCode: 'interrupted', errorMessage: 'Not finished: the ingest failed' },
+  });
   await db().audit.updateMany({
     where: { id: auditId, attempt, status: { in: ['queued', 'running'] } },
     data: { status: 'failed', phase: 'failed', errorMessage: message, finishedAt: new Date() },

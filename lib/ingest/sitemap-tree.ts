@@ -50,7 +50,8 @@ export interface TreeSink {
   /** Receives the entries of one file in order; returns when they are written. */
   openEntries(fileId: number): Promise<EntryWriter>;
   finishFile(fileId: number, outcome: FileOutcome): Promise<void>;
-  progress(filesDone: number, filesKnown: number): Promise<void>;
+  /** Called after every file with the running totals (rows become visible only when the load commits). */
+  progress(filesDone: number, filesKnown: number, summary: Readonly<TreeSummary>): Promise<void>;
 }
 
 export interface EntryWriter {
@@ -233,7 +234,7 @@ class Walker {
         source: label(task.origin),
       });
     }
-    await this.sink.progress(this.filesDone, this.filesDone + this.queue.length);
+    await this.sink.progress(this.filesDone, this.filesDone + this.queue.length, this.summary);
   }
 
   private async process(task: Task): Promise<void> {

@@ -39,7 +39,7 @@ async function ingest(sources: NewSource[], options: Partial<TAuditOptions> = {}
   await runIngest({ auditId: id, attempt: 1 });
   const audit = await getAudit(id);
   if (!audit) throw new Error('audit vanished');
-  return { id, audit, files: await listSitemapFiles(id) };
+  return { id, audit, files: (await listSitemapFiles(id)).items };
 }
 
 async function entryLocs(id: string): Promise<string[]> {
@@ -307,7 +307,7 @@ describe('idempotency', () => {
     expect(audit?.status).toBe('succeeded');
     expect(audit?.sitemap.entries).toBe(100);
     expect(await entryLocs(id)).toHaveLength(100);
-    expect(await listSitemapFiles(id)).toHaveLength(1);
+    expect((await listSitemapFiles(id)).items).toHaveLength(1);
   });
 
   it('ignores a job for an attempt that was superseded', async () => {

@@ -75,7 +75,10 @@ async function importCrawl(
             reason: `url "${row.url.slice(0, 200)}" is not a valid URL`,
           });
       }
-      await reporter.update('crawl', report.rows, 0);
+      await reporter.update('crawl', report.rows, 0, {
+        crawlRows: report.rows,
+        crawlRowsRejected: report.rejected,
+      });
     }
     report.rejections.sort((a, b) => a.line - b.line);
     if (report.rows === 0) {
@@ -133,7 +136,12 @@ export async function runIngest(data: AuditJobData): Promise<void> {
           createFile: (record) => createFileRecord(audit.id, ++position, record),
           openEntries: async (fileId) => entries.open(fileId),
           finishFile: finishFileRecord,
-          progress: (done, total) => reporter.update('sitemaps', done, total),
+          progress: (done, total, summary) =>
+            reporter.update('sitemaps', done, total, {
+              sitemapFiles: summary.files,
+              sitemapFilesFailed: summary.filesFailed,
+              sitemapEntries: summary.entries,
+            }),
         },
         { limits: ingestLimits(), signal: reporter.signal },
       );

@@ -1,6 +1,6 @@
 // Keeps an audit's heartbeat and progress fresh while its job runs, and notices when the audit was
 // deleted or taken over by a newer attempt (then the job is cancelled through `signal`).
-import { heartbeat } from '@/lib/ingest/mutations';
+import { heartbeat, type RunningCounts } from '@/lib/ingest/mutations';
 import { staleAfterSeconds } from './reaper';
 
 const FLUSH_MS = 500;
@@ -12,7 +12,12 @@ function heartbeatMs(): number {
 
 export class ProgressReporter {
   private readonly controller = new AbortController();
-  private state = { phase: 'starting', done: 0, total: 0 };
+  private state: { phase: string; done: number; total: number; counts: RunningCounts } = {
+    phase: 'starting',
+    done: 0,
+    total: 0,
+    counts: {},
+  };
   private lastFlush = 0;
   private flushing: Promise<void> | null = null;
   private readonly timer: NodeJS.Timeout;
@@ -30,9 +35,9 @@ export class ProgressReporter {
   }
 
   /** Records progress; writes at most every FLUSH_MS so hot loops can call it freely. */
-  async update(phase: string, done: number, total: number): Promise<void> {
+  async update(phase: string, done: number, total: number, counts: RunningCounts = {}): Promise<void> {
     const phaseChanged = phase !== this.state.phase;
-    this.state = { phase, done, total };
+    this.state = { phase, done, total, counts: { ...this.state.counts, ...counts } };
     if (phaseChanged || Date.now() - this.lastFlush >= FLUSH_MS) await this.flush();
     if (this.controller.signal.aborted)
       throw new Error('ingest cancelled: the audit was deleted or restarted');

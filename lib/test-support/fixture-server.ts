@@ -62,7 +62,11 @@ export async function startFixtureServer(port = 0): Promise<FixtureServer> {
       const file = resolveInside(minisite, url.pathname.slice('/transport-gzip/'.length));
       if (!file) return send(404, 'not found');
       const body = withHost(readFileSync(file), host);
-      res.writeHead(200, { 'content-type': 'application/xml', 'content-encoding': 'gzip', 'content-length': body.length });
+      res.writeHead(200, {
+        'content-type': 'application/xml',
+        'content-encoding': 'gzip',
+        'content-length': body.length,
+      });
       res.end(body);
       return;
     }

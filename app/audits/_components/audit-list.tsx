@@ -37,7 +37,7 @@ function StatusCell({ audit }: { audit: AuditDto }) {
 }
 
 function AuditRow({ audit }: { audit: AuditDto }) {
-  const hasCrawl = audit.crawl.format !== null || audit.crawl.rows > 0;
+  const hasCrawl = audit.crawl.source !== null;
   return (
     <tr>
       <td className="table__name">

@@ -1,5 +1,5 @@
 // The headline numbers of an audit. Each value carries a test id and its raw number in data-value.
-import type { AuditDto, SitemapFileDto } from '@/lib/audits/schema';
+import type { AuditDto } from '@/lib/audits/schema';
 import { formatCount, isActiveStatus } from '@/lib/audits/utils';
 
 interface Stat {
@@ -9,29 +9,11 @@ interface Stat {
   isBad?: boolean;
 }
 
-/**
- * The audit's sitemap totals are written when ingest finishes; while it runs, the file list already
- * knows how many files were read, failed and how many entries they held, so show those as they grow.
- */
-function liveSitemapTotals(audit: AuditDto, files: readonly SitemapFileDto[] | undefined) {
-  const { sitemap } = audit;
-  if (!files || !isActiveStatus(audit.status)) return { ...sitemap, isLive: false };
-  const read = files.filter((file) => file.status !== 'pending');
-  return {
-    files: Math.max(sitemap.files, read.length),
-    filesFailed: Math.max(sitemap.filesFailed, read.filter((file) => file.status === 'failed').length),
-    entries: Math.max(
-      sitemap.entries,
-      read.reduce((sum, file) => sum + file.entries, 0),
-    ),
-    uniqueUrls: sitemap.uniqueUrls,
-    isLive: true,
-  };
-}
-
-export function AuditCounts({ audit, files }: { audit: AuditDto; files?: readonly SitemapFileDto[] }) {
-  const totals = liveSitemapTotals(audit, files);
-  const isUniquePending = totals.isLive && totals.uniqueUrls === 0;
+/** The audit row carries running totals while ingest runs; unique URLs need the whole set, so they
+ * are known only when reading has finished. */
+export function AuditCounts({ audit }: { audit: AuditDto }) {
+  const totals = audit.sitemap;
+  const isUniquePending = isActiveStatus(audit.status) && totals.uniqueUrls === 0;
   const stats: Stat[] = [
     { label: 'Sitemap files', testId: 'count-files', value: totals.files },
     { label: 'Failed files', testId: 'count-files-failed', value: totals.filesFailed, isBad: true },

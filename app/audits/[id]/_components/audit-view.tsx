@@ -153,7 +153,7 @@ export function AuditView({ id }: { id: string }) {
         </Alert>
       ) : null}
       {isActiveStatus(data.status) ? <ProgressPanel audit={data} /> : null}
-      <AuditCounts audit={data} files={sitemapFiles.data} />
+      <AuditCounts audit={data} />
       <IssueLists audit={data} />
       <CrawlReport audit={data} />
       <SitemapTree files={sitemapFiles} />

@@ -5,7 +5,6 @@ import {
   type CrawlField,
   crawlFormatLabel,
   formatCount,
-  isActiveStatus,
 } from '@/lib/audits/utils';
 
 function fieldLabel(field: string): string {
@@ -14,8 +13,7 @@ function fieldLabel(field: string): string {
 
 export function CrawlReport({ audit }: { audit: AuditDto }) {
   const { crawl } = audit;
-  // The DTO does not say whether a crawl source was given; a format or any rows means one was read.
-  const hasCrawl = crawl.format !== null || crawl.rows > 0 || crawl.rowsRejected > 0;
+  const hasCrawl = crawl.source !== null;
   const mapped = Object.entries(crawl.mappedColumns) as [CrawlField | string, string][];
 
   return (
@@ -25,14 +23,12 @@ export function CrawlReport({ audit }: { audit: AuditDto }) {
       </div>
       <div className="card__body stack">
         {!hasCrawl ? (
-          <p className="muted">
-            {isActiveStatus(audit.status)
-              ? 'The crawl export, if any, is read after the sitemaps.'
-              : 'No crawl export was imported for this audit.'}
-          </p>
+          <p className="muted">No crawl export was given with this audit, so it cannot be reconciled.</p>
         ) : (
           <>
             <dl className="kv">
+              <dt>Source</dt>
+              <dd data-testid="crawl-source">{crawl.source?.name}</dd>
               <dt>Format</dt>
               <dd data-testid="crawl-format">{crawlFormatLabel(crawl.format)}</dd>
               <dt>Rows imported</dt>

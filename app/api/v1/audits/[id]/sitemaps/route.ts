@@ -1,5 +1,5 @@
 import { AppError } from '@/lib/api/errors';
-import { auditIdParam } from '@/lib/api/params';
+import { auditIdParam, limitParam, positionCursorParam } from '@/lib/api/params';
 import { json, route } from '@/lib/api/respond';
 import { auditExists, listSitemapFiles } from '@/lib/audits/data';
 
@@ -7,8 +7,11 @@ export const dynamic = 'force-dynamic';
 
 type Context = { params: Promise<{ id: string }> };
 
-export const GET = route(async (_request: Request, { params }: Context) => {
+export const GET = route(async (request: Request, { params }: Context) => {
   const id = auditIdParam((await params).id);
+  const query = new URL(request.url).searchParams;
+  const limit = limitParam(query.get('limit'), 10_000, 10_000);
+  const cursor = positionCursorParam(query.get('cursor'));
   if (!(await auditExists(id))) throw new AppError('not_found', 'No such audit');
-  return json({ items: await listSitemapFiles(id) });
+  return json(await listSitemapFiles(id, limit, cursor));
 });
