@@ -26,7 +26,9 @@ test('create an audit by uploading a gzip sitemap tree and a crawl export', asyn
       fixture('index/aafeher-minisite/sitemap-02.xml.gz'),
       fixture('index/aafeher-minisite/sitemap-03.xml.gz'),
     ]);
-  await page.getByLabel('Crawl export file').setInputFiles(fixture('crawl-exports/sf-internal_all-squareone.ca.csv'));
+  await page
+    .getByLabel('Crawl export file')
+    .setInputFiles(fixture('crawl-exports/sf-internal_all-squareone.ca.csv'));
   await page.getByRole('button', { name: 'Create audit' }).click();
 
   await expect(page).toHaveURL(/\/audits\/[0-9a-f-]{36}$/);
@@ -41,14 +43,17 @@ test('create an audit by uploading a gzip sitemap tree and a crawl export', asyn
   const tree = page.getByRole('tree', { name: 'Sitemap files' });
   await expect(tree.getByTestId('sitemap-file')).toHaveCount(4);
   await expect(tree).toContainText('sitemapindex-1.xml.gz');
-  for (const child of ['sitemap-01.xml.gz', 'sitemap-02.xml.gz', 'sitemap-03.xml.gz']) await expect(tree).toContainText(child);
+  for (const child of ['sitemap-01.xml.gz', 'sitemap-02.xml.gz', 'sitemap-03.xml.gz'])
+    await expect(tree).toContainText(child);
   await page.screenshot({ path: path.join(shots, 'audit-upload.png'), fullPage: true });
 });
 
 test('create an audit from a site root URL, discovered through robots.txt', async ({ page }) => {
   await page.goto('/audits/new');
   await page.getByLabel('Sitemap URLs').fill(`${fixtureOrigin}/`);
-  await page.getByLabel('Crawl export URL').fill(`${fixtureOrigin}/fixtures/crawl-exports/recon-ayrshire-internal_all.csv`);
+  await page
+    .getByLabel('Crawl export URL')
+    .fill(`${fixtureOrigin}/fixtures/crawl-exports/recon-ayrshire-internal_all.csv`);
   await page.getByRole('button', { name: 'Create audit' }).click();
 
   await waitForFinal(page, /succeeded/i);
@@ -90,6 +95,8 @@ test('the form explains what is missing instead of submitting nothing', async ({
 test('the audits list shows finished audits with their status', async ({ page }) => {
   await page.goto('/');
   await expect(page.getByRole('link', { name: 'Minisite upload' }).first()).toBeVisible();
-  await expect(page.getByRole('row').filter({ hasText: 'Minisite upload' }).first()).toContainText(/succeeded/i);
+  await expect(page.getByRole('row').filter({ hasText: 'Minisite upload' }).first()).toContainText(
+    /succeeded/i,
+  );
   await page.screenshot({ path: path.join(shots, 'audits-list.png'), fullPage: true });
 });
