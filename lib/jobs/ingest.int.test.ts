@@ -222,6 +222,47 @@ describe('ingest from uploads', () => {
   });
 });
 
+describe('limits', () => {
+  async function withEnv<T>(env: Record<string, string>, fn: () => Promise<T>): Promise<T> {
+    Object.assign(process.env, env);
+    try {
+      return await fn();
+    } finally {
+      for (const key of Object.keys(env)) delete process.env[key];
+    }
+  }
+
+  it('does not follow indexes deeper than SITEMAP_MAX_DEPTH and says so', async () => {
+    const { audit, files } = await withEnv({ SITEMAP_MAX_DEPTH: '1' }, () =>
+      ingest([{ role: 'sitemap', kind: 'url', url: `${server.origin}/` }]),
+    );
+    // robots.txt (depth 0) → index (depth 1) → urlsets (depth 2, too deep)
+    expect(files.filter((f) => f.status === 'skipped').map((f) => f.error?.code)).toEqual([
+      'too_deep',
+      'too_deep',
+      'too_deep',
+    ]);
+    expect(audit.sitemap.entries).toBe(0);
+    expect(audit.warnings.filter((w) => w.code === 'too_deep')).toHaveLength(3);
+  });
+
+  it('stops at SITEMAP_MAX_FILES and SITEMAP_MAX_ENTRIES, keeping what was read', async () => {
+    const files = await withEnv({ SITEMAP_MAX_FILES: '2' }, () =>
+      ingest([{ role: 'sitemap', kind: 'url', url: `${server.origin}/minisite/sitemapindex-1.xml` }]),
+    );
+    expect(files.audit.status).toBe('partial');
+    expect(files.audit.errors.map((e) => e.code)).toContain('too_many_files');
+    expect(files.audit.sitemap.entries).toBe(1);
+
+    const entries = await withEnv({ SITEMAP_MAX_ENTRIES: '40' }, () =>
+      ingest([upload('xml/breakroom-sitemap-100-urls.xml')]),
+    );
+    expect(entries.audit.status).toBe('partial');
+    expect(entries.audit.sitemap.entries).toBe(40);
+    expect(entries.files[0]?.error?.code).toBe('too_many_entries');
+  });
+});
+
 describe('crawl import', () => {
   it('imports a JSONL crawl graph with its keys and reports rejected lines', async () => {
     const crawl = path.join(mkdtempSync(path.join(scratch, 'c-')), 'crawl.jsonl');
