@@ -7,8 +7,8 @@ import {
   useQueryClient,
 } from '@tanstack/react-query';
 import { useEffect, useRef } from 'react';
+import { isActiveStatus } from './labels';
 import type { AuditDto, AuditStatus, SitemapFileDto } from './schema';
-import { isActiveStatus } from './utils';
 
 const POLL_MS = 1000;
 const PAGE_SIZE = 25;
@@ -40,7 +40,7 @@ function envelopeMessage(body: unknown): { code?: string; message?: string } {
   };
 }
 
-async function apiFetch<T>(path: string, init?: RequestInit): Promise<T> {
+export async function apiFetch<T>(path: string, init?: RequestInit): Promise<T> {
   let response: Response;
   try {
     response = await fetch(path, { ...init, headers: { accept: 'application/json', ...init?.headers } });

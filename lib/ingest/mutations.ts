@@ -6,7 +6,7 @@ import { copyValue } from '@/lib/db/copy';
 import { dropPartition, PartitionLoad } from '@/lib/db/partitions';
 import type { SitemapUrlEntry } from '@/lib/sitemap/types';
 import { type NormalizationProfile, normalizeUrl, urlKeys } from '@/lib/urls/normalize';
-import type { EntryWriter, FileOutcome, NewFileRecord } from './sitemap-tree';
+import type { EntryWriter, FileOutcome, NewFileRecord } from './tree-types';
 
 export async function claimAudit(auditId: string, attempt: number) {
   const { count } = await db().audit.updateMany({

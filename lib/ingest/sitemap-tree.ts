@@ -2,78 +2,16 @@
 // file record and every batch of entries to a sink. No database here: the job handler supplies the sink.
 // Each file is fetched once; cycles, depth, file and entry limits are enforced; one bad file never
 // stops the others.
-import { createReadStream } from 'node:fs';
-import type { IngestLimits } from '@/lib/db/config';
-import { safeFetch } from '@/lib/net/safe-fetch';
-import { NetError, type SafeFetchOptions } from '@/lib/net/types';
+import { NetError } from '@/lib/net/types';
 import { classifySourceUrl, fallbackSitemapUrls } from '@/lib/sitemap/discover';
 import { newParseStats, parseSitemapBatches } from '@/lib/sitemap/parse';
-import { parseRobotsSitemaps } from '@/lib/sitemap/robots';
-import {
-  type SitemapChildEntry,
-  SitemapParseError,
-  type SitemapUrlEntry,
-  type SitemapWarning,
-} from '@/lib/sitemap/types';
+import { type SitemapChildEntry, SitemapParseError, type SitemapUrlEntry } from '@/lib/sitemap/types';
+import { emptyOutcome } from './file-outcome';
+import { openSource } from './open-source';
+import { childOrigin, identity, label, type Origin } from './origin';
+import { readRobots } from './read-robots';
 import { sniffUploadIsIndex } from './sniff-upload';
-
-export interface UploadSource {
-  fileName: string;
-  storedPath: string;
-}
-
-export interface NewFileRecord {
-  parentId: number | null;
-  url: string | null;
-  uploadName: string | null;
-  kind: string | null;
-  depth: number;
-}
-
-export interface FileOutcome {
-  status: 'ok' | 'failed' | 'skipped';
-  kind: string | null;
-  httpStatus: number | null;
-  finalUrl: string | null;
-  compressedBytes: number | null;
-  uncompressedBytes: number | null;
-  entries: number;
-  partial: boolean;
-  error: { code: string; message: string; line?: number; column?: number } | null;
-  warnings: SitemapWarning[];
-  etag?: string | null;
-  lastModified?: string | null;
-}
-
-export interface TreeSink {
-  createFile(record: NewFileRecord): Promise<number>;
-  /** Receives the entries of one file in order; returns when they are written. */
-  openEntries(fileId: number): Promise<EntryWriter>;
-  finishFile(fileId: number, outcome: FileOutcome): Promise<void>;
-  /** Called after every file with the running totals (rows become visible only when the load commits). */
-  progress(filesDone: number, filesKnown: number, summary: Readonly<TreeSummary>): Promise<void>;
-}
-
-export interface EntryWriter {
-  write(entries: SitemapUrlEntry[]): Promise<void>;
-  close(): Promise<void>;
-}
-
-export interface TreeIssue {
-  code: string;
-  message: string;
-  source: string | null;
-}
-
-export interface TreeSummary {
-  files: number;
-  filesFailed: number;
-  entries: number;
-  errors: TreeIssue[];
-  warnings: TreeIssue[];
-}
-
-type Origin = { type: 'url'; url: string } | { type: 'upload'; upload: UploadSource };
+import type { FileOutcome, TreeSink, TreeSummary, UploadSource, WalkOptions } from './tree-types';
 
 interface Task {
   origin: Origin;
@@ -84,55 +22,6 @@ interface Task {
   ancestors: string[];
   /** Fallback candidates of a site root: a 404 is expected and recorded as skipped. */
   optional?: boolean;
-}
-
-export interface WalkOptions {
-  limits: IngestLimits;
-  fetch?: SafeFetchOptions;
-  signal?: AbortSignal;
-}
-
-function identity(origin: Origin): string {
-  if (origin.type === 'upload') return `upload:${origin.upload.storedPath}`;
-  try {
-    const u = new URL(origin.url);
-    u.hash = '';
-    return u.href;
-  } catch {
-    return origin.url;
-  }
-}
-
-function label(origin: Origin): string {
-  return origin.type === 'url' ? origin.url : origin.upload.fileName;
-}
-
-function emptyOutcome(
-  status: FileOutcome['status'],
-  error: FileOutcome['error'],
-  kind: string | null = null,
-): FileOutcome {
-  return {
-    status,
-    kind,
-    httpStatus: null,
-    finalUrl: null,
-    compressedBytes: null,
-    uncompressedBytes: null,
-    entries: 0,
-    partial: false,
-    error,
-    warnings: [],
-  };
-}
-
-function httpReason(status: number): string {
-  if (status === 404) return 'not found';
-  if (status === 410) return 'gone';
-  if (status === 401 || status === 403) return 'access denied';
-  if (status === 429) return 'too many requests';
-  if (status >= 500) return 'server error';
-  return 'unexpected status';
 }
 
 class Walker {
@@ -281,104 +170,14 @@ class Walker {
     else await this.processRobots(task);
   }
 
-  private async open(task: Task): Promise<
-    | {
-        ok: true;
-        body: AsyncIterable<Uint8Array>;
-        httpStatus: number | null;
-        finalUrl: string | null;
-        wire: () => number | null;
-        etag: string | null;
-        lastModified: string | null;
-      }
-    | { ok: false; outcome: FileOutcome }
-  > {
-    const origin = task.origin;
-    if (origin.type === 'upload') {
-      return {
-        ok: true,
-        body: createReadStream(origin.upload.storedPath, { highWaterMark: 256 * 1024 }),
-        httpStatus: null,
-        finalUrl: null,
-        wire: () => null,
-        etag: null,
-        lastModified: null,
-      };
-    }
-    try {
-      const response = await safeFetch(origin.url, {
-        maxBytes: this.limits.maxFileBytes,
-        timeoutMs: this.limits.fetchTimeoutMs,
-        retries: this.limits.fetchRetries,
-        signal: this.options.signal,
-        ...this.options.fetch,
-      });
-      if (response.status >= 400) {
-        response.body.destroy();
-        const attempts = response.attempts > 1 ? ` after ${response.attempts} attempts` : '';
-        const outcome = emptyOutcome(task.optional && response.status === 404 ? 'skipped' : 'failed', {
-          code: `http_${response.status}`,
-          message: `HTTP ${response.status} (${httpReason(response.status)})${attempts}`,
-        });
-        outcome.httpStatus = response.status;
-        outcome.finalUrl = response.url;
-        return { ok: false, outcome };
-      }
-      const header = (name: string) => {
-        const value = response.headers[name];
-        return Array.isArray(value) ? (value[0] ?? null) : (value ?? null);
-      };
-      return {
-        ok: true,
-        body: response.body,
-        httpStatus: response.status,
-        finalUrl: response.url,
-        wire: () => response.compressedBytes(),
-        etag: header('etag'),
-        lastModified: header('last-modified'),
-      };
-    } catch (error) {
-      if (error instanceof NetError)
-        return { ok: false, outcome: emptyOutcome('failed', { code: error.code, message: error.message }) };
-      throw error;
-    }
-  }
-
   private async processRobots(task: Task): Promise<void> {
     const origin = task.origin as { type: 'url'; url: string };
     const robotsUrl = task.role === 'site-root' ? new URL('/robots.txt', origin.url).href : origin.url;
     const robotsTask: Task = { ...task, origin: { type: 'url', url: robotsUrl }, role: 'robots' };
     if (robotsUrl !== origin.url) this.seen.set(identity(robotsTask.origin), robotsUrl);
     const id = await this.createFile(robotsTask, 'robots');
-    const opened = await this.open(robotsTask);
-    let sitemaps: string[] = [];
-    let outcome: FileOutcome;
-    if (!opened.ok) {
-      outcome = opened.outcome;
-      outcome.kind = 'robots';
-      if (task.role === 'site-root' && outcome.httpStatus === 404) outcome.status = 'skipped';
-    } else {
-      const chunks: Buffer[] = [];
-      let size = 0;
-      try {
-        for await (const chunk of opened.body) {
-          size += chunk.length;
-          if (size > 512 * 1024)
-            throw new NetError('too_large', robotsUrl, `${robotsUrl} is larger than 512 KB`);
-          chunks.push(Buffer.from(chunk));
-        }
-        const parsed = parseRobotsSitemaps(Buffer.concat(chunks), opened.finalUrl ?? robotsUrl);
-        sitemaps = parsed.sitemaps;
-        outcome = { ...emptyOutcome('ok', null, 'robots'), warnings: parsed.notes, entries: sitemaps.length };
-      } catch (error) {
-        if (!(error instanceof NetError)) throw error;
-        outcome = emptyOutcome('failed', { code: error.code, message: error.message }, 'robots');
-      }
-      outcome.httpStatus = opened.httpStatus;
-      outcome.finalUrl = opened.finalUrl;
-      outcome.uncompressedBytes = size;
-      outcome.compressedBytes = opened.wire();
-    }
+    const opened = await openSource(robotsTask.origin, this.options, robotsTask.optional);
+    const { outcome, sitemaps } = await readRobots(opened, robotsUrl, task.role === 'site-root');
     const siteHost = new URL(robotsUrl).host;
     for (const sitemap of sitemaps) {
       if (new URL(sitemap).host !== siteHost) {
@@ -445,7 +244,7 @@ class Walker {
 
   private async processSitemap(task: Task, key: string): Promise<'missing' | 'done'> {
     const id = await this.createFile(task, null);
-    const opened = await this.open(task);
+    const opened = await openSource(task.origin, this.options, task.optional);
     if (!opened.ok) {
       await this.finish(id, task, opened.outcome);
       return opened.outcome.status === 'skipped' ? 'missing' : 'done';
@@ -528,40 +327,18 @@ class Walker {
     const depth = task.depth + 1;
     const ancestors = [...task.ancestors, key];
     for (const child of children) {
-      const upload = task.origin.type === 'upload' ? this.matchUpload(child.loc) : undefined;
-      let origin: Origin;
-      if (upload) {
-        this.consumedUploads.add(upload.storedPath);
-        origin = { type: 'upload', upload };
-      } else {
-        let resolved: string;
-        try {
-          resolved = new URL(child.loc, base ?? undefined).href;
-        } catch {
-          this.summary.warnings.push({
-            code: 'bad_child_url',
-            message: `Index entry ${child.position} has an invalid URL: ${child.loc}`,
-            source: label(task.origin),
-          });
-          continue;
-        }
-        origin = { type: 'url', url: resolved };
+      const origin = childOrigin(child.loc, base, task.origin.type === 'upload' ? this.uploadsByName : null);
+      if (!origin) {
+        this.summary.warnings.push({
+          code: 'bad_child_url',
+          message: `Index entry ${child.position} has an invalid URL: ${child.loc}`,
+          source: label(task.origin),
+        });
+        continue;
       }
+      if (origin.type === 'upload') this.consumedUploads.add(origin.upload.storedPath);
       this.queue.push({ origin, role: 'sitemap', parentId: id, depth, ancestors });
     }
-  }
-
-  /** An uploaded index's child whose URL ends in the name of another uploaded file reads that file. */
-  private matchUpload(loc: string): UploadSource | undefined {
-    let pathPart = loc;
-    try {
-      pathPart = decodeURIComponent(new URL(loc).pathname);
-    } catch {
-      // relative or invalid: compare the raw text
-    }
-    return this.uploadsByName.find(
-      (u) => pathPart === u.fileName || pathPart.endsWith(`/${u.fileName}`) || loc.endsWith(`/${u.fileName}`),
-    );
   }
 }
 

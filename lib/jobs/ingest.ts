@@ -16,7 +16,8 @@ import {
   finishFileRecord,
   resetIngestRows,
 } from '@/lib/ingest/mutations';
-import { type TreeIssue, type TreeSummary, walkSitemapTree } from '@/lib/ingest/sitemap-tree';
+import { walkSitemapTree } from '@/lib/ingest/sitemap-tree';
+import type { TreeIssue, TreeSummary } from '@/lib/ingest/tree-types';
 import { safeFetch } from '@/lib/net/safe-fetch';
 import { NetError } from '@/lib/net/types';
 import type { NormalizationProfile } from '@/lib/urls/normalize';

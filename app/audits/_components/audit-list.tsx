@@ -4,9 +4,10 @@ import Link from 'next/link';
 import { Alert } from '@/components/ui/alert';
 import { EmptyState } from '@/components/ui/empty-state';
 import { ProgressBar } from '@/components/ui/progress-bar';
+import { formatCount, progressPercent } from '@/lib/audits/format';
 import { useAudits } from '@/lib/audits/hooks';
+import { phaseLabel } from '@/lib/audits/labels';
 import type { AuditDto } from '@/lib/audits/schema';
-import { formatCount, phaseLabel, progressPercent } from '@/lib/audits/utils';
 import { RelativeTime } from './relative-time';
 import { StatusBadge } from './status-badge';
 

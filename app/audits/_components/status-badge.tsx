@@ -1,6 +1,6 @@
 // Status badge for audits and sitemap files, coloured by status.
 import { Badge } from '@/components/ui/badge';
-import { statusLabel, statusTone } from '@/lib/audits/utils';
+import { statusLabel, statusTone } from '@/lib/audits/labels';
 
 export function StatusBadge({ status, testId }: { status: string; testId?: string }) {
   return (

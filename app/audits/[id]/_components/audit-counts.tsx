@@ -1,6 +1,7 @@
 // The headline numbers of an audit. Each value carries a test id and its raw number in data-value.
+import { formatCount } from '@/lib/audits/format';
+import { isActiveStatus } from '@/lib/audits/labels';
 import type { AuditDto } from '@/lib/audits/schema';
-import { formatCount, isActiveStatus } from '@/lib/audits/utils';
 
 interface Stat {
   label: string;

@@ -7,16 +7,10 @@ import { Alert } from '@/components/ui/alert';
 import { ConfirmButton } from '@/components/ui/confirm-button';
 import { EmptyState } from '@/components/ui/empty-state';
 import { ProgressBar } from '@/components/ui/progress-bar';
+import { formatCount, formatDateTime, formatDuration, progressPercent } from '@/lib/audits/format';
 import { isNotFound, useAudit, useDeleteAudit, useSitemapFiles } from '@/lib/audits/hooks';
+import { isActiveStatus, phaseLabel } from '@/lib/audits/labels';
 import type { AuditDto } from '@/lib/audits/schema';
-import {
-  formatCount,
-  formatDateTime,
-  formatDuration,
-  isActiveStatus,
-  phaseLabel,
-  progressPercent,
-} from '@/lib/audits/utils';
 import { StatusBadge } from '../../_components/status-badge';
 import { AuditCounts } from './audit-counts';
 import { CrawlReport } from './crawl-report';

@@ -1,6 +1,8 @@
 // What happened to the crawl export: detected format, column mapping and the first rejected rows.
+import { CRAWL_FIELD_LABELS, type CrawlField } from '@/lib/audits/crawl-fields';
+import { formatCount } from '@/lib/audits/format';
+import { crawlFormatLabel } from '@/lib/audits/labels';
 import type { AuditDto } from '@/lib/audits/schema';
-import { CRAWL_FIELD_LABELS, type CrawlField, crawlFormatLabel, formatCount } from '@/lib/audits/utils';
 
 function fieldLabel(field: string): string {
   return (CRAWL_FIELD_LABELS as Record<string, string | undefined>)[field] ?? field;

@@ -1,8 +1,8 @@
 'use client';
 // The audit's errors and warnings, each with its stable code. Long lists show the first few until asked.
 import { useState } from 'react';
+import { formatCount } from '@/lib/audits/format';
 import type { AuditDto, AuditError, AuditIssue } from '@/lib/audits/schema';
-import { formatCount } from '@/lib/audits/utils';
 
 const FIRST = 8;
 

@@ -4,17 +4,17 @@
 import type { UseQueryResult } from '@tanstack/react-query';
 import { type KeyboardEvent, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { Alert } from '@/components/ui/alert';
-import type { SitemapFileDto } from '@/lib/audits/schema';
 import {
   buildFileTree,
   filterTree,
   flattenVisible,
-  formatCount,
   initiallyExpanded,
   nodeKey,
   ROOT_GROUP,
   type TreeNode,
-} from '@/lib/audits/utils';
+} from '@/lib/audits/file-tree';
+import { formatCount } from '@/lib/audits/format';
+import type { SitemapFileDto } from '@/lib/audits/schema';
 import { TreeRow } from './tree-row';
 
 const PAGE = 100;

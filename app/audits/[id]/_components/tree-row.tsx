@@ -1,8 +1,9 @@
 // One sitemap file in the tree: kind, name, status, HTTP status, entries, sizes, errors and warnings.
 import { memo } from 'react';
 import { Badge } from '@/components/ui/badge';
+import { formatBytes, formatCount } from '@/lib/audits/format';
+import { fileLabel, kindLabel } from '@/lib/audits/labels';
 import type { SitemapFileDto } from '@/lib/audits/schema';
-import { fileLabel, formatBytes, formatCount, kindLabel } from '@/lib/audits/utils';
 import { StatusBadge } from '../../_components/status-badge';
 
 function sizeText(file: SitemapFileDto): { text: string; title?: string } | null {

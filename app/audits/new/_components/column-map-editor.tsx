@@ -3,14 +3,9 @@
 // read in the browser to offer the real column names and pre-fill the fields it recognises.
 import { useEffect, useState } from 'react';
 import { joinIds } from '@/components/ui/aria';
+import { CRAWL_FIELD_LABELS, type CrawlField } from '@/lib/audits/crawl-fields';
+import { decodeHead, parseCsvHeader, suggestColumnMap } from '@/lib/audits/csv-header';
 import { CRAWL_FIELDS } from '@/lib/audits/schema';
-import {
-  CRAWL_FIELD_LABELS,
-  type CrawlField,
-  decodeHead,
-  parseCsvHeader,
-  suggestColumnMap,
-} from '@/lib/audits/utils';
 
 type ColumnMap = Partial<Record<CrawlField, string>>;
 

@@ -1,7 +1,8 @@
 // The optional crawl export: an uploaded file or a URL, its format and (for generic CSV) the column map.
 import { joinIds } from '@/components/ui/aria';
 import { DropZone } from '@/components/ui/drop-zone';
-import type { CrawlField, CrawlFormatChoice, NewAuditErrors, NewAuditInput } from '@/lib/audits/utils';
+import type { CrawlField } from '@/lib/audits/crawl-fields';
+import type { CrawlFormatChoice, NewAuditErrors, NewAuditInput } from '@/lib/audits/new-audit-input';
 import { ColumnMapEditor } from './column-map-editor';
 import { FileList } from './file-list';
 

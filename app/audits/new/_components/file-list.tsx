@@ -1,5 +1,5 @@
 // The files chosen so far, each with its size and a remove button.
-import { formatBytes } from '@/lib/audits/utils';
+import { formatBytes } from '@/lib/audits/format';
 
 export function FileList({
   files,

@@ -13,7 +13,7 @@ import {
   type NewAuditErrors,
   type NewAuditInput,
   validateNewAudit,
-} from '@/lib/audits/utils';
+} from '@/lib/audits/new-audit-input';
 import { CrawlSection } from './crawl-section';
 import { FileList } from './file-list';
 import { NormalizationSection } from './normalization-section';

@@ -1,0 +1,27 @@
+import { describe, expect, it } from 'vitest';
+import { fileLabel, kindLabel, phaseLabel, statusLabel, statusTone } from './labels';
+
+describe('labels', () => {
+  it('labels and colours every audit and file status', () => {
+    expect(statusLabel('queued')).toBe('Queued');
+    expect(statusLabel('partial')).toBe('Partial');
+    expect(statusLabel('ok')).toBe('OK');
+    expect(statusLabel('mystery')).toBe('Mystery');
+    expect(statusTone('queued')).toBe('neutral');
+    expect(statusTone('running')).toBe('info');
+    expect(statusTone('succeeded')).toBe('success');
+    expect(statusTone('partial')).toBe('warning');
+    expect(statusTone('failed')).toBe('danger');
+    expect(statusTone('mystery')).toBe('neutral');
+  });
+
+  it('labels phases, kinds and files', () => {
+    expect(phaseLabel('sitemaps')).toBe('Reading sitemaps');
+    expect(phaseLabel('queued (retrying)')).toBe('Queued (retrying)');
+    expect(kindLabel('index')).toBe('Sitemap index');
+    expect(kindLabel(null)).toBe('Unknown type');
+    expect(fileLabel({ id: 7, url: null, uploadName: 'a.xml' })).toBe('a.xml');
+    expect(fileLabel({ id: 7, url: 'https://x.test/s.xml', uploadName: null })).toBe('https://x.test/s.xml');
+    expect(fileLabel({ id: 7, url: null, uploadName: null })).toBe('File #7');
+  });
+});

@@ -1,0 +1,91 @@
+// Human labels and badge tones for audit and file statuses, ingest phases, sitemap kinds and crawl formats,
+// and which audit statuses are still in progress (the UI polls while they are).
+import type { AuditStatus, SitemapFileDto } from './schema';
+
+export type Tone = 'neutral' | 'info' | 'success' | 'warning' | 'danger';
+
+const STATUS_LABELS: Record<AuditStatus | SitemapFileDto['status'], string> = {
+  queued: 'Queued',
+  running: 'Running',
+  succeeded: 'Succeeded',
+  partial: 'Partial',
+  failed: 'Failed',
+  pending: 'Pending',
+  ok: 'OK',
+  skipped: 'Skipped',
+};
+
+const STATUS_TONES: Record<AuditStatus | SitemapFileDto['status'], Tone> = {
+  queued: 'neutral',
+  running: 'info',
+  succeeded: 'success',
+  partial: 'warning',
+  failed: 'danger',
+  pending: 'neutral',
+  ok: 'success',
+  skipped: 'warning',
+};
+
+type KnownStatus = keyof typeof STATUS_LABELS;
+
+function isKnownStatus(status: string): status is KnownStatus {
+  return Object.hasOwn(STATUS_LABELS, status);
+}
+
+/** Human label for an audit or sitemap-file status; unknown values are shown capitalised. */
+export function statusLabel(status: string): string {
+  if (isKnownStatus(status)) return STATUS_LABELS[status];
+  return status ? status.charAt(0).toUpperCase() + status.slice(1) : 'Unknown';
+}
+
+export function statusTone(status: string): Tone {
+  return isKnownStatus(status) ? STATUS_TONES[status] : 'neutral';
+}
+
+export function isActiveStatus(status: AuditStatus): boolean {
+  return status === 'queued' || status === 'running';
+}
+
+const PHASE_LABELS: Record<string, string> = {
+  starting: 'Starting',
+  sitemaps: 'Reading sitemaps',
+  crawl: 'Importing crawl export',
+  done: 'Done',
+  failed: 'Failed',
+};
+
+export function phaseLabel(phase: string): string {
+  const known = PHASE_LABELS[phase];
+  if (known) return known;
+  return phase ? phase.charAt(0).toUpperCase() + phase.slice(1) : '';
+}
+
+const KIND_LABELS: Record<string, string> = {
+  robots: 'robots.txt',
+  index: 'Sitemap index',
+  urlset: 'URL set',
+  text: 'Text list',
+  rss: 'RSS feed',
+  atom: 'Atom feed',
+};
+
+export function kindLabel(kind: string | null): string {
+  if (!kind) return 'Unknown type';
+  return KIND_LABELS[kind] ?? kind;
+}
+
+const CRAWL_FORMAT_LABELS: Record<string, string> = {
+  jsonl: 'JSON Lines',
+  'screaming-frog': 'Screaming Frog CSV',
+  csv: 'CSV (mapped columns)',
+};
+
+export function crawlFormatLabel(format: string | null): string {
+  if (!format) return 'Not detected';
+  return CRAWL_FORMAT_LABELS[format] ?? format;
+}
+
+/** What to call a sitemap file: its URL, else its upload name, else its id. */
+export function fileLabel(file: Pick<SitemapFileDto, 'id' | 'url' | 'uploadName'>): string {
+  return file.url ?? file.uploadName ?? `File #${file.id}`;
+}

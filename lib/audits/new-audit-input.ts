@@ -1,0 +1,134 @@
+// The new-audit form's model: validating what the user entered and turning it into the options and
+// multipart body POST /api/v1/audits expects.
+import type { CrawlField } from './crawl-fields';
+import { CRAWL_FIELDS, type TAuditOptions } from './schema';
+
+export const SITEMAP_FILE_PATTERN = /\.(xml|xml\.gz|gz|txt|txt\.gz|rss|atom)$/i;
+
+/** Non-empty, trimmed lines with duplicates removed (first occurrence kept). */
+export function parseUrlLines(text: string): string[] {
+  const seen = new Set<string>();
+  for (const line of text.split(/\r?\n/)) {
+    const value = line.trim();
+    if (value) seen.add(value);
+  }
+  return [...seen];
+}
+
+/** Null when the value is an absolute http(s) URL, else a sentence saying what is wrong. */
+export function urlProblem(value: string): string | null {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    return `"${value}" is not a full URL (start it with https://)`;
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    return `"${value}" must start with http:// or https://`;
+  return null;
+}
+
+export type CrawlFormatChoice = 'auto' | 'jsonl' | 'screaming-frog' | 'csv';
+
+export interface NewAuditInput {
+  name: string;
+  sitemapUrlsText: string;
+  sitemapFiles: readonly File[];
+  crawlFile: File | null;
+  crawlUrl: string;
+  normalization: 'exact' | 'lenient';
+  crawlFormat: CrawlFormatChoice;
+  columnMap: Partial<Record<CrawlField, string>>;
+}
+
+/** Which crawl source the input names; 'both' is invalid (the API takes one crawl export). */
+export function crawlSource(
+  input: Pick<NewAuditInput, 'crawlFile' | 'crawlUrl'>,
+): 'none' | 'file' | 'url' | 'both' {
+  const hasUrl = input.crawlUrl.trim() !== '';
+  if (input.crawlFile) return hasUrl ? 'both' : 'file';
+  return hasUrl ? 'url' : 'none';
+}
+
+export type NewAuditErrors = Partial<
+  Record<'name' | 'sitemaps' | 'sitemapFiles' | 'crawl' | 'columnMap', string>
+>;
+
+export function validateNewAudit(input: NewAuditInput): NewAuditErrors {
+  const errors: NewAuditErrors = {};
+  if (input.name.trim().length > 200) errors.name = 'Keep the name to 200 characters or fewer.';
+
+  const urls = parseUrlLines(input.sitemapUrlsText);
+  if (urls.length === 0 && input.sitemapFiles.length === 0) {
+    errors.sitemaps = 'Add at least one sitemap: enter a URL or choose a sitemap file.';
+  } else if (urls.length > 100) {
+    errors.sitemaps = `Enter at most 100 sitemap URLs (you entered ${urls.length}).`;
+  } else {
+    const problems = urls.map(urlProblem).filter((problem): problem is string => problem !== null);
+    if (problems.length > 0) {
+      errors.sitemaps =
+        problems.length === 1 ? (problems[0] ?? '') : `${problems[0]} (and ${problems.length - 1} more)`;
+    }
+  }
+  const badFile = input.sitemapFiles.find((file) => !SITEMAP_FILE_PATTERN.test(file.name));
+  const emptyFile = input.sitemapFiles.find((file) => file.size === 0);
+  if (badFile) errors.sitemapFiles = `${badFile.name} is not a sitemap file: use .xml, .xml.gz, .gz or .txt.`;
+  else if (emptyFile) errors.sitemapFiles = `${emptyFile.name} is empty.`;
+
+  const crawl = crawlSource(input);
+  if (crawl === 'both') {
+    errors.crawl = 'Give one crawl export: remove the file or clear the URL.';
+  } else if (crawl === 'file' && input.crawlFile?.size === 0) {
+    errors.crawl = `${input.crawlFile.name} is empty.`;
+  } else if (crawl === 'url') {
+    const problem = urlProblem(input.crawlUrl.trim());
+    if (problem) errors.crawl = problem;
+  }
+
+  if (crawl !== 'none' && input.crawlFormat === 'csv' && !input.columnMap.url?.trim()) {
+    errors.columnMap = 'Say which column holds the page URL.';
+  }
+  return errors;
+}
+
+export function buildAuditOptions(input: NewAuditInput): TAuditOptions {
+  const options: TAuditOptions = { normalization: input.normalization };
+  if (crawlSource(input) === 'none' || input.crawlFormat === 'auto') return options;
+  options.crawlFormat = input.crawlFormat;
+  if (input.crawlFormat === 'csv') {
+    const columnMap: Partial<Record<CrawlField, string>> = {};
+    for (const field of CRAWL_FIELDS) {
+      const header = input.columnMap[field]?.trim();
+      if (header) columnMap[field] = header;
+    }
+    options.columnMap = columnMap;
+  }
+  return options;
+}
+
+/** The multipart body POST /api/v1/audits expects. */
+export function buildAuditFormData(input: NewAuditInput): FormData {
+  const form = new FormData();
+  const name = input.name.trim();
+  if (name) form.append('name', name);
+  for (const url of parseUrlLines(input.sitemapUrlsText)) form.append('sitemapUrl', url);
+  for (const file of input.sitemapFiles) form.append('sitemap', file, file.name);
+  // Validation rejects 'both'; if it gets here anyway the file wins.
+  if (input.crawlFile) form.append('crawl', input.crawlFile, input.crawlFile.name);
+  else if (input.crawlUrl.trim()) form.append('crawlUrl', input.crawlUrl.trim());
+  form.append('options', JSON.stringify(buildAuditOptions(input)));
+  return form;
+}
+
+/** Adds files to a list, skipping ones already in it (same name, size and modification time). */
+export function mergeFiles(existing: readonly File[], added: readonly File[]): File[] {
+  const key = (file: File) => `${file.name}\u0000${file.size}\u0000${file.lastModified}`;
+  const seen = new Set(existing.map(key));
+  const result = [...existing];
+  for (const file of added) {
+    if (seen.has(key(file))) continue;
+    seen.add(key(file));
+    result.push(file);
+  }
+  return result;
+}

@@ -1,0 +1,86 @@
+// Opens one file of the tree as a byte stream: an upload from disk, or a URL through the safe fetcher
+// within the ingest limits. An HTTP error or network failure comes back as the file's outcome instead.
+import { createReadStream } from 'node:fs';
+import { safeFetch } from '@/lib/net/safe-fetch';
+import { NetError } from '@/lib/net/types';
+import { emptyOutcome } from './file-outcome';
+import type { Origin } from './origin';
+import type { FileOutcome, WalkOptions } from './tree-types';
+
+export type OpenResult =
+  | {
+      ok: true;
+      body: AsyncIterable<Uint8Array>;
+      httpStatus: number | null;
+      finalUrl: string | null;
+      wire: () => number | null;
+      etag: string | null;
+      lastModified: string | null;
+    }
+  | { ok: false; outcome: FileOutcome };
+
+function httpReason(status: number): string {
+  if (status === 404) return 'not found';
+  if (status === 410) return 'gone';
+  if (status === 401 || status === 403) return 'access denied';
+  if (status === 429) return 'too many requests';
+  if (status >= 500) return 'server error';
+  return 'unexpected status';
+}
+
+/** `optional`: a fallback candidate of a site root, whose 404 is expected and recorded as skipped. */
+export async function openSource(
+  origin: Origin,
+  options: WalkOptions,
+  optional: boolean | undefined,
+): Promise<OpenResult> {
+  const limits = options.limits;
+  if (origin.type === 'upload') {
+    return {
+      ok: true,
+      body: createReadStream(origin.upload.storedPath, { highWaterMark: 256 * 1024 }),
+      httpStatus: null,
+      finalUrl: null,
+      wire: () => null,
+      etag: null,
+      lastModified: null,
+    };
+  }
+  try {
+    const response = await safeFetch(origin.url, {
+      maxBytes: limits.maxFileBytes,
+      timeoutMs: limits.fetchTimeoutMs,
+      retries: limits.fetchRetries,
+      signal: options.signal,
+      ...options.fetch,
+    });
+    if (response.status >= 400) {
+      response.body.destroy();
+      const attempts = response.attempts > 1 ? ` after ${response.attempts} attempts` : '';
+      const outcome = emptyOutcome(optional && response.status === 404 ? 'skipped' : 'failed', {
+        code: `http_${response.status}`,
+        message: `HTTP ${response.status} (${httpReason(response.status)})${attempts}`,
+      });
+      outcome.httpStatus = response.status;
+      outcome.finalUrl = response.url;
+      return { ok: false, outcome };
+    }
+    const header = (name: string) => {
+      const value = response.headers[name];
+      return Array.isArray(value) ? (value[0] ?? null) : (value ?? null);
+    };
+    return {
+      ok: true,
+      body: response.body,
+      httpStatus: response.status,
+      finalUrl: response.url,
+      wire: () => response.compressedBytes(),
+      etag: header('etag'),
+      lastModified: header('last-modified'),
+    };
+  } catch (error) {
+    if (error instanceof NetError)
+      return { ok: false, outcome: emptyOutcome('failed', { code: error.code, message: error.message }) };
+    throw error;
+  }
+}
