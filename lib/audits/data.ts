@@ -1,5 +1,6 @@
 // Reads of audits and their sitemap file records, shaped as the API's DTOs.
 import { db } from '@/lib/db/client';
+import { getFindingsOverview } from '@/lib/findings/data';
 import type { Audit, AuditSource, SitemapFile } from '@/lib/generated/prisma/client';
 import {
   type AuditDto,
@@ -54,6 +55,7 @@ export function toAuditDto(audit: AuditWithSources): AuditDto {
       ...((audit.errors ?? []) as unknown as AuditError[]),
       ...(audit.errorMessage ? [{ code: 'audit_failed', message: audit.errorMessage, source: null }] : []),
     ],
+    findings: null,
   };
 }
 
@@ -62,7 +64,8 @@ export async function getAudit(id: string): Promise<AuditDto | null> {
     where: { id },
     include: { sources: { select: sourceFields } },
   });
-  return audit ? toAuditDto(audit) : null;
+  if (!audit) return null;
+  return { ...toAuditDto(audit), findings: audit.reconciledAt ? await getFindingsOverview(id) : null };
 }
 
 export interface AuditPage {

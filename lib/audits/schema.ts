@@ -1,5 +1,6 @@
 // Shapes of audit input and output (isomorphic: used by route handlers, the worker and the UI).
 import { z } from 'zod';
+import type { FindingsOverview } from '@/lib/findings/schema';
 
 export const CRAWL_FIELDS = [
   'url',
@@ -33,6 +34,8 @@ export const ZAuditOptions = z
     normalization: z.enum(['exact', 'lenient']).default('exact'),
     crawlFormat: z.enum(['jsonl', 'screaming-frog', 'csv']).optional(),
     columnMap: z.partialRecord(z.enum(CRAWL_FIELDS), z.string().trim().min(1).max(200)).optional(),
+    /** When the crawl ran, if the export has no crawl times (else the latest crawl time is used). */
+    crawlTime: z.iso.datetime({ offset: true }).optional(),
   })
   .strict();
 export type TAuditOptions = z.infer<typeof ZAuditOptions>;
@@ -86,6 +89,8 @@ export interface AuditDto {
   crawl: CrawlSummary;
   warnings: AuditIssue[];
   errors: AuditError[];
+  /** Reconciliation results; null until the reconcile job has run (and in audit lists). */
+  findings: FindingsOverview | null;
 }
 
 export interface SitemapFileDto {

@@ -5,7 +5,7 @@ import type pg from 'pg';
 import { pool } from './client';
 import { CopyWriter } from './copy';
 
-export type BulkTable = 'sitemap_entries' | 'crawl_pages';
+export type BulkTable = 'sitemap_entries' | 'crawl_pages' | 'findings' | 'decision_log';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
@@ -27,7 +27,30 @@ const INDEXES: Record<BulkTable, (part: string) => string[]> = {
     `ALTER TABLE "${part}" ADD CONSTRAINT "${part}_pkey" PRIMARY KEY (audit_id, line)`,
     `CREATE INDEX "${part}_key_idx" ON "${part}" (audit_id, key)`,
   ],
+  // The first three match the parent's indexes (and are attached to them); the others serve the
+  // review table's sorts and filters.
+  findings: (part) => [
+    `ALTER TABLE "${part}" ADD CONSTRAINT "${part}_pkey" PRIMARY KEY (audit_id, id)`,
+    `CREATE INDEX "${part}_reason_idx" ON "${part}" (audit_id, list, reason, id)`,
+    `CREATE INDEX "${part}_decision_idx" ON "${part}" (audit_id, list, decision, id)`,
+    `CREATE INDEX "${part}_url_idx" ON "${part}" (audit_id, list, url, id)`,
+    `CREATE INDEX "${part}_lastmod_idx" ON "${part}" (audit_id, list, lastmod, id)`,
+    `CREATE INDEX "${part}_host_idx" ON "${part}" (audit_id, list, host, id)`,
+    `CREATE INDEX "${part}_path_idx" ON "${part}" (audit_id, list, path text_pattern_ops)`,
+  ],
+  decision_log: (part) => [
+    `ALTER TABLE "${part}" ADD CONSTRAINT "${part}_pkey" PRIMARY KEY (audit_id, id)`,
+    `CREATE INDEX "${part}_finding_idx" ON "${part}" (audit_id, finding_id)`,
+  ],
 };
+
+/** Creates an audit's empty partition directly attached (for tables that fill row by row). */
+export async function createAttachedPartition(table: BulkTable, auditId: string): Promise<void> {
+  const part = partitionName(table, auditId);
+  await pool().query(
+    `CREATE TABLE IF NOT EXISTS "${part}" PARTITION OF "${table}" FOR VALUES IN ('${check(auditId)}')`,
+  );
+}
 
 /** Detaches (without blocking readers of other audits) and drops an audit's partition, if any. */
 export async function dropPartition(table: BulkTable, auditId: string): Promise<void> {
@@ -71,6 +94,12 @@ export class PartitionLoad {
       throw error;
     }
     return new PartitionLoad(client, table, auditId, part);
+  }
+
+  /** Runs a statement inside the load's transaction (e.g. INSERT ... SELECT into the partition). */
+  async query(sql: string, params: unknown[] = []): Promise<pg.QueryResult> {
+    if (this.closed) throw new Error('the load is already finished');
+    return this.client.query(sql, params);
   }
 
   /** A COPY into the partition; only one may be open at a time. */

@@ -15,9 +15,13 @@ describe('migrations and schema.prisma', () => {
       data_type: string;
       udt_name: string;
       is_nullable: string;
+      element_type: string | null;
     }>(
-      `SELECT table_name, column_name, data_type, udt_name, is_nullable
-         FROM information_schema.columns
+      `SELECT table_name, column_name, data_type, udt_name, is_nullable,
+              (SELECT e.data_type FROM information_schema.element_types e
+                WHERE e.object_schema = c.table_schema AND e.object_name = c.table_name
+                  AND e.object_type = 'TABLE' AND e.collection_type_identifier = c.dtd_identifier) AS element_type
+         FROM information_schema.columns c
         WHERE table_schema = 'public' AND table_name <> '_prisma_migrations'
           -- per-audit partitions are created at run time; their parent is what the schema describes
           AND table_name NOT IN (SELECT relname FROM pg_class WHERE relispartition)
@@ -28,7 +32,12 @@ describe('migrations and schema.prisma', () => {
       const list = actual.get(r.table_name) ?? [];
       list.push({
         name: r.column_name,
-        type: r.data_type === 'USER-DEFINED' ? r.udt_name : r.data_type,
+        type:
+          r.data_type === 'USER-DEFINED'
+            ? r.udt_name
+            : r.data_type === 'ARRAY'
+              ? `ARRAY of ${r.element_type}`
+              : r.data_type,
         nullable: r.is_nullable === 'YES',
       });
       actual.set(r.table_name, list);

@@ -82,10 +82,6 @@ export function readExpectedSchema(source = readFileSync(schemaPath, 'utf8')): E
         string,
       ];
       if (modelNames.has(type)) continue; // relation field, no column
-      if (list)
-        throw new Error(
-          `schema.prisma: list field ${model.name}.${field} is not supported by the parity check`,
-        );
       const column = /@map\("([^"]+)"\)/.exec(attrs)?.[1] ?? field;
       const native = /@db\.(\w+)/.exec(attrs)?.[1];
       let pgType: string | undefined;
@@ -96,7 +92,9 @@ export function readExpectedSchema(source = readFileSync(schemaPath, 'utf8')): E
         throw new Error(
           `schema.prisma: no Postgres type known for ${model.name}.${field} (${type} ${native ?? ''})`,
         );
-      columns.push({ name: column, type: pgType, nullable: Boolean(optional) });
+      // Prisma creates scalar lists as nullable arrays (`TEXT[]`), whatever the element type.
+      if (list) columns.push({ name: column, type: `ARRAY of ${pgType}`, nullable: true });
+      else columns.push({ name: column, type: pgType, nullable: Boolean(optional) });
     }
     tables.set(table, columns);
   }

@@ -263,13 +263,17 @@ export interface FinalState {
   crawlRows: number;
   crawlRowsRejected: number;
   errorMessage?: string | null;
+  /** The audit goes on to reconciliation: it stays running, queued for the reconcile job. */
+  reconcileNext?: boolean;
 }
 
 /** Writes the final status with counts computed from the stored rows (the source of truth). */
 export async function finalizeAudit(auditId: string, attempt: number, state: FinalState): Promise<boolean> {
   const { rowCount } = await pool().query(
     `UPDATE audits a SET
-       status = $3::"AuditStatus", phase = 'done', finished_at = now(), heartbeat_at = now(),
+       status = CASE WHEN $10 THEN 'running'::"AuditStatus" ELSE $3::"AuditStatus" END,
+       phase = CASE WHEN $10 THEN 'queued for reconciliation' ELSE 'done' END,
+       finished_at = CASE WHEN $10 THEN NULL ELSE now() END, heartbeat_at = now(),
        sitemap_files = f.files, sitemap_files_failed = f.failed,
        sitemap_entries = e.entries, sitemap_unique_urls = e.unique_urls,
        progress_done = f.files, progress_total = f.files,
@@ -291,6 +295,7 @@ export async function finalizeAudit(auditId: string, attempt: number, state: Fin
       JSON.stringify(state.warnings),
       JSON.stringify(state.errors),
       state.errorMessage ?? null,
+      state.reconcileNext ?? false,
     ],
   );
   return (rowCount ?? 0) > 0;

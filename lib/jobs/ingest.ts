@@ -22,7 +22,7 @@ import { safeFetch } from '@/lib/net/safe-fetch';
 import { NetError } from '@/lib/net/types';
 import type { NormalizationProfile } from '@/lib/urls/normalize';
 import { ProgressReporter } from './progress';
-import type { AuditJobData } from './queue';
+import { type AuditJobData, enqueue } from './queue';
 
 interface CrawlSource {
   url: string | null;
@@ -176,7 +176,10 @@ export async function runIngest(data: AuditJobData): Promise<void> {
       });
     }
     const { status, message } = decideStatus(tree, crawl);
-    await finalizeAudit(audit.id, data.attempt, {
+    const reconcileNext =
+      status !== 'failed' && tree.entries > 0 && !crawl.error && (crawl.report?.rows ?? 0) > 0;
+    const finalized = await finalizeAudit(audit.id, data.attempt, {
+      reconcileNext,
       status,
       warnings,
       errors: [...tree.errors, ...(crawl.error ? [crawl.error] : [])],
@@ -192,6 +195,7 @@ export async function runIngest(data: AuditJobData): Promise<void> {
       crawlRowsRejected: crawl.report?.rejected ?? 0,
       errorMessage: message,
     });
+    if (finalized && reconcileNext) await enqueue('reconcile', data);
   } catch (error) {
     if (reporter.signal.aborted) return; // deleted or superseded: nothing to report on
     console.error(`[worker] ingest of audit ${audit.id} failed`, error);

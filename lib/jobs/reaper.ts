@@ -2,7 +2,7 @@
 // queues a fresh attempt or, after MAX_ATTEMPTS, marks the audit failed with a reason.
 import { pool } from '@/lib/db/client';
 import { intEnv } from '@/lib/db/config';
-import { enqueue } from './queue';
+import { enqueue, type QueueName } from './queue';
 
 export const MAX_ATTEMPTS = 3;
 
@@ -14,12 +14,14 @@ interface Reaped {
   id: string;
   attempt: number;
   status: 'queued' | 'failed';
+  /** The job to run again: the phase the audit was in tells which. */
+  queue: QueueName;
 }
 
 export async function reapStaleAudits(): Promise<Reaped[]> {
   const { rows } = await pool().query<Reaped>(
     `WITH stale AS (
-       SELECT id FROM audits
+       SELECT id, phase AS old_phase FROM audits
         WHERE status = 'running' AND heartbeat_at < now() - make_interval(secs => $1)
         FOR UPDATE SKIP LOCKED)
      UPDATE audits a SET
@@ -30,11 +32,12 @@ export async function reapStaleAudits(): Promise<Reaped[]> {
        error_message = CASE WHEN a.attempt < $2 THEN NULL
          ELSE 'The worker processing this audit stopped responding ' || a.attempt || ' times; it was given up' END
      FROM stale WHERE a.id = stale.id
-     RETURNING a.id, a.attempt, a.status`,
+     RETURNING a.id, a.attempt, a.status,
+       CASE WHEN stale.old_phase ILIKE '%reconcil%' THEN 'reconcile' ELSE 'ingest' END AS queue`,
     [staleAfterSeconds(), MAX_ATTEMPTS],
   );
   for (const row of rows) {
-    if (row.status === 'queued') await enqueue('ingest', { auditId: row.id, attempt: row.attempt });
+    if (row.status === 'queued') await enqueue(row.queue, { auditId: row.id, attempt: row.attempt });
   }
   return rows;
 }

@@ -4,6 +4,7 @@ import { intEnv } from '@/lib/db/config';
 import { runIngest } from './ingest';
 import { type AuditJobData, getBoss, stopBoss } from './queue';
 import { reapStaleAudits, staleAfterSeconds } from './reaper';
+import { runReconcile } from './reconcile';
 
 export interface WorkerHandle {
   stop(): Promise<void>;
@@ -16,6 +17,13 @@ export async function startWorker(log: (message: string) => void = console.log):
     await boss.work<AuditJobData>('ingest', { pollingIntervalSeconds: 0.5, batchSize: 1 }, async (jobs) => {
       for (const job of jobs) await runIngest(job.data);
     });
+    await boss.work<AuditJobData>(
+      'reconcile',
+      { pollingIntervalSeconds: 0.5, batchSize: 1 },
+      async (jobs) => {
+        for (const job of jobs) await runReconcile(job.data);
+      },
+    );
   }
   const reap = async () => {
     try {

@@ -1,0 +1,249 @@
+// Reads of findings: keyset pages with exact totals, one finding with its history, summaries, and a
+// batched stream for exports (a server-side cursor, so memory does not grow with the list).
+import { db, pool } from '@/lib/db/client';
+import { type Cursor, decodeCursor, encodeCursor } from './cursor';
+import { filterSql, isCountable } from './filter-sql';
+import type {
+  DecisionLogEntry,
+  FindingDto,
+  FindingList,
+  FindingPage,
+  FindingsOverview,
+  TFindingFilter,
+  TFindingQuery,
+} from './schema';
+
+interface FindingRow {
+  id: number;
+  url: string;
+  list: FindingList;
+  reason: string;
+  reasons: string[];
+  evidence: Record<string, unknown>;
+  status: number | null;
+  canonical: string | null;
+  lastmod: Date | null;
+  sitemap_file_id: number | null;
+  file_url: string | null;
+  file_upload_name: string | null;
+  decision: FindingDto['decision'];
+  decided_by: string | null;
+  decided_at: Date | null;
+  note: string | null;
+}
+
+const COLUMNS = `f.id, f.url, f.list, f.reason, f.reasons, f.evidence, f.status, f.canonical, f.lastmod,
+  f.sitemap_file_id, sf.url AS file_url, sf.upload_name AS file_upload_name,
+  f.decision, f.decided_by, f.decided_at, f.note`;
+const FROM = 'findings f LEFT JOIN sitemap_files sf ON sf.id = f.sitemap_file_id';
+
+export function toFindingDto(r: FindingRow): FindingDto {
+  return {
+    id: r.id,
+    url: r.url,
+    list: r.list,
+    reason: r.reason,
+    reasons: r.reasons ?? [r.reason],
+    evidence: r.evidence ?? {},
+    status: r.status,
+    canonical: r.canonical,
+    lastmod: r.lastmod?.toISOString() ?? null,
+    sitemapFile:
+      r.sitemap_file_id === null
+        ? null
+        : { id: r.sitemap_file_id, url: r.file_url, uploadName: r.file_upload_name },
+    decision: r.decision,
+    decidedBy: r.decided_by,
+    decidedAt: r.decided_at?.toISOString() ?? null,
+    note: r.note,
+  };
+}
+
+interface Segment {
+  where: string;
+  params: unknown[];
+}
+
+/**
+ * Keyset order and the query segments that continue after `cursor`. Each segment is a plain index range
+ * (row comparison), so a deep page costs the same as the first. lastmod may be null: null rows form a
+ * block of their own (last ascending, first descending), read as a separate segment.
+ */
+function keyset(
+  sort: TFindingQuery['sort'],
+  cursor: Cursor | null,
+  n: number,
+): { order: string; segments: Segment[] } {
+  const desc = sort.startsWith('-');
+  const column = sort.replace('-', '');
+  const dir = desc ? 'DESC' : 'ASC';
+  const op = desc ? '<' : '>';
+  if (column === 'id') {
+    return {
+      order: `f.id ${dir}`,
+      segments: [cursor ? { where: `f.id ${op} $${n}`, params: [cursor.id] } : { where: 'true', params: [] }],
+    };
+  }
+  const col = `f.${column}`;
+  const cast = column === 'lastmod' ? '::timestamptz' : '';
+  const order = `${col} ${dir}, f.id ${dir}`;
+  const valued: Segment =
+    cursor && cursor.v !== null && cursor.v !== undefined
+      ? {
+          where: `${col} IS NOT NULL AND (${col}, f.id) ${op} ($${n}${cast}, $${n + 1})`,
+          params: [cursor.v, cursor.id],
+        }
+      : { where: `${col} IS NOT NULL`, params: [] };
+  if (column === 'url') return { order, segments: [valued] };
+  const inNullBlock = cursor !== null && (cursor.v === null || cursor.v === undefined);
+  const nulls: Segment = inNullBlock
+    ? { where: `${col} IS NULL AND f.id ${op} $${n}`, params: [cursor.id] }
+    : { where: `${col} IS NULL`, params: [] };
+  if (desc) return { order, segments: cursor && !inNullBlock ? [valued] : [nulls, valued] };
+  return { order, segments: inNullBlock ? [nulls] : [valued, nulls] };
+}
+
+async function countMatching(auditId: string, filter: TFindingFilter): Promise<number> {
+  if (isCountable(filter)) {
+    const params: unknown[] = [auditId, filter.list];
+    let where = 'audit_id = $1 AND list = $2';
+    if (filter.reason) where += ` AND reason = $${params.push(filter.reason)}`;
+    if (filter.decision) where += ` AND decision = $${params.push(filter.decision)}`;
+    const { rows } = await pool().query(
+      `SELECT coalesce(sum(n), 0)::int AS n FROM finding_counts WHERE ${where}`,
+      params,
+    );
+    return rows[0].n;
+  }
+  const f = filterSql(auditId, filter);
+  const { rows } = await pool().query(`SELECT count(*)::int AS n FROM findings f WHERE ${f.sql}`, f.params);
+  return rows[0].n;
+}
+
+export async function listFindings(auditId: string, query: TFindingQuery): Promise<FindingPage> {
+  const { sort, limit, cursor: cursorText, ...filter } = query;
+  const cursor = decodeCursor(cursorText, sort);
+  const f = filterSql(auditId, filter);
+  const k = keyset(sort, cursor, f.params.length + 1);
+  const totalPromise = countMatching(auditId, filter);
+  const found: FindingRow[] = [];
+  for (const segment of k.segments) {
+    const params = [...f.params, ...segment.params, limit + 1 - found.length];
+    const { rows } = await pool().query<FindingRow>(
+      `SELECT ${COLUMNS} FROM ${FROM} WHERE ${f.sql} AND ${segment.where} ORDER BY ${k.order} LIMIT $${params.length}`,
+      params,
+    );
+    found.push(...rows);
+    if (found.length > limit) break;
+  }
+  const rows = found.slice(0, limit);
+  const last = rows[rows.length - 1];
+  let nextCursor: string | null = null;
+  if (found.length > limit && last) {
+    const column = sort.replace('-', '');
+    const value =
+      column === 'id' ? undefined : column === 'url' ? last.url : (last.lastmod?.toISOString() ?? null);
+    nextCursor = encodeCursor(value === undefined ? { id: last.id } : { v: value, id: last.id });
+  }
+  return { items: rows.map(toFindingDto), nextCursor, total: await totalPromise };
+}
+
+export async function getFinding(
+  auditId: string,
+  id: number,
+): Promise<(FindingDto & { history: DecisionLogEntry[] }) | null> {
+  const { rows } = await pool().query<FindingRow>(
+    `SELECT ${COLUMNS} FROM ${FROM} WHERE f.audit_id = $1 AND f.id = $2`,
+    [auditId, id],
+  );
+  const row = rows[0];
+  if (!row) return null;
+  const log = await db().decisionLog.findMany({
+    where: { auditId, findingId: id },
+    orderBy: { id: 'desc' },
+    take: 200,
+  });
+  return {
+    ...toFindingDto(row),
+    history: log.map((l) => ({
+      from: l.fromDecision as DecisionLogEntry['from'],
+      to: l.toDecision as DecisionLogEntry['to'],
+      by: l.decidedBy,
+      at: l.decidedAt.toISOString(),
+      note: l.note,
+    })),
+  };
+}
+
+/** Counts per list, reason and decision (instant: kept in step with every decision). */
+export async function getFindingsOverview(auditId: string): Promise<FindingsOverview | null> {
+  const audit = await db().audit.findUnique({
+    where: { id: auditId },
+    select: { reconciledAt: true, findingsSummary: true, findingCounts: true },
+  });
+  if (!audit?.reconciledAt) return null;
+  const summary = (audit.findingsSummary ?? {}) as {
+    addExcluded?: FindingsOverview['addExcluded'];
+    crawlTime?: string | null;
+  };
+  const lists = ['prune', 'add', 'held'] as const;
+  const overview: FindingsOverview = {
+    prune: { total: 0, byReason: {} },
+    add: { total: 0, byReason: {} },
+    held: { total: 0, byReason: {} },
+    decisions: {
+      prune: { pending: 0, approved: 0, rejected: 0 },
+      add: { pending: 0, approved: 0, rejected: 0 },
+      held: { pending: 0, approved: 0, rejected: 0 },
+    },
+    addExcluded: summary.addExcluded ?? { non200: 0, noindex: 0, canonicalised: 0 },
+    crawlTime: summary.crawlTime ?? null,
+    reconciledAt: audit.reconciledAt.toISOString(),
+  };
+  for (const c of audit.findingCounts) {
+    const list = lists.find((l) => l === c.list);
+    if (!list || c.n === 0) continue;
+    overview[list].total += c.n;
+    overview[list].byReason[c.reason] = (overview[list].byReason[c.reason] ?? 0) + c.n;
+    const decision = c.decision as keyof FindingsOverview['decisions'][FindingList];
+    overview.decisions[list][decision] += c.n;
+  }
+  return overview;
+}
+
+export async function findingsByFile(auditId: string): Promise<unknown[] | null> {
+  const audit = await db().audit.findUnique({ where: { id: auditId }, select: { findingsSummary: true } });
+  if (!audit) return null;
+  return ((audit.findingsSummary ?? {}) as { byFile?: unknown[] }).byFile ?? [];
+}
+
+/** The rows of one list (optionally one decision) in id order, a batch at a time, from a cursor. */
+export async function* streamFindings(
+  auditId: string,
+  list: FindingList,
+  decision: FindingDto['decision'] | 'all',
+  batchSize = 5000,
+): AsyncGenerator<FindingDto[]> {
+  const client = await pool().connect();
+  try {
+    await client.query('BEGIN READ ONLY');
+    const params: unknown[] = [auditId, list];
+    const decisionSql = decision === 'all' ? '' : ` AND f.decision = $${params.push(decision)}`;
+    await client.query(
+      `DECLARE findings_export NO SCROLL CURSOR FOR
+       SELECT ${COLUMNS} FROM ${FROM} WHERE f.audit_id = $1 AND f.list = $2${decisionSql} ORDER BY f.id`,
+      params,
+    );
+    for (;;) {
+      const { rows } = await client.query<FindingRow>(`FETCH ${batchSize} FROM findings_export`);
+      if (rows.length === 0) break;
+      yield rows.map(toFindingDto);
+    }
+    await client.query('COMMIT');
+  } catch (error) {
+    await client.query('ROLLBACK').catch(() => {});
+    throw error;
+  } finally {
+    client.release();
+  }
+}

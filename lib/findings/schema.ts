@@ -1,0 +1,128 @@
+// Shapes of findings (the reconciliation's prune / add / held lists), their filters, decisions and export.
+import { z } from 'zod';
+
+export const LISTS = ['prune', 'add', 'held'] as const;
+export type FindingList = (typeof LISTS)[number];
+
+export const DECISIONS = ['pending', 'approved', 'rejected'] as const;
+export type Decision = (typeof DECISIONS)[number];
+
+/** Reasons, in precedence order within each list (the first that applies is `reason`). */
+export const PRUNE_REASONS = [
+  'unreached_by_crawl',
+  'url_variant',
+  'blocked_by_robots',
+  'no_response',
+  'http_4xx_5xx', // stands for http_<status>: http_404, http_410, http_503, ...
+  'redirects',
+  'non_canonical',
+  'noindex',
+] as const;
+export const HELD_REASONS = ['newer_than_crawl', 'section_not_crawled'] as const;
+export const ADD_REASONS = ['reachable_not_declared'] as const;
+
+export const SORTS = ['id', 'url', '-url', 'lastmod', '-lastmod'] as const;
+export type FindingSort = (typeof SORTS)[number];
+
+/** Optional text where an empty value means "not given" (as it arrives from a query string). */
+const optionalText = (max: number) =>
+  z
+    .string()
+    .trim()
+    .max(max)
+    .transform((v) => (v === '' ? undefined : v))
+    .optional();
+
+/** Filters shared by the list endpoint, bulk decisions and export. */
+export const ZFindingFilter = z
+  .object({
+    list: z.enum(LISTS),
+    reason: optionalText(64),
+    decision: z.enum(DECISIONS).optional(),
+    q: optionalText(500),
+    host: optionalText(255),
+    pathPrefix: optionalText(1000),
+  })
+  .strict();
+export type TFindingFilter = z.infer<typeof ZFindingFilter>;
+
+export const ZFindingQuery = ZFindingFilter.extend({
+  sort: z.enum(SORTS).default('id'),
+  limit: z.coerce.number().int().min(1).max(1000).default(100),
+  cursor: optionalText(2000),
+});
+export type TFindingQuery = z.infer<typeof ZFindingQuery>;
+
+export const ZDecisionRequest = z
+  .object({
+    decision: z.enum(DECISIONS),
+    ids: z.array(z.number().int().positive()).min(1).max(10_000).optional(),
+    filter: ZFindingFilter.optional(),
+    note: z.string().trim().max(2000).optional(),
+  })
+  .strict()
+  .refine((v) => (v.ids === undefined) !== (v.filter === undefined), {
+    message: 'give either ids or filter, not both',
+  });
+export type TDecisionRequest = z.infer<typeof ZDecisionRequest>;
+
+export const ZExportQuery = z
+  .object({
+    list: z.enum(LISTS),
+    decision: z.enum([...DECISIONS, 'all']).default('approved'),
+    format: z.enum(['csv', 'jsonl']).default('csv'),
+  })
+  .strict();
+export type TExportQuery = z.infer<typeof ZExportQuery>;
+
+export interface DecisionLogEntry {
+  from: Decision;
+  to: Decision;
+  by: string;
+  at: string;
+  note: string | null;
+}
+
+export interface FindingDto {
+  id: number;
+  url: string;
+  list: FindingList;
+  reason: string;
+  /** Every rule that applies, first = reason. */
+  reasons: string[];
+  /** Reason-specific facts: redirect target and its status, canonical and whether it is declared, variant URL, ... */
+  evidence: Record<string, unknown>;
+  status: number | null;
+  canonical: string | null;
+  lastmod: string | null;
+  sitemapFile: { id: number; url: string | null; uploadName: string | null } | null;
+  decision: Decision;
+  decidedBy: string | null;
+  decidedAt: string | null;
+  note: string | null;
+}
+
+export interface FindingPage {
+  items: FindingDto[];
+  nextCursor: string | null;
+  total: number;
+}
+
+export interface ListSummary {
+  total: number;
+  byReason: Record<string, number>;
+}
+
+export interface FindingsSummary {
+  prune: ListSummary;
+  add: ListSummary;
+  held: ListSummary;
+}
+
+/** What the audit page shows about its findings (null until reconciliation has run). */
+export interface FindingsOverview extends FindingsSummary {
+  decisions: Record<FindingList, Record<Decision, number>>;
+  addExcluded: { non200: number; noindex: number; canonicalised: number };
+  crawlTime: string | null;
+  reconciledAt: string;
+}

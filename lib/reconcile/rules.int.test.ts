@@ -1,0 +1,246 @@
+// Every reconciliation rule and its precedence, on a crafted sitemap and crawl, through the real
+// ingest and reconcile jobs on Postgres.
+import { randomUUID } from 'node:crypto';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { getAudit } from '@/lib/audits/data';
+import { insertAudit } from '@/lib/audits/mutations';
+import type { TAuditOptions } from '@/lib/audits/schema';
+import { pool } from '@/lib/db/client';
+import { runIngest } from '@/lib/jobs/ingest';
+import { runReconcile } from '@/lib/jobs/reconcile';
+
+const dir = mkdtempSync(path.join(os.tmpdir(), 'rules-'));
+const S = 'https://ex.com';
+
+function sitemap(entries: [string, string?][]): string {
+  const file = path.join(dir, `sitemap-${randomUUID()}.xml`);
+  const urls = entries
+    .map(([loc, lastmod]) => `<url><loc>${loc}</loc>${lastmod ? `<lastmod>${lastmod}</lastmod>` : ''}</url>`)
+    .join('\n');
+  writeFileSync(file, `<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n${urls}\n</urlset>\n`);
+  return file;
+}
+
+function crawl(rows: Record<string, unknown>[]): string {
+  const file = path.join(dir, `crawl-${randomUUID()}.jsonl`);
+  writeFileSync(
+    file,
+    rows
+      .map((r) => JSON.stringify({ status: 200, indexable: true, crawled_at: '2026-11-01T00:00:00Z', ...r }))
+      .join('\n'),
+  );
+  return file;
+}
+
+interface Finding {
+  id: number;
+  list: string;
+  url: string;
+  reason: string;
+  reasons: string[];
+  evidence: Record<string, unknown>;
+}
+
+async function reconcile(sitemapFile: string, crawlFile: string, options: Partial<TAuditOptions> = {}) {
+  const id = randomUUID();
+  await insertAudit(id, 'rules', { normalization: 'exact', ...options }, [
+    { role: 'sitemap', kind: 'upload', fileName: 'sitemap.xml', storedPath: sitemapFile },
+    { role: 'crawl', kind: 'upload', fileName: 'crawl.jsonl', storedPath: crawlFile },
+  ]);
+  await runIngest({ auditId: id, attempt: 1 });
+  expect((await getAudit(id))?.phase).toBe('queued for reconciliation');
+  await runReconcile({ auditId: id, attempt: 1 });
+  const { rows } = await pool().query<Finding>(
+    'SELECT id, list, url, reason, reasons, evidence FROM findings WHERE audit_id = $1 ORDER BY id',
+    [id],
+  );
+  const audit = await getAudit(id);
+  if (!audit) throw new Error('audit vanished');
+  return { id, audit, findings: rows, byUrl: new Map(rows.map((r) => [`${r.list} ${r.url}`, r])) };
+}
+
+describe('reconciliation rules (exact profile)', () => {
+  let result: Awaited<ReturnType<typeof reconcile>>;
+
+  beforeAll(async () => {
+    result = await reconcile(
+      sitemap([
+        [`${S}/`],
+        [`${S}/ok`],
+        [`${S}/ok`],
+        [`${S}/missing`],
+        [`${S}/gone`],
+        [`${S}/gone`],
+        [`${S}/err`],
+        [`${S}/moved`],
+        [`${S}/canon`],
+        [`${S}/hidden`],
+        [`${S}/blocked`],
+        [`${S}/timeout`],
+        [`${S}/redirect-noindex`],
+        ['http://www.ex.com/variant/'],
+        [`${S}/fresh`, '2026-11-20'],
+        [`${S}/blog/post-9`],
+        [`${S}/news/b`],
+      ]),
+      crawl([
+        { url: `${S}/` },
+        { url: `${S}/ok`, canonical_url: `${S}/ok` },
+        { url: `${S}/gone`, status: 404, indexable: false },
+        { url: `${S}/err`, status: 503 },
+        { url: `${S}/moved`, status: 301, redirect_url: `${S}/target` },
+        { url: `${S}/target`, status: 404 },
+        { url: `${S}/canon`, canonical_url: `${S}/ok` },
+        { url: `${S}/hidden`, indexable: false },
+        { url: `${S}/blocked`, status: 0, blocked_by_robots: true },
+        { url: `${S}/timeout`, status: 0 },
+        { url: `${S}/redirect-noindex`, status: 301, redirect_url: `${S}/ok`, noindex: true },
+        { url: `${S}/variant` },
+        { url: `${S}/news/a` },
+        { url: `${S}/new-page` },
+        { url: `${S}/new-404`, status: 404 },
+        { url: `${S}/new-noindex`, indexable: false },
+        { url: `${S}/new-canon`, canonical_url: `${S}/ok` },
+      ]),
+    );
+  });
+
+  const find = (list: string, url: string) => {
+    const f = result.byUrl.get(`${list} ${url}`);
+    if (!f) throw new Error(`no ${list} finding for ${url}`);
+    return f;
+  };
+
+  it('leaves healthy declared pages alone', () => {
+    expect(result.byUrl.has(`prune ${S}/ok`)).toBe(false);
+    expect(result.byUrl.has(`prune ${S}/`)).toBe(false);
+  });
+
+  it('prunes unreached pages, but not those the crawl could not have seen', () => {
+    expect(find('prune', `${S}/missing`).reason).toBe('unreached_by_crawl');
+    expect(find('prune', `${S}/news/b`).reason).toBe('unreached_by_crawl');
+    expect(find('held', `${S}/fresh`)).toMatchObject({ reason: 'newer_than_crawl' });
+    expect(find('held', `${S}/fresh`).evidence).toMatchObject({ crawlTime: '2026-11-01T00:00:00+00:00' });
+    expect(find('held', `${S}/blog/post-9`)).toMatchObject({
+      reason: 'section_not_crawled',
+      evidence: { section: 'ex.com/blog' },
+    });
+  });
+
+  it('names the status of pages that answer with an error, and counts duplicates', () => {
+    expect(find('prune', `${S}/gone`)).toMatchObject({ reason: 'http_404', reasons: ['http_404'] });
+    expect(find('prune', `${S}/gone`).evidence).toMatchObject({ status: 404, occurrences: 2 });
+    expect(find('prune', `${S}/err`).reason).toBe('http_503');
+    expect(find('prune', `${S}/timeout`).reason).toBe('no_response');
+    expect(find('prune', `${S}/blocked`)).toMatchObject({
+      reason: 'blocked_by_robots',
+      reasons: ['blocked_by_robots'],
+    });
+  });
+
+  it('prunes redirects with their target and its status, and keeps every rule that applies', () => {
+    expect(find('prune', `${S}/moved`)).toMatchObject({
+      reason: 'redirects',
+      evidence: { redirectTarget: `${S}/target`, redirectTargetStatus: 404 },
+    });
+    expect(find('prune', `${S}/redirect-noindex`).reasons).toEqual(['redirects', 'noindex']);
+  });
+
+  it('prunes canonicalised and noindex pages', () => {
+    expect(find('prune', `${S}/canon`)).toMatchObject({
+      reason: 'non_canonical',
+      evidence: { canonical: `${S}/ok`, canonicalDeclared: true },
+    });
+    expect(find('prune', `${S}/hidden`)).toMatchObject({ reason: 'noindex', reasons: ['noindex'] });
+  });
+
+  it('reports a near match as url_variant and adds the crawled URL, so applying both lists fixes the sitemap', () => {
+    expect(find('prune', 'http://www.ex.com/variant/')).toMatchObject({
+      reason: 'url_variant',
+      evidence: { variantUrl: `${S}/variant` },
+    });
+    expect(find('add', `${S}/variant`).reason).toBe('reachable_not_declared');
+  });
+
+  it('adds only indexable, self-canonical 200 pages the sitemap does not declare, and counts what it left out', () => {
+    const added = result.findings.filter((f) => f.list === 'add').map((f) => f.url);
+    expect(added.sort()).toEqual([`${S}/new-page`, `${S}/news/a`, `${S}/variant`]);
+    // Not declared and left out: /target and /new-404 (404), /new-noindex, /new-canon.
+    expect(result.audit.findings).toMatchObject({
+      addExcluded: { non200: 2, noindex: 1, canonicalised: 1 },
+    });
+  });
+
+  it('summarises counts per list and reason, and ends the audit with sanity warnings', () => {
+    const f = result.audit.findings;
+    expect(f?.prune.total).toBe(result.findings.filter((x) => x.list === 'prune').length);
+    expect(f?.prune.byReason).toMatchObject({
+      http_404: 1,
+      http_503: 1,
+      redirects: 2,
+      unreached_by_crawl: 2,
+    });
+    expect(f?.held).toEqual({ total: 2, byReason: { newer_than_crawl: 1, section_not_crawled: 1 } });
+    expect(f?.add.total).toBe(3);
+    expect(result.audit.status).toBe('succeeded');
+    const codes = result.audit.warnings.map((w) => w.code);
+    expect(codes).toEqual(
+      expect.arrayContaining(['prune_share_high', 'crawl_older_than_lastmod', 'hosts_not_crawled']),
+    );
+    expect(codes).not.toContain('no_overlap');
+  });
+
+  it('numbers findings stably: prune first, then held, then add', () => {
+    const lists = result.findings.map((f) => f.list);
+    expect(lists).toEqual(
+      [...lists].sort((a, b) => ['prune', 'held', 'add'].indexOf(a) - ['prune', 'held', 'add'].indexOf(b)),
+    );
+    expect(result.findings.map((f) => f.id)).toEqual(result.findings.map((_, i) => i + 1));
+  });
+});
+
+describe('reconciliation edge cases', () => {
+  it('does not report url_variant under the lenient profile, where the key already absorbs the variant', async () => {
+    const r = await reconcile(
+      sitemap([['http://ex.com/a/'], [`${S}/b`]]),
+      crawl([{ url: `${S}/a` }, { url: `${S}/b?x=1` }]),
+      {
+        normalization: 'lenient',
+      },
+    );
+    expect(r.findings).toEqual([]);
+  });
+
+  it('warns when the two sets do not overlap at all', async () => {
+    const r = await reconcile(
+      sitemap([[`${S}/one`], [`${S}/two`]]),
+      crawl([{ url: 'https://other.example/x' }]),
+    );
+    expect(r.audit.warnings.map((w) => w.code)).toEqual(
+      expect.arrayContaining(['no_overlap', 'hosts_not_crawled']),
+    );
+  });
+
+  it('uses the crawl time given in the options when the export has none', async () => {
+    const file = path.join(dir, 'no-time.jsonl');
+    writeFileSync(file, `${JSON.stringify({ url: `${S}/`, status: 200 })}\n`);
+    const r = await reconcile(sitemap([[`${S}/`], [`${S}/late`, '2026-06-01']]), file, {
+      crawlTime: '2026-05-01T00:00:00Z',
+    });
+    expect(r.byUrl.get(`held ${S}/late`)?.reason).toBe('newer_than_crawl');
+  });
+
+  it('prefers a 2xx crawl row when several rows share a key', async () => {
+    const r = await reconcile(
+      sitemap([[`${S}/dup`]]),
+      crawl([
+        { url: `${S}/dup`, status: 200 },
+        { url: `${S}/dup`, status: 404 },
+      ]),
+    );
+    expect(r.findings).toEqual([]);
+  });
+});

@@ -1,0 +1,103 @@
+// Turns the reconcile's raw facts into the audit's sanity warnings and chart data (pure).
+
+export interface ReconcileFacts {
+  declared: number;
+  crawled: number;
+  matched: number;
+  latestCrawl: Date | null;
+  newestLastmod: Date | null;
+  hostsNotCrawled: string[];
+}
+
+export interface Warning {
+  code: string;
+  message: string;
+}
+
+export const PRUNE_SHARE_LIMIT = 0.2;
+
+function pct(n: number): string {
+  return `${Math.round(n * 1000) / 10}%`;
+}
+
+function day(d: Date): string {
+  return d.toISOString().slice(0, 10);
+}
+
+/** Signs that the crawl cannot be trusted to judge the sitemap (stale, partial, or the wrong export). */
+export function sanityWarnings(facts: ReconcileFacts, pruneTotal: number, crawlTime: Date | null): Warning[] {
+  const warnings: Warning[] = [];
+  if (facts.declared > 0 && facts.crawled > 0 && facts.matched === 0) {
+    warnings.push({
+      code: 'no_overlap',
+      message: `None of the ${facts.declared.toLocaleString('en-US')} declared URLs appears in the crawl: is this the right crawl export (and the right normalization)?`,
+    });
+  }
+  if (facts.declared > 0 && pruneTotal / facts.declared > PRUNE_SHARE_LIMIT) {
+    warnings.push({
+      code: 'prune_share_high',
+      message: `The prune list holds ${pct(pruneTotal / facts.declared)} of the declared URLs (over ${pct(PRUNE_SHARE_LIMIT)}): the crawl may be stale or partial — check before pruning`,
+    });
+  }
+  if (crawlTime && facts.newestLastmod && facts.newestLastmod > crawlTime) {
+    warnings.push({
+      code: 'crawl_older_than_lastmod',
+      message: `The crawl (${day(crawlTime)}) is older than the newest lastmod in the sitemap (${day(facts.newestLastmod)}): recently changed pages are held, not judged`,
+    });
+  }
+  if (facts.hostsNotCrawled.length > 0 && facts.crawled > 0) {
+    const shown = facts.hostsNotCrawled.slice(0, 10).join(', ');
+    const more = facts.hostsNotCrawled.length > 10 ? ` and ${facts.hostsNotCrawled.length - 10} more` : '';
+    warnings.push({
+      code: 'hosts_not_crawled',
+      message: `The sitemap lists hosts the crawl never visited: ${shown}${more}`,
+    });
+  }
+  return warnings;
+}
+
+export interface FileReasonRow {
+  fileId: number | null;
+  reason: string;
+  n: number;
+}
+
+export interface FileInfo {
+  id: number;
+  url: string | null;
+  uploadName: string | null;
+}
+
+export interface FileReasons {
+  fileId: number | null;
+  url: string | null;
+  uploadName: string | null;
+  byReason: Record<string, number>;
+}
+
+/** Reasons per sitemap file, largest first; files past `top` are folded into one "other files" item. */
+export function reasonsPerFile(rows: FileReasonRow[], files: FileInfo[], top = 50): FileReasons[] {
+  const byFile = new Map<number | null, Record<string, number>>();
+  for (const row of rows) {
+    const reasons = byFile.get(row.fileId) ?? {};
+    reasons[row.reason] = (reasons[row.reason] ?? 0) + row.n;
+    byFile.set(row.fileId, reasons);
+  }
+  const info = new Map(files.map((f) => [f.id, f]));
+  const total = (r: Record<string, number>) => Object.values(r).reduce((a, b) => a + b, 0);
+  const sorted = [...byFile.entries()].sort((a, b) => total(b[1]) - total(a[1]) || (a[0] ?? 0) - (b[0] ?? 0));
+  const items: FileReasons[] = sorted.slice(0, top).map(([fileId, byReason]) => ({
+    fileId,
+    url: fileId === null ? null : (info.get(fileId)?.url ?? null),
+    uploadName: fileId === null ? null : (info.get(fileId)?.uploadName ?? null),
+    byReason,
+  }));
+  const rest = sorted.slice(top);
+  if (rest.length > 0) {
+    const byReason: Record<string, number> = {};
+    for (const [, reasons] of rest)
+      for (const [r, n] of Object.entries(reasons)) byReason[r] = (byReason[r] ?? 0) + n;
+    items.push({ fileId: null, url: null, uploadName: `other files (${rest.length})`, byReason });
+  }
+  return items;
+}
