@@ -1,0 +1,27 @@
+import { AppError } from '@/lib/api/errors';
+import { auditIdParam } from '@/lib/api/params';
+import { json, route } from '@/lib/api/respond';
+import { decideByFilter, decideByIds } from '@/lib/findings/mutations';
+import { ZDecisionRequest } from '@/lib/findings/schema';
+import { reconciledAudit, reviewerFrom } from '@/lib/findings/service';
+
+export const dynamic = 'force-dynamic';
+
+type Context = { params: Promise<{ id: string }> };
+
+export const POST = route(async (request: Request, { params }: Context) => {
+  const id = auditIdParam((await params).id);
+  let body: unknown;
+  try {
+    body = await request.json();
+  } catch (error) {
+    throw new AppError('bad_request', `The body is not valid JSON: ${(error as Error).message}`);
+  }
+  const input = ZDecisionRequest.parse(body);
+  const change = { decision: input.decision, by: reviewerFrom(request), note: input.note || null };
+  await reconciledAudit(id);
+  const updated = input.ids
+    ? await decideByIds(id, input.ids, change)
+    : await decideByFilter(id, input.filter as NonNullable<typeof input.filter>, change);
+  return json({ updated });
+});

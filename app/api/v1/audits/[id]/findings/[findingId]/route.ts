@@ -1,0 +1,20 @@
+import { AppError } from '@/lib/api/errors';
+import { auditIdParam } from '@/lib/api/params';
+import { json, route } from '@/lib/api/respond';
+import { getFinding } from '@/lib/findings/data';
+import { reconciledAudit } from '@/lib/findings/service';
+
+export const dynamic = 'force-dynamic';
+
+type Context = { params: Promise<{ id: string; findingId: string }> };
+
+export const GET = route(async (_request: Request, { params }: Context) => {
+  const { id: rawId, findingId } = await params;
+  const id = auditIdParam(rawId);
+  const number = Number(findingId);
+  if (!Number.isInteger(number) || number < 1) throw new AppError('not_found', 'No such finding');
+  await reconciledAudit(id);
+  const finding = await getFinding(id, number);
+  if (!finding) throw new AppError('not_found', 'No such finding');
+  return json(finding);
+});

@@ -1,0 +1,16 @@
+import { auditIdParam } from '@/lib/api/params';
+import { json, route } from '@/lib/api/respond';
+import { listFindings } from '@/lib/findings/data';
+import { ZFindingQuery } from '@/lib/findings/schema';
+import { reconciledAudit } from '@/lib/findings/service';
+
+export const dynamic = 'force-dynamic';
+
+type Context = { params: Promise<{ id: string }> };
+
+export const GET = route(async (request: Request, { params }: Context) => {
+  const id = auditIdParam((await params).id);
+  const query = ZFindingQuery.parse(Object.fromEntries(new URL(request.url).searchParams));
+  await reconciledAudit(id);
+  return json(await listFindings(id, query));
+});

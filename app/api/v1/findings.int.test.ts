@@ -1,0 +1,258 @@
+// Findings, decisions and export through the real route handlers, on a reconciled audit in Postgres.
+import { randomUUID } from 'node:crypto';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { insertAudit } from '@/lib/audits/mutations';
+import { pool } from '@/lib/db/client';
+import type { FindingDto, FindingPage } from '@/lib/findings/schema';
+import { runIngest } from '@/lib/jobs/ingest';
+import { runReconcile } from '@/lib/jobs/reconcile';
+import { POST as decide } from './audits/[id]/decisions/route';
+import { GET as exportFindings } from './audits/[id]/export/route';
+import { GET as getFinding } from './audits/[id]/findings/[findingId]/route';
+import { GET as byFile } from './audits/[id]/findings/by-file/route';
+import { GET as listFindings } from './audits/[id]/findings/route';
+import { GET as getAudit } from './audits/[id]/route';
+
+const N = 600;
+let auditId = '';
+const base = 'http://localhost/api/v1/audits';
+
+/** 600 declared pages on two hosts: every 3rd unreached, every 5th a 404, some with lastmod; plus 50 undeclared. */
+async function reconciledAudit(): Promise<string> {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'findings-api-'));
+  const urls: string[] = [];
+  const crawl: string[] = [];
+  for (let i = 1; i <= N; i++) {
+    const host = i % 2 ? 'a.example' : 'b.example';
+    const url = `https://${host}/${i % 4 ? 'shop' : 'blog'}/item-${i}`;
+    urls.push(
+      `<url><loc>${url}</loc>${i % 7 ? `<lastmod>2026-0${(i % 9) + 1}-1${i % 10}</lastmod>` : ''}</url>`,
+    );
+    if (i % 3 === 0) continue;
+    crawl.push(
+      JSON.stringify({
+        url,
+        status: i % 5 === 0 ? 404 : 200,
+        indexable: true,
+        crawled_at: '2026-11-01T00:00:00Z',
+      }),
+    );
+  }
+  for (let i = 1; i <= 50; i++) {
+    crawl.push(
+      JSON.stringify({ url: `https://a.example/new/${i}`, status: 200, crawled_at: '2026-11-01T00:00:00Z' }),
+    );
+  }
+  writeFileSync(
+    path.join(dir, 's.xml'),
+    `<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">${urls.join('')}</urlset>`,
+  );
+  writeFileSync(path.join(dir, 'c.jsonl'), crawl.join('\n'));
+  const id = randomUUID();
+  await insertAudit(id, 'Findings API', { normalization: 'exact' }, [
+    { role: 'sitemap', kind: 'upload', fileName: 's.xml', storedPath: path.join(dir, 's.xml') },
+    { role: 'crawl', kind: 'upload', fileName: 'c.jsonl', storedPath: path.join(dir, 'c.jsonl') },
+  ]);
+  await runIngest({ auditId: id, attempt: 1 });
+  await runReconcile({ auditId: id, attempt: 1 });
+  return id;
+}
+
+const ctx = (extra: Record<string, string> = {}) => ({ params: Promise.resolve({ id: auditId, ...extra }) });
+
+async function page(query: string): Promise<{ status: number; body: FindingPage }> {
+  const res = await listFindings(new Request(`${base}/${auditId}/findings?${query}`), ctx());
+  return { status: res.status, body: await res.json() };
+}
+
+async function allPages(query: string, limit = 37): Promise<FindingDto[]> {
+  const items: FindingDto[] = [];
+  let cursor: string | null = null;
+  do {
+    const { body } = await page(`${query}&limit=${limit}${cursor ? `&cursor=${cursor}` : ''}`);
+    items.push(...body.items);
+    cursor = body.nextCursor;
+  } while (cursor);
+  return items;
+}
+
+async function post(body: unknown, reviewer = 'Ana') {
+  const res = await decide(
+    new Request(`${base}/${auditId}/decisions`, {
+      method: 'POST',
+      body: JSON.stringify(body),
+      headers: { 'content-type': 'application/json', 'x-reviewer': reviewer },
+    }),
+    ctx(),
+  );
+  return { status: res.status, body: await res.json() };
+}
+
+beforeAll(async () => {
+  auditId = await reconciledAudit();
+});
+
+describe('GET findings', () => {
+  it('counts per list and reason on the audit', async () => {
+    const audit = await (await getAudit(new Request(`${base}/${auditId}`), ctx())).json();
+    expect(audit.findings.prune.byReason).toEqual({ unreached_by_crawl: 200, http_404: 80 });
+    expect(audit.findings.add).toEqual({ total: 50, byReason: { reachable_not_declared: 50 } });
+    expect(audit.findings.decisions.prune).toEqual({ pending: 280, approved: 0, rejected: 0 });
+  });
+
+  it.each(['id', 'url', '-url', 'lastmod', '-lastmod'])(
+    'walks every row exactly once with sort=%s',
+    async (sort) => {
+      const items = await allPages(`list=prune&sort=${sort}`);
+      expect(items).toHaveLength(280);
+      expect(new Set(items.map((i) => i.id)).size).toBe(280);
+      const key = (f: FindingDto) =>
+        sort.includes('url') ? f.url : sort.includes('lastmod') ? f.lastmod : null;
+      if (sort !== 'id') {
+        const values = items.map(key);
+        const nonNull = values.filter((v): v is string => v !== null);
+        const sorted = [...nonNull].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+        expect(nonNull).toEqual(sort.startsWith('-') ? sorted.reverse() : sorted);
+        if (sort.includes('lastmod')) {
+          // Rows without a lastmod form one block: last ascending, first descending.
+          const firstNull = values.indexOf(null);
+          expect(
+            values.slice(firstNull).every((v) => v === null) ||
+              values.slice(0, values.lastIndexOf(null) + 1).every((v) => v === null),
+          ).toBe(true);
+        }
+      }
+    },
+  );
+
+  it('filters by reason, host, path prefix and search, with exact totals', async () => {
+    const gone = await page('list=prune&reason=http_404&limit=5');
+    expect(gone.body.total).toBe(80);
+    expect(gone.body.items.every((i) => i.reason === 'http_404' && i.evidence.status === 404)).toBe(true);
+    const hostB = await allPages('list=prune&host=b.example');
+    expect(hostB.every((i) => i.url.startsWith('https://b.example/'))).toBe(true);
+    expect((await page('list=prune&host=b.example')).body.total).toBe(hostB.length);
+    const blog = await allPages('list=prune&pathPrefix=/blog/');
+    expect(blog.length).toBeGreaterThan(0);
+    expect(blog.every((i) => new URL(i.url).pathname.startsWith('/blog/'))).toBe(true);
+    const q = await page('list=prune&q=ITEM-30');
+    // Declared item-30 and item-300..309 that are pruned (every 3rd unreached, every 5th a 404).
+    const expectedIds = [30, 300, 303, 305, 306, 309];
+    expect(q.body.items.map((i) => Number(i.url.split('-').pop())).sort((a, b) => a - b)).toEqual(
+      expectedIds,
+    );
+    expect(q.body.items.every((i) => i.url.toLowerCase().includes('item-30'))).toBe(true);
+    expect(q.body.total).toBe(q.body.items.length);
+    expect((await page('list=prune&q=%25')).body.total).toBe(0); // a literal %, not a wildcard
+  });
+
+  it('rejects bad queries with specific messages', async () => {
+    expect((await page('list=nope')).status).toBe(400);
+    expect((await page('list=prune&limit=1001')).status).toBe(400);
+    const bad = await page('list=prune&sort=url&cursor=garbage');
+    expect(bad.status).toBe(400);
+    expect(JSON.stringify(bad.body)).toMatch(/cursor is not valid/);
+  });
+
+  it('shows reasons per sitemap file', async () => {
+    const res = await (await byFile(new Request(`${base}/${auditId}/findings/by-file`), ctx())).json();
+    expect(res.items).toEqual([
+      {
+        fileId: expect.any(Number),
+        url: null,
+        uploadName: 's.xml',
+        byReason: { unreached_by_crawl: 200, http_404: 80 },
+      },
+    ]);
+  });
+});
+
+describe('decisions', () => {
+  it('approves by ids, logs who and when, and moves the counts', async () => {
+    const first = (await page('list=prune&reason=http_404&limit=3')).body.items.map((i) => i.id);
+    const res = await post({ decision: 'approved', ids: first, note: 'gone for good' });
+    expect(res).toEqual({ status: 200, body: { updated: 3 } });
+    expect((await post({ decision: 'approved', ids: first })).body.updated).toBe(0); // no-op: already approved
+    const one = await (
+      await getFinding(new Request('http://x'), ctx({ findingId: String(first[0]) }))
+    ).json();
+    expect(one).toMatchObject({ decision: 'approved', decidedBy: 'Ana', note: 'gone for good' });
+    expect(one.history).toEqual([
+      { from: 'pending', to: 'approved', by: 'Ana', at: expect.any(String), note: 'gone for good' },
+    ]);
+    const audit = await (await getAudit(new Request(`${base}/${auditId}`), ctx())).json();
+    expect(audit.findings.decisions.prune).toEqual({ pending: 277, approved: 3, rejected: 0 });
+  });
+
+  it('applies a filter to every matching row, not only a page', async () => {
+    const res = await post(
+      { decision: 'rejected', filter: { list: 'prune', reason: 'unreached_by_crawl', host: 'a.example' } },
+      'Bo',
+    );
+    const expected = (await page('list=prune&reason=unreached_by_crawl&host=a.example')).body.total;
+    expect(res.body.updated).toBe(expected);
+    expect((await page('list=prune&decision=rejected')).body.total).toBe(expected);
+    const { rows } = await pool().query(
+      "SELECT count(*)::int AS n FROM decision_log WHERE audit_id = $1 AND to_decision = 'rejected' AND decided_by = 'Bo'",
+      [auditId],
+    );
+    expect(rows[0].n).toBe(expected);
+  });
+
+  it('keeps the log append-only', async () => {
+    await expect(
+      pool().query("UPDATE decision_log SET note = 'rewritten' WHERE audit_id = $1", [auditId]),
+    ).rejects.toThrow(/append-only/);
+  });
+
+  it('refuses malformed decisions', async () => {
+    expect((await post({ decision: 'approved' })).status).toBe(400);
+    expect((await post({ decision: 'maybe', ids: [1] })).status).toBe(400);
+    expect((await post({ decision: 'approved', ids: [1], filter: { list: 'add' } })).status).toBe(400);
+  });
+});
+
+describe('export', () => {
+  async function download(query: string) {
+    const res = await exportFindings(new Request(`${base}/${auditId}/export?${query}`), ctx());
+    return { res, text: await res.text() };
+  }
+
+  it('streams exactly the approved rows as CSV with a sensible file name', async () => {
+    const { res, text } = await download('list=prune&decision=approved&format=csv');
+    expect(res.headers.get('content-disposition')).toMatch(
+      /attachment; filename="findings-api-prune-approved-\d{4}-\d{2}-\d{2}\.csv"/,
+    );
+    const lines = text.trimEnd().split('\r\n');
+    expect(lines[0]).toBe('url,reason,detail,decision,decided_by,decided_at,note');
+    expect(lines).toHaveLength(4);
+    expect(lines.slice(1).every((l) => /,http_404,.*,approved,Ana,.*,gone for good$/.test(l))).toBe(true);
+  });
+
+  it('exports every row of a list as JSONL', async () => {
+    const { text } = await download('list=add&decision=all&format=jsonl');
+    const rows = text
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
+    expect(rows).toHaveLength(50);
+    expect(rows[0]).toMatchObject({ reason: 'reachable_not_declared', decision: 'pending', list: 'add' });
+  });
+});
+
+describe('before reconciliation', () => {
+  it('answers 409 with the reason', async () => {
+    const id = randomUUID();
+    await insertAudit(id, 'not yet', { normalization: 'exact' }, [
+      { role: 'sitemap', kind: 'url', url: 'https://example.com/' },
+    ]);
+    const res = await listFindings(new Request(`${base}/${id}/findings?list=prune`), {
+      params: Promise.resolve({ id }),
+    });
+    expect(res.status).toBe(409);
+    expect((await res.json()).error.message).toMatch(/no findings yet/);
+  });
+});

@@ -1,0 +1,63 @@
+// Review decisions: one statement changes the findings (by ids or by filter), appends one decision-log
+// row per change and moves the per-reason counts, so all three always agree.
+import { pool } from '@/lib/db/client';
+import { filterSql } from './filter-sql';
+import type { Decision, TFindingFilter } from './schema';
+
+export interface DecisionChange {
+  decision: Decision;
+  by: string;
+  note: string | null;
+}
+
+/**
+ * Applies a decision to the findings selected by `where` (already scoped to the audit). Rows that already
+ * have this decision are left alone (no log row). Returns how many changed.
+ */
+async function apply(
+  auditId: string,
+  where: string,
+  whereParams: unknown[],
+  change: DecisionChange,
+): Promise<number> {
+  const n = whereParams.length;
+  const params = [...whereParams, change.decision, change.by, change.note, auditId];
+  const p = { decision: `$${n + 1}`, by: `$${n + 2}`, note: `$${n + 3}`, audit: `$${n + 4}` };
+  const { rows } = await pool().query<{ updated: number }>(
+    `WITH target AS (
+       SELECT f.id, f.list, f.reason, f.decision AS old FROM findings f
+        WHERE ${where} AND f.decision <> ${p.decision}
+        FOR UPDATE),
+     changed AS (
+       UPDATE findings f SET decision = ${p.decision}, decided_by = ${p.by}, decided_at = now(), note = ${p.note}
+         FROM target t WHERE f.audit_id = ${p.audit}::uuid AND f.id = t.id
+       RETURNING t.id, t.list, t.reason, t.old),
+     logged AS (
+       INSERT INTO decision_log (audit_id, finding_id, from_decision, to_decision, note, decided_by, decided_at)
+       SELECT ${p.audit}::uuid, id, old, ${p.decision}, ${p.note}, ${p.by}, now() FROM changed ORDER BY id),
+     moved AS (SELECT list, reason, old, count(*)::int AS n FROM changed GROUP BY list, reason, old),
+     decremented AS (
+       UPDATE finding_counts c SET n = c.n - m.n FROM moved m
+        WHERE c.audit_id = ${p.audit}::uuid AND c.list = m.list AND c.reason = m.reason AND c.decision = m.old),
+     incremented AS (
+       INSERT INTO finding_counts (audit_id, list, reason, decision, n)
+       SELECT ${p.audit}::uuid, list, reason, ${p.decision}, sum(n)::int FROM moved GROUP BY list, reason
+       ON CONFLICT (audit_id, list, reason, decision) DO UPDATE SET n = finding_counts.n + EXCLUDED.n)
+     SELECT count(*)::int AS updated FROM changed`,
+    params,
+  );
+  return rows[0]?.updated ?? 0;
+}
+
+export async function decideByIds(auditId: string, ids: number[], change: DecisionChange): Promise<number> {
+  return apply(auditId, 'f.audit_id = $1 AND f.id = ANY($2::int[])', [auditId, ids], change);
+}
+
+export async function decideByFilter(
+  auditId: string,
+  filter: TFindingFilter,
+  change: DecisionChange,
+): Promise<number> {
+  const f = filterSql(auditId, filter);
+  return apply(auditId, f.sql, f.params, change);
+}
