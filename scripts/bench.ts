@@ -1,89 +1,45 @@
-// `npm run bench`: ingest throughput through the real job path.
-// Generates a 1,000,000-URL sitemap tree (an index over 20 gzip urlsets of 50,000 URLs) served over HTTP
-// on 127.0.0.1, and a 1,000,000-row JSONL crawl export uploaded with the audit; queues the audit; runs
-// one real worker process; reports URLs/s, crawl rows/s and the worker's peak RSS (VmHWM).
-// Options (env): BENCH_URLS (default 1000000), BENCH_CRAWL_ROWS (default 1000000), BENCH_DIR (./bench-data).
-import { type ChildProcess, spawn } from 'node:child_process';
+// `npm run bench`: throughput through the real job path, then findings page latency and export speed,
+// and (when python3 and ../shared/reference/reconcile_sitemap.py exist) the reference script on the
+// same inputs. Options (env): BENCH_URLS (1000000), BENCH_CRAWL_ROWS (1000000), BENCH_DIR (./bench-data).
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { once } from 'node:events';
-import { createWriteStream, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import os from 'node:os';
 import path from 'node:path';
-import { gzipSync } from 'node:zlib';
 import { getAudit } from '@/lib/audits/data';
 import { insertAudit } from '@/lib/audits/mutations';
 import { ensureDatabase } from '@/lib/db/bootstrap';
 import { closeDb } from '@/lib/db/client';
 import { enqueue, stopBoss } from '@/lib/jobs/queue';
+import { measureExport, measurePages } from './bench/findings';
+import { type BenchInputs, generateInputs } from './bench/generate';
 
 const root = path.resolve(import.meta.dirname, '..');
 const URLS = Number(process.env.BENCH_URLS ?? 1_000_000);
 const CRAWL_ROWS = Number(process.env.BENCH_CRAWL_ROWS ?? 1_000_000);
-const PER_FILE = 50_000;
 const dir = path.resolve(process.env.BENCH_DIR ?? path.join(root, 'bench-data'));
-const treeDir = path.join(dir, `tree-${URLS}`);
-const crawlFile = path.join(dir, `crawl-${CRAWL_ROWS}.jsonl`);
+const referenceScript = path.resolve(root, '..', 'shared', 'reference', 'reconcile_sitemap.py');
 const log = (message: string) => console.log(`[bench] ${message}`);
 
-function pageUrl(i: number): string {
-  return `https://bench.example.com/section-${i % 50}/item/${i}`;
-}
-
-function generateTree(): number {
-  const files = Math.ceil(URLS / PER_FILE);
-  if (existsSync(path.join(treeDir, 'done'))) return files;
-  mkdirSync(treeDir, { recursive: true });
-  log(`generating ${URLS.toLocaleString('en-US')} URLs in ${files} gzip files…`);
-  for (let f = 0; f < files; f++) {
-    const parts = [
-      '<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n',
-    ];
-    for (let i = f * PER_FILE; i < Math.min(URLS, (f + 1) * PER_FILE); i++) {
-      const day = String((i % 28) + 1).padStart(2, '0');
-      parts.push(
-        `<url><loc>${pageUrl(i)}</loc><lastmod>2026-10-${day}</lastmod><changefreq>weekly</changefreq><priority>0.5</priority></url>\n`,
-      );
-    }
-    parts.push('</urlset>\n');
-    writeFileSync(path.join(treeDir, `sitemap-${f + 1}.xml.gz`), gzipSync(parts.join(''), { level: 6 }));
-  }
-  writeFileSync(path.join(treeDir, 'done'), String(files));
-  return files;
-}
-
-async function generateCrawl(): Promise<void> {
-  if (existsSync(`${crawlFile}.done`)) return;
-  log(`generating ${CRAWL_ROWS.toLocaleString('en-US')} crawl rows…`);
-  const out = createWriteStream(crawlFile);
-  for (let i = 0; i < CRAWL_ROWS; i++) {
-    // 90% overlap with the sitemap, 10% pages it never declares; a few 404s, redirects and noindex pages.
-    const n = i % 10 === 9 ? URLS + i : i;
-    const status = i % 97 === 0 ? 404 : i % 89 === 0 ? 301 : 200;
-    const row = `{"url":"${pageUrl(n)}","status":${status},"canonical_url":"${pageUrl(n)}","indexable":${i % 83 !== 0},"crawled_at":"2026-11-01T00:00:00Z","depth":${i % 7}}\n`;
-    if (!out.write(row)) await once(out, 'drain');
-  }
-  out.end();
-  await once(out, 'finish');
-  writeFileSync(`${crawlFile}.done`, '');
-}
-
-function serveTree(files: number): Promise<{ server: http.Server; indexUrl: string }> {
+function serveTree(inputs: BenchInputs): Promise<{ server: http.Server; indexUrl: string }> {
   const server = http.createServer((req, res) => {
     const name = (req.url ?? '/').slice(1);
     if (name === 'sitemap-index.xml') {
       const origin = `http://${req.headers.host}`;
-      const body =
-        '<?xml version="1.0" encoding="UTF-8"?>\n<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n' +
-        Array.from(
-          { length: files },
-          (_, f) => `<sitemap><loc>${origin}/sitemap-${f + 1}.xml.gz</loc></sitemap>`,
-        ).join('\n') +
-        '\n</sitemapindex>\n';
-      res.writeHead(200, { 'content-type': 'application/xml' }).end(body);
+      const children = Array.from(
+        { length: inputs.files },
+        (_, f) => `<sitemap><loc>${origin}/sitemap-${f + 1}.xml.gz</loc></sitemap>`,
+      );
+      res.writeHead(200, { 'content-type': 'application/xml' });
+      res.end(
+        `<?xml version="1.0" encoding="UTF-8"?>\n<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n${children.join('\n')}\n</sitemapindex>\n`,
+      );
       return;
     }
-    const file = path.join(treeDir, path.basename(name));
+    const file = path.join(inputs.treeDir, path.basename(name));
     if (!/^sitemap-\d+\.xml\.gz$/.test(name) || !existsSync(file)) {
       res.writeHead(404).end();
       return;
@@ -102,17 +58,36 @@ function serveTree(files: number): Promise<{ server: http.Server; indexUrl: stri
 
 function peakRssMb(pid: number): number {
   const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-  const kb = Number(/VmHWM:\s+(\d+)/.exec(status)?.[1] ?? 0);
-  return Math.round(kb / 1024);
+  return Math.round(Number(/VmHWM:\s+(\d+)/.exec(status)?.[1] ?? 0) / 1024);
+}
+
+/** Runs the classic playbook script on the same URLs (one gzip file) and crawl export, timed. */
+function runReference(inputs: BenchInputs): { seconds: number; prune: number; add: number } | null {
+  const python = spawnSync('python3', ['--version']);
+  if (python.status !== 0 || !existsSync(referenceScript)) return null;
+  const out = mkdtempSync(path.join(os.tmpdir(), 'bench-reference-'));
+  const started = performance.now();
+  const run = spawnSync('python3', [referenceScript], {
+    env: {
+      ...process.env,
+      SITEMAP_PATH: inputs.singleSitemap,
+      CRAWL_GRAPH_PATH: inputs.crawlFile,
+      OUT_DIR: out,
+    },
+    encoding: 'utf8',
+  });
+  const seconds = (performance.now() - started) / 1000;
+  if (run.status !== 0) throw new Error(`reference script failed: ${run.stderr}`);
+  const count = (name: string) => readFileSync(path.join(out, name), 'utf8').trim().split('\n').length - 1;
+  return { seconds: Number(seconds.toFixed(2)), prune: count('prune_list.csv'), add: count('add_list.csv') };
 }
 
 async function main() {
-  const files = generateTree();
-  await generateCrawl();
+  const inputs = await generateInputs(dir, URLS, CRAWL_ROWS, log);
   process.env.DATA_DIR ??= path.join(dir, 'data');
   process.env.ALLOW_PRIVATE_NETWORK = 'true';
   const database = await ensureDatabase(log);
-  const { server, indexUrl } = await serveTree(files);
+  const { server, indexUrl } = await serveTree(inputs);
 
   const worker: ChildProcess = spawn(
     process.execPath,
@@ -128,7 +103,12 @@ async function main() {
   const id = randomUUID();
   await insertAudit(id, 'benchmark', { normalization: 'exact' }, [
     { role: 'sitemap', kind: 'url', url: indexUrl },
-    { role: 'crawl', kind: 'upload', fileName: path.basename(crawlFile), storedPath: crawlFile },
+    {
+      role: 'crawl',
+      kind: 'upload',
+      fileName: path.basename(inputs.crawlFile),
+      storedPath: inputs.crawlFile,
+    },
   ]);
   const queuedAt = performance.now();
   await enqueue('ingest', { auditId: id, attempt: 1 });
@@ -143,28 +123,62 @@ async function main() {
   const doneAt = performance.now();
   if (!audit) throw new Error('the audit disappeared');
   const rss = peakRssMb(worker.pid as number);
+  const at = (phase: string, fallback: number) => marks[phase] ?? fallback;
+  const crawlStart = at('crawl', doneAt);
+  const ingestEnd = at('queued for reconciliation', at('reconciling', doneAt));
+  const sitemapSeconds = (crawlStart - at('sitemaps', queuedAt)) / 1000;
+  const crawlSeconds = (ingestEnd - crawlStart) / 1000;
+  const reconcileSeconds = (doneAt - at('reconciling', ingestEnd)) / 1000;
+  const findings = audit.findings;
 
-  const sitemapStart = marks.sitemaps ?? marks.starting ?? queuedAt;
-  const crawlStart = marks.crawl ?? doneAt;
-  const sitemapSeconds = (crawlStart - sitemapStart) / 1000;
-  const crawlSeconds = (doneAt - crawlStart) / 1000;
+  log('timing findings pages and the export…');
+  const pages = await measurePages(id);
+  const exported = await measureExport(id, 'prune');
+  log('running the reference script on the same inputs…');
+  const reference = runReference(inputs);
+  const ours = (doneAt - queuedAt) / 1000;
+
   const result = {
     date: new Date().toISOString(),
     status: audit.status,
-    sitemapUrls: audit.sitemap.entries,
-    sitemapFiles: audit.sitemap.files,
-    sitemapSeconds: Number(sitemapSeconds.toFixed(2)),
-    urlsPerSecond: Math.round(audit.sitemap.entries / sitemapSeconds),
-    crawlRows: audit.crawl.rows,
-    crawlSeconds: Number(crawlSeconds.toFixed(2)),
-    rowsPerSecond: Math.round(audit.crawl.rows / crawlSeconds),
-    totalSeconds: Number(((doneAt - queuedAt) / 1000).toFixed(2)),
+    sitemap: {
+      urls: audit.sitemap.entries,
+      files: audit.sitemap.files,
+      seconds: Number(sitemapSeconds.toFixed(2)),
+      urlsPerSecond: Math.round(audit.sitemap.entries / sitemapSeconds),
+    },
+    crawl: {
+      rows: audit.crawl.rows,
+      seconds: Number(crawlSeconds.toFixed(2)),
+      rowsPerSecond: Math.round(audit.crawl.rows / crawlSeconds),
+    },
+    reconcile: {
+      seconds: Number(reconcileSeconds.toFixed(2)),
+      prune: findings?.prune.total ?? 0,
+      add: findings?.add.total ?? 0,
+      held: findings?.held.total ?? 0,
+    },
+    endToEndSeconds: Number(ours.toFixed(2)),
     workerPeakRssMb: rss,
+    findingsPage: pages,
+    export: exported,
+    reference: reference
+      ? { ...reference, oursOverReference: Number((ours / reference.seconds).toFixed(2)) }
+      : 'not run (python3 or the script is missing)',
   };
   console.log(JSON.stringify(result, null, 2));
-  log(`sitemap ingest: ${result.urlsPerSecond.toLocaleString('en-US')} URLs/s (target ≥ 100,000)`);
-  log(`crawl ingest:   ${result.rowsPerSecond.toLocaleString('en-US')} rows/s (target ≥ 100,000)`);
+  log(`sitemap ingest: ${result.sitemap.urlsPerSecond.toLocaleString('en-US')} URLs/s (target ≥ 100,000)`);
+  log(`crawl ingest:   ${result.crawl.rowsPerSecond.toLocaleString('en-US')} rows/s (target ≥ 100,000)`);
   log(`worker peak RSS: ${rss} MB (target < 500 MB)`);
+  log(
+    `reconcile: ${result.reconcile.seconds} s for ${URLS.toLocaleString('en-US')} × ${CRAWL_ROWS.toLocaleString('en-US')} (target < 15 s)`,
+  );
+  log(`findings page: p50 ${pages.p50Ms} ms, p95 ${pages.p95Ms} ms (target p95 < 100 ms)`);
+  log(`export: ${exported.rowsPerSecond.toLocaleString('en-US')} rows/s (target ≥ 200,000)`);
+  if (reference)
+    log(
+      `end to end ${result.endToEndSeconds} s vs reference script ${reference.seconds} s (ratio ${result.reference && typeof result.reference === 'object' ? result.reference.oursOverReference : ''}, target ≤ 1)`,
+    );
   writeFileSync(path.join(dir, 'last-result.json'), JSON.stringify(result, null, 2));
 
   worker.kill('SIGTERM');

@@ -81,6 +81,9 @@ export class PartitionLoad {
     await dropPartition(table, auditId);
     const part = partitionName(table, auditId);
     const client = await pool().connect();
+    // Temporary tables of a large load stay in memory instead of spilling to files. Only settable before a
+    // session's first temporary table; a connection that already has it keeps its earlier value.
+    await client.query("SET temp_buffers = '2GB'").catch(() => {});
     try {
       await client.query('BEGIN');
       await client.query(`CREATE TABLE "${part}" (LIKE "${table}" INCLUDING DEFAULTS)`);

@@ -19,8 +19,19 @@ interface FindingRow {
   list: FindingList;
   reason: string;
   reasons: string[];
-  evidence: Record<string, unknown>;
   status: number | null;
+  crawled_url: string | null;
+  redirect_url: string | null;
+  target_status: number | null;
+  canonical_declared: boolean | null;
+  variant_url: string | null;
+  section: string | null;
+  occurrences: number | null;
+  indexable: boolean | null;
+  noindex: boolean | null;
+  blocked_by_robots: boolean | null;
+  depth: number | null;
+  crawled_at: Date | null;
   canonical: string | null;
   lastmod: Date | null;
   sitemap_file_id: number | null;
@@ -32,10 +43,53 @@ interface FindingRow {
   note: string | null;
 }
 
-const COLUMNS = `f.id, f.url, f.list, f.reason, f.reasons, f.evidence, f.status, f.canonical, f.lastmod,
+const COLUMNS = `f.id, f.url, f.list, f.reason, f.reasons, f.status, f.canonical, f.lastmod, f.crawled_url,
+  f.redirect_url, f.target_status, f.canonical_declared, f.variant_url, f.section, f.occurrences, f.indexable,
+  f.noindex, f.blocked_by_robots, f.depth, f.crawled_at,
   f.sitemap_file_id, sf.url AS file_url, sf.upload_name AS file_upload_name,
   f.decision, f.decided_by, f.decided_at, f.note`;
 const FROM = 'findings f LEFT JOIN sitemap_files sf ON sf.id = f.sitemap_file_id';
+
+/** The facts behind a finding, as the evidence object of the API (absent facts are left out). */
+export function evidenceOf(r: FindingRow): Record<string, unknown> {
+  const e: Record<string, unknown> = {};
+  const put = (key: string, value: unknown) => {
+    if (value !== null && value !== undefined && value !== false)
+      e[key] = value instanceof Date ? value.toISOString() : value;
+  };
+  put('status', r.status);
+  if (r.crawled_url !== r.url) put('crawledUrl', r.crawled_url);
+  put('redirectTarget', r.redirect_url);
+  put('redirectTargetStatus', r.target_status);
+  if (r.reasons?.includes('non_canonical')) {
+    put('canonical', r.canonical);
+    if (r.canonical_declared !== null) e.canonicalDeclared = r.canonical_declared;
+  }
+  put('variantUrl', r.variant_url);
+  put('lastmod', r.lastmod);
+  put('section', r.section);
+  if ((r.occurrences ?? 1) > 1) put('occurrences', r.occurrences);
+  if (r.indexable !== null) e.indexable = r.indexable;
+  put('noindex', r.noindex);
+  put('blockedByRobots', r.blocked_by_robots);
+  put('depth', r.depth);
+  put('crawledAt', r.crawled_at);
+  return e;
+}
+
+/** The crawl time the reconcile used: evidence of every newer_than_crawl finding. */
+async function crawlTimeOf(auditId: string): Promise<string | null> {
+  const { rows } = await pool().query(
+    `SELECT findings_summary->>'crawlTime' AS t FROM audits WHERE id = $1`,
+    [auditId],
+  );
+  return rows[0]?.t ?? null;
+}
+
+function withCrawlTime(dto: FindingDto, crawlTime: string | null): FindingDto {
+  if (dto.reason === 'newer_than_crawl' && crawlTime) dto.evidence.crawlTime = crawlTime;
+  return dto;
+}
 
 export function toFindingDto(r: FindingRow): FindingDto {
   return {
@@ -44,7 +98,7 @@ export function toFindingDto(r: FindingRow): FindingDto {
     list: r.list,
     reason: r.reason,
     reasons: r.reasons ?? [r.reason],
-    evidence: r.evidence ?? {},
+    evidence: evidenceOf(r),
     status: r.status,
     canonical: r.canonical,
     lastmod: r.lastmod?.toISOString() ?? null,
@@ -126,6 +180,7 @@ export async function listFindings(auditId: string, query: TFindingQuery): Promi
   const f = filterSql(auditId, filter);
   const k = keyset(sort, cursor, f.params.length + 1);
   const totalPromise = countMatching(auditId, filter);
+  const crawlTimePromise = crawlTimeOf(auditId);
   const found: FindingRow[] = [];
   for (const segment of k.segments) {
     const params = [...f.params, ...segment.params, limit + 1 - found.length];
@@ -145,7 +200,12 @@ export async function listFindings(auditId: string, query: TFindingQuery): Promi
       column === 'id' ? undefined : column === 'url' ? last.url : (last.lastmod?.toISOString() ?? null);
     nextCursor = encodeCursor(value === undefined ? { id: last.id } : { v: value, id: last.id });
   }
-  return { items: rows.map(toFindingDto), nextCursor, total: await totalPromise };
+  const crawlTime = await crawlTimePromise;
+  return {
+    items: rows.map((r) => withCrawlTime(toFindingDto(r), crawlTime)),
+    nextCursor,
+    total: await totalPromise,
+  };
 }
 
 export async function getFinding(
@@ -164,7 +224,7 @@ export async function getFinding(
     take: 200,
   });
   return {
-    ...toFindingDto(row),
+    ...withCrawlTime(toFindingDto(row), await crawlTimeOf(auditId)),
     history: log.map((l) => ({
       from: l.fromDecision as DecisionLogEntry['from'],
       to: l.toDecision as DecisionLogEntry['to'],

@@ -5,6 +5,7 @@ import { createAttachedPartition, dropPartition, PartitionLoad } from '@/lib/db/
 import {
   addExcludedSql,
   addFindingsSql,
+  afterFactsSql,
   analyzeSql,
   byFileSql,
   countsSql,
@@ -48,25 +49,26 @@ export async function reconcileAudit(auditId: string, options: ReconcileOptions)
   await resetFindings(auditId);
   const load = await PartitionLoad.begin('findings', auditId);
   try {
-    // Hash joins over a million keys each want more than the default 4 MB before spilling to disk.
-    await load.query("SET LOCAL work_mem = '256MB'");
+    // Hash joins and sorts over a million keys each want more than the default 4 MB of work memory.
+    await load.query("SET LOCAL work_mem = '512MB'");
     await load.query(declaredSql, [auditId]);
     await load.query(crawledSql, [auditId]);
     await load.query(options.exact ? looseSql : emptyLooseSql);
     await load.query(sectionsSql);
     await load.query(analyzeSql);
     const f = (await load.query(factsSql)).rows[0];
+    const crawlTime = options.crawlTime ?? f.latest_crawl;
+    const declared = await load.query(declaredFindingsSql(load.part), [auditId, options.exact, crawlTime]);
+    const declaredFindings = declared.rowCount ?? 0;
+    const after = (await load.query(afterFactsSql(load.part))).rows[0];
     const facts: ReconcileFacts = {
       declared: f.declared,
       crawled: f.crawled,
-      matched: f.matched,
+      matched: f.declared - after.unmatched,
       latestCrawl: f.latest_crawl,
       newestLastmod: f.newest_lastmod,
-      hostsNotCrawled: f.hosts_not_crawled,
+      hostsNotCrawled: after.hosts_not_crawled,
     };
-    const crawlTime = options.crawlTime ?? facts.latestCrawl;
-    const declared = await load.query(declaredFindingsSql(load.part), [auditId, options.exact, crawlTime]);
-    const declaredFindings = declared.rowCount ?? 0;
     const added = await load.query(addFindingsSql(load.part), [auditId, declaredFindings + 1]);
     const addExcluded = (await load.query(addExcludedSql)).rows[0];
     const byFile = (await load.query(byFileSql(load.part))).rows.map((r) => ({

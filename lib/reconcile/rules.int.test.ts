@@ -8,7 +8,8 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { getAudit } from '@/lib/audits/data';
 import { insertAudit } from '@/lib/audits/mutations';
 import type { TAuditOptions } from '@/lib/audits/schema';
-import { pool } from '@/lib/db/client';
+import { listFindings } from '@/lib/findings/data';
+import { ZFindingQuery } from '@/lib/findings/schema';
 import { runIngest } from '@/lib/jobs/ingest';
 import { runReconcile } from '@/lib/jobs/reconcile';
 
@@ -53,10 +54,11 @@ async function reconcile(sitemapFile: string, crawlFile: string, options: Partia
   await runIngest({ auditId: id, attempt: 1 });
   expect((await getAudit(id))?.phase).toBe('queued for reconciliation');
   await runReconcile({ auditId: id, attempt: 1 });
-  const { rows } = await pool().query<Finding>(
-    'SELECT id, list, url, reason, reasons, evidence FROM findings WHERE audit_id = $1 ORDER BY id',
-    [id],
-  );
+  const rows: Finding[] = [];
+  for (const list of ['prune', 'held', 'add'] as const) {
+    rows.push(...(await listFindings(id, ZFindingQuery.parse({ list, limit: 1000 }))).items);
+  }
+  rows.sort((a, b) => a.id - b.id);
   const audit = await getAudit(id);
   if (!audit) throw new Error('audit vanished');
   return { id, audit, findings: rows, byUrl: new Map(rows.map((r) => [`${r.list} ${r.url}`, r])) };
@@ -123,7 +125,10 @@ describe('reconciliation rules (exact profile)', () => {
     expect(find('prune', `${S}/missing`).reason).toBe('unreached_by_crawl');
     expect(find('prune', `${S}/news/b`).reason).toBe('unreached_by_crawl');
     expect(find('held', `${S}/fresh`)).toMatchObject({ reason: 'newer_than_crawl' });
-    expect(find('held', `${S}/fresh`).evidence).toMatchObject({ crawlTime: '2026-11-01T00:00:00+00:00' });
+    expect(find('held', `${S}/fresh`).evidence).toMatchObject({
+      lastmod: '2026-11-20T00:00:00.000Z',
+      crawlTime: '2026-11-01T00:00:00.000Z',
+    });
     expect(find('held', `${S}/blog/post-9`)).toMatchObject({
       reason: 'section_not_crawled',
       evidence: { section: 'ex.com/blog' },

@@ -45,84 +45,81 @@ SELECT ${host('key')} || '/' || ${segment('key', 2)} FROM c`;
 
 export const analyzeSql = 'ANALYZE d; ANALYZE c; ANALYZE cl; ANALYZE sec';
 
+const FINDING_COLUMNS = `audit_id, id, list, reason, reasons, url, key, host, path, status, canonical, lastmod,
+  sitemap_file_id, crawl_line, crawled_url, redirect_url, target_status, canonical_declared, variant_url, section,
+  occurrences, indexable, noindex, blocked_by_robots, depth, crawled_at`;
+
 /**
- * Prune and held findings. $1 audit, $2 exact profile?, $3 crawl time (nullable). Every applicable rule
- * is kept in `reasons`; the first is `reason`. Unmatched keys get exactly one of url_variant,
- * newer_than_crawl, section_not_crawled, unreached_by_crawl (in that order).
+ * Prune and held findings. $1 audit, $2 exact profile?, $3 crawl time (nullable). Healthy matches are
+ * dropped first (a cheap test), so the rest of the work scales with the findings, not the sitemap.
+ * Every applicable rule is kept in `reasons`; the first is `reason`. Unmatched keys get exactly one of
+ * url_variant, newer_than_crawl, section_not_crawled, unreached_by_crawl (in that order).
  */
 export function declaredFindingsSql(part: string): string {
   return `
-INSERT INTO "${part}" (audit_id, id, list, reason, reasons, url, key, host, path, evidence, status, canonical,
-                       lastmod, sitemap_file_id, crawl_line)
-SELECT $1, row_number() OVER (ORDER BY CASE WHEN x.reasons[1] IN ('newer_than_crawl', 'section_not_crawled') THEN 1 ELSE 0 END,
-                                       x.file_id, x.position),
-       CASE WHEN x.reasons[1] IN ('newer_than_crawl', 'section_not_crawled') THEN 'held' ELSE 'prune' END,
-       x.reasons[1], x.reasons, x.loc, x.key, ${host('x.key')}, ${path('x.key')},
-       jsonb_strip_nulls(jsonb_build_object(
-         'status', x.status,
-         'crawledUrl', CASE WHEN x.crawled_url <> x.loc THEN x.crawled_url END,
-         'redirectTarget', x.redirect_url,
-         'redirectTargetStatus', x.target_status,
-         'canonical', CASE WHEN x.canonical_key <> x.key THEN x.canonical END,
-         'canonicalDeclared', CASE WHEN x.canonical_key <> x.key THEN x.canonical_declared END,
-         'variantUrl', x.variant_url,
-         'lastmod', x.lastmod,
-         'crawlTime', CASE WHEN x.reasons[1] = 'newer_than_crawl' THEN $3::timestamptz END,
-         'section', CASE WHEN x.reasons[1] = 'section_not_crawled' THEN x.section END,
-         'occurrences', NULLIF(x.occurrences, 1),
-         'indexable', x.indexable,
-         'noindex', NULLIF(x.noindex, false),
-         'blockedByRobots', NULLIF(x.blocked_by_robots, false),
-         'depth', x.depth)),
-       x.status, x.canonical, x.lastmod, x.file_id, x.line
-  FROM (
-    SELECT d.key, d.loc, d.file_id, d.position, d.lastmod, d.occurrences,
-           c.url AS crawled_url, c.line, c.status, c.canonical, c.canonical_key, c.indexable, c.noindex,
-           c.blocked_by_robots, c.depth, c.redirect_url, t.status AS target_status,
-           (cd.key IS NOT NULL) AS canonical_declared, cl.url AS variant_url, ${section('d.key')} AS section,
-           CASE
-             WHEN c.key IS NULL THEN ARRAY[CASE
-               WHEN $2 AND cl.url IS NOT NULL THEN 'url_variant'
-               WHEN $3::timestamptz IS NOT NULL AND d.lastmod > $3::timestamptz THEN 'newer_than_crawl'
-               WHEN sec.section IS NULL THEN 'section_not_crawled'
-               ELSE 'unreached_by_crawl' END]
-             ELSE array_remove(ARRAY[
-               CASE WHEN c.blocked_by_robots THEN 'blocked_by_robots' END,
-               CASE WHEN NOT c.blocked_by_robots AND coalesce(c.status, 0) = 0 THEN 'no_response' END,
-               CASE WHEN c.status >= 400 THEN 'http_' || c.status END,
-               CASE WHEN c.status IN (301, 302, 303, 307, 308) THEN 'redirects' END,
-               CASE WHEN c.canonical_key IS NOT NULL AND c.canonical_key <> d.key THEN 'non_canonical' END,
-               -- An explicit noindex always counts; "not indexable" alone only when nothing else explains it
-               -- (Screaming Frog marks redirects and canonicalised pages Non-Indexable too).
-               CASE WHEN c.noindex OR (c.indexable = false AND c.status BETWEEN 200 AND 299
-                                      AND NOT c.blocked_by_robots
-                                      AND (c.canonical_key IS NULL OR c.canonical_key = d.key)) THEN 'noindex' END
-             ], NULL)
-           END AS reasons
-      FROM d
-      LEFT JOIN c ON c.key = d.key
-      LEFT JOIN c t ON t.key = c.redirect_key
-      LEFT JOIN d cd ON cd.key = c.canonical_key
-      LEFT JOIN cl ON c.key IS NULL AND cl.loose_key = d.loose_key
-      LEFT JOIN sec ON c.key IS NULL AND sec.section = ${section('d.key')}
-  ) x
- WHERE cardinality(x.reasons) > 0`;
+WITH j AS MATERIALIZED (
+  SELECT d.key, d.loose_key, d.loc, d.file_id, d.position, d.lastmod, d.occurrences,
+         c.key AS ckey, c.url AS crawled_url, c.line, c.status, c.canonical, c.canonical_key, c.indexable,
+         c.noindex, c.blocked_by_robots, c.depth, c.redirect_url, c.redirect_key
+    FROM d LEFT JOIN c ON c.key = d.key
+   WHERE c.key IS NULL OR c.status IS DISTINCT FROM 200 OR c.blocked_by_robots OR c.noindex
+      OR c.indexable = false OR (c.canonical_key IS NOT NULL AND c.canonical_key <> d.key)
+),
+u AS MATERIALIZED (
+  SELECT j.key, ${section('j.key')} AS section FROM j WHERE j.ckey IS NULL
+),
+r AS MATERIALIZED (
+  SELECT j.*, ${host('j.key')} AS host, t.status AS target_status,
+         CASE WHEN j.canonical_key <> j.key THEN cd.key IS NOT NULL END AS canonical_declared,
+         cl.url AS variant_url, u.section,
+         CASE
+           WHEN j.ckey IS NULL THEN ARRAY[CASE
+             WHEN $2 AND cl.url IS NOT NULL THEN 'url_variant'
+             WHEN $3::timestamptz IS NOT NULL AND j.lastmod > $3::timestamptz THEN 'newer_than_crawl'
+             WHEN sec.section IS NULL THEN 'section_not_crawled'
+             ELSE 'unreached_by_crawl' END]
+           ELSE array_remove(ARRAY[
+             CASE WHEN j.blocked_by_robots THEN 'blocked_by_robots' END,
+             CASE WHEN NOT j.blocked_by_robots AND coalesce(j.status, 0) = 0 THEN 'no_response' END,
+             CASE WHEN j.status >= 400 THEN 'http_' || j.status END,
+             CASE WHEN j.status IN (301, 302, 303, 307, 308) THEN 'redirects' END,
+             CASE WHEN j.canonical_key IS NOT NULL AND j.canonical_key <> j.key THEN 'non_canonical' END,
+             -- An explicit noindex always counts; "not indexable" alone only when nothing else explains it
+             -- (Screaming Frog marks redirects and canonicalised pages Non-Indexable too).
+             CASE WHEN j.noindex OR (j.indexable = false AND j.status BETWEEN 200 AND 299
+                                    AND NOT j.blocked_by_robots
+                                    AND (j.canonical_key IS NULL OR j.canonical_key = j.key)) THEN 'noindex' END
+           ], NULL)
+         END AS reasons
+    FROM j
+    LEFT JOIN c t ON t.key = j.redirect_key
+    LEFT JOIN d cd ON cd.key = j.canonical_key AND j.canonical_key <> j.key
+    LEFT JOIN u ON u.key = j.key
+    LEFT JOIN cl ON j.ckey IS NULL AND cl.loose_key = j.loose_key
+    LEFT JOIN sec ON sec.section = u.section
+)
+INSERT INTO "${part}" (${FINDING_COLUMNS})
+SELECT $1, row_number() OVER (ORDER BY r.reasons[1] IN ('newer_than_crawl', 'section_not_crawled'), r.file_id, r.position),
+       CASE WHEN r.reasons[1] IN ('newer_than_crawl', 'section_not_crawled') THEN 'held' ELSE 'prune' END,
+       r.reasons[1], r.reasons, r.loc, r.key, r.host, substr(r.key, length(split_part(r.key, '/', 1)) + length(r.host) + 3),
+       r.status, r.canonical, r.lastmod, r.file_id, r.line, r.crawled_url, r.redirect_url, r.target_status,
+       r.canonical_declared, r.variant_url, r.section, r.occurrences, r.indexable, r.noindex, r.blocked_by_robots,
+       r.depth, NULL
+  FROM r WHERE cardinality(r.reasons) > 0`;
 }
 
 /** Add findings: crawled 200, indexable, self- or un-canonicalised, not declared. $1 audit, $2 first id. */
 export function addFindingsSql(part: string): string {
   return `
-INSERT INTO "${part}" (audit_id, id, list, reason, reasons, url, key, host, path, evidence, status, canonical,
-                       lastmod, sitemap_file_id, crawl_line)
-SELECT $1, $2::int - 1 + row_number() OVER (ORDER BY c.line), 'add', 'reachable_not_declared',
-       ARRAY['reachable_not_declared'], c.url, c.key, ${host('c.key')}, ${path('c.key')},
-       jsonb_strip_nulls(jsonb_build_object('status', c.status, 'depth', c.depth, 'crawledAt', c.crawled_at,
-                                            'canonical', c.canonical)),
-       c.status, c.canonical, NULL, NULL, c.line
-  FROM c
- WHERE c.status = 200 AND c.indexable IS DISTINCT FROM false AND NOT c.noindex AND NOT c.blocked_by_robots
-   AND (c.canonical_key IS NULL OR c.canonical_key = c.key)
-   AND NOT EXISTS (SELECT 1 FROM d WHERE d.key = c.key)`;
+INSERT INTO "${part}" (${FINDING_COLUMNS})
+SELECT $1, $2::int - 1 + row_number() OVER (ORDER BY a.line), 'add', 'reachable_not_declared',
+       ARRAY['reachable_not_declared'], a.url, a.key, a.host, substr(a.key, length(split_part(a.key, '/', 1)) + length(a.host) + 3),
+       a.status, a.canonical, NULL, NULL, a.line, NULL, NULL, NULL, NULL, NULL, NULL, NULL, a.indexable, NULL, NULL,
+       a.depth, a.crawled_at
+  FROM (SELECT c.*, ${host('c.key')} AS host FROM c
+         WHERE c.status = 200 AND c.indexable IS DISTINCT FROM false AND NOT c.noindex AND NOT c.blocked_by_robots
+           AND (c.canonical_key IS NULL OR c.canonical_key = c.key)
+           AND NOT EXISTS (SELECT 1 FROM d WHERE d.key = c.key)) a`;
 }
 
 /** What the add rule left out, among crawled pages the sitemap does not declare. */
@@ -134,16 +131,22 @@ SELECT count(*) FILTER (WHERE coalesce(c.status, 0) <> 200 OR c.blocked_by_robot
                           AND c.canonical_key IS NOT NULL AND c.canonical_key <> c.key)::int AS canonicalised
   FROM c WHERE NOT EXISTS (SELECT 1 FROM d WHERE d.key = c.key)`;
 
-/** Facts for the sanity warnings and the crawl time. */
+/** Sizes and times known before classifying (the crawl time decides newer_than_crawl). */
 export const factsSql = `
 SELECT (SELECT count(*)::int FROM d) AS declared,
        (SELECT count(*)::int FROM c) AS crawled,
-       (SELECT count(*)::int FROM d JOIN c USING (key)) AS matched,
        (SELECT max(crawled_at) FROM c) AS latest_crawl,
-       (SELECT max(lastmod) FROM d) AS newest_lastmod,
+       (SELECT max(lastmod) FROM d) AS newest_lastmod`;
+
+/** Facts read from the findings: declared keys without a crawl row, and hosts the crawl never visited
+ * (all of whose entries are necessarily unmatched findings). */
+export const afterFactsSql = (part: string) => `
+SELECT (SELECT count(*)::int FROM "${part}"
+         WHERE list <> 'add' AND reason IN ('unreached_by_crawl', 'url_variant', 'newer_than_crawl', 'section_not_crawled')) AS unmatched,
        (SELECT coalesce(array_agg(h ORDER BY h), '{}') FROM (
-          SELECT DISTINCT ${host('key')} AS h FROM d
-          EXCEPT SELECT DISTINCT ${host('key')} FROM c) hs) AS hosts_not_crawled`;
+          SELECT DISTINCT host AS h FROM "${part}"
+           WHERE list <> 'add' AND crawl_line IS NULL AND NOT EXISTS (SELECT 1 FROM sec WHERE sec.section = host || '/')) hs
+       ) AS hosts_not_crawled`;
 
 export const countsSql = (part: string) => `
 INSERT INTO finding_counts (audit_id, list, reason, decision, n)

@@ -1,4 +1,5 @@
--- Reconciliation: findings (prune / add / held lists) with their decisions, an append-only decision log,
+-- Reconciliation: findings (prune / add / held lists) with their evidence as typed columns (cheap to
+-- load a million of; the API shapes them into an evidence object) and their decisions, an append-only decision log,
 -- and per-(list, reason, decision) counts kept in step with every decision. Findings and the log are
 -- partitioned by audit like the bulk tables: a reconcile loads and indexes one audit's findings at once.
 
@@ -20,12 +21,23 @@ CREATE TABLE "findings" (
     "key" TEXT NOT NULL,
     "host" TEXT NOT NULL,
     "path" TEXT NOT NULL,
-    "evidence" JSONB NOT NULL DEFAULT '{}',
     "status" INTEGER,
     "canonical" TEXT,
     "lastmod" TIMESTAMPTZ(3),
     "sitemap_file_id" INTEGER,
     "crawl_line" INTEGER,
+    "crawled_url" TEXT,
+    "redirect_url" TEXT,
+    "target_status" INTEGER,
+    "canonical_declared" BOOLEAN,
+    "variant_url" TEXT,
+    "section" TEXT,
+    "occurrences" INTEGER,
+    "indexable" BOOLEAN,
+    "noindex" BOOLEAN,
+    "blocked_by_robots" BOOLEAN,
+    "depth" INTEGER,
+    "crawled_at" TIMESTAMPTZ(3),
     "decision" TEXT NOT NULL DEFAULT 'pending',
     "decided_by" TEXT,
     "decided_at" TIMESTAMPTZ(3),
