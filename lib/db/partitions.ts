@@ -27,17 +27,8 @@ const INDEXES: Record<BulkTable, (part: string) => string[]> = {
     `ALTER TABLE "${part}" ADD CONSTRAINT "${part}_pkey" PRIMARY KEY (audit_id, line)`,
     `CREATE INDEX "${part}_key_idx" ON "${part}" (audit_id, key)`,
   ],
-  // The first three match the parent's indexes (and are attached to them); the others serve the
-  // review table's sorts and filters.
-  findings: (part) => [
-    `ALTER TABLE "${part}" ADD CONSTRAINT "${part}_pkey" PRIMARY KEY (audit_id, id)`,
-    `CREATE INDEX "${part}_reason_idx" ON "${part}" (audit_id, list, reason, id)`,
-    `CREATE INDEX "${part}_decision_idx" ON "${part}" (audit_id, list, decision, id)`,
-    `CREATE INDEX "${part}_url_idx" ON "${part}" (audit_id, list, url, id)`,
-    `CREATE INDEX "${part}_lastmod_idx" ON "${part}" (audit_id, list, lastmod, id)`,
-    `CREATE INDEX "${part}_host_idx" ON "${part}" (audit_id, list, host, id)`,
-    `CREATE INDEX "${part}_path_idx" ON "${part}" (audit_id, list, path text_pattern_ops)`,
-  ],
+  // Only the key: the review indexes are built afterwards, in the background (lib/findings/indexes.ts).
+  findings: (part) => [`ALTER TABLE "${part}" ADD CONSTRAINT "${part}_pkey" PRIMARY KEY (audit_id, id)`],
   decision_log: (part) => [
     `ALTER TABLE "${part}" ADD CONSTRAINT "${part}_pkey" PRIMARY KEY (audit_id, id)`,
     `CREATE INDEX "${part}_finding_idx" ON "${part}" (audit_id, finding_id)`,

@@ -245,6 +245,7 @@ export async function getFindingsOverview(auditId: string): Promise<FindingsOver
   const summary = (audit.findingsSummary ?? {}) as {
     addExcluded?: FindingsOverview['addExcluded'];
     crawlTime?: string | null;
+    indexedAt?: string;
   };
   const lists = ['prune', 'add', 'held'] as const;
   const overview: FindingsOverview = {
@@ -259,6 +260,7 @@ export async function getFindingsOverview(auditId: string): Promise<FindingsOver
     addExcluded: summary.addExcluded ?? { non200: 0, noindex: 0, canonicalised: 0 },
     crawlTime: summary.crawlTime ?? null,
     reconciledAt: audit.reconciledAt.toISOString(),
+    indexesReady: Boolean(summary.indexedAt),
   };
   for (const c of audit.findingCounts) {
     const list = lists.find((l) => l === c.list);

@@ -5,6 +5,7 @@ import {
   type FindingView,
   filterOf,
   findingQueryFromSearchParams,
+  formatLastmod,
   isSanityWarning,
   reasonLabel,
   sanityWarningTitle,
@@ -59,6 +60,15 @@ describe('sitemapFileLabel', () => {
   });
 });
 
+describe('formatLastmod', () => {
+  it('shows the day alone at midnight UTC and the UTC time otherwise', () => {
+    expect(formatLastmod('2026-11-03T00:00:00.000Z')).toBe('2026-11-03');
+    expect(formatLastmod('2026-11-03T10:30:00+02:00')).toBe('2026-11-03 08:30 UTC');
+    expect(formatLastmod(null)).toBe('—');
+    expect(formatLastmod('yesterday')).toBe('yesterday');
+  });
+});
+
 describe('evidenceLines', () => {
   it('explains a redirect and what its target answers', () => {
     const lines = evidenceLines(
@@ -101,6 +111,12 @@ describe('evidenceLines', () => {
     );
   });
 
+  it('mentions indexability only for add rows', () => {
+    expect(
+      evidenceLines(finding({ reason: 'http_404', status: 404, evidence: { indexable: true } })),
+    ).toEqual(['Answers HTTP 404']);
+  });
+
   it('ignores a self-referencing canonical', () => {
     const lines = evidenceLines(
       finding({ reason: 'noindex', canonical: 'https://example.com/a', evidence: { noindex: true } }),
@@ -110,6 +126,9 @@ describe('evidenceLines', () => {
 
   it('covers unreached, variants, robots and error statuses', () => {
     expect(evidenceLines(finding({ evidence: {} }))).toEqual(['The crawl never reached this URL']);
+    expect(evidenceLines(finding({ evidence: { section: 'example.com/blog/' } }))).toEqual([
+      'The crawl covered example.com/blog/ but never reached this URL',
+    ]);
     expect(
       evidenceLines(finding({ reason: 'url_variant', evidence: { variantUrl: 'https://example.com/a/' } })),
     ).toEqual(['The crawl found it as https://example.com/a/, a variant of the declared URL']);
@@ -145,10 +164,21 @@ describe('evidenceLines', () => {
         list: 'add',
         reason: 'reachable_not_declared',
         status: 200,
-        evidence: { indexable: true, depth: 3, occurrences: 'many', crawledUrl: 'https://example.com/a' },
+        evidence: {
+          indexable: true,
+          depth: 3,
+          occurrences: 'many',
+          crawledUrl: 'https://example.com/a',
+          crawledAt: '2026-11-27T09:00:00+00:00',
+        },
       }),
     );
-    expect(lines).toEqual(['Answers HTTP 200', 'Indexable in the crawl', 'Found at crawl depth 3']);
+    expect(lines).toEqual([
+      'Answers HTTP 200',
+      'Indexable in the crawl',
+      'Crawled 2026-11-27',
+      'Found at crawl depth 3',
+    ]);
   });
 
   it('mentions repeated declarations', () => {

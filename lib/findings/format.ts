@@ -58,6 +58,17 @@ export function sitemapFileLabel(file: FindingDto['sitemapFile']): string {
   return file.uploadName ?? file.url ?? `Sitemap file #${file.id}`;
 }
 
+/** A sitemap date as declared: the day alone when it has no time of day (UTC), else day and time in UTC. */
+export function formatLastmod(iso: string | null | undefined): string {
+  if (!iso) return '—';
+  const time = Date.parse(iso);
+  if (Number.isNaN(time)) return iso;
+  const text = new Date(time).toISOString();
+  return text.endsWith('T00:00:00.000Z')
+    ? text.slice(0, 10)
+    : `${text.slice(0, 10)} ${text.slice(11, 16)} UTC`;
+}
+
 // ── Evidence ─────────────────────────────────────────────────────────────────────────────────────
 
 function text(value: unknown): string | null {
@@ -111,7 +122,13 @@ function statusSentence(finding: FindingDto, evidence: Record<string, unknown>):
 export function evidenceLines(finding: FindingDto): string[] {
   const evidence = finding.evidence ?? {};
   const lines: (string | null)[] = [];
-  if (finding.reason === 'unreached_by_crawl') lines.push('The crawl never reached this URL');
+  const section = text(evidence.section);
+  if (finding.reason === 'unreached_by_crawl')
+    lines.push(
+      section
+        ? `The crawl covered ${section} but never reached this URL`
+        : 'The crawl never reached this URL',
+    );
   const variant = text(evidence.variantUrl);
   if (variant) lines.push(`The crawl found it as ${variant}, a variant of the declared URL`);
   const crawled = text(evidence.crawledUrl);
@@ -122,13 +139,15 @@ export function evidenceLines(finding: FindingDto): string[] {
   if (evidence.blockedByRobots === true || finding.reason === 'blocked_by_robots')
     lines.push('Blocked by robots.txt');
   if (evidence.noindex === true || finding.reason === 'noindex') lines.push('Marked noindex');
-  if (evidence.indexable === true) lines.push('Indexable in the crawl');
+  // Only news for pages the sitemap lacks; on a prune row it would read as a reason to keep it.
+  if (evidence.indexable === true && finding.list === 'add') lines.push('Indexable in the crawl');
   const lastmod = day(evidence.lastmod) ?? day(finding.lastmod);
-  const crawlTime = day(evidence.crawlTime);
+  const crawlTime = day(evidence.crawlTime) ?? day(evidence.crawledAt);
   if (lastmod && crawlTime) lines.push(`Last modified ${lastmod}, crawled ${crawlTime}`);
   else if (lastmod && finding.reason === 'newer_than_crawl') lines.push(`Last modified ${lastmod}`);
-  const section = text(evidence.section);
-  if (section) lines.push(`No page in the section ${section} was crawled`);
+  else if (crawlTime && finding.list === 'add') lines.push(`Crawled ${crawlTime}`);
+  if (section && finding.reason === 'section_not_crawled')
+    lines.push(`No page in the section ${section} was crawled`);
   const occurrences = whole(evidence.occurrences);
   if (occurrences !== null && occurrences > 1) lines.push(`Declared ${occurrences} times in the sitemaps`);
   const depth = whole(evidence.depth);

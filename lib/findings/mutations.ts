@@ -61,3 +61,12 @@ export async function decideByFilter(
   const f = filterSql(auditId, filter);
   return apply(auditId, f.sql, f.params, change);
 }
+
+/** Notes on the audit that its findings' review indexes are built (the UI and the benchmark read it). */
+export async function markReviewIndexesReady(auditId: string): Promise<void> {
+  await pool().query(
+    `UPDATE audits SET findings_summary = jsonb_set(coalesce(findings_summary, '{}'), '{indexedAt}', to_jsonb(now()))
+      WHERE id = $1`,
+    [auditId],
+  );
+}

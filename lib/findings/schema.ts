@@ -125,4 +125,6 @@ export interface FindingsOverview extends FindingsSummary {
   addExcluded: { non200: number; noindex: number; canonicalised: number };
   crawlTime: string | null;
   reconciledAt: string;
+  /** False while the review indexes are still being built (filters and sorts work, more slowly). */
+  indexesReady: boolean;
 }

@@ -3,7 +3,7 @@
 import PgBoss from 'pg-boss';
 import { databaseUrl } from '@/lib/db/client';
 
-export const QUEUES = ['ingest', 'reconcile'] as const;
+export const QUEUES = ['ingest', 'reconcile', 'index-findings'] as const;
 export type QueueName = (typeof QUEUES)[number];
 
 export interface AuditJobData {

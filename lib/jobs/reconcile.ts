@@ -6,7 +6,7 @@ import { claimForReconcile, finishReconcile, sitemapFileInfo } from '@/lib/recon
 import { reconcileAudit } from '@/lib/reconcile/mutations';
 import { reasonsPerFile, sanityWarnings } from '@/lib/reconcile/summary';
 import { ProgressReporter } from './progress';
-import type { AuditJobData } from './queue';
+import { type AuditJobData, enqueue } from './queue';
 
 export async function runReconcile(data: AuditJobData): Promise<void> {
   const audit = await claimForReconcile(data.auditId, data.attempt);
@@ -25,7 +25,7 @@ export async function runReconcile(data: AuditJobData): Promise<void> {
     const byFile = reasonsPerFile(outcome.byFile, await sitemapFileInfo(audit.id, fileIds));
     const previous = (audit.warnings ?? []) as { code: string; message: string }[];
     const errors = (audit.errors ?? []) as unknown[];
-    await finishReconcile(audit.id, data.attempt, {
+    const finished = await finishReconcile(audit.id, data.attempt, {
       status: errors.length > 0 ? 'partial' : 'succeeded',
       warnings: [...previous, ...sanityWarnings(outcome.facts, outcome.pruneTotal, outcome.crawlTime)],
       summary: {
@@ -37,6 +37,7 @@ export async function runReconcile(data: AuditJobData): Promise<void> {
         byFile,
       },
     });
+    if (finished) await enqueue('index-findings', data);
   } catch (error) {
     if (reporter.signal.aborted) return;
     console.error(`[worker] reconcile of audit ${audit.id} failed`, error);

@@ -4,6 +4,7 @@ import { intEnv } from '@/lib/db/config';
 import { runIngest } from './ingest';
 import { type AuditJobData, getBoss, stopBoss } from './queue';
 import { reapStaleAudits, staleAfterSeconds } from './reaper';
+import { runIndexFindings } from './index-findings';
 import { runReconcile } from './reconcile';
 
 export interface WorkerHandle {

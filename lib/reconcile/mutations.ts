@@ -9,10 +9,13 @@ import {
   analyzeSql,
   byFileSql,
   countsSql,
+  crawledDuplicatesSql,
   crawledSql,
+  declaredDuplicatesSql,
   declaredFindingsSql,
   declaredSql,
   factsSql,
+  fileBasesSql,
   looseSql,
   sectionsSql,
 } from './sql';
@@ -51,10 +54,13 @@ export async function reconcileAudit(auditId: string, options: ReconcileOptions)
   try {
     // Hash joins and sorts over a million keys each want more than the default 4 MB of work memory.
     await load.query("SET LOCAL work_mem = '512MB'");
+    await load.query(declaredDuplicatesSql, [auditId]);
     await load.query(declaredSql, [auditId]);
+    await load.query(crawledDuplicatesSql, [auditId]);
     await load.query(crawledSql, [auditId]);
     await load.query(options.exact ? looseSql : emptyLooseSql);
     await load.query(sectionsSql);
+    await load.query(fileBasesSql, [auditId]);
     await load.query(analyzeSql);
     const f = (await load.query(factsSql)).rows[0];
     const crawlTime = options.crawlTime ?? f.latest_crawl;
@@ -69,7 +75,7 @@ export async function reconcileAudit(auditId: string, options: ReconcileOptions)
       newestLastmod: f.newest_lastmod,
       hostsNotCrawled: after.hosts_not_crawled,
     };
-    const added = await load.query(addFindingsSql(load.part), [auditId, declaredFindings + 1]);
+    const added = await load.query(addFindingsSql(load.part), [auditId]);
     const addExcluded = (await load.query(addExcludedSql)).rows[0];
     const byFile = (await load.query(byFileSql(load.part))).rows.map((r) => ({
       fileId: r.file_id as number | null,

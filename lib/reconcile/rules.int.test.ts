@@ -198,12 +198,15 @@ describe('reconciliation rules (exact profile)', () => {
     expect(codes).not.toContain('no_overlap');
   });
 
-  it('numbers findings stably: prune first, then held, then add', () => {
-    const lists = result.findings.map((f) => f.list);
-    expect(lists).toEqual(
-      [...lists].sort((a, b) => ['prune', 'held', 'add'].indexOf(a) - ['prune', 'held', 'add'].indexOf(b)),
-    );
-    expect(result.findings.map((f) => f.id)).toEqual(result.findings.map((_, i) => i + 1));
+  it('numbers findings stably in sitemap order, add findings after every declared one', () => {
+    const declared = result.findings.filter((f) => f.list !== 'add');
+    const order = declared.map((f) => f.url);
+    // The crafted sitemap lists these in this order.
+    expect(order.indexOf(`${S}/missing`)).toBeLessThan(order.indexOf(`${S}/gone`));
+    expect(order.indexOf(`${S}/gone`)).toBeLessThan(order.indexOf(`${S}/news/b`));
+    const maxDeclared = Math.max(...declared.map((f) => f.id));
+    expect(result.findings.filter((f) => f.list === 'add').every((f) => f.id > maxDeclared)).toBe(true);
+    expect(new Set(result.findings.map((f) => f.id)).size).toBe(result.findings.length);
   });
 });
 

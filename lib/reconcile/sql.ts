@@ -6,113 +6,137 @@
 const host = (key: string) => `split_part(${key}, '/', 3)`;
 const path = (key: string) =>
   `substr(${key}, length(split_part(${key}, '/', 1)) + length(split_part(${key}, '/', 3)) + 3)`;
-const segment = (key: string, n: number) => `split_part(split_part(${path(key)}, '?', 1), '/', ${n})`;
-/** A page's section: host + first directory; pages at the top level (`/about`) are in the host's root. */
+/** A page's section: host + first directory (`https://h/blog/post` → `h/blog`); pages at the top level
+ * (`/about`, `/blog/`) are in the host's root section (`h/`). */
 const section = (key: string) =>
-  `${host(key)} || '/' || CASE WHEN ${segment(key, 3)} = '' THEN '' ELSE ${segment(key, 2)} END`;
+  `split_part(${key}, '/', 3) || '/' || CASE WHEN split_part(${key}, '/', 5) = '' THEN '' ELSE split_part(${key}, '/', 4) END`;
 
-/** Declared keys, one row per key: the last occurrence (as the playbook's script keeps), with a count. */
+/** Declared keys, one row per key: the last occurrence (as the playbook's script keeps), with a count.
+ * Duplicates are usually few: they are found with a hash aggregate and only they are sorted. */
+export const declaredDuplicatesSql = `
+CREATE TEMP TABLE dk ON COMMIT DROP AS
+SELECT key, count(*)::int AS n FROM sitemap_entries WHERE audit_id = $1 AND key IS NOT NULL
+ GROUP BY key HAVING count(*) > 1`;
+
 export const declaredSql = `
 CREATE TEMP TABLE d ON COMMIT DROP AS
-SELECT DISTINCT ON (key) key, loose_key, loc, file_id, position, lastmod,
-       count(*) OVER (PARTITION BY key) AS occurrences
-  FROM sitemap_entries
- WHERE audit_id = $1 AND key IS NOT NULL
- ORDER BY key, file_id DESC, position DESC`;
+SELECT key, loose_key, loc, file_id, position, lastmod, 1 AS occurrences
+  FROM sitemap_entries e
+ WHERE audit_id = $1 AND key IS NOT NULL AND NOT EXISTS (SELECT 1 FROM dk WHERE dk.key = e.key)
+UNION ALL
+SELECT * FROM (
+  SELECT DISTINCT ON (e.key) e.key, e.loose_key, e.loc, e.file_id, e.position, e.lastmod, dk.n
+    FROM sitemap_entries e JOIN dk ON dk.key = e.key
+   WHERE e.audit_id = $1
+   ORDER BY e.key, e.file_id DESC, e.position DESC) last_of_duplicates`;
 
 /** Crawled keys, one row per key: a 2xx row wins over a 3xx, over anything else; then the last line. */
+export const crawledDuplicatesSql = `
+CREATE TEMP TABLE ck ON COMMIT DROP AS
+SELECT key FROM crawl_pages WHERE audit_id = $1 AND key IS NOT NULL GROUP BY key HAVING count(*) > 1`;
+
 export const crawledSql = `
 CREATE TEMP TABLE c ON COMMIT DROP AS
-SELECT DISTINCT ON (key) key, loose_key, url, line, status, canonical, canonical_key, indexable, noindex,
+SELECT key, loose_key, url, line, status, canonical, canonical_key, indexable, noindex,
        blocked_by_robots, crawled_at, depth, redirect_url, redirect_key
-  FROM crawl_pages
- WHERE audit_id = $1 AND key IS NOT NULL
- ORDER BY key, CASE WHEN status BETWEEN 200 AND 299 THEN 0 WHEN status BETWEEN 300 AND 399 THEN 1 ELSE 2 END, line DESC`;
+  FROM crawl_pages p
+ WHERE audit_id = $1 AND key IS NOT NULL AND NOT EXISTS (SELECT 1 FROM ck WHERE ck.key = p.key)
+UNION ALL
+SELECT * FROM (
+  SELECT DISTINCT ON (p.key) p.key, p.loose_key, p.url, p.line, p.status, p.canonical, p.canonical_key, p.indexable,
+         p.noindex, p.blocked_by_robots, p.crawled_at, p.depth, p.redirect_url, p.redirect_key
+    FROM crawl_pages p JOIN ck ON ck.key = p.key
+   WHERE p.audit_id = $1
+   ORDER BY p.key, CASE WHEN p.status BETWEEN 200 AND 299 THEN 0 WHEN p.status BETWEEN 300 AND 399 THEN 1 ELSE 2 END,
+            p.line DESC) best_of_duplicates`;
 
 /** Near matches: one crawled URL per loose key (only used by the exact profile's url_variant rule). */
 export const looseSql = `
 CREATE TEMP TABLE cl ON COMMIT DROP AS
-SELECT DISTINCT ON (loose_key) loose_key, url
-  FROM c WHERE loose_key IS NOT NULL
- ORDER BY loose_key, CASE WHEN status BETWEEN 200 AND 299 THEN 0 ELSE 1 END, line`;
+SELECT loose_key, min(url) AS url FROM c WHERE loose_key IS NOT NULL GROUP BY loose_key`;
 
-/** Sections the crawl reached at all. */
+/** Sections the crawl reached at all: every crawled host's root, and host + first path segment. */
 export const sectionsSql = `
 CREATE TEMP TABLE sec ON COMMIT DROP AS
-SELECT ${host('key')} || '/' AS section FROM c
+SELECT h || '/' AS section FROM (SELECT DISTINCT split_part(key, '/', 3) AS h FROM c) hosts
 UNION
-SELECT ${host('key')} || '/' || ${segment('key', 2)} FROM c`;
+SELECT h || '/' || s FROM (SELECT split_part(key, '/', 3) AS h, split_part(key, '/', 4) AS s FROM c GROUP BY 1, 2) segs`;
 
-export const analyzeSql = 'ANALYZE d; ANALYZE c; ANALYZE cl; ANALYZE sec';
+export const analyzeSql = 'ANALYZE d; ANALYZE c; ANALYZE cl; ANALYZE sec; ANALYZE fo';
 
 const FINDING_COLUMNS = `audit_id, id, list, reason, reasons, url, key, host, path, status, canonical, lastmod,
   sitemap_file_id, crawl_line, crawled_url, redirect_url, target_status, canonical_declared, variant_url, section,
   occurrences, indexable, noindex, blocked_by_robots, depth, crawled_at`;
+
+/** Finding ids without a sort: a declared finding's id is its entry's place in reading order (file base +
+ * position), an add finding's id comes after all of those (base + crawl line). Ids are stable, unique and
+ * follow the sitemap's order; they may have gaps. */
+export const fileBasesSql = `
+CREATE TEMP TABLE fo ON COMMIT DROP AS
+SELECT file_id, (sum(maxpos) OVER (ORDER BY file_id) - maxpos)::int AS base, sum(maxpos) OVER ()::int AS total
+  FROM (SELECT file_id, max(position) AS maxpos FROM sitemap_entries WHERE audit_id = $1 GROUP BY file_id) m`;
 
 /**
  * Prune and held findings. $1 audit, $2 exact profile?, $3 crawl time (nullable). Healthy matches are
  * dropped first (a cheap test), so the rest of the work scales with the findings, not the sitemap.
  * Every applicable rule is kept in `reasons`; the first is `reason`. Unmatched keys get exactly one of
  * url_variant, newer_than_crawl, section_not_crawled, unreached_by_crawl (in that order).
+ * (OFFSET 0 keeps each level a separate step, so every expression is computed once per row.)
  */
 export function declaredFindingsSql(part: string): string {
   return `
-WITH j AS MATERIALIZED (
-  SELECT d.key, d.loose_key, d.loc, d.file_id, d.position, d.lastmod, d.occurrences,
-         c.key AS ckey, c.url AS crawled_url, c.line, c.status, c.canonical, c.canonical_key, c.indexable,
-         c.noindex, c.blocked_by_robots, c.depth, c.redirect_url, c.redirect_key
-    FROM d LEFT JOIN c ON c.key = d.key
-   WHERE c.key IS NULL OR c.status IS DISTINCT FROM 200 OR c.blocked_by_robots OR c.noindex
-      OR c.indexable = false OR (c.canonical_key IS NOT NULL AND c.canonical_key <> d.key)
-),
-u AS MATERIALIZED (
-  SELECT j.key, ${section('j.key')} AS section FROM j WHERE j.ckey IS NULL
-),
-r AS MATERIALIZED (
-  SELECT j.*, ${host('j.key')} AS host, t.status AS target_status,
-         CASE WHEN j.canonical_key <> j.key THEN cd.key IS NOT NULL END AS canonical_declared,
-         cl.url AS variant_url, u.section,
-         CASE
-           WHEN j.ckey IS NULL THEN ARRAY[CASE
-             WHEN $2 AND cl.url IS NOT NULL THEN 'url_variant'
-             WHEN $3::timestamptz IS NOT NULL AND j.lastmod > $3::timestamptz THEN 'newer_than_crawl'
-             WHEN sec.section IS NULL THEN 'section_not_crawled'
-             ELSE 'unreached_by_crawl' END]
-           ELSE array_remove(ARRAY[
-             CASE WHEN j.blocked_by_robots THEN 'blocked_by_robots' END,
-             CASE WHEN NOT j.blocked_by_robots AND coalesce(j.status, 0) = 0 THEN 'no_response' END,
-             CASE WHEN j.status >= 400 THEN 'http_' || j.status END,
-             CASE WHEN j.status IN (301, 302, 303, 307, 308) THEN 'redirects' END,
-             CASE WHEN j.canonical_key IS NOT NULL AND j.canonical_key <> j.key THEN 'non_canonical' END,
-             -- An explicit noindex always counts; "not indexable" alone only when nothing else explains it
-             -- (Screaming Frog marks redirects and canonicalised pages Non-Indexable too).
-             CASE WHEN j.noindex OR (j.indexable = false AND j.status BETWEEN 200 AND 299
-                                    AND NOT j.blocked_by_robots
-                                    AND (j.canonical_key IS NULL OR j.canonical_key = j.key)) THEN 'noindex' END
-           ], NULL)
-         END AS reasons
-    FROM j
-    LEFT JOIN c t ON t.key = j.redirect_key
-    LEFT JOIN d cd ON cd.key = j.canonical_key AND j.canonical_key <> j.key
-    LEFT JOIN u ON u.key = j.key
-    LEFT JOIN cl ON j.ckey IS NULL AND cl.loose_key = j.loose_key
-    LEFT JOIN sec ON sec.section = u.section
-)
 INSERT INTO "${part}" (${FINDING_COLUMNS})
-SELECT $1, row_number() OVER (ORDER BY r.reasons[1] IN ('newer_than_crawl', 'section_not_crawled'), r.file_id, r.position),
-       CASE WHEN r.reasons[1] IN ('newer_than_crawl', 'section_not_crawled') THEN 'held' ELSE 'prune' END,
-       r.reasons[1], r.reasons, r.loc, r.key, r.host, substr(r.key, length(split_part(r.key, '/', 1)) + length(r.host) + 3),
-       r.status, r.canonical, r.lastmod, r.file_id, r.line, r.crawled_url, r.redirect_url, r.target_status,
-       r.canonical_declared, r.variant_url, r.section, r.occurrences, r.indexable, r.noindex, r.blocked_by_robots,
-       r.depth, NULL
-  FROM r WHERE cardinality(r.reasons) > 0`;
+SELECT $1, b.id, CASE WHEN b.reasons[1] IN ('newer_than_crawl', 'section_not_crawled') THEN 'held' ELSE 'prune' END,
+       b.reasons[1], b.reasons, b.loc, b.key, b.host, substr(b.key, length(split_part(b.key, '/', 1)) + length(b.host) + 3),
+       b.status, b.canonical, b.lastmod, b.file_id, b.line, b.crawled_url, b.redirect_url, b.target_status,
+       b.canonical_declared, b.variant_url, b.section, b.occurrences, b.indexable, b.noindex, b.blocked_by_robots,
+       b.depth, NULL
+  FROM (
+    SELECT a.*,
+           CASE
+             WHEN a.ckey IS NULL THEN ARRAY[CASE
+               WHEN $2 AND a.variant_url IS NOT NULL THEN 'url_variant'
+               WHEN $3::timestamptz IS NOT NULL AND a.lastmod > $3::timestamptz THEN 'newer_than_crawl'
+               WHEN a.section NOT IN (SELECT section FROM sec) THEN 'section_not_crawled'
+               ELSE 'unreached_by_crawl' END]
+             ELSE array_remove(ARRAY[
+               CASE WHEN a.blocked_by_robots THEN 'blocked_by_robots' END,
+               CASE WHEN NOT a.blocked_by_robots AND coalesce(a.status, 0) = 0 THEN 'no_response' END,
+               CASE WHEN a.status >= 400 THEN 'http_' || a.status END,
+               CASE WHEN a.status IN (301, 302, 303, 307, 308) THEN 'redirects' END,
+               CASE WHEN a.canonical_key IS NOT NULL AND a.canonical_key <> a.key THEN 'non_canonical' END,
+               -- An explicit noindex always counts; "not indexable" alone only when nothing else explains it
+               -- (Screaming Frog marks redirects and canonicalised pages Non-Indexable too).
+               CASE WHEN a.noindex OR (a.indexable = false AND a.status BETWEEN 200 AND 299
+                                      AND NOT a.blocked_by_robots
+                                      AND (a.canonical_key IS NULL OR a.canonical_key = a.key)) THEN 'noindex' END
+             ], NULL)
+           END AS reasons
+      FROM (
+        SELECT d.key, d.loc, d.file_id, d.position, d.lastmod, d.occurrences, fo.base + d.position AS id,
+               ${host('d.key')} AS host,
+               c.key AS ckey, c.url AS crawled_url, c.line, c.status, c.canonical, c.canonical_key, c.indexable,
+               c.noindex, c.blocked_by_robots, c.depth, c.redirect_url, t.status AS target_status,
+               CASE WHEN c.canonical_key <> d.key THEN c.canonical_key IN (SELECT key FROM d) END AS canonical_declared,
+               cl.url AS variant_url,
+               CASE WHEN c.key IS NULL THEN ${section('d.key')} END AS section
+          FROM d
+          JOIN fo ON fo.file_id = d.file_id
+          LEFT JOIN c ON c.key = d.key
+          LEFT JOIN (SELECT key, status FROM c) t ON t.key = c.redirect_key
+          LEFT JOIN cl ON c.key IS NULL AND cl.loose_key = d.loose_key
+         WHERE c.key IS NULL OR c.status IS DISTINCT FROM 200 OR c.blocked_by_robots OR c.noindex
+            OR c.indexable = false OR (c.canonical_key IS NOT NULL AND c.canonical_key <> d.key)
+        OFFSET 0) a
+    OFFSET 0) b
+ WHERE cardinality(b.reasons) > 0`;
 }
 
-/** Add findings: crawled 200, indexable, self- or un-canonicalised, not declared. $1 audit, $2 first id. */
+/** Add findings: crawled 200, indexable, self- or un-canonicalised, not declared. $1 audit. */
 export function addFindingsSql(part: string): string {
   return `
 INSERT INTO "${part}" (${FINDING_COLUMNS})
-SELECT $1, $2::int - 1 + row_number() OVER (ORDER BY a.line), 'add', 'reachable_not_declared',
+SELECT $1, (SELECT coalesce(max(total), 0) FROM fo) + a.line, 'add', 'reachable_not_declared',
        ARRAY['reachable_not_declared'], a.url, a.key, a.host, substr(a.key, length(split_part(a.key, '/', 1)) + length(a.host) + 3),
        a.status, a.canonical, NULL, NULL, a.line, NULL, NULL, NULL, NULL, NULL, NULL, NULL, a.indexable, NULL, NULL,
        a.depth, a.crawled_at

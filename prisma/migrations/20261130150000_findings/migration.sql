@@ -71,11 +71,9 @@ CREATE TABLE "finding_counts" (
     CONSTRAINT "finding_counts_pkey" PRIMARY KEY ("audit_id","list","reason","decision")
 );
 
--- CreateIndex
-CREATE INDEX "findings_audit_id_list_reason_id_idx" ON "findings"("audit_id", "list", "reason", "id");
-
--- CreateIndex
-CREATE INDEX "findings_audit_id_list_decision_id_idx" ON "findings"("audit_id", "list", "decision", "id");
+-- Findings have no parent-level secondary indexes: each audit's partition gets its own (reason, decision,
+-- url, lastmod, host, path, trigram search) from a background job once the findings are available, so
+-- reconciliation does not wait for them (lib/findings/indexes.ts).
 
 -- CreateIndex
 CREATE INDEX "decision_log_audit_id_finding_id_idx" ON "decision_log"("audit_id", "finding_id");

@@ -1,0 +1,170 @@
+// TanStack Query hooks for the findings API (list, one finding, per-file counts, decisions) and the
+// reviewer name kept in localStorage.
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useCallback, useSyncExternalStore } from 'react';
+import { apiFetch, auditKeys } from '@/lib/audits/hooks';
+import type { FindingsByFileItem } from './chart-data';
+import { type FindingView, PAGE_SIZE, toSearchParams } from './format';
+import type { Decision, DecisionLogEntry, FindingDto, FindingPage, TFindingFilter } from './schema';
+
+export type FindingDetail = FindingDto & { history: DecisionLogEntry[] };
+
+const base = (auditId: string) => `/api/v1/audits/${encodeURIComponent(auditId)}`;
+
+export const findingKeys = {
+  all: (auditId: string) => ['findings', auditId] as const,
+  lists: (auditId: string) => ['findings', auditId, 'list'] as const,
+  list: (auditId: string, view: FindingView) => ['findings', auditId, 'list', view] as const,
+  details: (auditId: string) => ['findings', auditId, 'detail'] as const,
+  detail: (auditId: string, findingId: number) => ['findings', auditId, 'detail', findingId] as const,
+  byFile: (auditId: string) => ['findings', auditId, 'by-file'] as const,
+};
+
+/** One keyset page of findings for the view (its cursor included); the previous page stays on screen
+ * while the next one loads. */
+export function useFindings(auditId: string, view: FindingView, { enabled = true } = {}) {
+  return useQuery({
+    queryKey: findingKeys.list(auditId, view),
+    queryFn: ({ signal }) => {
+      const params = toSearchParams(view);
+      params.set('limit', String(PAGE_SIZE));
+      return apiFetch<FindingPage>(`${base(auditId)}/findings?${params}`, { signal });
+    },
+    placeholderData: keepPreviousData,
+    enabled,
+  });
+}
+
+export function useFinding(auditId: string, findingId: number | null) {
+  return useQuery({
+    queryKey: findingKeys.detail(auditId, findingId ?? 0),
+    queryFn: ({ signal }) => apiFetch<FindingDetail>(`${base(auditId)}/findings/${findingId}`, { signal }),
+    enabled: findingId !== null,
+  });
+}
+
+export function useFindingsByFile(auditId: string, { enabled = true } = {}) {
+  return useQuery({
+    queryKey: findingKeys.byFile(auditId),
+    queryFn: ({ signal }) =>
+      apiFetch<{ items: FindingsByFileItem[] }>(`${base(auditId)}/findings/by-file`, { signal }),
+    select: (data) => data.items,
+    enabled,
+    staleTime: 60_000,
+  });
+}
+
+export type DecisionTarget = { ids: number[] } | { filter: TFindingFilter };
+
+export interface DecideInput {
+  decision: Decision;
+  target: DecisionTarget;
+  note?: string;
+}
+
+type PageSnapshot = [readonly unknown[], FindingPage | undefined][];
+
+/** The page as it will look after the decision: rows that leave a decision-filtered view disappear now,
+ * so keyboard review lands on the next row instead of waiting for the refetch. */
+function applyDecision(
+  page: FindingPage,
+  ids: Set<number>,
+  decision: Decision,
+  only?: Decision,
+): FindingPage {
+  const leaves = (item: FindingDto) => ids.has(item.id) && only !== undefined && only !== decision;
+  const items = page.items.filter((item) => !leaves(item));
+  return {
+    ...page,
+    total: Math.max(0, page.total - (page.items.length - items.length)),
+    items: items.map((item) => (ids.has(item.id) ? { ...item, decision } : item)),
+  };
+}
+
+/** Records a decision for some ids or for every row matching a filter. Rows chosen by id change on
+ * screen at once; everything is refetched (lists, counts, the audit's summary) when the server answers. */
+export function useDecide(auditId: string) {
+  const queryClient = useQueryClient();
+  const mutationKey = ['findings', auditId, 'decide'];
+  return useMutation({
+    mutationKey,
+    mutationFn: ({ decision, target, note }: DecideInput) =>
+      apiFetch<{ updated: number }>(`${base(auditId)}/decisions`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-reviewer': readReviewerName() },
+        body: JSON.stringify({ decision, ...target, ...(note ? { note } : {}) }),
+      }),
+    onMutate: async ({ decision, target }): Promise<{ snapshot: PageSnapshot }> => {
+      if (!('ids' in target)) return { snapshot: [] };
+      await queryClient.cancelQueries({ queryKey: findingKeys.lists(auditId) });
+      const snapshot = queryClient.getQueriesData<FindingPage>({ queryKey: findingKeys.lists(auditId) });
+      const ids = new Set(target.ids);
+      for (const [key, page] of snapshot) {
+        if (!page) continue;
+        const view = key[3] as FindingView | undefined;
+        queryClient.setQueryData(key, applyDecision(page, ids, decision, view?.decision));
+      }
+      return { snapshot };
+    },
+    onError: (_error, _input, context) => {
+      for (const [key, page] of context?.snapshot ?? []) queryClient.setQueryData(key, page);
+    },
+    // During a burst of keyboard decisions only the last one refetches, so an early refetch cannot
+    // briefly undo the later rows' optimistic state.
+    onSettled: () =>
+      queryClient.isMutating({ mutationKey }) > 1
+        ? undefined
+        : Promise.all([
+            // Per-file counts do not depend on decisions: only lists, details and the audit's counts change.
+            queryClient.invalidateQueries({ queryKey: findingKeys.lists(auditId) }),
+            queryClient.invalidateQueries({ queryKey: findingKeys.details(auditId) }),
+            queryClient.invalidateQueries({ queryKey: auditKeys.detail(auditId), exact: true }),
+          ]),
+  });
+}
+
+// ── Reviewer name ────────────────────────────────────────────────────────────────────────────────
+
+const REVIEWER_KEY = 'sitemap-audit.reviewer';
+export const DEFAULT_REVIEWER = 'reviewer';
+const listeners = new Set<() => void>();
+
+/** Who is deciding (sent as X-Reviewer). There are no accounts yet, so it is a name kept in this browser. */
+export function readReviewerName(): string {
+  try {
+    const stored = globalThis.localStorage?.getItem(REVIEWER_KEY)?.trim();
+    return stored ? stored.slice(0, 100) : DEFAULT_REVIEWER;
+  } catch {
+    // Storage can be blocked (privacy modes); the default still lets people work.
+    return DEFAULT_REVIEWER;
+  }
+}
+
+export function writeReviewerName(name: string): void {
+  try {
+    const trimmed = name.trim().slice(0, 100);
+    if (trimmed) globalThis.localStorage?.setItem(REVIEWER_KEY, trimmed);
+    else globalThis.localStorage?.removeItem(REVIEWER_KEY);
+  } catch {
+    // Not persisted; the name still applies until the page reloads.
+  }
+  for (const listener of listeners) listener();
+}
+
+function subscribe(listener: () => void): () => void {
+  listeners.add(listener);
+  const onStorage = (event: StorageEvent) => {
+    if (event.key === REVIEWER_KEY) listener();
+  };
+  window.addEventListener('storage', onStorage);
+  return () => {
+    listeners.delete(listener);
+    window.removeEventListener('storage', onStorage);
+  };
+}
+
+export function useReviewerName(): [string, (name: string) => void] {
+  const name = useSyncExternalStore(subscribe, readReviewerName, () => DEFAULT_REVIEWER);
+  const setName = useCallback((next: string) => writeReviewerName(next), []);
+  return [name, setName];
+}

@@ -1,0 +1,9 @@
+// After reconciliation: build the findings' review indexes, then note when they were ready.
+import { buildReviewIndexes } from '@/lib/findings/indexes';
+import { markReviewIndexesReady } from '@/lib/findings/mutations';
+import type { AuditJobData } from './queue';
+
+export async function runIndexFindings(data: AuditJobData): Promise<void> {
+  await buildReviewIndexes(data.auditId);
+  await markReviewIndexesReady(data.auditId);
+}
