@@ -23,7 +23,9 @@ export function reviewIndexes(part: string): { name: string; definition: string 
 /** Builds what is missing, then VACUUM ANALYZE (fresh statistics; index-only scans for counts). */
 export async function buildReviewIndexes(auditId: string): Promise<void> {
   const part = partitionName('findings', auditId);
-  const { rows } = await pool().query<{ exists: boolean }>('SELECT to_regclass($1) IS NOT NULL AS exists', [part]);
+  const { rows } = await pool().query<{ exists: boolean }>('SELECT to_regclass($1) IS NOT NULL AS exists', [
+    part,
+  ]);
   if (!rows[0]?.exists) return; // the audit was deleted or re-reconciled meanwhile
   for (const index of reviewIndexes(part)) {
     const { rows: state } = await pool().query<{ valid: boolean }>(

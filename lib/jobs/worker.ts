@@ -1,10 +1,10 @@
 // A worker process: takes jobs from the queue, runs them, and reaps audits whose worker died.
 import { closeDb } from '@/lib/db/client';
 import { intEnv } from '@/lib/db/config';
+import { runIndexFindings } from './index-findings';
 import { runIngest } from './ingest';
 import { type AuditJobData, getBoss, stopBoss } from './queue';
 import { reapStaleAudits, staleAfterSeconds } from './reaper';
-import { runIndexFindings } from './index-findings';
 import { runReconcile } from './reconcile';
 
 export interface WorkerHandle {

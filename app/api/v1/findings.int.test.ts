@@ -61,7 +61,8 @@ async function reconciledAudit(): Promise<string> {
   return id;
 }
 
-const ctx = (extra: Record<string, string> = {}) => ({ params: Promise.resolve({ id: auditId, ...extra }) });
+const ctx = () => ({ params: Promise.resolve({ id: auditId }) });
+const findingCtx = (findingId: string) => ({ params: Promise.resolve({ id: auditId, findingId }) });
 
 async function page(query: string): Promise<{ status: number; body: FindingPage }> {
   const res = await listFindings(new Request(`${base}/${auditId}/findings?${query}`), ctx());
@@ -176,9 +177,7 @@ describe('decisions', () => {
     const res = await post({ decision: 'approved', ids: first, note: 'gone for good' });
     expect(res).toEqual({ status: 200, body: { updated: 3 } });
     expect((await post({ decision: 'approved', ids: first })).body.updated).toBe(0); // no-op: already approved
-    const one = await (
-      await getFinding(new Request('http://x'), ctx({ findingId: String(first[0]) }))
-    ).json();
+    const one = await (await getFinding(new Request('http://x'), findingCtx(String(first[0])))).json();
     expect(one).toMatchObject({ decision: 'approved', decidedBy: 'Ana', note: 'gone for good' });
     expect(one.history).toEqual([
       { from: 'pending', to: 'approved', by: 'Ana', at: expect.any(String), note: 'gone for good' },

@@ -1,8 +1,8 @@
 'use client';
-// The audit page body: header with status and delete, live progress, totals, issues, crawl report, file tree.
+// The audit page body: header, live progress, totals, issues, findings summary and review, crawl report, file tree.
 import Link from 'next/link';
 import { useRouter } from 'next/navigation';
-import { useEffect } from 'react';
+import { Suspense, useEffect } from 'react';
 import { Alert } from '@/components/ui/alert';
 import { ConfirmButton } from '@/components/ui/confirm-button';
 import { EmptyState } from '@/components/ui/empty-state';
@@ -11,9 +11,11 @@ import { formatCount, formatDateTime, formatDuration, progressPercent } from '@/
 import { isNotFound, useAudit, useDeleteAudit, useSitemapFiles } from '@/lib/audits/hooks';
 import { isActiveStatus, phaseLabel } from '@/lib/audits/labels';
 import type { AuditDto } from '@/lib/audits/schema';
+import { isSanityWarning } from '@/lib/findings/format';
 import { StatusBadge } from '../../_components/status-badge';
 import { AuditCounts } from './audit-counts';
 import { CrawlReport } from './crawl-report';
+import { FindingsArea } from './findings-area';
 import { IssueLists } from './issue-lists';
 import { SitemapTree } from './sitemap-tree';
 
@@ -131,6 +133,12 @@ export function AuditView({ id }: { id: string }) {
   }
 
   const data = audit.data;
+  const findings = data.findings;
+  // Sanity warnings lead the findings summary; the general list keeps the rest.
+  const sanityWarnings = findings ? data.warnings.filter(isSanityWarning) : [];
+  const otherIssues = findings
+    ? { ...data, warnings: data.warnings.filter((w) => !isSanityWarning(w)) }
+    : data;
   return (
     <div className="stack">
       <AuditHeader
@@ -148,7 +156,12 @@ export function AuditView({ id }: { id: string }) {
       ) : null}
       {isActiveStatus(data.status) ? <ProgressPanel audit={data} /> : null}
       <AuditCounts audit={data} />
-      <IssueLists audit={data} />
+      <IssueLists audit={otherIssues} />
+      {findings ? (
+        <Suspense fallback={null}>
+          <FindingsArea auditId={id} findings={findings} warnings={sanityWarnings} />
+        </Suspense>
+      ) : null}
       <CrawlReport audit={data} />
       <SitemapTree files={sitemapFiles} />
     </div>

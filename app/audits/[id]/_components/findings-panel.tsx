@@ -1,0 +1,147 @@
+'use client';
+// The side panel for the focused finding: evidence in sentences and raw, its sitemap file, the decision
+// (as radios, so the page keeps one "Approve" button) and the decision history.
+import { useEffect, useRef } from 'react';
+import { Alert } from '@/components/ui/alert';
+import { formatDateTime } from '@/lib/audits/format';
+import {
+  decisionLabel,
+  evidenceLines,
+  formatLastmod,
+  listLabel,
+  reasonLabel,
+  sitemapFileLabel,
+} from '@/lib/findings/format';
+import { useFinding } from '@/lib/findings/hooks';
+import { DECISIONS, type Decision, type FindingDto } from '@/lib/findings/schema';
+
+function rawValue(value: unknown): string {
+  if (typeof value === 'string') return value;
+  return JSON.stringify(value) ?? String(value);
+}
+
+export function FindingsPanel({
+  auditId,
+  finding,
+  onDecide,
+  onClose,
+}: {
+  auditId: string;
+  finding: FindingDto;
+  onDecide: (finding: FindingDto, decision: Decision) => void;
+  onClose: () => void;
+}) {
+  const detail = useFinding(auditId, finding.id);
+  const heading = useRef<HTMLHeadingElement>(null);
+  const openedFor = useRef<number | null>(null);
+  useEffect(() => {
+    // Take focus when the panel opens, not each time it follows the focused row.
+    if (openedFor.current === null) heading.current?.focus();
+    openedFor.current = finding.id;
+  }, [finding.id]);
+
+  const lines = evidenceLines(finding);
+  const evidence = Object.entries(finding.evidence ?? {});
+  const history = detail.data?.id === finding.id ? detail.data.history : undefined;
+  const file = finding.sitemapFile;
+
+  return (
+    <aside className="side-panel" aria-labelledby="finding-panel-heading" data-testid="finding-panel">
+      <div className="side-panel__header">
+        <h2 id="finding-panel-heading" ref={heading} tabIndex={-1}>
+          {listLabel(finding.list)} · {reasonLabel(finding.reason)}
+        </h2>
+        <button type="button" className="button button--small" onClick={onClose}>
+          Close details
+        </button>
+      </div>
+      <div className="side-panel__body stack">
+        <p className="mono side-panel__url">
+          <a href={finding.url} target="_blank" rel="noreferrer noopener">
+            {finding.url}
+          </a>
+        </p>
+        <fieldset className="fieldset">
+          <legend>Decision for this URL</legend>
+          <div className="choice-group choice-group--inline">
+            {DECISIONS.map((decision) => (
+              <label key={decision} className="choice">
+                <input
+                  type="radio"
+                  name={`decision-${finding.id}`}
+                  value={decision}
+                  checked={finding.decision === decision}
+                  onChange={() => onDecide(finding, decision)}
+                />
+                <span>{decisionLabel(decision)}</span>
+              </label>
+            ))}
+          </div>
+          {finding.decidedBy ? (
+            <p className="muted small">
+              {decisionLabel(finding.decision)} by {finding.decidedBy} on {formatDateTime(finding.decidedAt)}
+              {finding.note ? `: “${finding.note}”` : ''}
+            </p>
+          ) : null}
+        </fieldset>
+        <section className="stack" style={{ gap: '0.4rem' }} aria-labelledby="panel-evidence">
+          <h3 id="panel-evidence">Why</h3>
+          {lines.length > 0 ? (
+            <ul className="evidence-lines" data-testid="evidence-lines">
+              {lines.map((line) => (
+                <li key={line}>{line}</li>
+              ))}
+            </ul>
+          ) : (
+            <p className="muted small">No evidence beyond the reason.</p>
+          )}
+          {finding.reasons.length > 1 ? (
+            <p className="small">Also applies: {finding.reasons.slice(1).map(reasonLabel).join(', ')}</p>
+          ) : null}
+        </section>
+        <dl className="kv">
+          <dt>Sitemap file</dt>
+          <dd className="mono" title={file?.url ?? undefined}>
+            {file ? sitemapFileLabel(file) : <span className="muted">Not declared in a sitemap</span>}
+          </dd>
+          <dt>HTTP status</dt>
+          <dd>{finding.status ?? '—'}</dd>
+          <dt>Canonical</dt>
+          <dd className="mono">{finding.canonical ?? '—'}</dd>
+          <dt>Last modified</dt>
+          <dd>{formatLastmod(finding.lastmod)}</dd>
+        </dl>
+        <details>
+          <summary className="small">Raw evidence ({evidence.length})</summary>
+          <dl className="kv kv--raw">
+            {evidence.map(([key, value]) => (
+              <div key={key} style={{ display: 'contents' }}>
+                <dt className="mono">{key}</dt>
+                <dd className="mono">{rawValue(value)}</dd>
+              </div>
+            ))}
+          </dl>
+        </details>
+        <section className="stack" style={{ gap: '0.4rem' }} aria-labelledby="panel-history">
+          <h3 id="panel-history">History</h3>
+          {detail.isError ? <Alert title="Could not load the history">{detail.error.message}</Alert> : null}
+          {history === undefined && !detail.isError ? <p className="muted small">Loading…</p> : null}
+          {history && history.length === 0 ? <p className="muted small">No decisions yet.</p> : null}
+          {history && history.length > 0 ? (
+            <ol className="history" data-testid="decision-history">
+              {history.map((entry) => (
+                <li key={`${entry.at}-${entry.to}-${entry.by}`}>
+                  <strong>{decisionLabel(entry.to)}</strong>{' '}
+                  <span className="muted">
+                    (was {decisionLabel(entry.from).toLowerCase()}) by {entry.by}, {formatDateTime(entry.at)}
+                  </span>
+                  {entry.note ? <p className="small">“{entry.note}”</p> : null}
+                </li>
+              ))}
+            </ol>
+          ) : null}
+        </section>
+      </div>
+    </aside>
+  );
+}

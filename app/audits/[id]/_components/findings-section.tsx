@@ -1,0 +1,283 @@
+'use client';
+// Review of one findings list: tabs, filters, the keyset-paged table, selection (by row or "all
+// matching"), decisions by button or key, the side panel and exports. View state lives in the URL.
+import { useCallback, useRef, useState } from 'react';
+import { Alert } from '@/components/ui/alert';
+import { formatCount } from '@/lib/audits/format';
+import { type FindingView, filterOf, PAGE_SIZE } from '@/lib/findings/format';
+import { type DecisionTarget, useDecide, useFindings } from '@/lib/findings/hooks';
+import type { Decision, FindingDto, FindingList, FindingsOverview } from '@/lib/findings/schema';
+import { FindingsActions, type SelectionSummary } from './findings-actions';
+import { FindingsExport } from './findings-export';
+import { FindingsFilters } from './findings-filters';
+import { FindingsPager } from './findings-pager';
+import { FindingsPanel } from './findings-panel';
+import { FindingsTable } from './findings-table';
+import { FindingsTabs, TAB_PANEL_ID, tabId } from './findings-tabs';
+import type { HistoryMode } from './use-finding-view';
+import { useReviewKeys } from './use-review-keys';
+
+const EMPTY_LIST: Record<FindingList, string> = {
+  prune: 'Nothing to prune: the crawl backs up every declared URL.',
+  add: 'Nothing to add: every indexable crawled page is declared.',
+  held: 'Nothing is held: every declared URL could be judged.',
+};
+
+interface Selection {
+  /** The filter the selection belongs to; a new filter starts with nothing selected. */
+  key: string;
+  isAll: boolean;
+  ids: ReadonlySet<number>;
+}
+
+export function FindingsSection({
+  auditId,
+  findings,
+  view,
+  setView,
+}: {
+  auditId: string;
+  findings: FindingsOverview;
+  view: FindingView;
+  setView: (next: FindingView, mode?: HistoryMode) => void;
+}) {
+  const region = useRef<HTMLElement>(null);
+  const tableRef = useRef<HTMLTableElement>(null);
+  const filterKey = JSON.stringify(filterOf(view));
+  const orderKey = `${filterKey}|${view.sort}`;
+  const pageKey = `${orderKey}|${view.cursor ?? ''}`;
+
+  const page = useFindings(auditId, view);
+  const items = page.data?.items ?? [];
+  const total = page.data?.total ?? 0;
+  // While a new filter loads, the previous page stays on screen; its total must not be acted on.
+  const isCurrent = page.data !== undefined && !page.isPlaceholderData;
+  const decide = useDecide(auditId);
+
+  // Page number of every cursor seen in this order ('' is the first page), so Previous and the page number
+  // survive back/forward; after a reload or a shared link the pages before are unknown.
+  const [known, setKnown] = useState<{ key: string; pages: ReadonlyMap<string, number> }>({
+    key: '',
+    pages: new Map(),
+  });
+  const pages = known.key === orderKey ? known.pages : new Map<string, number>();
+  const pageNumber = view.cursor === undefined ? 1 : (pages.get(view.cursor) ?? null);
+  const previousCursor =
+    pageNumber === null ? undefined : [...pages].find(([, number]) => number === pageNumber - 1)?.[0];
+  const [selectionState, setSelection] = useState<Selection>({ key: '', isAll: false, ids: new Set() });
+  const selection: Selection =
+    selectionState.key === filterKey ? selectionState : { key: filterKey, isAll: false, ids: new Set() };
+  const [focus, setFocus] = useState({ key: '', index: 0 });
+  const focusIndex = focus.key === pageKey ? Math.min(focus.index, Math.max(0, items.length - 1)) : 0;
+  const [focusRequest, setFocusRequest] = useState(0);
+  const [isPanelOpen, setPanelOpen] = useState(false);
+  const [note, setNote] = useState('');
+  const [announcement, setAnnouncement] = useState({ text: '', id: 0 });
+  const [error, setError] = useState<string | null>(null);
+
+  const announce = (text: string) => setAnnouncement((current) => ({ text, id: current.id + 1 }));
+  const isSelected = useCallback(
+    (id: number) => selection.isAll || selection.ids.has(id),
+    [selection.isAll, selection.ids],
+  );
+  const onFocusRow = useCallback((index: number) => setFocus({ key: pageKey, index }), [pageKey]);
+
+  const run = async (decision: Decision, target: DecisionTarget, withNote?: string): Promise<boolean> => {
+    setError(null);
+    try {
+      const { updated } = await decide.mutateAsync({ decision, target, note: withNote });
+      announce(`${formatCount(updated)} ${updated === 1 ? 'row' : 'rows'} updated`);
+      return true;
+    } catch (failure) {
+      setError(failure instanceof Error ? failure.message : 'The decision could not be saved.');
+      return false;
+    }
+  };
+
+  /** Keyboard review decides and moves on; the panel's radios decide in place. */
+  const decideRow = (finding: FindingDto, decision: Decision, advance = false) => {
+    const index = items.findIndex((item) => item.id === finding.id);
+    void run(decision, { ids: [finding.id] });
+    if (!advance) return;
+    // A row that leaves a decision-filtered view is removed at once, so the next row slides into place.
+    const willLeave = view.decision !== undefined && view.decision !== decision;
+    if (index >= 0 && !willLeave && index < items.length - 1) setFocus({ key: pageKey, index: index + 1 });
+    setFocusRequest((n) => n + 1);
+  };
+
+  const onBulk = async (decision: Decision) => {
+    const target: DecisionTarget = selection.isAll ? { filter: filterOf(view) } : { ids: [...selection.ids] };
+    if (await run(decision, target, note.trim() || undefined)) {
+      setSelection({ key: filterKey, isAll: false, ids: new Set() });
+      setNote('');
+    }
+  };
+
+  const toggle = useCallback(
+    (id: number) => {
+      setSelection((current) => {
+        const base =
+          current.key === filterKey ? current : { key: filterKey, isAll: false, ids: new Set<number>() };
+        // "All matching" cannot leave rows out (the API takes a filter or ids): narrow to this page.
+        const ids = new Set(base.isAll ? items.map((item) => item.id) : base.ids);
+        if (ids.has(id)) ids.delete(id);
+        else ids.add(id);
+        return { key: filterKey, isAll: false, ids };
+      });
+    },
+    [filterKey, items],
+  );
+  const selectedOnPage = items.filter((item) => isSelected(item.id)).length;
+  const pageState = selectedOnPage === 0 ? 'none' : selectedOnPage === items.length ? 'all' : 'some';
+  const togglePage = () => {
+    const ids = new Set(selection.isAll ? [] : selection.ids);
+    for (const item of items) {
+      if (pageState === 'all') ids.delete(item.id);
+      else ids.add(item.id);
+    }
+    setSelection({ key: filterKey, isAll: false, ids });
+  };
+
+  const focused = items[focusIndex];
+  useReviewKeys(region, items.length > 0, {
+    move: (step, isFromRow) => {
+      // The first key press from outside the table lands on the current row instead of skipping it.
+      const index = isFromRow ? focusIndex + step : focusIndex;
+      setFocus({ key: pageKey, index: Math.min(items.length - 1, Math.max(0, index)) });
+      setFocusRequest((n) => n + 1);
+    },
+    decide: (decision) => {
+      if (focused) decideRow(focused, decision, true);
+    },
+    toggle: () => {
+      if (focused) toggle(focused.id);
+    },
+    open: () => setPanelOpen(true),
+    close: () => {
+      if (!isPanelOpen) return;
+      setPanelOpen(false);
+      setFocusRequest((n) => n + 1);
+    },
+  });
+
+  const goTo = (cursor: string | undefined, number: number | null) => {
+    const next = new Map(pages).set('', 1);
+    if (cursor && number !== null) next.set(cursor, number);
+    setKnown({ key: orderKey, pages: next });
+    setView({ ...view, cursor });
+    tableRef.current?.scrollIntoView({ block: 'nearest' });
+  };
+  const changeList = (list: FindingList) => {
+    if (list !== view.list) setView({ list, sort: view.sort });
+  };
+  const selectionSummary: SelectionSummary = selection.isAll
+    ? { mode: 'all', count: total }
+    : { mode: 'ids', count: selection.ids.size };
+  const listSummary = findings[view.list];
+
+  return (
+    <section ref={region} id="findings" className="card findings" aria-labelledby="findings-heading">
+      <div className="card__header">
+        <h2 id="findings-heading">Review</h2>
+        <FindingsExport auditId={auditId} list={view.list} />
+      </div>
+      <FindingsTabs
+        active={view.list}
+        totals={{ prune: findings.prune.total, add: findings.add.total, held: findings.held.total }}
+        onChange={changeList}
+      />
+      <div role="tabpanel" id={TAB_PANEL_ID} aria-labelledby={tabId(view.list)} className="card__body stack">
+        <FindingsFilters
+          view={view}
+          byReason={listSummary.byReason}
+          decisions={findings.decisions?.[view.list]}
+          onChange={setView}
+        />
+        <div className="findings-meta">
+          <p
+            data-testid="findings-total"
+            data-value={isCurrent ? total : undefined}
+            aria-busy={!isCurrent}
+            aria-live="polite"
+          >
+            {page.data ? (
+              <>
+                <strong>{formatCount(total)}</strong> {total === 1 ? 'row matches' : 'rows match'}
+              </>
+            ) : (
+              'Loading…'
+            )}
+          </p>
+          <p id="findings-keys-help" className="muted small">
+            Keys: <kbd>j</kbd>/<kbd>k</kbd> move, <kbd>x</kbd> select, <kbd>a</kbd> approve, <kbd>r</kbd>{' '}
+            reject, <kbd>Enter</kbd> details, <kbd>Esc</kbd> close
+          </p>
+        </div>
+        <FindingsActions
+          selection={selectionSummary}
+          total={isCurrent ? total : 0}
+          note={note}
+          isBusy={decide.isPending && selection.isAll}
+          announcement={announcement}
+          error={error}
+          onNoteChange={setNote}
+          onSelectAllMatching={() => setSelection({ key: filterKey, isAll: true, ids: new Set() })}
+          onClearSelection={() => setSelection({ key: filterKey, isAll: false, ids: new Set() })}
+          onDecide={(decision) => void onBulk(decision)}
+        />
+        {page.isError ? <Alert title="Could not load the findings">{page.error.message}</Alert> : null}
+        <div aria-busy={page.isFetching && page.isPlaceholderData} className="findings-table-wrap">
+          <FindingsTable
+            items={items}
+            list={view.list}
+            emptyMessage={
+              listSummary.total === 0
+                ? EMPTY_LIST[view.list]
+                : view.cursor
+                  ? 'No more rows here. Go back to the first page.'
+                  : 'No findings match these filters.'
+            }
+            sort={view.sort}
+            focusIndex={focusIndex}
+            focusRequest={focusRequest}
+            isSelected={isSelected}
+            pageState={pageState}
+            onFocusRow={onFocusRow}
+            onToggle={toggle}
+            onTogglePage={togglePage}
+            onOpen={(index) => {
+              setFocus({ key: pageKey, index });
+              setPanelOpen(true);
+            }}
+            tableRef={tableRef}
+          />
+        </div>
+        <FindingsPager
+          pageNumber={pageNumber}
+          shown={items.length}
+          pageSize={PAGE_SIZE}
+          hasPrevious={view.cursor !== undefined}
+          hasNext={Boolean(page.data?.nextCursor)}
+          onFirst={() => goTo(undefined, 1)}
+          onPrevious={() =>
+            pageNumber !== null && pageNumber > 2 && previousCursor
+              ? goTo(previousCursor, pageNumber - 1)
+              : goTo(undefined, 1)
+          }
+          onNext={() => goTo(page.data?.nextCursor ?? undefined, pageNumber === null ? null : pageNumber + 1)}
+        />
+      </div>
+      {isPanelOpen && focused ? (
+        <FindingsPanel
+          auditId={auditId}
+          finding={focused}
+          onDecide={(finding, decision) => decideRow(finding, decision)}
+          onClose={() => {
+            setPanelOpen(false);
+            setFocusRequest((n) => n + 1);
+          }}
+        />
+      ) : null}
+    </section>
+  );
+}
