@@ -163,6 +163,7 @@ async function countMatching(auditId: string, filter: TFindingFilter): Promise<n
     let where = 'audit_id = $1 AND list = $2';
     if (filter.reason) where += ` AND reason = $${params.push(filter.reason)}`;
     if (filter.decision) where += ` AND decision = $${params.push(filter.decision)}`;
+    if (filter.host) where += ` AND host = $${params.push(filter.host.toLowerCase())}`;
     const { rows } = await pool().query(
       `SELECT coalesce(sum(n), 0)::int AS n FROM finding_counts WHERE ${where}`,
       params,
@@ -174,20 +175,28 @@ async function countMatching(auditId: string, filter: TFindingFilter): Promise<n
   return rows[0].n;
 }
 
+/** Up to this many matching rows, a filtered page is read filter-first (then sorted), not sort-first:
+ * a sort-order scan that filters would read past every non-matching row at the end of the results. */
+const FILTER_FIRST_MAX = 20_000;
+
 export async function listFindings(auditId: string, query: TFindingQuery): Promise<FindingPage> {
   const { sort, limit, cursor: cursorText, ...filter } = query;
   const cursor = decodeCursor(cursorText, sort);
   const f = filterSql(auditId, filter);
   const k = keyset(sort, cursor, f.params.length + 1);
-  const totalPromise = countMatching(auditId, filter);
   const crawlTimePromise = crawlTimeOf(auditId);
+  const total = await countMatching(auditId, filter);
+  const filtered = Boolean(filter.reason || filter.decision || filter.q || filter.host || filter.pathPrefix);
+  const filterFirst = filtered && total <= FILTER_FIRST_MAX;
   const found: FindingRow[] = [];
   for (const segment of k.segments) {
     const params = [...f.params, ...segment.params, limit + 1 - found.length];
-    const { rows } = await pool().query<FindingRow>(
-      `SELECT ${COLUMNS} FROM ${FROM} WHERE ${f.sql} AND ${segment.where} ORDER BY ${k.order} LIMIT $${params.length}`,
-      params,
-    );
+    const n = `$${params.length}`;
+    const sql = filterFirst
+      ? `WITH m AS MATERIALIZED (SELECT f.id FROM findings f WHERE ${f.sql} AND ${segment.where})
+         SELECT ${COLUMNS} FROM m JOIN ${FROM} ON f.audit_id = $1 AND f.id = m.id ORDER BY ${k.order} LIMIT ${n}`
+      : `SELECT ${COLUMNS} FROM ${FROM} WHERE ${f.sql} AND ${segment.where} ORDER BY ${k.order} LIMIT ${n}`;
+    const { rows } = await pool().query<FindingRow>(sql, params);
     found.push(...rows);
     if (found.length > limit) break;
   }
@@ -204,7 +213,7 @@ export async function listFindings(auditId: string, query: TFindingQuery): Promi
   return {
     items: rows.map((r) => withCrawlTime(toFindingDto(r), crawlTime)),
     nextCursor,
-    total: await totalPromise,
+    total,
   };
 }
 

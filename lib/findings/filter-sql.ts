@@ -32,5 +32,5 @@ export function filterSql(auditId: string, filter: TFindingFilter, first = 1): S
 
 /** True when the total can be read from finding_counts instead of counting rows. */
 export function isCountable(filter: TFindingFilter): boolean {
-  return !filter.q && !filter.host && !filter.pathPrefix;
+  return !filter.q && !filter.pathPrefix;
 }

@@ -25,24 +25,25 @@ async function apply(
   const p = { decision: `$${n + 1}`, by: `$${n + 2}`, note: `$${n + 3}`, audit: `$${n + 4}` };
   const { rows } = await pool().query<{ updated: number }>(
     `WITH target AS (
-       SELECT f.id, f.list, f.reason, f.decision AS old FROM findings f
+       SELECT f.id, f.list, f.reason, f.host, f.decision AS old FROM findings f
         WHERE ${where} AND f.decision <> ${p.decision}
         FOR UPDATE),
      changed AS (
        UPDATE findings f SET decision = ${p.decision}, decided_by = ${p.by}, decided_at = now(), note = ${p.note}
          FROM target t WHERE f.audit_id = ${p.audit}::uuid AND f.id = t.id
-       RETURNING t.id, t.list, t.reason, t.old),
+       RETURNING t.id, t.list, t.reason, t.host, t.old),
      logged AS (
        INSERT INTO decision_log (audit_id, finding_id, from_decision, to_decision, note, decided_by, decided_at)
        SELECT ${p.audit}::uuid, id, old, ${p.decision}, ${p.note}, ${p.by}, now() FROM changed ORDER BY id),
-     moved AS (SELECT list, reason, old, count(*)::int AS n FROM changed GROUP BY list, reason, old),
+     moved AS (SELECT list, reason, host, old, count(*)::int AS n FROM changed GROUP BY list, reason, host, old),
      decremented AS (
        UPDATE finding_counts c SET n = c.n - m.n FROM moved m
-        WHERE c.audit_id = ${p.audit}::uuid AND c.list = m.list AND c.reason = m.reason AND c.decision = m.old),
+        WHERE c.audit_id = ${p.audit}::uuid AND c.list = m.list AND c.reason = m.reason AND c.host = m.host
+          AND c.decision = m.old),
      incremented AS (
-       INSERT INTO finding_counts (audit_id, list, reason, decision, n)
-       SELECT ${p.audit}::uuid, list, reason, ${p.decision}, sum(n)::int FROM moved GROUP BY list, reason
-       ON CONFLICT (audit_id, list, reason, decision) DO UPDATE SET n = finding_counts.n + EXCLUDED.n)
+       INSERT INTO finding_counts (audit_id, list, reason, decision, host, n)
+       SELECT ${p.audit}::uuid, list, reason, ${p.decision}, host, sum(n)::int FROM moved GROUP BY list, reason, host
+       ON CONFLICT (audit_id, list, reason, decision, host) DO UPDATE SET n = finding_counts.n + EXCLUDED.n)
      SELECT count(*)::int AS updated FROM changed`,
     params,
   );

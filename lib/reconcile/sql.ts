@@ -173,8 +173,8 @@ SELECT (SELECT count(*)::int FROM "${part}"
        ) AS hosts_not_crawled`;
 
 export const countsSql = (part: string) => `
-INSERT INTO finding_counts (audit_id, list, reason, decision, n)
-SELECT $1, list, reason, decision, count(*)::int FROM "${part}" GROUP BY list, reason, decision`;
+INSERT INTO finding_counts (audit_id, list, reason, decision, host, n)
+SELECT $1, list, reason, decision, host, count(*)::int FROM "${part}" GROUP BY list, reason, decision, host`;
 
 /** Prune and held reasons per sitemap file, largest first (chart data). */
 export const byFileSql = (part: string) => `

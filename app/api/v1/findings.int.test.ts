@@ -7,6 +7,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { insertAudit } from '@/lib/audits/mutations';
 import { pool } from '@/lib/db/client';
 import type { FindingDto, FindingPage } from '@/lib/findings/schema';
+import { runIndexFindings } from '@/lib/jobs/index-findings';
 import { runIngest } from '@/lib/jobs/ingest';
 import { runReconcile } from '@/lib/jobs/reconcile';
 import { POST as decide } from './audits/[id]/decisions/route';
@@ -239,6 +240,24 @@ describe('export', () => {
       .map((l) => JSON.parse(l));
     expect(rows).toHaveLength(50);
     expect(rows[0]).toMatchObject({ reason: 'reachable_not_declared', decision: 'pending', list: 'add' });
+  });
+});
+
+describe('review indexes', () => {
+  it('are built in the background after reconciliation, and the audit says when they are ready', async () => {
+    const before = await (await getAudit(new Request(`${base}/${auditId}`), ctx())).json();
+    expect(before.findings.indexesReady).toBe(false);
+    await runIndexFindings({ auditId, attempt: 1 });
+    await runIndexFindings({ auditId, attempt: 1 }); // idempotent
+    const { rows } = await pool().query(
+      `SELECT count(*)::int AS n FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid
+        WHERE i.indrelid = $1::regclass AND i.indisvalid`,
+      [`findings_${auditId.replaceAll('-', '')}`],
+    );
+    expect(rows[0].n).toBe(8); // the primary key and seven review indexes
+    const after = await (await getAudit(new Request(`${base}/${auditId}`), ctx())).json();
+    expect(after.findings.indexesReady).toBe(true);
+    expect((await page('list=prune&q=item-30&sort=url')).body.total).toBe(6);
   });
 });
 

@@ -66,9 +66,10 @@ CREATE TABLE "finding_counts" (
     "list" TEXT NOT NULL,
     "reason" TEXT NOT NULL,
     "decision" TEXT NOT NULL,
+    "host" TEXT NOT NULL,
     "n" INTEGER NOT NULL DEFAULT 0,
 
-    CONSTRAINT "finding_counts_pkey" PRIMARY KEY ("audit_id","list","reason","decision")
+    CONSTRAINT "finding_counts_pkey" PRIMARY KEY ("audit_id","list","reason","decision","host")
 );
 
 -- Findings have no parent-level secondary indexes: each audit's partition gets its own (reason, decision,
