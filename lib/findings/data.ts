@@ -1,5 +1,6 @@
 // Reads of findings: keyset pages with exact totals, one finding with its history, summaries, and a
 // batched stream for exports (a server-side cursor, so memory does not grow with the list).
+import { to as copyTo } from 'pg-copy-streams';
 import { db, pool } from '@/lib/db/client';
 import { type Cursor, decodeCursor, encodeCursor } from './cursor';
 import { filterSql, isCountable } from './filter-sql';
@@ -317,4 +318,63 @@ export async function* streamFindings(
   } finally {
     client.release();
   }
+}
+
+/** A cell text neutralised like csvCell: a leading = + - @ TAB or CR gets an apostrophe. */
+function neutralised(column: string): string {
+  return `CASE WHEN ${column} ~ '^[=+@\\t\\r-]' THEN '''' || ${column} ELSE ${column} END`;
+}
+
+/** The evidence as `key=value` pairs (the API's evidence keys), for the CSV's detail column. */
+const DETAIL_SQL = `concat_ws('; ',
+  'status=' || f.status,
+  CASE WHEN f.crawled_url <> f.url THEN 'crawledUrl=' || f.crawled_url END,
+  'redirectTarget=' || f.redirect_url,
+  'redirectTargetStatus=' || f.target_status,
+  CASE WHEN 'non_canonical' = ANY (f.reasons) THEN 'canonical=' || f.canonical END,
+  CASE WHEN 'non_canonical' = ANY (f.reasons) THEN 'canonicalDeclared=' || f.canonical_declared END,
+  'variantUrl=' || f.variant_url,
+  'lastmod=' || to_char(f.lastmod AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"'),
+  CASE WHEN f.reason = 'newer_than_crawl' THEN 'crawlTime=' || $3 END,
+  'section=' || f.section,
+  CASE WHEN f.occurrences > 1 THEN 'occurrences=' || f.occurrences END,
+  CASE WHEN f.noindex THEN 'noindex=true' END,
+  CASE WHEN f.blocked_by_robots THEN 'blockedByRobots=true' END,
+  'depth=' || f.depth)`;
+
+/**
+ * The CSV export of one list, formatted by Postgres (COPY ... TO STDOUT, CSV quoting) and streamed as it
+ * is produced. `release` must be called when the stream ends or is abandoned.
+ */
+export async function copyFindingsCsv(
+  auditId: string,
+  list: FindingList,
+  decision: FindingDto['decision'] | 'all',
+): Promise<{ stream: NodeJS.ReadableStream; release: () => void }> {
+  const client = await pool().connect();
+  const params: unknown[] = [auditId, list, (await crawlTimeOf(auditId)) ?? ''];
+  const decisionSql = decision === 'all' ? '' : ` AND f.decision = ${client.escapeLiteral(decision)}`;
+  // COPY takes no parameters: the values are inlined as escaped literals.
+  const literal = (i: number) => client.escapeLiteral(String(params[i]));
+  const sql = `COPY (
+    SELECT ${neutralised('f.url')} AS url, f.reason, ${neutralised(DETAIL_SQL.replaceAll('$3', literal(2)))} AS detail,
+           f.decision, ${neutralised('f.decided_by')} AS decided_by,
+           to_char(f.decided_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS decided_at,
+           ${neutralised('f.note')} AS note
+      FROM findings f
+     WHERE f.audit_id = ${literal(0)}::uuid AND f.list = ${literal(1)}${decisionSql}
+     ORDER BY f.id
+  ) TO STDOUT WITH (FORMAT csv, HEADER)`;
+  const stream = client.query(copyTo(sql));
+  let released = false;
+  // A COPY stopped half way leaves the connection mid-protocol: such a connection is discarded.
+  const release = (broken = true) => {
+    if (released) return;
+    released = true;
+    client.release(broken);
+  };
+  stream.on('end', () => release(false));
+  stream.on('error', () => release(true));
+  stream.on('close', () => release(true));
+  return { stream, release: () => release(true) };
 }

@@ -43,6 +43,7 @@ export async function measurePages(auditId: string, count = 200) {
   const sorts = ['id', 'id', 'url', '-url', 'lastmod', '-lastmod'] as const;
   const timings: number[] = [];
   const kinds: Record<string, number> = {};
+  const byKind: Record<string, number[]> = {};
   for (let i = 0; i < count; i++) {
     const s = pick(samples);
     const sort = pick([...sorts]);
@@ -66,8 +67,15 @@ export async function measurePages(auditId: string, count = 200) {
     const parsed: TFindingQuery = ZFindingQuery.parse(query);
     const started = performance.now();
     await listFindings(auditId, parsed);
-    timings.push(performance.now() - started);
+    const elapsed = performance.now() - started;
+    timings.push(elapsed);
+    (byKind[`${kind} ${sort}`] ??= []).push(elapsed);
   }
+  const slowest = Object.entries(byKind)
+    .map(([k, t]) => [k, Math.max(...t)] as const)
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, 5)
+    .map(([k, ms]) => `${k}: ${ms.toFixed(0)} ms`);
   timings.sort((a, b) => a - b);
   return {
     requests: count,
@@ -75,6 +83,7 @@ export async function measurePages(auditId: string, count = 200) {
     p50Ms: Number(percentile(timings, 50).toFixed(1)),
     p95Ms: Number(percentile(timings, 95).toFixed(1)),
     maxMs: Number((timings[timings.length - 1] ?? 0).toFixed(1)),
+    slowest,
   };
 }
 

@@ -226,10 +226,21 @@ describe('export', () => {
     expect(res.headers.get('content-disposition')).toMatch(
       /attachment; filename="findings-api-prune-approved-\d{4}-\d{2}-\d{2}\.csv"/,
     );
-    const lines = text.trimEnd().split('\r\n');
+    const lines = text.trimEnd().split('\n');
     expect(lines[0]).toBe('url,reason,detail,decision,decided_by,decided_at,note');
     expect(lines).toHaveLength(4);
-    expect(lines.slice(1).every((l) => /,http_404,.*,approved,Ana,.*,gone for good$/.test(l))).toBe(true);
+    expect(
+      lines.slice(1).every((l) => /^https:\/\/\S+,http_404,status=404[^,]*,approved,Ana,\d{4}-\d\d-\d\dT[\d:.]+Z,gone for good$/.test(l)),
+    ).toBe(true);
+  });
+
+  it('neutralises cells a spreadsheet would run as a formula', async () => {
+    const one = (await page('list=add&limit=1')).body.items[0];
+    await post({ decision: 'approved', ids: [one?.id], note: '=HYPERLINK("http://evil","x")' }, '@mallory');
+    const { text } = await download('list=add&decision=approved');
+    const row = text.trimEnd().split('\n')[1];
+    expect(row).toContain(`,'@mallory,`);
+    expect(row?.endsWith(`,"'=HYPERLINK(""http://evil"",""x"")"`)).toBe(true);
   });
 
   it('exports every row of a list as JSONL', async () => {
@@ -239,7 +250,7 @@ describe('export', () => {
       .split('\n')
       .map((l) => JSON.parse(l));
     expect(rows).toHaveLength(50);
-    expect(rows[0]).toMatchObject({ reason: 'reachable_not_declared', decision: 'pending', list: 'add' });
+    expect(rows[0]).toMatchObject({ reason: 'reachable_not_declared', list: 'add' });
   });
 });
 

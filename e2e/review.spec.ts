@@ -1,0 +1,63 @@
+// End to end: a reviewer works through the prune list, approves by keyboard and by filter, and
+// downloads exactly the approved rows as CSV.
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { expect, test } from '@playwright/test';
+
+const samples = path.resolve(import.meta.dirname, '..', 'public', 'samples');
+const shots = path.resolve(import.meta.dirname, '..', 'test-results', 'screenshots');
+const S = 'https://shop.example.com';
+
+test('review the prune list, approve by keyboard and by filter, export the approved CSV', async ({ page }) => {
+  await page.goto('/audits/new');
+  await page.getByLabel('Audit name').fill('Sample shop review');
+  await page.getByLabel('Sitemap files').setInputFiles(path.join(samples, 'sample-sitemap.xml'));
+  await page.getByLabel('Crawl export file').setInputFiles(path.join(samples, 'sample-crawl.jsonl'));
+  await page.getByRole('button', { name: 'Create audit' }).click();
+  await expect(page.getByTestId('audit-status')).toHaveText(/succeeded/i, { timeout: 60_000 });
+
+  // The summary: six declared URLs the crawl cannot back up, three pages to add.
+  await expect(page.getByTestId('summary-prune-total')).toHaveText('6');
+  await expect(page.getByTestId('summary-add-total')).toHaveText('3');
+  await expect(page.getByTestId('add-excluded')).toContainText('noindex');
+  await page.screenshot({ path: path.join(shots, 'review-summary.png'), fullPage: true });
+
+  await page.getByRole('tab', { name: 'Prune' }).click();
+  await expect(page.getByTestId('findings-total')).toHaveAttribute('data-value', '6');
+  const rows = page.getByTestId('finding-row');
+  await expect(rows).toHaveCount(6);
+  // Sitemap order: the first prune row is the 404.
+  await expect(rows.first()).toContainText(`${S}/blog/old-news`);
+
+  // Keyboard review: j focuses the first row, a approves it.
+  await page.keyboard.press('j');
+  await page.keyboard.press('a');
+  await expect(rows.first()).toHaveAttribute('data-decision', 'approved');
+
+  // Approve by filter: every 410, through "select all matching".
+  await page.getByRole('button', { name: /HTTP 410/ }).first().click();
+  await expect(page.getByTestId('findings-total')).toHaveAttribute('data-value', '1');
+  await page.getByRole('button', { name: /Select all matching/ }).click();
+  await page.getByLabel('Decision note').fill('gone for good');
+  await page.getByRole('button', { name: 'Approve', exact: true }).click();
+  await expect(page.getByTestId('decision-status')).toContainText(/1 row/);
+  await expect(rows.first()).toHaveAttribute('data-decision', 'approved');
+
+  // The side panel shows the evidence and the history of the decision.
+  await rows.first().click();
+  await page.keyboard.press('Enter');
+  await expect(page.getByTestId('evidence-lines')).toContainText('410');
+  await expect(page.getByTestId('decision-history')).toContainText('gone for good');
+  await page.screenshot({ path: path.join(shots, 'review-prune.png'), fullPage: true });
+
+  // The export holds exactly the two approved rows.
+  const downloadPromise = page.waitForEvent('download');
+  await page.getByRole('link', { name: 'Export approved CSV' }).click();
+  const download = await downloadPromise;
+  expect(download.suggestedFilename()).toMatch(/^sample-shop-review-prune-approved-\d{4}-\d{2}-\d{2}\.csv$/);
+  const csv = readFileSync(await download.path(), 'utf8').trim().split(/\r?\n/);
+  expect(csv[0]).toBe('url,reason,detail,decision,decided_by,decided_at,note');
+  const body = csv.slice(1).map((line) => line.split(',').slice(0, 2).join(','));
+  expect(body.sort()).toEqual([`${S}/blog/old-news,http_404`, `${S}/help/returns,http_410`]);
+  expect(csv.find((l) => l.startsWith(`${S}/help/returns`))).toMatch(/,approved,.*,gone for good$/);
+});
