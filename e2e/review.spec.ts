@@ -49,6 +49,7 @@ test('review the prune list, approve by keyboard and by filter, export the appro
   await expect(page.getByTestId('evidence-lines')).toContainText('410');
   await expect(page.getByTestId('decision-history')).toContainText('gone for good');
   await page.screenshot({ path: path.join(shots, 'review-prune.png'), fullPage: true });
+  await page.getByRole('button', { name: 'Close details' }).click();
 
   // The export holds exactly the two approved rows.
   const downloadPromise = page.waitForEvent('download');
