@@ -142,13 +142,15 @@ function keyset(
   const col = `f.${column}`;
   const cast = column === 'lastmod' ? '::timestamptz' : '';
   const order = `${col} ${dir}, f.id ${dir}`;
+  // url is never null; lastmod may be, and its null block is a segment of its own.
+  const notNull = column === 'url' ? 'true' : `${col} IS NOT NULL`;
   const valued: Segment =
     cursor && cursor.v !== null && cursor.v !== undefined
       ? {
-          where: `${col} IS NOT NULL AND (${col}, f.id) ${op} ($${n}${cast}, $${n + 1})`,
+          where: `${notNull} AND (${col}, f.id) ${op} ($${n}${cast}, $${n + 1})`,
           params: [cursor.v, cursor.id],
         }
-      : { where: `${col} IS NOT NULL`, params: [] };
+      : { where: notNull, params: [] };
   if (column === 'url') return { order, segments: [valued] };
   const inNullBlock = cursor !== null && (cursor.v === null || cursor.v === undefined);
   const nulls: Segment = inNullBlock
@@ -176,9 +178,10 @@ async function countMatching(auditId: string, filter: TFindingFilter): Promise<n
   return rows[0].n;
 }
 
-/** Up to this many matching rows, a filtered page is read filter-first (then sorted), not sort-first:
- * a sort-order scan that filters would read past every non-matching row at the end of the results. */
-const FILTER_FIRST_MAX = 20_000;
+/** Up to this many matching rows, a page filtered by search, host or path is read filter-first (then
+ * sorted), not sort-first: a sort-order scan that filters would read past every non-matching row when
+ * matches are rare or clustered. (Reason and decision filters have sort indexes of their own.) */
+const FILTER_FIRST_MAX = 50_000;
 
 export async function listFindings(auditId: string, query: TFindingQuery): Promise<FindingPage> {
   const { sort, limit, cursor: cursorText, ...filter } = query;
@@ -187,15 +190,18 @@ export async function listFindings(auditId: string, query: TFindingQuery): Promi
   const k = keyset(sort, cursor, f.params.length + 1);
   const crawlTimePromise = crawlTimeOf(auditId);
   const total = await countMatching(auditId, filter);
-  const filtered = Boolean(filter.reason || filter.decision || filter.q || filter.host || filter.pathPrefix);
-  const filterFirst = filtered && total <= FILTER_FIRST_MAX;
+  const filterFirst = Boolean(filter.q || filter.host || filter.pathPrefix) && total <= FILTER_FIRST_MAX;
   const found: FindingRow[] = [];
   for (const segment of k.segments) {
     const params = [...f.params, ...segment.params, limit + 1 - found.length];
     const n = `$${params.length}`;
+    // Filter-first: the matching rows' sort keys are read through the filter's index and sorted, and only
+    // the page's rows are then fetched whole.
     const sql = filterFirst
-      ? `WITH m AS MATERIALIZED (SELECT f.id FROM findings f WHERE ${f.sql} AND ${segment.where})
-         SELECT ${COLUMNS} FROM m JOIN ${FROM} ON f.audit_id = $1 AND f.id = m.id ORDER BY ${k.order} LIMIT ${n}`
+      ? `WITH m AS MATERIALIZED (
+           SELECT f.id, f.url, f.lastmod FROM findings f WHERE ${f.sql} AND ${segment.where}),
+         page AS MATERIALIZED (SELECT * FROM m f ORDER BY ${k.order} LIMIT ${n})
+         SELECT ${COLUMNS} FROM page p JOIN ${FROM} ON f.audit_id = $1 AND f.id = p.id ORDER BY ${k.order}`
       : `SELECT ${COLUMNS} FROM ${FROM} WHERE ${f.sql} AND ${segment.where} ORDER BY ${k.order} LIMIT ${n}`;
     const { rows } = await pool().query<FindingRow>(sql, params);
     found.push(...rows);

@@ -14,6 +14,12 @@ export function reviewIndexes(part: string): { name: string; definition: string 
     on('decision_idx', 'audit_id, list, decision, id'),
     on('url_idx', 'audit_id, list, url, id'),
     on('lastmod_idx', 'audit_id, list, lastmod, id'),
+    // Reasons and decisions cluster in real sitemaps (all the 404s under one old section): a sort over a
+    // reason or decision filter gets an index of its own instead of filtering a sort-order scan.
+    on('reason_url_idx', 'audit_id, list, reason, url, id'),
+    on('reason_lastmod_idx', 'audit_id, list, reason, lastmod, id'),
+    on('decision_url_idx', 'audit_id, list, decision, url, id'),
+    on('decision_lastmod_idx', 'audit_id, list, decision, lastmod, id'),
     on('host_idx', 'audit_id, list, host, id'),
     on('path_idx', 'audit_id, list, path text_pattern_ops'),
     on('url_trgm_idx', 'url gin_trgm_ops', 'USING gin '),

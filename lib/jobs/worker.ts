@@ -18,12 +18,20 @@ export async function startWorker(log: (message: string) => void = console.log):
     await boss.work<AuditJobData>('ingest', { pollingIntervalSeconds: 0.5, batchSize: 1 }, async (jobs) => {
       for (const job of jobs) await runIngest(job.data);
     });
-    await boss.work<AuditJobData>('reconcile', { pollingIntervalSeconds: 0.5, batchSize: 1 }, async (jobs) => {
-      for (const job of jobs) await runReconcile(job.data);
-    });
-    await boss.work<AuditJobData>('index-findings', { pollingIntervalSeconds: 1, batchSize: 1 }, async (jobs) => {
-      for (const job of jobs) await runIndexFindings(job.data);
-    });
+    await boss.work<AuditJobData>(
+      'reconcile',
+      { pollingIntervalSeconds: 0.5, batchSize: 1 },
+      async (jobs) => {
+        for (const job of jobs) await runReconcile(job.data);
+      },
+    );
+    await boss.work<AuditJobData>(
+      'index-findings',
+      { pollingIntervalSeconds: 1, batchSize: 1 },
+      async (jobs) => {
+        for (const job of jobs) await runIndexFindings(job.data);
+      },
+    );
   }
   const reap = async () => {
     try {

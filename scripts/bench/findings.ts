@@ -68,6 +68,16 @@ export async function measurePages(auditId: string, count = 200) {
     const started = performance.now();
     await listFindings(auditId, parsed);
     const elapsed = performance.now() - started;
+    if (process.env.BENCH_DEBUG && elapsed > 100)
+      console.log(
+        'slow page',
+        elapsed.toFixed(0),
+        'ms',
+        JSON.stringify({
+          ...query,
+          cursor: query.cursor ? Buffer.from(String(query.cursor), 'base64url').toString() : undefined,
+        }),
+      );
     timings.push(elapsed);
     (byKind[`${kind} ${sort}`] ??= []).push(elapsed);
   }
