@@ -23,11 +23,16 @@ export function databaseUrl(): string {
 }
 
 export function pool(): pg.Pool {
-  state.pool ??= new pg.Pool({
-    connectionString: databaseUrl(),
-    max: Number(process.env.DB_POOL_SIZE ?? 10),
-    idleTimeoutMillis: 30_000,
-  });
+  if (!state.pool) {
+    state.pool = new pg.Pool({
+      connectionString: databaseUrl(),
+      max: Number(process.env.DB_POOL_SIZE ?? 10),
+      idleTimeoutMillis: 30_000,
+    });
+    // An idle connection the server closes (restart, shutdown) must not take the process down with it;
+    // the pool replaces it on the next query.
+    state.pool.on('error', (error) => console.error(`[db] idle connection lost: ${error.message}`));
+  }
   return state.pool;
 }
 

@@ -11,6 +11,7 @@ import { pool } from '@/lib/db/client';
 import { type FixtureServer, startFixtureServer } from '@/lib/test-support/fixture-server';
 import { fixturePath } from '@/lib/test-support/fixtures';
 import { runIngest } from './ingest';
+import { runReconcile } from './reconcile';
 
 let server: FixtureServer;
 const scratch = mkdtempSync(path.join(os.tmpdir(), 'ingest-test-'));
@@ -37,6 +38,9 @@ async function ingest(sources: NewSource[], options: Partial<TAuditOptions> = {}
   const id = randomUUID();
   await insertAudit(id, 'test', { normalization: 'exact', ...options }, sources);
   await runIngest({ auditId: id, attempt: 1 });
+  // With a crawl export, ingest hands over to the reconcile job (run here as a worker would).
+  if ((await getAudit(id))?.phase === 'queued for reconciliation')
+    await runReconcile({ auditId: id, attempt: 1 });
   const audit = await getAudit(id);
   if (!audit) throw new Error('audit vanished');
   return { id, audit, files: (await listSitemapFiles(id)).items };

@@ -129,8 +129,8 @@ describe('the reaper', () => {
     const reaped = await reapStaleAudits();
     expect(reaped).toEqual(
       expect.arrayContaining([
-        { id: retry, attempt: 2, status: 'queued' },
-        { id: giveUp, attempt: MAX_ATTEMPTS, status: 'failed' },
+        { id: retry, attempt: 2, status: 'queued', queue: 'ingest' },
+        { id: giveUp, attempt: MAX_ATTEMPTS, status: 'failed', queue: 'ingest' },
       ]),
     );
     const failed = await getAudit(giveUp);
@@ -142,5 +142,22 @@ describe('the reaper', () => {
       [retry],
     );
     expect(jobs.rows.map((r) => r.data)).toEqual([{ auditId: retry, attempt: 2 }]);
+  });
+});
+
+describe('the reaper after ingest', () => {
+  it('re-runs the reconcile job, not the ingest, for an audit that died while reconciling', async () => {
+    const id = randomUUID();
+    await insertAudit(id, 'stale reconcile', { normalization: 'exact' }, [
+      { role: 'sitemap', kind: 'url', url: `${origin}/x.xml` },
+    ]);
+    await pool().query(
+      `UPDATE audits SET status = 'running', phase = 'reconciling', heartbeat_at = now() - interval '1 hour' WHERE id = $1`,
+      [id],
+    );
+    const reaped = await reapStaleAudits();
+    expect(reaped).toContainEqual({ id, attempt: 2, status: 'queued', queue: 'reconcile' });
+    const jobs = await pool().query("SELECT name FROM pgboss.job WHERE data->>'auditId' = $1", [id]);
+    expect(jobs.rows).toEqual([{ name: 'reconcile' }]);
   });
 });

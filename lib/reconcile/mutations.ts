@@ -11,9 +11,11 @@ import {
   countsSql,
   crawledDuplicatesSql,
   crawledSql,
+  crawledViewSql,
   declaredDuplicatesSql,
   declaredFindingsSql,
   declaredSql,
+  declaredViewSql,
   factsSql,
   fileBasesSql,
   looseSql,
@@ -48,20 +50,48 @@ export async function resetFindings(auditId: string): Promise<void> {
   await pool().query('DELETE FROM finding_counts WHERE audit_id = $1', [auditId]);
 }
 
+/** Ingest stored the number of distinct keys; when every keyed entry is distinct there is nothing to merge. */
+async function hasNoDuplicateEntries(load: PartitionLoad, auditId: string): Promise<boolean> {
+  const { rows } = await load.query(
+    `SELECT (SELECT count(key) FROM sitemap_entries WHERE audit_id = $1) = a.sitemap_unique_urls AS unique
+       FROM audits a WHERE a.id = $1`,
+    [auditId],
+  );
+  return rows[0]?.unique === true;
+}
+
 export async function reconcileAudit(auditId: string, options: ReconcileOptions): Promise<ReconcileOutcome> {
   await resetFindings(auditId);
   const load = await PartitionLoad.begin('findings', auditId);
   try {
     // Hash joins and sorts over a million keys each want more than the default 4 MB of work memory.
     await load.query("SET LOCAL work_mem = '512MB'");
-    await load.query(declaredDuplicatesSql, [auditId]);
-    await load.query(declaredSql, [auditId]);
+    // Duplicate keys are rare: when there are none, the partitions serve as the keyed sets directly
+    // (temporary views outlive the transaction, unlike the temporary tables: dropped again below).
+    await load.query('DROP VIEW IF EXISTS pg_temp.d, pg_temp.c');
+    const analyze = ['cl', 'sec', 'fo'];
+    const views: string[] = [];
+    if (await hasNoDuplicateEntries(load, auditId)) {
+      await load.query(declaredViewSql(auditId));
+      views.push('pg_temp.d');
+    } else {
+      await load.query(declaredDuplicatesSql, [auditId]);
+      await load.query(declaredSql, [auditId]);
+      analyze.push('d');
+    }
     await load.query(crawledDuplicatesSql, [auditId]);
-    await load.query(crawledSql, [auditId]);
+    const crawlDuplicates = (await load.query('SELECT count(*)::int AS n FROM ck')).rows[0].n as number;
+    if (crawlDuplicates === 0) {
+      await load.query(crawledViewSql(auditId));
+      views.push('pg_temp.c');
+    } else {
+      await load.query(crawledSql, [auditId]);
+      analyze.push('c');
+    }
     await load.query(options.exact ? looseSql : emptyLooseSql);
     await load.query(sectionsSql);
     await load.query(fileBasesSql, [auditId]);
-    await load.query(analyzeSql);
+    await load.query(analyzeSql(analyze));
     const f = (await load.query(factsSql)).rows[0];
     const crawlTime = options.crawlTime ?? f.latest_crawl;
     const declared = await load.query(declaredFindingsSql(load.part), [auditId, options.exact, crawlTime]);
@@ -86,6 +116,7 @@ export async function reconcileAudit(auditId: string, options: ReconcileOptions)
       await load.query(`SELECT count(*)::int AS n FROM "${load.part}" WHERE list = 'prune'`)
     ).rows[0].n as number;
     await load.query(countsSql(load.part), [auditId]);
+    if (views.length > 0) await load.query(`DROP VIEW ${views.join(', ')}`);
     await load.commit();
     await createAttachedPartition('decision_log', auditId);
     return {

@@ -13,19 +13,9 @@ import { pool } from '@/lib/db/client';
 import { runIngest } from '@/lib/jobs/ingest';
 import { runReconcile } from '@/lib/jobs/reconcile';
 import { fixturesDir } from '@/lib/test-support/fixtures';
+import { seededRandom } from '@/lib/test-support/random';
 
 const script = path.resolve(fixturesDir, '..', 'reference', 'reconcile_sitemap.py');
-
-/** Deterministic pseudo-random numbers, so a failure can be reproduced. */
-function random(seed: number) {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 interface Generated {
   sitemapXml: string;
@@ -41,7 +31,7 @@ function lenientKey(url: string): string {
 }
 
 function generate(): Generated {
-  const rnd = random(20261130);
+  const rnd = seededRandom(20261130);
   const pick = <T>(xs: T[]): T => xs[Math.floor(rnd() * xs.length)] as T;
   const sections = ['shop', 'blog', 'help', 'news'];
   const declared: string[] = [];

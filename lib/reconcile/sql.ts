@@ -30,6 +30,19 @@ SELECT * FROM (
    WHERE e.audit_id = $1
    ORDER BY e.key, e.file_id DESC, e.position DESC) last_of_duplicates`;
 
+/** Without duplicate keys the partition itself is the declared set (no copy); views take no parameters,
+ * so the audit id (a validated UUID) is inlined. */
+export const declaredViewSql = (auditId: string) => `
+CREATE TEMP VIEW d AS
+SELECT key, loose_key, loc, file_id, position, lastmod, 1 AS occurrences
+  FROM sitemap_entries WHERE audit_id = '${auditId}'::uuid AND key IS NOT NULL`;
+
+export const crawledViewSql = (auditId: string) => `
+CREATE TEMP VIEW c AS
+SELECT key, loose_key, url, line, status, canonical, canonical_key, indexable, noindex,
+       blocked_by_robots, crawled_at, depth, redirect_url, redirect_key
+  FROM crawl_pages WHERE audit_id = '${auditId}'::uuid AND key IS NOT NULL`;
+
 /** Crawled keys, one row per key: a 2xx row wins over a 3xx, over anything else; then the last line. */
 export const crawledDuplicatesSql = `
 CREATE TEMP TABLE ck ON COMMIT DROP AS
@@ -62,7 +75,10 @@ SELECT h || '/' AS section FROM (SELECT DISTINCT split_part(key, '/', 3) AS h FR
 UNION
 SELECT h || '/' || s FROM (SELECT split_part(key, '/', 3) AS h, split_part(key, '/', 4) AS s FROM c GROUP BY 1, 2) segs`;
 
-export const analyzeSql = 'ANALYZE d; ANALYZE c; ANALYZE cl; ANALYZE sec; ANALYZE fo';
+/** Statistics for the temporary tables (views over partitions use the partitions' own). */
+export function analyzeSql(tables: string[]): string {
+  return tables.map((t) => `ANALYZE ${t}`).join('; ');
+}
 
 const FINDING_COLUMNS = `audit_id, id, list, reason, reasons, url, key, host, path, status, canonical, lastmod,
   sitemap_file_id, crawl_line, crawled_url, redirect_url, target_status, canonical_declared, variant_url, section,

@@ -6,16 +6,7 @@ import { pool } from '@/lib/db/client';
 import { encodeCursor } from '@/lib/findings/cursor';
 import { listFindings } from '@/lib/findings/data';
 import { type TFindingQuery, ZFindingQuery } from '@/lib/findings/schema';
-
-function seeded(seed: number) {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { seededRandom } from '@/lib/test-support/random';
 
 export function percentile(sorted: number[], p: number): number {
   if (sorted.length === 0) return 0;
@@ -38,7 +29,7 @@ export async function measurePages(auditId: string, count = 200) {
     `SELECT id, url, lastmod, list, reason, host, path FROM findings TABLESAMPLE SYSTEM (2) WHERE audit_id = $1 LIMIT 2000`,
     [auditId],
   );
-  const rnd = seeded(7);
+  const rnd = seededRandom(7);
   const pick = <T>(xs: T[]): T => xs[Math.floor(rnd() * xs.length)] as T;
   const sorts = ['id', 'id', 'url', '-url', 'lastmod', '-lastmod'] as const;
   const timings: number[] = [];

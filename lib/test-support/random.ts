@@ -1,0 +1,11 @@
+// Deterministic pseudo-random numbers (mulberry32) for generated test and benchmark data, so any failure
+// or measurement can be reproduced from its seed.
+export function seededRandom(seed: number): () => number {
+  let a = seed;
+  return () => {
+    a = (a + 0x6d2b79f5) | 0;
+    let t = Math.imul(a ^ (a >>> 15), 1 | a);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
