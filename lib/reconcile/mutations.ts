@@ -1,7 +1,7 @@
 // Runs the reconciliation of one audit in Postgres: temp sets, findings loaded into the audit's
 // partition and indexed in one transaction, counts per (list, reason, decision), chart and sanity facts.
 import { pool } from '@/lib/db/client';
-import { createAttachedPartition, dropPartition, PartitionLoad } from '@/lib/db/partitions';
+import { createAttachedPartition, dropPartition, PartitionLoad, partitionName } from '@/lib/db/partitions';
 import {
   addExcludedSql,
   addFindingsSql,
@@ -83,6 +83,7 @@ export async function reconcileAudit(auditId: string, options: ReconcileOptions)
     const crawlDuplicates = (await load.query('SELECT count(*)::int AS n FROM ck')).rows[0].n as number;
     if (crawlDuplicates === 0) {
       await load.query(crawledViewSql(auditId));
+      await load.query(`ANALYZE "${partitionName('crawl_pages', auditId)}"`);
       views.push('pg_temp.c');
     } else {
       await load.query(crawledSql, [auditId]);
