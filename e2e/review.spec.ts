@@ -8,7 +8,9 @@ const samples = path.resolve(import.meta.dirname, '..', 'public', 'samples');
 const shots = path.resolve(import.meta.dirname, '..', 'test-results', 'screenshots');
 const S = 'https://shop.example.com';
 
-test('review the prune list, approve by keyboard and by filter, export the approved CSV', async ({ page }) => {
+test('review the prune list, approve by keyboard and by filter, export the approved CSV', async ({
+  page,
+}) => {
   await page.goto('/audits/new');
   await page.getByLabel('Audit name').fill('Sample shop review');
   await page.getByLabel('Sitemap files').setInputFiles(path.join(samples, 'sample-sitemap.xml'));
@@ -35,7 +37,10 @@ test('review the prune list, approve by keyboard and by filter, export the appro
   await expect(rows.first()).toHaveAttribute('data-decision', 'approved');
 
   // Approve by filter: every 410, through "select all matching".
-  await page.getByRole('button', { name: /HTTP 410/ }).first().click();
+  await page
+    .getByRole('button', { name: /HTTP 410/ })
+    .first()
+    .click();
   await expect(page.getByTestId('findings-total')).toHaveAttribute('data-value', '1');
   await page.getByRole('button', { name: /Select all matching/ }).click();
   await page.getByLabel('Decision note').fill('gone for good');
@@ -56,7 +61,9 @@ test('review the prune list, approve by keyboard and by filter, export the appro
   await page.getByRole('link', { name: 'Export approved CSV' }).click();
   const download = await downloadPromise;
   expect(download.suggestedFilename()).toMatch(/^sample-shop-review-prune-approved-\d{4}-\d{2}-\d{2}\.csv$/);
-  const csv = readFileSync(await download.path(), 'utf8').trim().split(/\r?\n/);
+  const csv = readFileSync(await download.path(), 'utf8')
+    .trim()
+    .split(/\r?\n/);
   expect(csv[0]).toBe('url,reason,detail,decision,decided_by,decided_at,note');
   const body = csv.slice(1).map((line) => line.split(',').slice(0, 2).join(','));
   expect(body.sort()).toEqual([`${S}/blog/old-news,http_404`, `${S}/help/returns,http_410`]);

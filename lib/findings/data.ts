@@ -1,6 +1,7 @@
 // Reads of findings: keyset pages with exact totals, one finding with its history, summaries, and a
 // batched stream for exports (a server-side cursor, so memory does not grow with the list).
 import { to as copyTo } from 'pg-copy-streams';
+import { AppError } from '@/lib/api/errors';
 import { db, pool } from '@/lib/db/client';
 import { type Cursor, decodeCursor, encodeCursor } from './cursor';
 import { filterSql, isCountable } from './filter-sql';
@@ -383,4 +384,22 @@ export async function copyFindingsCsv(
   stream.on('error', () => release(true));
   stream.on('close', () => release(true));
   return { stream, release: () => release(true) };
+}
+
+/** The audit's name, or a 404 when it does not exist; a 409 when it has no findings yet. */
+export async function reconciledAudit(auditId: string): Promise<{ name: string }> {
+  const audit = await db().audit.findUnique({
+    where: { id: auditId },
+    select: { name: true, reconciledAt: true, status: true },
+  });
+  if (!audit) throw new AppError('not_found', 'No such audit');
+  if (!audit.reconciledAt) {
+    throw new AppError(
+      'conflict',
+      audit.status === 'queued' || audit.status === 'running'
+        ? 'This audit has no findings yet: it is still being ingested or reconciled'
+        : 'This audit has no findings: it was not reconciled (a crawl export is needed)',
+    );
+  }
+  return { name: audit.name };
 }

@@ -1,8 +1,5 @@
-// The review indexes of an audit's findings partition (filters, sorts, search), built after the
-// reconcile job has made the findings available. CONCURRENTLY, so decisions are never blocked; every
-// step can be re-run after a crash (an interrupted concurrent build leaves an invalid index, dropped here).
-import { pool } from '@/lib/db/client';
-import { partitionName } from '@/lib/db/partitions';
+// The review indexes of an audit's findings partition (filters, sorts, search), built after the reconcile
+// job has made the findings available (buildReviewIndexes in mutations.ts).
 
 export function reviewIndexes(part: string): { name: string; definition: string }[] {
   const on = (name: string, columns: string, using = '') => ({
@@ -28,23 +25,4 @@ export function reviewIndexes(part: string): { name: string; definition: string 
     },
     on('url_trgm_idx', 'url gin_trgm_ops', 'USING gin '),
   ];
-}
-
-/** Builds what is missing, then VACUUM ANALYZE (fresh statistics; index-only scans for counts). */
-export async function buildReviewIndexes(auditId: string): Promise<void> {
-  const part = partitionName('findings', auditId);
-  const { rows } = await pool().query<{ exists: boolean }>('SELECT to_regclass($1) IS NOT NULL AS exists', [
-    part,
-  ]);
-  if (!rows[0]?.exists) return; // the audit was deleted or re-reconciled meanwhile
-  for (const index of reviewIndexes(part)) {
-    const { rows: state } = await pool().query<{ valid: boolean }>(
-      'SELECT i.indisvalid AS valid FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid WHERE c.relname = $1',
-      [index.name],
-    );
-    if (state[0]?.valid) continue;
-    if (state[0]) await pool().query(`DROP INDEX CONCURRENTLY IF EXISTS "${index.name}"`);
-    await pool().query(`CREATE INDEX CONCURRENTLY "${index.name}" ${index.definition}`);
-  }
-  await pool().query(`VACUUM (ANALYZE) "${part}"`);
 }

@@ -1,6 +1,5 @@
 // After reconciliation: build the findings' review indexes, then note when they were ready.
-import { buildReviewIndexes } from '@/lib/findings/indexes';
-import { markReviewIndexesReady } from '@/lib/findings/mutations';
+import { buildReviewIndexes, markReviewIndexesReady } from '@/lib/findings/mutations';
 import type { AuditJobData } from './queue';
 
 export async function runIndexFindings(data: AuditJobData): Promise<void> {

@@ -2,10 +2,8 @@
 // works on whole sets (hash joins over the audit's partitions), never row by row, so the same code
 // serves 2,000 URLs and 5,000,000. Rules and their precedence are documented in docs/reconciliation.md.
 
-/** URL parts from a normalized key (`scheme://host/path?query`): the host, and the path with its query. */
+/** The host of a normalized key (`scheme://host/path?query`). */
 const host = (key: string) => `split_part(${key}, '/', 3)`;
-const path = (key: string) =>
-  `substr(${key}, length(split_part(${key}, '/', 1)) + length(split_part(${key}, '/', 3)) + 3)`;
 /** A page's section: host + first directory (`https://h/blog/post` → `h/blog`); pages at the top level
  * (`/about`, `/blog/`) are in the host's root section (`h/`). */
 const section = (key: string) =>

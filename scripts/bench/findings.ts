@@ -70,7 +70,8 @@ export async function measurePages(auditId: string, count = 200) {
         }),
       );
     timings.push(elapsed);
-    (byKind[`${kind} ${sort}`] ??= []).push(elapsed);
+    const group = `${kind} ${sort}`;
+    byKind[group] = [...(byKind[group] ?? []), elapsed];
   }
   const slowest = Object.entries(byKind)
     .map(([k, t]) => [k, Math.max(...t)] as const)

@@ -1,9 +1,10 @@
 import { AppError } from '@/lib/api/errors';
 import { auditIdParam } from '@/lib/api/params';
 import { json, route } from '@/lib/api/respond';
+import { reconciledAudit } from '@/lib/findings/data';
 import { decideByFilter, decideByIds } from '@/lib/findings/mutations';
 import { ZDecisionRequest } from '@/lib/findings/schema';
-import { reconciledAudit, reviewerFrom } from '@/lib/findings/service';
+import { reviewerFrom } from '@/lib/findings/service';
 
 export const dynamic = 'force-dynamic';
 

@@ -2,9 +2,8 @@ import { Readable } from 'node:stream';
 import { auditIdParam } from '@/lib/api/params';
 import { route } from '@/lib/api/respond';
 import { exportFileName, findingJsonLine } from '@/lib/findings/csv';
-import { copyFindingsCsv, streamFindings } from '@/lib/findings/data';
+import { copyFindingsCsv, reconciledAudit, streamFindings } from '@/lib/findings/data';
 import { ZExportQuery } from '@/lib/findings/schema';
-import { reconciledAudit } from '@/lib/findings/service';
 
 export const dynamic = 'force-dynamic';
 

@@ -1,8 +1,7 @@
 import { auditIdParam } from '@/lib/api/params';
 import { json, route } from '@/lib/api/respond';
-import { listFindings } from '@/lib/findings/data';
+import { listFindings, reconciledAudit } from '@/lib/findings/data';
 import { ZFindingQuery } from '@/lib/findings/schema';
-import { reconciledAudit } from '@/lib/findings/service';
 
 export const dynamic = 'force-dynamic';
 

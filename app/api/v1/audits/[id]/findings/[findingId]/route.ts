@@ -1,8 +1,7 @@
 import { AppError } from '@/lib/api/errors';
 import { auditIdParam } from '@/lib/api/params';
 import { json, route } from '@/lib/api/respond';
-import { getFinding } from '@/lib/findings/data';
-import { reconciledAudit } from '@/lib/findings/service';
+import { getFinding, reconciledAudit } from '@/lib/findings/data';
 
 export const dynamic = 'force-dynamic';
 

@@ -1,7 +1,6 @@
 import { auditIdParam } from '@/lib/api/params';
 import { json, route } from '@/lib/api/respond';
-import { findingsByFile } from '@/lib/findings/data';
-import { reconciledAudit } from '@/lib/findings/service';
+import { findingsByFile, reconciledAudit } from '@/lib/findings/data';
 
 export const dynamic = 'force-dynamic';
 
