@@ -13,7 +13,7 @@ export async function runReconcile(data: AuditJobData): Promise<void> {
   if (!audit) return; // deleted, finished, or superseded
   const reporter = new ProgressReporter(audit.id, data.attempt);
   try {
-    await reporter.update('reconciling', 0, 0);
+    await reporter.update('reconciling', 0, 1);
     const options = ZAuditOptions.parse(audit.options);
     const outcome = await reconcileAudit(audit.id, {
       exact: options.normalization === 'exact',

@@ -31,6 +31,8 @@ export async function finishReconcile(
     data: {
       status: state.status,
       phase: 'done',
+      progressDone: 1,
+      progressTotal: 1,
       finishedAt: new Date(),
       heartbeatAt: new Date(),
       reconciledAt: new Date(),

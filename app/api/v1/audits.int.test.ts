@@ -6,6 +6,7 @@ import { pool } from '@/lib/db/client';
 import { uploadsDir } from '@/lib/db/config';
 import { runIngest } from '@/lib/jobs/ingest';
 import { stopBoss } from '@/lib/jobs/queue';
+import { runReconcile } from '@/lib/jobs/reconcile';
 import { fixturePath } from '@/lib/test-support/fixtures';
 import { DELETE, GET as getOne } from './audits/[id]/route';
 import { GET as getSitemaps } from './audits/[id]/sitemaps/route';
@@ -60,6 +61,17 @@ describe('POST /api/v1/audits', () => {
     expect(jobs.rows).toEqual([{ data: { auditId: id, attempt: 1 } }]);
 
     await runIngest({ auditId: id, attempt: 1 });
+    // Ingest with a crawl export hands over to the reconcile job.
+    expect((await fetchAudit(id)).body).toMatchObject({
+      status: 'running',
+      phase: 'queued for reconciliation',
+    });
+    const queued = await pool().query(
+      "SELECT name FROM pgboss.job WHERE data->>'auditId' = $1 ORDER BY created_on",
+      [id],
+    );
+    expect(queued.rows.map((r) => r.name)).toEqual(['ingest', 'reconcile']);
+    await runReconcile({ auditId: id, attempt: 1 });
     const { body } = await fetchAudit(id);
     expect(body).toMatchObject({
       id,
@@ -68,9 +80,10 @@ describe('POST /api/v1/audits', () => {
       options: { normalization: 'lenient' },
       sitemap: { files: 4, filesFailed: 0, entries: 6, uniqueUrls: 6 },
       crawl: { rows: 318, rowsRejected: 0, format: 'screaming-frog' },
-      progress: { done: 4, total: 4 },
     });
     expect(body.finishedAt).toEqual(expect.any(String));
+    expect(body.progress.done).toBe(body.progress.total);
+    expect(body.findings).toMatchObject({ add: { total: expect.any(Number) } });
     const files = await (await getSitemaps(new Request(`${base}/${id}/sitemaps`), ctx(id))).json();
     expect(files.items.map((f: { uploadName: string }) => f.uploadName)).toEqual([
       'sitemapindex-1.xml.gz',
