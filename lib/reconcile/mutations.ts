@@ -3,12 +3,10 @@
 import { pool } from '@/lib/db/client';
 import { createAttachedPartition, dropPartition, PartitionLoad, partitionName } from '@/lib/db/partitions';
 import {
-  addExcludedSql,
   addFindingsSql,
-  afterFactsSql,
+  aggregateSql,
   analyzeSql,
-  byFileSql,
-  countsSql,
+  countsInsertSql,
   crawledDuplicatesSql,
   crawledSql,
   crawledViewSql,
@@ -18,6 +16,7 @@ import {
   declaredViewSql,
   factsSql,
   fileBasesSql,
+  hostsNotCrawledSql,
   looseSql,
   sectionsSql,
 } from './sql';
@@ -60,6 +59,25 @@ async function hasNoDuplicateEntries(load: PartitionLoad, auditId: string): Prom
   return rows[0]?.unique === true;
 }
 
+const UNMATCHED = new Set(['unreached_by_crawl', 'url_variant', 'newer_than_crawl', 'section_not_crawled']);
+
+/** Counts per list/reason/decision/host (stored) and per file/reason (chart data) in one scan. */
+async function aggregateFindings(load: PartitionLoad, auditId: string) {
+  const { rows } = await load.query(aggregateSql(load.part));
+  const counts = rows.filter((r) => r.by_list);
+  await load.query(countsInsertSql, [auditId, JSON.stringify(counts)]);
+  const byFile: FileReasonRow[] = rows
+    .filter((r) => !r.by_list && r.list !== 'add')
+    .map((r) => ({ fileId: r.file_id as number | null, reason: r.reason as string, n: r.n as number }));
+  const unmatchedRows = counts.filter((r) => r.list !== 'add' && UNMATCHED.has(r.reason));
+  return {
+    byFile,
+    pruneTotal: counts.filter((r) => r.list === 'prune').reduce((sum, r) => sum + r.n, 0),
+    unmatched: unmatchedRows.reduce((sum, r) => sum + r.n, 0),
+    unmatchedHosts: [...new Set(unmatchedRows.map((r) => r.host as string))],
+  };
+}
+
 export async function reconcileAudit(auditId: string, options: ReconcileOptions): Promise<ReconcileOutcome> {
   await resetFindings(auditId);
   const load = await PartitionLoad.begin('findings', auditId);
@@ -97,26 +115,18 @@ export async function reconcileAudit(auditId: string, options: ReconcileOptions)
     const crawlTime = options.crawlTime ?? f.latest_crawl;
     const declared = await load.query(declaredFindingsSql(load.part), [auditId, options.exact, crawlTime]);
     const declaredFindings = declared.rowCount ?? 0;
-    const after = (await load.query(afterFactsSql(load.part))).rows[0];
+    const added = (await load.query(addFindingsSql(load.part), [auditId])).rows[0];
+    const aggregate = await aggregateFindings(load, auditId);
     const facts: ReconcileFacts = {
       declared: f.declared,
       crawled: f.crawled,
-      matched: f.declared - after.unmatched,
+      matched: f.declared - aggregate.unmatched,
       latestCrawl: f.latest_crawl,
       newestLastmod: f.newest_lastmod,
-      hostsNotCrawled: after.hosts_not_crawled,
+      hostsNotCrawled: (await load.query(hostsNotCrawledSql, [aggregate.unmatchedHosts])).rows[0].hosts,
     };
-    const added = await load.query(addFindingsSql(load.part), [auditId]);
-    const addExcluded = (await load.query(addExcludedSql)).rows[0];
-    const byFile = (await load.query(byFileSql(load.part))).rows.map((r) => ({
-      fileId: r.file_id as number | null,
-      reason: r.reason as string,
-      n: r.n as number,
-    }));
-    const pruneTotal = (
-      await load.query(`SELECT count(*)::int AS n FROM "${load.part}" WHERE list = 'prune'`)
-    ).rows[0].n as number;
-    await load.query(countsSql(load.part), [auditId]);
+    const addExcluded = { non200: added.non200, noindex: added.noindex, canonicalised: added.canonicalised };
+    const { byFile, pruneTotal } = aggregate;
     if (views.length > 0) await load.query(`DROP VIEW ${views.join(', ')}`);
     await load.commit();
     await createAttachedPartition('decision_log', auditId);
@@ -124,7 +134,7 @@ export async function reconcileAudit(auditId: string, options: ReconcileOptions)
       facts,
       crawlTime,
       declaredFindings,
-      addFindings: added.rowCount ?? 0,
+      addFindings: added.added,
       addExcluded,
       byFile,
       pruneTotal,

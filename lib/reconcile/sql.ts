@@ -146,28 +146,31 @@ SELECT $1, b.id, CASE WHEN b.reasons[1] IN ('newer_than_crawl', 'section_not_cra
  WHERE cardinality(b.reasons) > 0`;
 }
 
-/** Add findings: crawled 200, indexable, self- or un-canonicalised, not declared. $1 audit. */
+/** Add findings — crawled 200, indexable, self- or un-canonicalised, not declared — and, from the same
+ * scan, what the rule left out among undeclared pages (non-200, noindex, canonicalised). $1 audit. */
 export function addFindingsSql(part: string): string {
   return `
-INSERT INTO "${part}" (${FINDING_COLUMNS})
-SELECT $1, (SELECT coalesce(max(total), 0) FROM fo) + a.line, 'add', 'reachable_not_declared',
-       ARRAY['reachable_not_declared'], a.url, a.key, a.host, substr(a.key, length(split_part(a.key, '/', 1)) + length(a.host) + 3),
-       a.status, a.canonical, NULL, NULL, a.line, NULL, NULL, NULL, NULL, NULL, NULL, NULL, a.indexable, NULL, NULL,
-       a.depth, a.crawled_at
-  FROM (SELECT c.*, ${host('c.key')} AS host FROM c
-         WHERE c.status = 200 AND c.indexable IS DISTINCT FROM false AND NOT c.noindex AND NOT c.blocked_by_robots
-           AND (c.canonical_key IS NULL OR c.canonical_key = c.key)
-           AND NOT EXISTS (SELECT 1 FROM d WHERE d.key = c.key)) a`;
+WITH u AS MATERIALIZED (
+  SELECT c.*, ${host('c.key')} AS host,
+         CASE WHEN coalesce(c.status, 0) <> 200 OR c.blocked_by_robots THEN 'non200'
+              WHEN c.noindex OR c.indexable = false THEN 'noindex'
+              WHEN c.canonical_key IS NOT NULL AND c.canonical_key <> c.key THEN 'canonicalised'
+              ELSE 'add' END AS verdict
+    FROM c WHERE NOT EXISTS (SELECT 1 FROM d WHERE d.key = c.key)),
+added AS (
+  INSERT INTO "${part}" (${FINDING_COLUMNS})
+  SELECT $1, (SELECT coalesce(max(total), 0) FROM fo) + u.line, 'add', 'reachable_not_declared',
+         ARRAY['reachable_not_declared'], u.url, u.key, u.host, substr(u.key, length(split_part(u.key, '/', 1)) + length(u.host) + 3),
+         u.status, u.canonical, NULL, NULL, u.line, NULL, NULL, NULL, NULL, NULL, NULL, NULL, u.indexable, NULL, NULL,
+         u.depth, u.crawled_at
+    FROM u WHERE u.verdict = 'add'
+  RETURNING 1)
+SELECT (SELECT count(*)::int FROM added) AS added,
+       count(*) FILTER (WHERE verdict = 'non200')::int AS non200,
+       count(*) FILTER (WHERE verdict = 'noindex')::int AS noindex,
+       count(*) FILTER (WHERE verdict = 'canonicalised')::int AS canonicalised
+  FROM u`;
 }
-
-/** What the add rule left out, among crawled pages the sitemap does not declare. */
-export const addExcludedSql = `
-SELECT count(*) FILTER (WHERE coalesce(c.status, 0) <> 200 OR c.blocked_by_robots)::int AS non200,
-       count(*) FILTER (WHERE c.status = 200 AND NOT c.blocked_by_robots AND (c.noindex OR c.indexable = false))::int AS noindex,
-       count(*) FILTER (WHERE c.status = 200 AND NOT c.blocked_by_robots AND NOT c.noindex
-                          AND c.indexable IS DISTINCT FROM false
-                          AND c.canonical_key IS NOT NULL AND c.canonical_key <> c.key)::int AS canonicalised
-  FROM c WHERE NOT EXISTS (SELECT 1 FROM d WHERE d.key = c.key)`;
 
 /** Sizes and times known before classifying (the crawl time decides newer_than_crawl). */
 export const factsSql = `
@@ -176,21 +179,20 @@ SELECT (SELECT count(*)::int FROM d) AS declared,
        (SELECT max(crawled_at) FROM c) AS latest_crawl,
        (SELECT max(lastmod) FROM d) AS newest_lastmod`;
 
-/** Facts read from the findings: declared keys without a crawl row, and hosts the crawl never visited
- * (all of whose entries are necessarily unmatched findings). */
-export const afterFactsSql = (part: string) => `
-SELECT (SELECT count(*)::int FROM "${part}"
-         WHERE list <> 'add' AND reason IN ('unreached_by_crawl', 'url_variant', 'newer_than_crawl', 'section_not_crawled')) AS unmatched,
-       (SELECT coalesce(array_agg(h ORDER BY h), '{}') FROM (
-          SELECT DISTINCT host AS h FROM "${part}"
-           WHERE list <> 'add' AND crawl_line IS NULL AND NOT EXISTS (SELECT 1 FROM sec WHERE sec.section = host || '/')) hs
-       ) AS hosts_not_crawled`;
+/** One pass over the findings: counts per (list, reason, decision, host) and per (sitemap file, reason).
+ * Rows with a null file_id are the first kind, the others the second. */
+export const aggregateSql = (part: string) => `
+SELECT list, reason, decision, host, sitemap_file_id AS file_id, count(*)::int AS n,
+       GROUPING(sitemap_file_id) = 1 AS by_list
+  FROM "${part}"
+ GROUP BY GROUPING SETS ((list, reason, decision, host), (list, sitemap_file_id, reason))`;
 
-export const countsSql = (part: string) => `
+export const countsInsertSql = `
 INSERT INTO finding_counts (audit_id, list, reason, decision, host, n)
-SELECT $1, list, reason, decision, host, count(*)::int FROM "${part}" GROUP BY list, reason, decision, host`;
+SELECT $1, t.list, t.reason, t.decision, t.host, t.n
+  FROM jsonb_to_recordset($2::jsonb) AS t(list text, reason text, decision text, host text, n int)`;
 
-/** Prune and held reasons per sitemap file, largest first (chart data). */
-export const byFileSql = (part: string) => `
-SELECT f.sitemap_file_id AS file_id, f.reason, count(*)::int AS n
-  FROM "${part}" f WHERE f.list IN ('prune', 'held') GROUP BY f.sitemap_file_id, f.reason`;
+/** Hosts, among those with unmatched declared URLs, that the crawl never visited at all. $1: hosts. */
+export const hostsNotCrawledSql = `
+SELECT coalesce(array_agg(h ORDER BY h), '{}') AS hosts
+  FROM unnest($1::text[]) AS h WHERE NOT EXISTS (SELECT 1 FROM sec WHERE sec.section = h || '/')`;
