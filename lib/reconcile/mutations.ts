@@ -19,6 +19,7 @@ import {
   hostsNotCrawledSql,
   looseSql,
   sectionsSql,
+  undeclaredSql,
 } from './sql';
 import type { FileReasonRow, ReconcileFacts } from './summary';
 
@@ -87,7 +88,7 @@ export async function reconcileAudit(auditId: string, options: ReconcileOptions)
     // Duplicate keys are rare: when there are none, the partitions serve as the keyed sets directly
     // (temporary views outlive the transaction, unlike the temporary tables: dropped again below).
     await load.query('DROP VIEW IF EXISTS pg_temp.d, pg_temp.c');
-    const analyze = ['cl', 'sec', 'fo'];
+    const analyze = ['u', 'cl', 'sec', 'fo'];
     const views: string[] = [];
     if (await hasNoDuplicateEntries(load, auditId)) {
       await load.query(declaredViewSql(auditId));
@@ -107,6 +108,7 @@ export async function reconcileAudit(auditId: string, options: ReconcileOptions)
       await load.query(crawledSql, [auditId]);
       analyze.push('c');
     }
+    await load.query(undeclaredSql);
     await load.query(options.exact ? looseSql : emptyLooseSql);
     await load.query(sectionsSql);
     await load.query(fileBasesSql, [auditId]);

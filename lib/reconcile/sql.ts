@@ -61,10 +61,16 @@ SELECT * FROM (
    ORDER BY p.key, CASE WHEN p.status BETWEEN 200 AND 299 THEN 0 WHEN p.status BETWEEN 300 AND 399 THEN 1 ELSE 2 END,
             p.line DESC) best_of_duplicates`;
 
-/** Near matches: one crawled URL per loose key (only used by the exact profile's url_variant rule). */
+/** Crawled pages the sitemap does not declare: the add list's candidates and the near matches' source. */
+export const undeclaredSql = `
+CREATE TEMP TABLE u ON COMMIT DROP AS
+SELECT c.* FROM c WHERE NOT EXISTS (SELECT 1 FROM d WHERE d.key = c.key)`;
+
+/** Near matches: one undeclared crawled URL per loose key (the exact profile's url_variant rule; that
+ * crawled URL is on the add list, so applying both lists fixes the sitemap). */
 export const looseSql = `
 CREATE TEMP TABLE cl ON COMMIT DROP AS
-SELECT loose_key, min(url) AS url FROM c WHERE loose_key IS NOT NULL GROUP BY loose_key`;
+SELECT loose_key, min(url) AS url FROM u WHERE loose_key IS NOT NULL GROUP BY loose_key`;
 
 /** Sections the crawl reached at all: every crawled host's root, and host + first path segment. */
 export const sectionsSql = `
@@ -150,26 +156,26 @@ SELECT $1, b.id, CASE WHEN b.reasons[1] IN ('newer_than_crawl', 'section_not_cra
  * scan, what the rule left out among undeclared pages (non-200, noindex, canonicalised). $1 audit. */
 export function addFindingsSql(part: string): string {
   return `
-WITH u AS MATERIALIZED (
-  SELECT c.*, ${host('c.key')} AS host,
-         CASE WHEN coalesce(c.status, 0) <> 200 OR c.blocked_by_robots THEN 'non200'
-              WHEN c.noindex OR c.indexable = false THEN 'noindex'
-              WHEN c.canonical_key IS NOT NULL AND c.canonical_key <> c.key THEN 'canonicalised'
+WITH v AS MATERIALIZED (
+  SELECT u.*, ${host('u.key')} AS host,
+         CASE WHEN coalesce(u.status, 0) <> 200 OR u.blocked_by_robots THEN 'non200'
+              WHEN u.noindex OR u.indexable = false THEN 'noindex'
+              WHEN u.canonical_key IS NOT NULL AND u.canonical_key <> u.key THEN 'canonicalised'
               ELSE 'add' END AS verdict
-    FROM c WHERE NOT EXISTS (SELECT 1 FROM d WHERE d.key = c.key)),
+    FROM u),
 added AS (
   INSERT INTO "${part}" (${FINDING_COLUMNS})
-  SELECT $1, (SELECT coalesce(max(total), 0) FROM fo) + u.line, 'add', 'reachable_not_declared',
-         ARRAY['reachable_not_declared'], u.url, u.key, u.host, substr(u.key, length(split_part(u.key, '/', 1)) + length(u.host) + 3),
-         u.status, u.canonical, NULL, NULL, u.line, NULL, NULL, NULL, NULL, NULL, NULL, NULL, u.indexable, NULL, NULL,
-         u.depth, u.crawled_at
-    FROM u WHERE u.verdict = 'add'
+  SELECT $1, (SELECT coalesce(max(total), 0) FROM fo) + v.line, 'add', 'reachable_not_declared',
+         ARRAY['reachable_not_declared'], v.url, v.key, v.host, substr(v.key, length(split_part(v.key, '/', 1)) + length(v.host) + 3),
+         v.status, v.canonical, NULL, NULL, v.line, NULL, NULL, NULL, NULL, NULL, NULL, NULL, v.indexable, NULL, NULL,
+         v.depth, v.crawled_at
+    FROM v WHERE v.verdict = 'add'
   RETURNING 1)
 SELECT (SELECT count(*)::int FROM added) AS added,
        count(*) FILTER (WHERE verdict = 'non200')::int AS non200,
        count(*) FILTER (WHERE verdict = 'noindex')::int AS noindex,
        count(*) FILTER (WHERE verdict = 'canonicalised')::int AS canonicalised
-  FROM u`;
+  FROM v`;
 }
 
 /** Sizes and times known before classifying (the crawl time decides newer_than_crawl). */
