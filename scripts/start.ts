@@ -33,7 +33,7 @@ function buildIfNeeded(): void {
   const result = spawnSync(process.execPath, [nextBin, 'build'], {
     cwd: root,
     stdio: 'inherit',
-    env: process.env,
+    env: { NEXT_TELEMETRY_DISABLED: '1', ...process.env },
   });
   if (result.status !== 0) throw new Error('next build failed; see the output above');
 }
@@ -43,7 +43,12 @@ buildIfNeeded();
 
 const host = process.env.HOST ?? '127.0.0.1';
 const port = process.env.PORT ?? '3000';
-const env: NodeJS.ProcessEnv = { ...process.env, DATABASE_URL: database.url, NODE_ENV: 'production' };
+const env: NodeJS.ProcessEnv = {
+  NEXT_TELEMETRY_DISABLED: '1',
+  ...process.env,
+  DATABASE_URL: database.url,
+  NODE_ENV: 'production',
+};
 const children = new Set<ChildProcess>();
 let stopping = false;
 

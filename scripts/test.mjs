@@ -40,7 +40,8 @@ for (const step of steps) {
   if (only.length && !only.includes(step.name)) continue;
   console.log(`\n── ${step.name} ──`);
   const started = Date.now();
-  const result = spawnSync(step.cmd, step.args, { cwd: root, stdio: 'inherit', env: process.env });
+  const env = { NEXT_TELEMETRY_DISABLED: '1', ...process.env };
+  const result = spawnSync(step.cmd, step.args, { cwd: root, stdio: 'inherit', env });
   console.log(
     `── ${step.name}: ${result.status === 0 ? 'ok' : `FAILED (exit ${result.status})`} in ${((Date.now() - started) / 1000).toFixed(1)} s`,
   );
