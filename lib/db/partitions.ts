@@ -21,11 +21,9 @@ export function partitionName(table: BulkTable, auditId: string): string {
 const INDEXES: Record<BulkTable, (part: string) => string[]> = {
   sitemap_entries: (part) => [
     `ALTER TABLE "${part}" ADD CONSTRAINT "${part}_pkey" PRIMARY KEY (audit_id, file_id, position)`,
-    `CREATE INDEX "${part}_key_idx" ON "${part}" (audit_id, key)`,
   ],
   crawl_pages: (part) => [
     `ALTER TABLE "${part}" ADD CONSTRAINT "${part}_pkey" PRIMARY KEY (audit_id, line)`,
-    `CREATE INDEX "${part}_key_idx" ON "${part}" (audit_id, key)`,
   ],
   // Only the key: the review indexes are built afterwards, in the background (lib/findings/indexes.ts).
   findings: (part) => [`ALTER TABLE "${part}" ADD CONSTRAINT "${part}_pkey" PRIMARY KEY (audit_id, id)`],

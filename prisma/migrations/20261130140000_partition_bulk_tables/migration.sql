@@ -51,8 +51,5 @@ CREATE TABLE "crawl_pages" (
     CONSTRAINT "crawl_pages_pkey" PRIMARY KEY ("audit_id","line")
 ) PARTITION BY LIST ("audit_id");
 
--- CreateIndex
-CREATE INDEX "sitemap_entries_audit_id_key_idx" ON "sitemap_entries"("audit_id", "key");
-
--- CreateIndex
-CREATE INDEX "crawl_pages_audit_id_key_idx" ON "crawl_pages"("audit_id", "key");
+-- No secondary indexes: the reconcile job reads an audit's entries and crawl rows whole (hash joins), so
+-- an index on the key would only slow every load down.
