@@ -24,6 +24,7 @@ const INDEXES: Record<BulkTable, (part: string) => string[]> = {
   ],
   crawl_pages: (part) => [
     `ALTER TABLE "${part}" ADD CONSTRAINT "${part}_pkey" PRIMARY KEY (audit_id, line)`,
+    `CREATE INDEX "${part}_key_idx" ON "${part}" (audit_id, key)`,
   ],
   // Only the key: the review indexes are built afterwards, in the background (lib/findings/indexes.ts).
   findings: (part) => [`ALTER TABLE "${part}" ADD CONSTRAINT "${part}_pkey" PRIMARY KEY (audit_id, id)`],

@@ -51,5 +51,7 @@ CREATE TABLE "crawl_pages" (
     CONSTRAINT "crawl_pages_pkey" PRIMARY KEY ("audit_id","line")
 ) PARTITION BY LIST ("audit_id");
 
--- No secondary indexes: the reconcile job reads an audit's entries and crawl rows whole (hash joins), so
--- an index on the key would only slow every load down.
+-- CreateIndex
+-- Crawl rows are looked up by key (redirect targets) during reconciliation; entries are only ever read
+-- whole, so they get no key index (it would only slow every load down).
+CREATE INDEX "crawl_pages_audit_id_key_idx" ON "crawl_pages"("audit_id", "key");
