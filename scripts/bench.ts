@@ -11,6 +11,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { getAudit } from '@/lib/audits/data';
 import { insertAudit } from '@/lib/audits/mutations';
+import { isFinal } from '@/lib/audits/schema';
 import { ensureDatabase } from '@/lib/db/bootstrap';
 import { closeDb } from '@/lib/db/client';
 import { enqueue, stopBoss } from '@/lib/jobs/queue';
@@ -116,7 +117,7 @@ async function main() {
 
   const marks: Record<string, number> = {};
   let audit = await getAudit(id);
-  while (audit && !['succeeded', 'partial', 'failed'].includes(audit.status)) {
+  while (audit && !isFinal(audit.status)) {
     if (!(audit.phase in marks)) marks[audit.phase] = performance.now();
     await new Promise((r) => setTimeout(r, 50));
     audit = await getAudit(id);

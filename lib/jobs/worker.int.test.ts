@@ -7,6 +7,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getAudit } from '@/lib/audits/data';
 import { insertAudit } from '@/lib/audits/mutations';
+import { isFinal } from '@/lib/audits/schema';
 import { pool } from '@/lib/db/client';
 import { enqueue, stopBoss } from './queue';
 import { MAX_ATTEMPTS, reapStaleAudits } from './reaper';
@@ -100,7 +101,7 @@ describe('a worker killed mid-job', () => {
     const second = startWorker();
     const audit = await waitFor('the audit to finish', async () => {
       const a = await getAudit(id);
-      return a && ['succeeded', 'partial', 'failed'].includes(a.status) ? a : null;
+      return a && isFinal(a.status) ? a : null;
     });
     second.kill('SIGTERM');
     expect(audit.status).toBe('succeeded');

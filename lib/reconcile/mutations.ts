@@ -33,8 +33,6 @@ export interface ReconcileOptions {
 export interface ReconcileOutcome {
   facts: ReconcileFacts;
   crawlTime: Date | null;
-  declaredFindings: number;
-  addFindings: number;
   addExcluded: { non200: number; noindex: number; canonicalised: number };
   byFile: FileReasonRow[];
   pruneTotal: number;
@@ -115,8 +113,7 @@ export async function reconcileAudit(auditId: string, options: ReconcileOptions)
     await load.query(analyzeSql(analyze));
     const f = (await load.query(factsSql)).rows[0];
     const crawlTime = options.crawlTime ?? f.latest_crawl;
-    const declared = await load.query(declaredFindingsSql(load.part), [auditId, options.exact, crawlTime]);
-    const declaredFindings = declared.rowCount ?? 0;
+    await load.query(declaredFindingsSql(load.part), [auditId, options.exact, crawlTime]);
     const added = (await load.query(addFindingsSql(load.part), [auditId])).rows[0];
     const aggregate = await aggregateFindings(load, auditId);
     const facts: ReconcileFacts = {
@@ -135,8 +132,6 @@ export async function reconcileAudit(auditId: string, options: ReconcileOptions)
     return {
       facts,
       crawlTime,
-      declaredFindings,
-      addFindings: added.added,
       addExcluded,
       byFile,
       pruneTotal,

@@ -169,10 +169,9 @@ added AS (
          ARRAY['reachable_not_declared'], v.url, v.key, v.host, substr(v.key, length(split_part(v.key, '/', 1)) + length(v.host) + 3),
          v.status, v.canonical, NULL, NULL, v.line, NULL, NULL, NULL, NULL, NULL, NULL, NULL, v.indexable, NULL, NULL,
          v.depth, v.crawled_at
-    FROM v WHERE v.verdict = 'add'
-  RETURNING 1)
-SELECT (SELECT count(*)::int FROM added) AS added,
-       count(*) FILTER (WHERE verdict = 'non200')::int AS non200,
+    FROM v WHERE v.verdict = 'add')
+-- (A data-modifying WITH clause always runs, whether or not the main query reads it.)
+SELECT count(*) FILTER (WHERE verdict = 'non200')::int AS non200,
        count(*) FILTER (WHERE verdict = 'noindex')::int AS noindex,
        count(*) FILTER (WHERE verdict = 'canonicalised')::int AS canonicalised
   FROM v`;
