@@ -6,6 +6,7 @@ import {
   type AuditDto,
   type AuditError,
   type AuditIssue,
+  type AuditTimings,
   type CrawlSummary,
   type SitemapFileDto,
   ZAuditOptions,
@@ -55,8 +56,19 @@ export function toAuditDto(audit: AuditWithSources): AuditDto {
       ...((audit.errors ?? []) as unknown as AuditError[]),
       ...(audit.errorMessage ? [{ code: 'audit_failed', message: audit.errorMessage, source: null }] : []),
     ],
+    timings: timingsOf(audit.timings),
     findings: null,
   };
+}
+
+function timingsOf(value: unknown): AuditTimings {
+  const timings: AuditTimings = {};
+  if (!value || typeof value !== 'object') return timings;
+  for (const stage of ['sitemaps', 'crawl', 'ingest', 'reconcile'] as const) {
+    const seconds = (value as Record<string, unknown>)[stage];
+    if (typeof seconds === 'number') timings[stage] = seconds;
+  }
+  return timings;
 }
 
 export async function getAudit(id: string): Promise<AuditDto | null> {

@@ -75,6 +75,13 @@ export interface CrawlSummary {
   rejections: { line: number; reason: string }[];
 }
 
+export interface AuditTimings {
+  sitemaps?: number;
+  crawl?: number;
+  ingest?: number;
+  reconcile?: number;
+}
+
 export interface AuditDto {
   id: string;
   name: string;
@@ -89,6 +96,9 @@ export interface AuditDto {
   crawl: CrawlSummary;
   warnings: AuditIssue[];
   errors: AuditError[];
+  /** Seconds each stage took; a stage not run (yet) is absent. The sitemap tree and the crawl export are
+   * read at the same time, so `ingest` is less than their sum. */
+  timings: AuditTimings;
   /** Reconciliation results; null until the reconcile job has run (and in audit lists). */
   findings: FindingsOverview | null;
 }

@@ -2,24 +2,6 @@
 import type pg from 'pg';
 import { from as copyFrom } from 'pg-copy-streams';
 
-const SPECIAL = /[\\\n\r\t\0]/;
-
-/** Escapes one value for COPY's text format; null becomes \N. */
-export function copyValue(value: string | number | boolean | Date | null | undefined): string {
-  if (value === null || value === undefined) return '\\N';
-  if (typeof value === 'number') return Number.isFinite(value) ? String(value) : '\\N';
-  if (typeof value === 'boolean') return value ? 't' : 'f';
-  if (value instanceof Date) return Number.isNaN(value.getTime()) ? '\\N' : value.toISOString();
-  // Only backslash, newline, carriage return and tab are special in the text format (NUL is invalid).
-  if (!SPECIAL.test(value)) return value;
-  return value
-    .replace(/\0/g, '')
-    .replace(/\\/g, '\\\\')
-    .replace(/\n/g, '\\n')
-    .replace(/\r/g, '\\r')
-    .replace(/\t/g, '\\t');
-}
-
 /**
  * A COPY stream into `table (columns)` on a dedicated client. write() takes already-encoded lines
  * and honours backpressure; end() resolves when Postgres has committed the rows (in the caller's tx).
@@ -30,9 +12,16 @@ export class CopyWriter {
   private done: Promise<void>;
   rows = 0;
 
-  constructor(client: pg.ClientBase, table: string, columns: readonly string[]) {
+  /** `freeze`: only for a table created in the caller's transaction (COPY's FREEZE rule). */
+  constructor(
+    client: pg.ClientBase,
+    table: string,
+    columns: readonly string[],
+    options: { freeze?: boolean } = {},
+  ) {
     const cols = columns.map((c) => `"${c}"`).join(', ');
-    this.stream = client.query(copyFrom(`COPY "${table}" (${cols}) FROM STDIN`));
+    const freeze = options.freeze ? ' WITH (FREEZE)' : '';
+    this.stream = client.query(copyFrom(`COPY "${table}" (${cols}) FROM STDIN${freeze}`));
     this.done = new Promise<void>((resolve, reject) => {
       this.stream.on('finish', resolve);
       this.stream.on('error', (error: Error) => {

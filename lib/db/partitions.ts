@@ -22,10 +22,7 @@ const INDEXES: Record<BulkTable, (part: string) => string[]> = {
   sitemap_entries: (part) => [
     `ALTER TABLE "${part}" ADD CONSTRAINT "${part}_pkey" PRIMARY KEY (audit_id, file_id, position)`,
   ],
-  crawl_pages: (part) => [
-    `ALTER TABLE "${part}" ADD CONSTRAINT "${part}_pkey" PRIMARY KEY (audit_id, line)`,
-    `CREATE INDEX "${part}_key_idx" ON "${part}" (audit_id, key)`,
-  ],
+  crawl_pages: (part) => [`ALTER TABLE "${part}" ADD CONSTRAINT "${part}_pkey" PRIMARY KEY (audit_id, line)`],
   // Only the key: the review indexes are built afterwards, in the background (lib/findings/indexes.ts).
   findings: (part) => [`ALTER TABLE "${part}" ADD CONSTRAINT "${part}_pkey" PRIMARY KEY (audit_id, id)`],
   decision_log: (part) => [
@@ -95,10 +92,12 @@ export class PartitionLoad {
     return this.client.query(sql, params);
   }
 
-  /** A COPY into the partition; only one may be open at a time. */
+  /** A COPY into the partition; only one may be open at a time. The rows are written frozen (the table
+   * is new in this transaction): their first readers — index builds, the reconcile job — then neither
+   * set hint bits on every page nor leave the pages for autovacuum to freeze. */
   copy(columns: readonly string[]): CopyWriter {
     if (this.closed) throw new Error('the load is already finished');
-    return new CopyWriter(this.client, this.part, columns);
+    return new CopyWriter(this.client, this.part, columns, { freeze: true });
   }
 
   /** Indexes the loaded rows, attaches the partition and commits. */

@@ -1,11 +1,9 @@
 // Database writes of the ingest job: claiming the audit, file records, bulk COPY of entries and crawl
 // rows, heartbeats and the final counts. Every write is scoped to one audit and one attempt.
-import type { CrawlRow } from '@/lib/crawl/types';
 import { db, pool } from '@/lib/db/client';
-import { copyValue } from '@/lib/db/copy';
 import { dropPartition, PartitionLoad } from '@/lib/db/partitions';
-import type { SitemapUrlEntry } from '@/lib/sitemap/types';
-import { type NormalizationProfile, normalizeUrl, urlKeys } from '@/lib/urls/normalize';
+import type { NormalizationProfile } from '@/lib/urls/normalize';
+import { CRAWL_COLUMNS, ENTRY_COLUMNS, encodeEntries, FactsTally, type LoadFacts } from './copy-lines';
 import type { EntryWriter, FileOutcome, NewFileRecord } from './tree-types';
 
 export async function claimAudit(auditId: string, attempt: number) {
@@ -35,6 +33,8 @@ export async function resetIngestRows(auditId: string): Promise<void> {
     await client.query(
       `UPDATE audits SET sitemap_files = 0, sitemap_files_failed = 0, sitemap_entries = 0, sitemap_unique_urls = 0,
          crawl_rows = 0, crawl_rows_rejected = 0, crawl_report = NULL, warnings = '[]', errors = '[]',
+         sitemap_duplicate_keys = NULL, sitemap_newest_lastmod = NULL, crawl_duplicate_keys = NULL, crawl_latest_at = NULL,
+         timings = NULL,
          progress_done = 0, progress_total = 0 WHERE id = $1`,
       [auditId],
     );
@@ -120,130 +120,46 @@ export async function finishFileRecord(id: number, outcome: FileOutcome): Promis
   });
 }
 
-const ENTRY_COLUMNS = [
-  'audit_id',
-  'file_id',
-  'position',
-  'loc',
-  'key',
-  'loose_key',
-  'lastmod_raw',
-  'lastmod',
-  'changefreq',
-  'priority',
-  'images',
-  'videos',
-  'news',
-  'alternates',
-] as const;
-
-function entryLine(prefix: string, e: SitemapUrlEntry, profile: NormalizationProfile): string {
-  const keys = urlKeys(e.loc, profile);
-  return `${prefix}${e.position}\t${copyValue(e.loc)}\t${keys ? copyValue(keys.key) : '\\N'}\t${
-    keys ? copyValue(keys.loose) : '\\N'
-  }\t${copyValue(e.lastmodRaw)}\t${copyValue(e.lastmod)}\t${copyValue(e.changefreq)}\t${copyValue(e.priority)}\t${
-    e.images
-  }\t${e.videos}\t${e.news}\t${e.alternates}\n`;
-}
-
 export interface EntryLoad {
   /** Entries of one file; files are written one after another. */
   open(fileId: number): EntryWriter;
   commit(): Promise<void>;
   rollback(): Promise<void>;
+  facts(): LoadFacts;
 }
 
 export async function beginEntryLoad(auditId: string, profile: NormalizationProfile): Promise<EntryLoad> {
   const load = await PartitionLoad.begin('sitemap_entries', auditId);
+  const tally = new FactsTally();
   return {
     open(fileId) {
       const copy = load.copy(ENTRY_COLUMNS);
       const prefix = `${auditId}\t${fileId}\t`;
       return {
         async write(entries) {
-          let chunk = '';
-          for (const entry of entries) chunk += entryLine(prefix, entry, profile);
-          await copy.write(chunk, entries.length);
+          await copy.write(encodeEntries(prefix, entries, profile, tally), entries.length);
         },
         close: () => copy.end(),
       };
     },
     commit: () => load.commit(),
     rollback: () => load.rollback(),
+    facts: () => tally.facts(),
   };
 }
 
-const CRAWL_COLUMNS = [
-  'audit_id',
-  'line',
-  'url',
-  'key',
-  'loose_key',
-  'status',
-  'canonical',
-  'canonical_key',
-  'indexable',
-  'noindex',
-  'blocked_by_robots',
-  'crawled_at',
-  'depth',
-  'redirect_url',
-  'redirect_key',
-  'content_type',
-] as const;
-
-/** Keys a canonical or redirect target (the reader already made it absolute); the common self-reference
- * reuses the page's own key instead of parsing the URL again. */
-function relatedKey(
-  value: string | null,
-  pageUrl: string,
-  pageKey: string | null,
-  profile: NormalizationProfile,
-) {
-  if (value === null) return null;
-  if (value === pageUrl) return pageKey;
-  return normalizeUrl(value, profile);
-}
-
-/** The COPY line of a crawl row, or null when its URL cannot be parsed (the row is then rejected). */
-function crawlLine(prefix: string, row: CrawlRow, profile: NormalizationProfile): string | null {
-  const keys = urlKeys(row.url, profile);
-  if (keys === null) return null;
-  const key = keys.key;
-  return `${prefix}${row.line}\t${copyValue(row.url)}\t${copyValue(key)}\t${copyValue(keys.loose)}\t${copyValue(
-    row.status,
-  )}\t${copyValue(row.canonical)}\t${copyValue(relatedKey(row.canonical, row.url, key, profile))}\t${copyValue(
-    row.indexable,
-  )}\t${copyValue(row.noindex)}\t${copyValue(row.blockedByRobots)}\t${copyValue(row.crawledAt)}\t${copyValue(
-    row.depth,
-  )}\t${copyValue(row.redirectUrl)}\t${copyValue(relatedKey(row.redirectUrl, row.url, key, profile))}\t${copyValue(
-    row.contentType,
-  )}\n`;
-}
-
 export interface CrawlLoad {
-  /** Writes the rows whose URL parses; returns the others. */
-  write(rows: CrawlRow[]): Promise<CrawlRow[]>;
+  /** Writes crawl rows already encoded as COPY lines (see encodeCrawlRows). */
+  write(text: string, rows: number): Promise<void>;
   commit(): Promise<void>;
   rollback(): Promise<void>;
 }
 
-export async function beginCrawlLoad(auditId: string, profile: NormalizationProfile): Promise<CrawlLoad> {
+export async function beginCrawlLoad(auditId: string): Promise<CrawlLoad> {
   const load = await PartitionLoad.begin('crawl_pages', auditId);
   const copy = load.copy(CRAWL_COLUMNS);
-  const prefix = `${auditId}\t`;
   return {
-    async write(rows) {
-      let chunk = '';
-      const invalid: CrawlRow[] = [];
-      for (const row of rows) {
-        const line = crawlLine(prefix, row, profile);
-        if (line === null) invalid.push(row);
-        else chunk += line;
-      }
-      await copy.write(chunk, rows.length - invalid.length);
-      return invalid;
-    },
+    write: (text, rows) => copy.write(text, rows),
     async commit() {
       await copy.end();
       await load.commit();
@@ -262,28 +178,38 @@ export interface FinalState {
   crawlReport: Record<string, unknown> | null;
   crawlRows: number;
   crawlRowsRejected: number;
+  sitemapFacts: LoadFacts;
+  crawlFacts: LoadFacts | null;
+  /** Seconds per stage (the reconcile job adds its own). */
+  timings: { sitemaps: number; crawl: number | null; ingest: number };
   errorMessage?: string | null;
   /** The audit goes on to reconciliation: it stays running, queued for the reconcile job. */
   reconcileNext?: boolean;
 }
 
-/** Writes the final status with counts computed from the stored rows (the source of truth). */
+/** Writes the final status and counts. The loads counted their rows and keys on the way through; only when
+ * a load could not prove its keys distinct (a hash collision, or real duplicates) are they counted here. */
 export async function finalizeAudit(auditId: string, attempt: number, state: FinalState): Promise<boolean> {
+  const { sitemapFacts: entries, crawlFacts: crawl } = state;
   const { rowCount } = await pool().query(
-    `UPDATE audits a SET
+    `WITH k AS (
+       SELECT coalesce($12::int, (SELECT count(DISTINCT key)::int FROM sitemap_entries WHERE audit_id = $1)) AS sitemap,
+              CASE WHEN $15::int > 0
+                   THEN coalesce($16::int, (SELECT count(DISTINCT key)::int FROM crawl_pages WHERE audit_id = $1)) END AS crawl)
+     UPDATE audits a SET
        status = CASE WHEN $10 THEN 'running'::"AuditStatus" ELSE $3::"AuditStatus" END,
        phase = CASE WHEN $10 THEN 'queued for reconciliation' ELSE 'done' END,
        finished_at = CASE WHEN $10 THEN NULL ELSE now() END, heartbeat_at = now(),
        sitemap_files = f.files, sitemap_files_failed = f.failed,
-       sitemap_entries = e.entries, sitemap_unique_urls = e.unique_urls,
+       sitemap_entries = $11, sitemap_unique_urls = k.sitemap, sitemap_duplicate_keys = $13 - k.sitemap,
+       sitemap_newest_lastmod = $14, crawl_duplicate_keys = $15 - k.crawl, crawl_latest_at = $17,
+       timings = $18::jsonb,
        progress_done = f.files, progress_total = f.files,
        crawl_rows = $4, crawl_rows_rejected = $5, crawl_report = $6::jsonb,
        warnings = $7::jsonb, errors = $8::jsonb, error_message = $9
      FROM
        (SELECT count(*)::int AS files, count(*) FILTER (WHERE status = 'failed')::int AS failed
-          FROM sitemap_files WHERE audit_id = $1) f,
-       (SELECT count(*)::int AS entries, count(DISTINCT key)::int AS unique_urls
-          FROM sitemap_entries WHERE audit_id = $1) e
+          FROM sitemap_files WHERE audit_id = $1) f, k
      WHERE a.id = $1 AND a.attempt = $2 AND a.status = 'running'`,
     [
       auditId,
@@ -296,6 +222,14 @@ export async function finalizeAudit(auditId: string, attempt: number, state: Fin
       JSON.stringify(state.errors),
       state.errorMessage ?? null,
       state.reconcileNext ?? false,
+      entries.rows,
+      entries.distinct,
+      entries.keyed,
+      entries.latest,
+      crawl?.keyed ?? 0,
+      crawl?.distinct ?? null,
+      crawl?.latest ?? null,
+      JSON.stringify(state.timings),
     ],
   );
   return (rowCount ?? 0) > 0;

@@ -312,6 +312,42 @@ describe('crawl import', () => {
         status: 301,
       },
     ]);
+    // What the loads learnt on the way (the reconcile job reads these instead of scanning).
+    const facts = await pool().query(
+      `SELECT sitemap_duplicate_keys, sitemap_newest_lastmod IS NOT NULL AS has_lastmod, crawl_duplicate_keys,
+              crawl_latest_at FROM audits WHERE id = $1`,
+      [id],
+    );
+    expect(facts.rows[0]).toEqual({
+      sitemap_duplicate_keys: 0,
+      has_lastmod: true,
+      crawl_duplicate_keys: 0,
+      crawl_latest_at: new Date('2026-01-02T03:04:05Z'),
+    });
+    expect(audit.timings).toMatchObject({
+      sitemaps: expect.any(Number),
+      crawl: expect.any(Number),
+      ingest: expect.any(Number),
+    });
+  });
+
+  it('records repeated crawl keys so the reconcile job merges them', async () => {
+    const crawl = path.join(mkdtempSync(path.join(scratch, 'c-')), 'dup.jsonl');
+    const line = (url: string) => JSON.stringify({ url, status: 200 });
+    writeFileSync(
+      crawl,
+      [line('https://example.com/a'), line('https://EXAMPLE.com/a'), line('https://example.com/b')].join(
+        '\n',
+      ),
+    );
+    const { id } = await ingest([
+      upload('xml/adv-regular_sitemap.xml'),
+      { role: 'crawl', kind: 'upload', fileName: 'dup.jsonl', storedPath: crawl },
+    ]);
+    const { rows } = await pool().query('SELECT crawl_rows, crawl_duplicate_keys FROM audits WHERE id = $1', [
+      id,
+    ]);
+    expect(rows[0]).toEqual({ crawl_rows: 3, crawl_duplicate_keys: 1 });
   });
 
   it('imports a Screaming Frog export fetched by URL and lists mapped and unmapped columns', async () => {

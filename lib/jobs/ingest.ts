@@ -1,13 +1,15 @@
 // The ingest job: reads the audit's sitemap tree and crawl export into Postgres, then writes the
 // audit's final status. Safe to run twice: it starts by removing rows of any earlier attempt.
-import { createReadStream } from 'node:fs';
 import { ZAuditOptions } from '@/lib/audits/schema';
-import { newCrawlReport, readCrawlBatches } from '@/lib/crawl/read';
+import { newCrawlReport } from '@/lib/crawl/read';
 import { CrawlImportError, type CrawlReport } from '@/lib/crawl/types';
 import { ingestLimits } from '@/lib/db/config';
+import type { LoadFacts } from '@/lib/ingest/copy-lines';
+import { encodeCrawlInThread } from '@/lib/ingest/crawl-import';
 import {
   beginCrawlLoad,
   beginEntryLoad,
+  type CrawlLoad,
   claimAudit,
   createFileRecord,
   type FinalState,
@@ -18,83 +20,72 @@ import {
 } from '@/lib/ingest/mutations';
 import { walkSitemapTree } from '@/lib/ingest/sitemap-tree';
 import type { TreeIssue, TreeSummary } from '@/lib/ingest/tree-types';
-import { safeFetch } from '@/lib/net/safe-fetch';
 import { NetError } from '@/lib/net/types';
 import type { NormalizationProfile } from '@/lib/urls/normalize';
 import { ProgressReporter } from './progress';
 import { type AuditJobData, enqueue } from './queue';
 
-interface CrawlSource {
-  url: string | null;
-  storedPath: string | null;
-  fileName: string | null;
-}
-
 interface CrawlOutcome {
   report: CrawlReport | null;
   error: TreeIssue | null;
+  /** Set when the rows were stored. */
+  facts: LoadFacts | null;
 }
 
-async function openCrawlSource(source: CrawlSource, signal: AbortSignal): Promise<AsyncIterable<Uint8Array>> {
-  if (source.storedPath) return createReadStream(source.storedPath, { highWaterMark: 256 * 1024 });
-  const url = source.url as string;
-  const limits = ingestLimits();
-  const response = await safeFetch(url, { maxBytes: limits.maxUploadBytes, signal, timeoutMs: 15 * 60_000 });
-  if (response.status >= 400) {
-    response.body.destroy();
-    throw new NetError('http_status', url, `${url} answered HTTP ${response.status}`, {
-      status: response.status,
-    });
-  }
-  return response.body;
-}
-
+/** Reads the crawl export on its own thread and COPYs the encoded rows into the audit's partition. */
 async function importCrawl(
   auditId: string,
-  source: CrawlSource,
+  source: { url: string | null; storedPath: string | null; fileName: string | null },
   options: ReturnType<typeof ZAuditOptions.parse>,
-  reporter: ProgressReporter,
+  progress: (rows: number, rejected: number) => Promise<void>,
+  signal: AbortSignal,
 ): Promise<CrawlOutcome> {
   const label = source.fileName ?? source.url ?? 'crawl export';
-  const report = newCrawlReport();
-  let writer: Awaited<ReturnType<typeof beginCrawlLoad>> | null = null;
+  let writer: CrawlLoad | null = null;
   try {
-    const body = await openCrawlSource(source, reporter.signal);
-    writer = await beginCrawlLoad(auditId, options.normalization as NormalizationProfile);
-    for await (const batch of readCrawlBatches(body, report, {
-      format: options.crawlFormat,
-      columnMap: options.columnMap,
-      fileName: label,
-    })) {
-      for (const row of await writer.write(batch)) {
-        // The reader only checks the scheme; a URL that does not parse is a bad row like any other.
-        report.rows--;
-        report.rejected++;
-        if (report.rejections.length < 100)
-          report.rejections.push({
-            line: row.line,
-            reason: `url "${row.url.slice(0, 200)}" is not a valid URL`,
-          });
-      }
-      await reporter.update('crawl', report.rows, 0, {
-        crawlRows: report.rows,
-        crawlRowsRejected: report.rejected,
-      });
+    writer = await beginCrawlLoad(auditId);
+    const chunks = encodeCrawlInThread(
+      {
+        auditId,
+        profile: options.normalization as NormalizationProfile,
+        source: { url: source.url, storedPath: source.storedPath },
+        read: {
+          fileName: label,
+          ...(options.crawlFormat ? { format: options.crawlFormat } : {}),
+          ...(options.columnMap ? { columnMap: options.columnMap } : {}),
+        },
+        maxBytes: ingestLimits().maxUploadBytes,
+      },
+      signal,
+    );
+    let next = await chunks.next();
+    while (!next.done) {
+      await writer.write(next.value.text, next.value.written);
+      await progress(next.value.rows, next.value.rejected);
+      next = await chunks.next();
     }
-    report.rejections.sort((a, b) => a.line - b.line);
-    if (report.rows === 0) {
-      throw new CrawlImportError('no_valid_rows', `none of the ${report.rejected} rows has a valid URL`);
+    const result = next.value;
+    if (!result.ok) {
+      await writer.rollback();
+      return failedCrawl(label, result.error, result.report);
     }
-    await reporter.update('indexing crawl', report.rows, report.rows);
     await writer.commit();
-    return { report, error: null };
+    return { report: result.report, error: null, facts: result.facts };
   } catch (error) {
     await writer?.rollback().catch(() => {});
-    if (error instanceof CrawlImportError || error instanceof NetError) {
-      return { report, error: { code: error.code, message: `${label}: ${error.message}`, source: label } };
-    }
-    throw error;
+    return failedCrawl(label, error, null);
   }
+}
+
+/** An export that cannot be read (or fetched) is the audit's error, with what was read until then;
+ * anything else is a failure of the job. */
+function failedCrawl(label: string, error: unknown, report: CrawlReport | null): CrawlOutcome {
+  if (!(error instanceof CrawlImportError || error instanceof NetError)) throw error;
+  return {
+    report: report ?? newCrawlReport(),
+    error: { code: error.code, message: `${label}: ${error.message}`, source: label },
+    facts: null,
+  };
 }
 
 function decideStatus(
@@ -125,10 +116,33 @@ export async function runIngest(data: AuditJobData): Promise<void> {
       .filter((s) => s.role === 'sitemap' && s.storedPath)
       .map((s) => ({ fileName: s.fileName ?? 'upload', storedPath: s.storedPath as string }));
 
+    // The sitemap tree (main thread) and the crawl export (its own thread) are read at the same time.
+    // The phase follows the sitemap tree while it is read; the crawl's progress shows in its row counts.
+    const started = performance.now();
+    const seconds = (since: number) => Number(((performance.now() - since) / 1000).toFixed(2));
+    let sitemapsDone = false;
+    const stopCrawl = new AbortController();
+    const crawlSource = audit.sources.find((s) => s.role === 'crawl');
+    const crawlRun: Promise<CrawlOutcome & { seconds: number | null }> = crawlSource
+      ? importCrawl(
+          audit.id,
+          crawlSource,
+          options,
+          (rows, rejected) => {
+            const counts = { crawlRows: rows, crawlRowsRejected: rejected };
+            return sitemapsDone ? reporter.update('crawl', rows, 0, counts) : reporter.count(counts);
+          },
+          AbortSignal.any([reporter.signal, stopCrawl.signal]),
+        ).then((outcome) => ({ ...outcome, seconds: seconds(started) }))
+      : Promise.resolve({ report: null, error: null, facts: null, seconds: null });
+    // Settled even if the sitemap side throws first, so the thread never outlives the job.
+    crawlRun.catch(() => {});
+
     let position = 0;
     await reporter.update('sitemaps', 0, sitemapUrls.length + uploads.length);
     const entries = await beginEntryLoad(audit.id, profile);
     let tree: TreeSummary;
+    let sitemapFacts: LoadFacts;
     try {
       tree = await walkSitemapTree(
         sitemapUrls,
@@ -148,21 +162,23 @@ export async function runIngest(data: AuditJobData): Promise<void> {
       );
       await reporter.update('indexing sitemaps', tree.files, tree.files);
       await entries.commit();
+      sitemapFacts = entries.facts();
     } catch (error) {
       await entries.rollback().catch(() => {});
+      stopCrawl.abort();
+      await crawlRun.catch(() => {});
       throw error;
     }
+    const sitemapSeconds = seconds(started);
+    sitemapsDone = true;
+    if (crawlSource) await reporter.update('crawl', 0, 0);
 
     const warnings: { code: string; message: string }[] = tree.warnings.map(({ code, message }) => ({
       code,
       message,
     }));
-    const crawlSource = audit.sources.find((s) => s.role === 'crawl');
-    let crawl: CrawlOutcome = { report: null, error: null };
-    if (crawlSource) {
-      await reporter.update('crawl', 0, 0);
-      crawl = await importCrawl(audit.id, crawlSource, options, reporter);
-    } else {
+    const crawl = await crawlRun;
+    if (!crawlSource) {
       warnings.push({
         code: 'no_crawl',
         message: 'No crawl export was given: the sitemap cannot be reconciled',
@@ -193,6 +209,9 @@ export async function runIngest(data: AuditJobData): Promise<void> {
         : null,
       crawlRows: crawl.report?.rows ?? 0,
       crawlRowsRejected: crawl.report?.rejected ?? 0,
+      sitemapFacts,
+      crawlFacts: crawl.facts,
+      timings: { sitemaps: sitemapSeconds, crawl: crawl.seconds, ingest: seconds(started) },
       errorMessage: message,
     });
     if (finalized && reconcileNext) await enqueue('reconcile', data);

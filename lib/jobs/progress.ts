@@ -43,6 +43,11 @@ export class ProgressReporter {
       throw new Error('ingest cancelled: the audit was deleted or restarted');
   }
 
+  /** Records running counts without changing the phase (work that runs beside the phase's own). */
+  async count(counts: RunningCounts): Promise<void> {
+    return this.update(this.state.phase, this.state.done, this.state.total, counts);
+  }
+
   async flush(): Promise<void> {
     if (this.flushing) return this.flushing;
     this.lastFlush = Date.now();

@@ -13,6 +13,8 @@ export interface AuditJobData {
 
 interface BossGlobals {
   boss?: Promise<PgBoss>;
+  /** Ids of this process's workers per queue: a job sent from here wakes them without waiting for a poll. */
+  workers?: Map<QueueName, string[]>;
 }
 const globals = globalThis as typeof globalThis & { __sitemapAuditBoss?: BossGlobals };
 globals.__sitemapAuditBoss ??= {};
@@ -39,8 +41,26 @@ export function getBoss(role: 'web' | 'worker' = 'web'): Promise<PgBoss> {
   return state.boss;
 }
 
+/** Registers a worker for a queue in this process (see enqueue). */
+export async function work(
+  name: QueueName,
+  pollingIntervalSeconds: number,
+  run: (data: AuditJobData) => Promise<void>,
+): Promise<void> {
+  const boss = await getBoss('worker');
+  const id = await boss.work<AuditJobData>(name, { pollingIntervalSeconds, batchSize: 1 }, async (jobs) => {
+    for (const job of jobs) await run(job.data);
+  });
+  state.workers ??= new Map();
+  state.workers.set(name, [...(state.workers.get(name) ?? []), id]);
+}
+
 export async function enqueue(name: QueueName, data: AuditJobData): Promise<void> {
   const boss = await getBoss();
+  // A job queued by a job (ingest → reconcile → index-findings) starts at once in this process.
+  const notify = () => {
+    for (const id of state.workers?.get(name) ?? []) boss.notifyWorker(id);
+  };
   await boss.send(name, data, {
     singletonKey: `${data.auditId}:${data.attempt}`,
     retryLimit: 2,
@@ -48,10 +68,12 @@ export async function enqueue(name: QueueName, data: AuditJobData): Promise<void
     // A job whose worker vanished is also caught sooner by the heartbeat reaper (lib/jobs/reaper.ts).
     expireInSeconds: 6 * 3600,
   });
+  notify();
 }
 
 export async function stopBoss(): Promise<void> {
   const pending = state.boss;
   state.boss = undefined;
+  state.workers = undefined;
   if (pending) await (await pending).stop({ graceful: true, wait: true, timeout: 10_000 });
 }

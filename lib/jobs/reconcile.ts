@@ -14,6 +14,7 @@ export async function runReconcile(data: AuditJobData): Promise<void> {
   const reporter = new ProgressReporter(audit.id, data.attempt);
   try {
     await reporter.update('reconciling', 0, 1);
+    const started = performance.now();
     const options = ZAuditOptions.parse(audit.options);
     const outcome = await reconcileAudit(audit.id, {
       exact: options.normalization === 'exact',
@@ -35,6 +36,10 @@ export async function runReconcile(data: AuditJobData): Promise<void> {
         matchedKeys: outcome.facts.matched,
         addExcluded: outcome.addExcluded,
         byFile,
+      },
+      timings: {
+        ...((audit.timings ?? {}) as Record<string, unknown>),
+        reconcile: Number(((performance.now() - started) / 1000).toFixed(2)),
       },
     });
     if (finished) await enqueue('index-findings', data);

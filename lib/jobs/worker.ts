@@ -3,7 +3,7 @@ import { closeDb } from '@/lib/db/client';
 import { intEnv } from '@/lib/db/config';
 import { runIndexFindings } from './index-findings';
 import { runIngest } from './ingest';
-import { type AuditJobData, getBoss, stopBoss } from './queue';
+import { getBoss, stopBoss, work } from './queue';
 import { reapStaleAudits, staleAfterSeconds } from './reaper';
 import { runReconcile } from './reconcile';
 
@@ -12,26 +12,12 @@ export interface WorkerHandle {
 }
 
 export async function startWorker(log: (message: string) => void = console.log): Promise<WorkerHandle> {
-  const boss = await getBoss('worker');
+  await getBoss('worker');
   const concurrency = Math.max(1, intEnv('WORKER_CONCURRENCY', 1));
   for (let i = 0; i < concurrency; i++) {
-    await boss.work<AuditJobData>('ingest', { pollingIntervalSeconds: 0.5, batchSize: 1 }, async (jobs) => {
-      for (const job of jobs) await runIngest(job.data);
-    });
-    await boss.work<AuditJobData>(
-      'reconcile',
-      { pollingIntervalSeconds: 0.5, batchSize: 1 },
-      async (jobs) => {
-        for (const job of jobs) await runReconcile(job.data);
-      },
-    );
-    await boss.work<AuditJobData>(
-      'index-findings',
-      { pollingIntervalSeconds: 1, batchSize: 1 },
-      async (jobs) => {
-        for (const job of jobs) await runIndexFindings(job.data);
-      },
-    );
+    await work('ingest', 0.5, runIngest);
+    await work('reconcile', 0.5, runReconcile);
+    await work('index-findings', 1, runIndexFindings);
   }
   const reap = async () => {
     try {

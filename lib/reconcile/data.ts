@@ -10,7 +10,7 @@ export async function claimForReconcile(auditId: string, attempt: number) {
   if (count === 0) return null;
   return db().audit.findUnique({
     where: { id: auditId },
-    select: { id: true, options: true, normalization: true, warnings: true, errors: true },
+    select: { id: true, options: true, normalization: true, warnings: true, errors: true, timings: true },
   });
 }
 
@@ -24,7 +24,12 @@ export async function sitemapFileInfo(auditId: string, ids: number[]) {
 export async function finishReconcile(
   auditId: string,
   attempt: number,
-  state: { status: 'succeeded' | 'partial'; warnings: unknown[]; summary: Record<string, unknown> },
+  state: {
+    status: 'succeeded' | 'partial';
+    warnings: unknown[];
+    summary: Record<string, unknown>;
+    timings: Record<string, unknown>;
+  },
 ): Promise<boolean> {
   const { count } = await db().audit.updateMany({
     where: { id: auditId, attempt, status: 'running' },
@@ -38,6 +43,7 @@ export async function finishReconcile(
       reconciledAt: new Date(),
       warnings: state.warnings as object[],
       findingsSummary: state.summary as object,
+      timings: state.timings as object,
     },
   });
   return count > 0;

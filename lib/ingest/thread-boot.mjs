@@ -1,0 +1,7 @@
+// Entry of our worker threads: Node 20 does not apply `--import tsx` inside a worker, so the thread
+// registers tsx itself and then loads its TypeScript module (workerData.entry).
+import { workerData } from 'node:worker_threads';
+import { register } from 'tsx/esm/api';
+
+register();
+await import(workerData.entry);
