@@ -32,6 +32,15 @@ export default defineConfig({
       ],
     },
   },
+  projects: [
+    { name: 'setup', testMatch: /auth\.setup\.ts/ },
+    {
+      name: 'app',
+      testMatch: /\.spec\.ts/,
+      dependencies: ['setup'],
+      use: { storageState: path.join('test-results', '.auth', 'reviewer.json') },
+    },
+  ],
   webServer: [
     {
       command: 'node --import tsx e2e/fixture-server.ts',

@@ -8,8 +8,9 @@ const samples = path.resolve(import.meta.dirname, '..', 'public', 'samples');
 const shots = path.resolve(import.meta.dirname, '..', 'test-results', 'screenshots');
 const S = 'https://shop.example.com';
 
-test('review the prune list, approve by keyboard and by filter, export the approved CSV', async ({
+test('review the prune list, approve by keyboard and by filter, export the approved CSV, share the report', async ({
   page,
+  browser,
 }) => {
   await page.goto('/audits/new');
   await page.getByLabel('Audit name').fill('Sample shop review');
@@ -68,4 +69,44 @@ test('review the prune list, approve by keyboard and by filter, export the appro
   const body = csv.slice(1).map((line) => line.split(',').slice(0, 2).join(','));
   expect(body.sort()).toEqual([`${S}/blog/old-news,http_404`, `${S}/help/returns,http_410`]);
   expect(csv.find((l) => l.startsWith(`${S}/help/returns`))).toMatch(/,approved,.*,gone for good$/);
+  // Decisions carry the signed-in reviewer's name.
+  expect(csv.find((l) => l.startsWith(`${S}/help/returns`))).toContain('Rita Reviewer');
+
+  // Share a read-only report and open it where nobody is signed in.
+  await page.getByRole('button', { name: 'Create share link' }).click();
+  const shareUrl = (await page.getByTestId('share-url').textContent())?.trim() ?? '';
+  expect(shareUrl).toMatch(/\/r\/sar_[\w-]{43}$/);
+  await expect(page.getByTestId('share-row')).toHaveCount(1);
+
+  const stranger = await browser.newContext({ storageState: { cookies: [], origins: [] } });
+  const report = await stranger.newPage();
+  const response = await report.goto(shareUrl);
+  expect(response?.status()).toBe(200);
+  expect(response?.headers()['x-robots-tag']).toBe('noindex, nofollow');
+  expect(response?.headers()['referrer-policy']).toBe('no-referrer');
+  await expect(report.locator('meta[name="robots"]')).toHaveAttribute('content', /noindex/);
+  await expect(report.getByText('Sample shop review').first()).toBeVisible();
+  await expect(report.getByText('Rita Reviewer').first()).toBeVisible();
+  await expect(report.getByRole('button', { name: /Approve|Reject/ })).toHaveCount(0);
+  await expect(report.getByRole('link', { name: 'New audit' })).toHaveCount(0);
+  await report.screenshot({ path: path.join(shots, 'shared-report.png'), fullPage: true });
+  // Print to PDF with the print stylesheet, and the PDF the report offers for download.
+  await report.emulateMedia({ media: 'print' });
+  const printed = await report.pdf({ format: 'A4' });
+  expect(printed.subarray(0, 5).toString()).toBe('%PDF-');
+  await report.emulateMedia({ media: 'screen' });
+  const pdfDownload = report.waitForEvent('download');
+  await report.getByRole('link', { name: /Download PDF/ }).click();
+  const pdf = readFileSync(await (await pdfDownload).path());
+  expect(pdf.subarray(0, 5).toString()).toBe('%PDF-');
+  // The link opens nothing else: not the app, not the API.
+  await report.goto('/');
+  await expect(report).toHaveURL(/\/login/);
+  expect((await report.request.get('/api/v1/audits')).status()).toBe(401);
+
+  // Revoked, the link stops working at once.
+  await page.getByRole('button', { name: /^Revoke/ }).click();
+  await expect(page.getByTestId('share-row')).toHaveCount(0);
+  expect((await report.goto(shareUrl))?.status()).toBe(404);
+  await stranger.close();
 });

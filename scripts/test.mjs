@@ -30,7 +30,8 @@ const steps = [
     cmd: process.execPath,
     args: [path.join(root, 'node_modules/next/dist/bin/next'), 'build'],
   },
-  { name: 'e2e', cmd: bin('playwright'), args: ['test'] },
+  // A fresh data directory, so the first-run setup is exercised every time.
+  { name: 'e2e', cmd: bin('playwright'), args: ['test'], fresh: path.join(root, 'test-results', 'e2e-data') },
 ];
 
 let passed = 0;
@@ -41,6 +42,7 @@ for (const step of steps) {
   console.log(`\n── ${step.name} ──`);
   const started = Date.now();
   const env = { NEXT_TELEMETRY_DISABLED: '1', ...process.env };
+  if (step.fresh) rmSync(step.fresh, { recursive: true, force: true });
   const result = spawnSync(step.cmd, step.args, { cwd: root, stdio: 'inherit', env });
   console.log(
     `── ${step.name}: ${result.status === 0 ? 'ok' : `FAILED (exit ${result.status})`} in ${((Date.now() - started) / 1000).toFixed(1)} s`,

@@ -3,6 +3,9 @@ import { ZodError } from 'zod';
 
 export type ErrorCode =
   | 'bad_request'
+  | 'unauthenticated'
+  | 'forbidden'
+  | 'too_many_requests'
   | 'validation_failed'
   | 'not_found'
   | 'payload_too_large'
@@ -12,6 +15,9 @@ export type ErrorCode =
 
 const statusOf: Record<ErrorCode, number> = {
   bad_request: 400,
+  unauthenticated: 401,
+  forbidden: 403,
+  too_many_requests: 429,
   validation_failed: 400,
   not_found: 404,
   payload_too_large: 413,

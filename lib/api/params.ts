@@ -3,6 +3,21 @@ import { AppError } from './errors';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
+/** Any resource id (UUID) from the path; anything else cannot exist, so it is a 404. */
+export function idParam(value: string | undefined, what: string): string {
+  if (!value || !UUID.test(value)) throw new AppError('not_found', `No such ${what}`);
+  return value.toLowerCase();
+}
+
+/** The request body as JSON, or a 400 that says why not. */
+export async function jsonBody(request: Request): Promise<unknown> {
+  try {
+    return await request.json();
+  } catch (error) {
+    throw new AppError('bad_request', `The body is not valid JSON: ${(error as Error).message}`);
+  }
+}
+
 /** An audit id from the path; anything that is not a UUID cannot exist, so it is a 404. */
 export function auditIdParam(value: string | undefined): string {
   if (!value || !UUID.test(value)) throw new AppError('not_found', 'No such audit');

@@ -1,4 +1,6 @@
 // Route-handler plumbing: JSON responses and the error envelope, so handlers stay parse → call → respond.
+import { type Actor, isHttps, requireActor, sessionCookie } from '@/lib/auth/request';
+import type { Role } from '@/lib/auth/roles';
 import { toErrorResponse } from './errors';
 
 // BigInt columns (byte counts) serialise as numbers; they stay far below 2^53.
@@ -29,4 +31,19 @@ export function route<C>(handler: Handler<C>): Handler<C> {
       return errorResponse(error);
     }
   };
+}
+
+type GuardedHandler<C> = (request: Request, context: C, actor: Actor) => Promise<Response>;
+
+/** A route handler for signed-in callers with at least the `needed` role (see lib/auth/request.ts). */
+export function guarded<C>(needed: Role, handler: GuardedHandler<C>): Handler<C> {
+  return route(async (request, context) => {
+    const actor = await requireActor(request, needed);
+    const response = await handler(request, context, actor);
+    if (actor.renewSession) {
+      const { token, expiresAt } = actor.renewSession;
+      response.headers.append('set-cookie', sessionCookie(token, expiresAt, isHttps(request)));
+    }
+    return response;
+  });
 }

@@ -1,7 +1,6 @@
-// TanStack Query hooks for the findings API (list, one finding, per-file counts, decisions) and the
-// reviewer name kept in localStorage.
+// TanStack Query hooks for the findings API (list, one finding, per-file counts, decisions). Decisions are
+// recorded under the signed-in user's name, server-side.
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useCallback, useSyncExternalStore } from 'react';
 import { apiFetch, auditKeys } from '@/lib/audits/hooks';
 import type { FindingsByFileItem } from './chart-data';
 import { type FindingView, PAGE_SIZE, toSearchParams } from './format';
@@ -91,7 +90,7 @@ export function useDecide(auditId: string) {
     mutationFn: ({ decision, target, note }: DecideInput) =>
       apiFetch<{ updated: number }>(`${base(auditId)}/decisions`, {
         method: 'POST',
-        headers: { 'content-type': 'application/json', 'x-reviewer': readReviewerName() },
+        headers: { 'content-type': 'application/json' },
         body: JSON.stringify({ decision, ...target, ...(note ? { note } : {}) }),
       }),
     onMutate: async ({ decision, target }): Promise<{ snapshot: PageSnapshot }> => {
@@ -121,50 +120,4 @@ export function useDecide(auditId: string) {
             queryClient.invalidateQueries({ queryKey: auditKeys.detail(auditId), exact: true }),
           ]),
   });
-}
-
-// ── Reviewer name ────────────────────────────────────────────────────────────────────────────────
-
-const REVIEWER_KEY = 'sitemap-audit.reviewer';
-export const DEFAULT_REVIEWER = 'reviewer';
-const listeners = new Set<() => void>();
-
-/** Who is deciding (sent as X-Reviewer). There are no accounts yet, so it is a name kept in this browser. */
-export function readReviewerName(): string {
-  try {
-    const stored = globalThis.localStorage?.getItem(REVIEWER_KEY)?.trim();
-    return stored ? stored.slice(0, 100) : DEFAULT_REVIEWER;
-  } catch {
-    // Storage can be blocked (privacy modes); the default still lets people work.
-    return DEFAULT_REVIEWER;
-  }
-}
-
-export function writeReviewerName(name: string): void {
-  try {
-    const trimmed = name.trim().slice(0, 100);
-    if (trimmed) globalThis.localStorage?.setItem(REVIEWER_KEY, trimmed);
-    else globalThis.localStorage?.removeItem(REVIEWER_KEY);
-  } catch {
-    // Not persisted; the name still applies until the page reloads.
-  }
-  for (const listener of listeners) listener();
-}
-
-function subscribe(listener: () => void): () => void {
-  listeners.add(listener);
-  const onStorage = (event: StorageEvent) => {
-    if (event.key === REVIEWER_KEY) listener();
-  };
-  window.addEventListener('storage', onStorage);
-  return () => {
-    listeners.delete(listener);
-    window.removeEventListener('storage', onStorage);
-  };
-}
-
-export function useReviewerName(): [string, (name: string) => void] {
-  const name = useSyncExternalStore(subscribe, readReviewerName, () => DEFAULT_REVIEWER);
-  const setName = useCallback((next: string) => writeReviewerName(next), []);
-  return [name, setName];
 }

@@ -7,12 +7,15 @@ import { uploadsDir } from '@/lib/db/config';
 import { runIngest } from '@/lib/jobs/ingest';
 import { stopBoss } from '@/lib/jobs/queue';
 import { runReconcile } from '@/lib/jobs/reconcile';
+import { testCaller } from '@/lib/test-support/auth';
 import { fixturePath } from '@/lib/test-support/fixtures';
 import { DELETE, GET as getOne } from './audits/[id]/route';
 import { GET as getSitemaps } from './audits/[id]/sitemaps/route';
 import { GET as list, POST } from './audits/route';
 
 afterAll(() => stopBoss());
+
+const admin = await testCaller('admin');
 
 const base = 'http://localhost/api/v1/audits';
 const ctx = (id: string) => ({ params: Promise.resolve({ id }) });
@@ -30,12 +33,12 @@ async function post(body: FormData | object | string, contentType?: string) {
           body: typeof body === 'string' ? body : JSON.stringify(body),
           headers: { 'content-type': contentType ?? 'application/json' },
         };
-  const res = await POST(new Request(base, init), undefined);
+  const res = await POST(admin.request(base, init), undefined);
   return { status: res.status, body: await res.json() };
 }
 
 async function fetchAudit(id: string) {
-  const res = await getOne(new Request(`${base}/${id}`), ctx(id));
+  const res = await getOne(admin.request(`${base}/${id}`), ctx(id));
   return { status: res.status, body: await res.json() };
 }
 
@@ -84,7 +87,7 @@ describe('POST /api/v1/audits', () => {
     expect(body.finishedAt).toEqual(expect.any(String));
     expect(body.progress.done).toBe(body.progress.total);
     expect(body.findings).toMatchObject({ add: { total: expect.any(Number) } });
-    const files = await (await getSitemaps(new Request(`${base}/${id}/sitemaps`), ctx(id))).json();
+    const files = await (await getSitemaps(admin.request(`${base}/${id}/sitemaps`), ctx(id))).json();
     expect(files.items.map((f: { uploadName: string }) => f.uploadName)).toEqual([
       'sitemapindex-1.xml.gz',
       'sitemap-01.xml.gz',
@@ -176,7 +179,7 @@ describe('GET and DELETE /api/v1/audits/{id}', () => {
     form.append('sitemap', ...fileBlob('xml/breakroom-sitemap-100-urls.xml'));
     const { body } = await post(form);
     await runIngest({ auditId: body.id, attempt: 1 });
-    const res = await DELETE(new Request(`${base}/${body.id}`, { method: 'DELETE' }), ctx(body.id));
+    const res = await DELETE(admin.request(`${base}/${body.id}`, { method: 'DELETE' }), ctx(body.id));
     expect(res.status).toBe(204);
     expect((await fetchAudit(body.id)).status).toBe(404);
     const { rows } = await pool().query(
@@ -185,9 +188,9 @@ describe('GET and DELETE /api/v1/audits/{id}', () => {
     );
     expect(rows[0].n).toBe(0);
     expect(existsSync(path.join(uploadsDir(), body.id))).toBe(false);
-    expect((await DELETE(new Request(`${base}/${body.id}`, { method: 'DELETE' }), ctx(body.id))).status).toBe(
-      404,
-    );
+    expect(
+      (await DELETE(admin.request(`${base}/${body.id}`, { method: 'DELETE' }), ctx(body.id))).status,
+    ).toBe(404);
   });
 });
 
@@ -196,13 +199,13 @@ describe('GET /api/v1/audits', () => {
     const ids: string[] = [];
     for (let i = 0; i < 3; i++)
       ids.push((await post({ name: `page ${i}`, sitemapUrls: ['https://example.com/'] })).body.id);
-    const first = await (await list(new Request(`${base}?limit=2`), undefined)).json();
+    const first = await (await list(admin.request(`${base}?limit=2`), undefined)).json();
     expect(first.items.map((a: { id: string }) => a.id)).toEqual([ids[2], ids[1]]);
     const second = await (
-      await list(new Request(`${base}?limit=2&cursor=${first.nextCursor}`), undefined)
+      await list(admin.request(`${base}?limit=2&cursor=${first.nextCursor}`), undefined)
     ).json();
     expect(second.items[0].id).toBe(ids[0]);
-    const bad = await list(new Request(`${base}?limit=5000`), undefined);
+    const bad = await list(admin.request(`${base}?limit=5000`), undefined);
     expect(bad.status).toBe(400);
   });
 });

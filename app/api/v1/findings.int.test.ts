@@ -11,6 +11,7 @@ import type { FindingDto, FindingPage } from '@/lib/findings/schema';
 import { runIndexFindings } from '@/lib/jobs/index-findings';
 import { runIngest } from '@/lib/jobs/ingest';
 import { runReconcile } from '@/lib/jobs/reconcile';
+import { testCaller } from '@/lib/test-support/auth';
 import { POST as decide } from './audits/[id]/decisions/route';
 import { GET as exportFindings } from './audits/[id]/export/route';
 import { GET as getFinding } from './audits/[id]/findings/[findingId]/route';
@@ -19,6 +20,14 @@ import { GET as listFindings } from './audits/[id]/findings/route';
 import { GET as getAudit } from './audits/[id]/route';
 
 const N = 600;
+// Decisions are recorded under the caller's name; reads need any signed-in role.
+const reviewers = {
+  Ana: await testCaller('reviewer', 'Ana'),
+  Bo: await testCaller('reviewer', 'Bo'),
+  // A user's name is theirs to choose: it must not become a formula in a spreadsheet.
+  '@mallory': await testCaller('reviewer', '@mallory'),
+};
+const viewer = await testCaller('viewer');
 let auditId = '';
 const base = 'http://localhost/api/v1/audits';
 
@@ -67,7 +76,7 @@ const ctx = () => ({ params: Promise.resolve({ id: auditId }) });
 const findingCtx = (findingId: string) => ({ params: Promise.resolve({ id: auditId, findingId }) });
 
 async function page(query: string): Promise<{ status: number; body: FindingPage }> {
-  const res = await listFindings(new Request(`${base}/${auditId}/findings?${query}`), ctx());
+  const res = await listFindings(viewer.request(`${base}/${auditId}/findings?${query}`), ctx());
   return { status: res.status, body: await res.json() };
 }
 
@@ -82,12 +91,12 @@ async function allPages(query: string, limit = 37): Promise<FindingDto[]> {
   return items;
 }
 
-async function post(body: unknown, reviewer = 'Ana') {
+async function post(body: unknown, reviewer: keyof typeof reviewers = 'Ana') {
   const res = await decide(
-    new Request(`${base}/${auditId}/decisions`, {
+    reviewers[reviewer].request(`${base}/${auditId}/decisions`, {
       method: 'POST',
       body: JSON.stringify(body),
-      headers: { 'content-type': 'application/json', 'x-reviewer': reviewer },
+      headers: { 'content-type': 'application/json' },
     }),
     ctx(),
   );
@@ -100,7 +109,7 @@ beforeAll(async () => {
 
 describe('GET findings', () => {
   it('counts per list and reason on the audit', async () => {
-    const audit = await (await getAudit(new Request(`${base}/${auditId}`), ctx())).json();
+    const audit = await (await getAudit(viewer.request(`${base}/${auditId}`), ctx())).json();
     expect(audit.findings.prune.byReason).toEqual({ unreached_by_crawl: 200, http_404: 80 });
     expect(audit.findings.add).toEqual({ total: 50, byReason: { reachable_not_declared: 50 } });
     expect(audit.findings.decisions.prune).toEqual({ pending: 280, approved: 0, rejected: 0 });
@@ -161,7 +170,7 @@ describe('GET findings', () => {
   });
 
   it('shows reasons per sitemap file', async () => {
-    const res = await (await byFile(new Request(`${base}/${auditId}/findings/by-file`), ctx())).json();
+    const res = await (await byFile(viewer.request(`${base}/${auditId}/findings/by-file`), ctx())).json();
     expect(res.items).toEqual([
       {
         fileId: expect.any(Number),
@@ -179,12 +188,12 @@ describe('decisions', () => {
     const res = await post({ decision: 'approved', ids: first, note: 'gone for good' });
     expect(res).toEqual({ status: 200, body: { updated: 3 } });
     expect((await post({ decision: 'approved', ids: first })).body.updated).toBe(0); // no-op: already approved
-    const one = await (await getFinding(new Request('http://x'), findingCtx(String(first[0])))).json();
+    const one = await (await getFinding(viewer.request('http://x'), findingCtx(String(first[0])))).json();
     expect(one).toMatchObject({ decision: 'approved', decidedBy: 'Ana', note: 'gone for good' });
     expect(one.history).toEqual([
       { from: 'pending', to: 'approved', by: 'Ana', at: expect.any(String), note: 'gone for good' },
     ]);
-    const audit = await (await getAudit(new Request(`${base}/${auditId}`), ctx())).json();
+    const audit = await (await getAudit(viewer.request(`${base}/${auditId}`), ctx())).json();
     expect(audit.findings.decisions.prune).toEqual({ pending: 277, approved: 3, rejected: 0 });
   });
 
@@ -218,7 +227,7 @@ describe('decisions', () => {
 
 describe('export', () => {
   async function download(query: string) {
-    const res = await exportFindings(new Request(`${base}/${auditId}/export?${query}`), ctx());
+    const res = await exportFindings(viewer.request(`${base}/${auditId}/export?${query}`), ctx());
     return { res, text: await res.text() };
   }
 
@@ -263,7 +272,7 @@ describe('export', () => {
 
 describe('review indexes', () => {
   it('are built in the background after reconciliation, and the audit says when they are ready', async () => {
-    const before = await (await getAudit(new Request(`${base}/${auditId}`), ctx())).json();
+    const before = await (await getAudit(viewer.request(`${base}/${auditId}`), ctx())).json();
     expect(before.findings.indexesReady).toBe(false);
     await runIndexFindings({ auditId, attempt: 1 });
     await runIndexFindings({ auditId, attempt: 1 }); // idempotent
@@ -273,7 +282,7 @@ describe('review indexes', () => {
       [`findings_${auditId.replaceAll('-', '')}`],
     );
     expect(rows[0].n).toBe(1 + reviewIndexes('x').length); // the primary key and every review index
-    const after = await (await getAudit(new Request(`${base}/${auditId}`), ctx())).json();
+    const after = await (await getAudit(viewer.request(`${base}/${auditId}`), ctx())).json();
     expect(after.findings.indexesReady).toBe(true);
     expect((await page('list=prune&q=item-30&sort=url')).body.total).toBe(6);
   });
@@ -285,7 +294,7 @@ describe('before reconciliation', () => {
     await insertAudit(id, 'not yet', { normalization: 'exact' }, [
       { role: 'sitemap', kind: 'url', url: 'https://example.com/' },
     ]);
-    const res = await listFindings(new Request(`${base}/${id}/findings?list=prune`), {
+    const res = await listFindings(viewer.request(`${base}/${id}/findings?list=prune`), {
       params: Promise.resolve({ id }),
     });
     expect(res.status).toBe(409);

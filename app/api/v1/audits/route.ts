@@ -1,17 +1,17 @@
 import { cursorParam, limitParam } from '@/lib/api/params';
-import { json, route } from '@/lib/api/respond';
+import { guarded, json } from '@/lib/api/respond';
 import { listAudits } from '@/lib/audits/data';
 import { createAuditFromRequest } from '@/lib/audits/service';
 
 export const dynamic = 'force-dynamic';
 
-export const GET = route(async (request: Request) => {
+export const GET = guarded('viewer', async (request: Request) => {
   const params = new URL(request.url).searchParams;
   const page = await listAudits(limitParam(params.get('limit'), 50, 200), cursorParam(params.get('cursor')));
   return json(page);
 });
 
-export const POST = route(async (request: Request) => {
+export const POST = guarded('reviewer', async (request: Request) => {
   const created = await createAuditFromRequest(request);
   return json(created, { status: 202, headers: { location: `/api/v1/audits/${created.id}` } });
 });

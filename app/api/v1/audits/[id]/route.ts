@@ -1,6 +1,6 @@
 import { AppError } from '@/lib/api/errors';
 import { auditIdParam } from '@/lib/api/params';
-import { json, route } from '@/lib/api/respond';
+import { guarded, json } from '@/lib/api/respond';
 import { getAudit } from '@/lib/audits/data';
 import { deleteAudit } from '@/lib/audits/mutations';
 
@@ -8,13 +8,13 @@ export const dynamic = 'force-dynamic';
 
 type Context = { params: Promise<{ id: string }> };
 
-export const GET = route(async (_request: Request, { params }: Context) => {
+export const GET = guarded('viewer', async (_request: Request, { params }: Context) => {
   const audit = await getAudit(auditIdParam((await params).id));
   if (!audit) throw new AppError('not_found', 'No such audit');
   return json(audit);
 });
 
-export const DELETE = route(async (_request: Request, { params }: Context) => {
+export const DELETE = guarded('admin', async (_request: Request, { params }: Context) => {
   const deleted = await deleteAudit(auditIdParam((await params).id));
   if (!deleted) throw new AppError('not_found', 'No such audit');
   return new Response(null, { status: 204 });

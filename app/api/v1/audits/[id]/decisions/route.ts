@@ -1,16 +1,15 @@
 import { AppError } from '@/lib/api/errors';
 import { auditIdParam } from '@/lib/api/params';
-import { json, route } from '@/lib/api/respond';
+import { guarded, json } from '@/lib/api/respond';
 import { reconciledAudit } from '@/lib/findings/data';
 import { decideByFilter, decideByIds } from '@/lib/findings/mutations';
 import { ZDecisionRequest } from '@/lib/findings/schema';
-import { reviewerFrom } from '@/lib/findings/service';
 
 export const dynamic = 'force-dynamic';
 
 type Context = { params: Promise<{ id: string }> };
 
-export const POST = route(async (request: Request, { params }: Context) => {
+export const POST = guarded('reviewer', async (request: Request, { params }: Context, actor) => {
   const id = auditIdParam((await params).id);
   let body: unknown;
   try {
@@ -19,7 +18,7 @@ export const POST = route(async (request: Request, { params }: Context) => {
     throw new AppError('bad_request', `The body is not valid JSON: ${(error as Error).message}`);
   }
   const input = ZDecisionRequest.parse(body);
-  const change = { decision: input.decision, by: reviewerFrom(request), note: input.note || null };
+  const change = { decision: input.decision, by: actor.name, note: input.note || null };
   await reconciledAudit(id);
   const updated = input.ids
     ? await decideByIds(id, input.ids, change)

@@ -1,6 +1,6 @@
 import { Readable } from 'node:stream';
 import { auditIdParam } from '@/lib/api/params';
-import { route } from '@/lib/api/respond';
+import { guarded } from '@/lib/api/respond';
 import { exportFileName, findingJsonLine } from '@/lib/findings/csv';
 import { copyFindingsCsv, reconciledAudit, streamFindings } from '@/lib/findings/data';
 import { ZExportQuery } from '@/lib/findings/schema';
@@ -9,7 +9,7 @@ export const dynamic = 'force-dynamic';
 
 type Context = { params: Promise<{ id: string }> };
 
-export const GET = route(async (request: Request, { params }: Context) => {
+export const GET = guarded('viewer', async (request: Request, { params }: Context) => {
   const id = auditIdParam((await params).id);
   const query = ZExportQuery.parse(Object.fromEntries(new URL(request.url).searchParams));
   const audit = await reconciledAudit(id);

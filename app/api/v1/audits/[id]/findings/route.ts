@@ -1,5 +1,5 @@
 import { auditIdParam } from '@/lib/api/params';
-import { json, route } from '@/lib/api/respond';
+import { guarded, json } from '@/lib/api/respond';
 import { listFindings, reconciledAudit } from '@/lib/findings/data';
 import { ZFindingQuery } from '@/lib/findings/schema';
 
@@ -7,7 +7,7 @@ export const dynamic = 'force-dynamic';
 
 type Context = { params: Promise<{ id: string }> };
 
-export const GET = route(async (request: Request, { params }: Context) => {
+export const GET = guarded('viewer', async (request: Request, { params }: Context) => {
   const id = auditIdParam((await params).id);
   const query = ZFindingQuery.parse(Object.fromEntries(new URL(request.url).searchParams));
   await reconciledAudit(id);

@@ -1,13 +1,13 @@
 import { AppError } from '@/lib/api/errors';
 import { auditIdParam, limitParam, positionCursorParam } from '@/lib/api/params';
-import { json, route } from '@/lib/api/respond';
+import { guarded, json } from '@/lib/api/respond';
 import { auditExists, listSitemapFiles } from '@/lib/audits/data';
 
 export const dynamic = 'force-dynamic';
 
 type Context = { params: Promise<{ id: string }> };
 
-export const GET = route(async (request: Request, { params }: Context) => {
+export const GET = guarded('viewer', async (request: Request, { params }: Context) => {
   const id = auditIdParam((await params).id);
   const query = new URL(request.url).searchParams;
   const limit = limitParam(query.get('limit'), 10_000, 10_000);

@@ -1,13 +1,13 @@
 import { AppError } from '@/lib/api/errors';
 import { auditIdParam } from '@/lib/api/params';
-import { json, route } from '@/lib/api/respond';
+import { guarded, json } from '@/lib/api/respond';
 import { getFinding, reconciledAudit } from '@/lib/findings/data';
 
 export const dynamic = 'force-dynamic';
 
 type Context = { params: Promise<{ id: string; findingId: string }> };
 
-export const GET = route(async (_request: Request, { params }: Context) => {
+export const GET = guarded('viewer', async (_request: Request, { params }: Context) => {
   const { id: rawId, findingId } = await params;
   const id = auditIdParam(rawId);
   const number = Number(findingId);

@@ -1,12 +1,12 @@
 import { auditIdParam } from '@/lib/api/params';
-import { json, route } from '@/lib/api/respond';
+import { guarded, json } from '@/lib/api/respond';
 import { findingsByFile, reconciledAudit } from '@/lib/findings/data';
 
 export const dynamic = 'force-dynamic';
 
 type Context = { params: Promise<{ id: string }> };
 
-export const GET = route(async (_request: Request, { params }: Context) => {
+export const GET = guarded('viewer', async (_request: Request, { params }: Context) => {
   const id = auditIdParam((await params).id);
   await reconciledAudit(id);
   return json({ items: (await findingsByFile(id)) ?? [] });

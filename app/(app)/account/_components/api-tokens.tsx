@@ -1,0 +1,258 @@
+'use client';
+// Your API tokens: the list, creating one (its secret is shown once), and revoking.
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { type FormEvent, useState } from 'react';
+import { Alert } from '@/components/ui/alert';
+import { ConfirmButton } from '@/components/ui/confirm-button';
+import { formatDateTime } from '@/lib/audits/format';
+import { apiFetch } from '@/lib/audits/hooks';
+
+interface TokenDto {
+  id: string;
+  name: string;
+  prefix: string;
+  createdAt: string;
+  lastUsedAt: string | null;
+  revokedAt: string | null;
+}
+
+interface CreatedToken {
+  id: string;
+  name: string;
+  prefix: string;
+  createdAt: string;
+  token: string;
+}
+
+const tokensKey = ['tokens', 'list'] as const;
+
+function tokenPath(id: string): string {
+  return `/api/v1/tokens/${encodeURIComponent(id)}`;
+}
+
+export function ApiTokens() {
+  const queryClient = useQueryClient();
+  const tokens = useQuery({
+    queryKey: tokensKey,
+    queryFn: ({ signal }) => apiFetch<{ items: TokenDto[] }>('/api/v1/tokens', { signal }),
+    select: (data) => data.items,
+  });
+  const [name, setName] = useState('');
+  const [created, setCreated] = useState<CreatedToken | null>(null);
+  const [revokeError, setRevokeError] = useState<string | null>(null);
+
+  const create = useMutation({
+    mutationFn: (tokenName: string) =>
+      apiFetch<CreatedToken>('/api/v1/tokens', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ name: tokenName }),
+      }),
+    onMutate: () => setCreated(null),
+    onSuccess: (token) => {
+      setCreated(token);
+      setName('');
+      return queryClient.invalidateQueries({ queryKey: tokensKey });
+    },
+  });
+
+  const onSubmit = (event: FormEvent) => {
+    event.preventDefault();
+    create.mutate(name.trim());
+  };
+
+  return (
+    <section className="card" aria-labelledby="tokens-heading">
+      <div className="card__header">
+        <h2 id="tokens-heading">API tokens</h2>
+        <span className="muted small">For scripts: they act as you, with your role</span>
+      </div>
+      <div className="card__body stack">
+        {created ? <TokenReveal token={created} onDone={() => setCreated(null)} /> : null}
+        {revokeError ? <Alert title="The token could not be revoked">{revokeError}</Alert> : null}
+        {tokens.isPending ? (
+          <p className="muted" role="status">
+            Loading tokens…
+          </p>
+        ) : tokens.isError ? (
+          <Alert title="Your tokens could not be loaded">
+            {tokens.error.message}{' '}
+            <button type="button" className="button button--small" onClick={() => void tokens.refetch()}>
+              Try again
+            </button>
+          </Alert>
+        ) : tokens.data.length === 0 ? (
+          <p className="muted">You have no API tokens yet.</p>
+        ) : (
+          <div className="table-wrap">
+            <table className="plain-table">
+              <thead>
+                <tr>
+                  <th scope="col">Name</th>
+                  <th scope="col">Token</th>
+                  <th scope="col">Created</th>
+                  <th scope="col">Last used</th>
+                  <th scope="col">Status</th>
+                  <th scope="col">
+                    <span className="visually-hidden">Actions</span>
+                  </th>
+                </tr>
+              </thead>
+              <tbody>
+                {tokens.data.map((token) => (
+                  <TokenRow
+                    key={token.id}
+                    token={token}
+                    onStart={() => setRevokeError(null)}
+                    onError={setRevokeError}
+                  />
+                ))}
+              </tbody>
+            </table>
+          </div>
+        )}
+
+        <form className="form-section" onSubmit={onSubmit} aria-labelledby="new-token-heading">
+          <h3 id="new-token-heading">Create a token</h3>
+          <div className="field">
+            <label htmlFor="new-token-name" className="field__label">
+              Token name
+            </label>
+            <input
+              id="new-token-name"
+              className="input"
+              value={name}
+              required
+              maxLength={100}
+              autoComplete="off"
+              placeholder="e.g. nightly export script"
+              aria-describedby="new-token-name-hint"
+              onChange={(event) => setName(event.target.value)}
+            />
+            <span id="new-token-name-hint" className="field__hint">
+              Something that tells you later where the token is used.
+            </span>
+          </div>
+          {create.isError ? (
+            <Alert title="The token could not be created">{create.error.message}</Alert>
+          ) : null}
+          <div className="form-actions">
+            <button type="submit" className="button button--primary" disabled={create.isPending}>
+              {create.isPending ? 'Creating…' : 'Create token'}
+            </button>
+          </div>
+        </form>
+      </div>
+    </section>
+  );
+}
+
+function TokenRow({
+  token,
+  onStart,
+  onError,
+}: {
+  token: TokenDto;
+  onStart: () => void;
+  onError: (message: string) => void;
+}) {
+  const queryClient = useQueryClient();
+  const revoke = useMutation({
+    mutationFn: () =>
+      apiFetch<void>(tokenPath(token.id), {
+        method: 'DELETE',
+        headers: { 'content-type': 'application/json' },
+      }),
+    onMutate: onStart,
+    onError: (error) => onError(error.message),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: tokensKey }),
+  });
+  const revoked = token.revokedAt !== null;
+  return (
+    <tr>
+      <td>{token.name}</td>
+      <td>
+        <code>{token.prefix}…</code>
+      </td>
+      <td>
+        <time dateTime={token.createdAt}>{formatDateTime(token.createdAt)}</time>
+      </td>
+      <td>
+        {token.lastUsedAt ? (
+          <time dateTime={token.lastUsedAt}>{formatDateTime(token.lastUsedAt)}</time>
+        ) : (
+          <span className="muted">never</span>
+        )}
+      </td>
+      <td>
+        {revoked ? (
+          <span className="badge badge--neutral" title={`Revoked ${formatDateTime(token.revokedAt)}`}>
+            Revoked
+          </span>
+        ) : (
+          <span className="badge badge--success">Active</span>
+        )}
+      </td>
+      <td>
+        {revoked ? null : (
+          <ConfirmButton
+            title={`Revoke “${token.name}”?`}
+            message="Scripts using this token will get 401 errors from now on. This cannot be undone."
+            confirmLabel="Revoke token"
+            busy={revoke.isPending}
+            onConfirm={() => revoke.mutate()}
+          >
+            {revoke.isPending ? 'Revoking…' : 'Revoke'}
+            <span className="visually-hidden"> {token.name}</span>
+          </ConfirmButton>
+        )}
+      </td>
+    </tr>
+  );
+}
+
+function TokenReveal({ token, onDone }: { token: CreatedToken; onDone: () => void }) {
+  const [copied, setCopied] = useState<'token' | 'failed' | null>(null);
+  const origin = typeof window === 'undefined' ? '' : window.location.origin;
+  const curl = `curl -H "Authorization: Bearer ${token.token}" ${origin}/api/v1/audits`;
+
+  async function copy() {
+    try {
+      await navigator.clipboard.writeText(token.token);
+      setCopied('token');
+    } catch {
+      setCopied('failed');
+    }
+  }
+
+  return (
+    <div className="alert alert--info" role="status">
+      <strong>Token “{token.name}” created</strong>
+      <div className="stack">
+        <p>Copy it now: it will not be shown again.</p>
+        <div className="token-reveal" data-testid="token-secret">
+          {token.token}
+        </div>
+        <p className="small">Try it:</p>
+        <div className="token-reveal">
+          <code>{curl}</code>
+        </div>
+        <div className="form-actions">
+          <button type="button" className="button button--small" onClick={copy}>
+            Copy token
+          </button>
+          <button type="button" className="button button--small" onClick={onDone}>
+            Done, hide it
+          </button>
+          <span className="muted small" aria-live="polite">
+            {copied === 'token'
+              ? 'Copied.'
+              : copied === 'failed'
+                ? 'Copy failed: select the text instead.'
+                : ''}
+          </span>
+        </div>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,176 @@
+'use client';
+// The audit page body: header, live progress, totals, issues, findings summary and review, crawl report, file tree.
+import Link from 'next/link';
+import { useRouter } from 'next/navigation';
+import { Suspense, useEffect } from 'react';
+import { useCan } from '@/app/session-context';
+import { Alert } from '@/components/ui/alert';
+import { ConfirmButton } from '@/components/ui/confirm-button';
+import { EmptyState } from '@/components/ui/empty-state';
+import { ProgressBar } from '@/components/ui/progress-bar';
+import { formatCount, formatDateTime, formatDuration, progressPercent } from '@/lib/audits/format';
+import { isNotFound, useAudit, useDeleteAudit, useSitemapFiles } from '@/lib/audits/hooks';
+import { isActiveStatus, phaseLabel } from '@/lib/audits/labels';
+import type { AuditDto } from '@/lib/audits/schema';
+import { isSanityWarning } from '@/lib/findings/format';
+import { StatusBadge } from '../../_components/status-badge';
+import { AuditCounts } from './audit-counts';
+import { CrawlReport } from './crawl-report';
+import { FindingsArea } from './findings-area';
+import { IssueLists } from './issue-lists';
+import { SharePanel } from './share-panel';
+import { SitemapTree } from './sitemap-tree';
+
+function ProgressPanel({ audit }: { audit: AuditDto }) {
+  const percent = progressPercent(audit.progress);
+  const isQueued = audit.status === 'queued';
+  return (
+    <section className="card card__body progress-card" aria-label="Progress" data-testid="audit-progress">
+      <div className="progress-card__row">
+        <strong>{isQueued ? 'Waiting for a worker…' : phaseLabel(audit.phase)}</strong>
+        <span className="muted" data-testid="progress-text">
+          {audit.progress.total > 0
+            ? `${formatCount(audit.progress.done)} of ${formatCount(audit.progress.total)} (${percent}%)`
+            : isQueued
+              ? ''
+              : `${formatCount(audit.progress.done)} done`}
+        </span>
+      </div>
+      <ProgressBar value={isQueued ? 0 : percent} label="Audit progress" />
+    </section>
+  );
+}
+
+function AuditHeader({
+  audit,
+  onDelete,
+  isDeleting,
+}: {
+  audit: AuditDto;
+  onDelete: () => void;
+  isDeleting: boolean;
+}) {
+  const duration = formatDuration(audit.startedAt, audit.finishedAt);
+  const canDelete = useCan('admin');
+  return (
+    <div className="page-header">
+      <div className="page-header__title">
+        <p className="small">
+          <Link href="/">← All audits</Link>
+        </p>
+        <h1 data-testid="audit-name">{audit.name}</h1>
+        <div className="page-header__meta">
+          <StatusBadge status={audit.status} testId="audit-status" />
+          {!isActiveStatus(audit.status) ? null : (
+            <span data-testid="audit-phase">{phaseLabel(audit.phase)}</span>
+          )}
+          <span>Created {formatDateTime(audit.createdAt)}</span>
+          {duration ? <span>Took {duration}</span> : null}
+          <span>
+            Matching: <strong>{audit.options.normalization === 'lenient' ? 'Lenient' : 'Exact'}</strong>
+          </span>
+        </div>
+      </div>
+      {canDelete ? (
+        <ConfirmButton
+          title="Delete this audit?"
+          message={
+            <>
+              <strong>{audit.name}</strong> and everything read for it (sitemap entries, crawl rows, uploaded
+              files) will be removed. This cannot be undone.
+            </>
+          }
+          confirmLabel="Delete audit"
+          busy={isDeleting}
+          onConfirm={onDelete}
+        >
+          Delete
+        </ConfirmButton>
+      ) : null}
+    </div>
+  );
+}
+
+export function AuditView({ id }: { id: string }) {
+  const router = useRouter();
+  const canShare = useCan('reviewer');
+  const audit = useAudit(id);
+  const sitemapFiles = useSitemapFiles(id);
+  const deleteAudit = useDeleteAudit();
+  const name = audit.data?.name;
+
+  useEffect(() => {
+    document.title = name ? `${name} · Sitemap Audit` : 'Audit · Sitemap Audit';
+  }, [name]);
+
+  if (deleteAudit.isSuccess) {
+    return <p className="muted">Audit deleted. Returning to the list…</p>;
+  }
+  if (audit.isError && isNotFound(audit.error)) {
+    return (
+      <div className="card">
+        <EmptyState
+          title="Audit not found"
+          action={
+            <Link href="/" className="button button--primary">
+              Back to audits
+            </Link>
+          }
+        >
+          There is no audit at this address. It may have been deleted, or the link may be incomplete.
+        </EmptyState>
+      </div>
+    );
+  }
+  if (audit.isError && !audit.data) {
+    return <Alert title="Could not load this audit">{audit.error.message}</Alert>;
+  }
+  if (!audit.data) {
+    return (
+      <div className="stack" aria-busy="true">
+        <span className="visually-hidden" role="status">
+          Loading audit…
+        </span>
+        <div className="skeleton" style={{ width: '40%', height: '2rem' }} />
+        <div className="skeleton" style={{ height: '5rem' }} />
+        <div className="skeleton" style={{ height: '12rem' }} />
+      </div>
+    );
+  }
+
+  const data = audit.data;
+  const findings = data.findings;
+  // Sanity warnings lead the findings summary; the general list keeps the rest.
+  const sanityWarnings = findings ? data.warnings.filter(isSanityWarning) : [];
+  const otherIssues = findings
+    ? { ...data, warnings: data.warnings.filter((w) => !isSanityWarning(w)) }
+    : data;
+  return (
+    <div className="stack">
+      <AuditHeader
+        audit={data}
+        isDeleting={deleteAudit.isPending}
+        onDelete={() => deleteAudit.mutate(id, { onSuccess: () => router.replace('/') })}
+      />
+      {deleteAudit.isError ? (
+        <Alert title="The audit could not be deleted">{deleteAudit.error.message}</Alert>
+      ) : null}
+      {audit.isError ? (
+        <Alert tone="warning" title="Live updates paused">
+          {audit.error.message}
+        </Alert>
+      ) : null}
+      {isActiveStatus(data.status) ? <ProgressPanel audit={data} /> : null}
+      <AuditCounts audit={data} />
+      <IssueLists audit={otherIssues} />
+      {findings ? (
+        <Suspense fallback={null}>
+          <FindingsArea auditId={id} findings={findings} warnings={sanityWarnings} />
+        </Suspense>
+      ) : null}
+      {findings && canShare ? <SharePanel auditId={id} /> : null}
+      <CrawlReport audit={data} />
+      <SitemapTree files={sitemapFiles} />
+    </div>
+  );
+}

@@ -1,0 +1,47 @@
+// The app's pages: signed in only (server-side check on every render), with the header and navigation.
+import Link from 'next/link';
+import type { ReactNode } from 'react';
+import { requirePageActor } from '@/lib/auth/page';
+import { allows } from '@/lib/auth/roles';
+import { BrandMark } from '../brand';
+import { Providers } from '../providers';
+import { SessionProvider } from '../session-context';
+import { UserMenu } from './user-menu';
+
+export const dynamic = 'force-dynamic';
+
+export default async function AppLayout({ children }: { children: ReactNode }) {
+  const actor = await requirePageActor();
+  const user = { name: actor.name, email: actor.email, role: actor.role };
+  return (
+    <>
+      <a className="skip-link" href="#main">
+        Skip to content
+      </a>
+      <header className="site-header">
+        <div className="container site-header__inner">
+          <Link href="/" className="brand">
+            <BrandMark />
+            Sitemap Audit
+          </Link>
+          <nav aria-label="Main" className="site-nav">
+            <Link href="/">Audits</Link>
+            {allows(actor.role, 'admin') && <Link href="/users">Users</Link>}
+            <Link href="/account">Account</Link>
+            {allows(actor.role, 'reviewer') && (
+              <Link href="/audits/new" className="button button--primary button--small">
+                New audit
+              </Link>
+            )}
+            <UserMenu user={user} />
+          </nav>
+        </div>
+      </header>
+      <main id="main" className="container main">
+        <SessionProvider user={user}>
+          <Providers>{children}</Providers>
+        </SessionProvider>
+      </main>
+    </>
+  );
+}

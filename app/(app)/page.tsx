@@ -1,0 +1,25 @@
+// Home: the list of audits.
+import Link from 'next/link';
+import { requirePageActor } from '@/lib/auth/page';
+import { allows } from '@/lib/auth/roles';
+import { AuditList } from './audits/_components/audit-list';
+
+export default async function HomePage() {
+  const actor = await requirePageActor('viewer', '/');
+  return (
+    <>
+      <div className="page-header">
+        <div className="page-header__title">
+          <h1>Audits</h1>
+          <p className="muted">Each audit reads a set of sitemaps and a crawl export and compares them.</p>
+        </div>
+        {allows(actor.role, 'reviewer') ? (
+          <Link href="/audits/new" className="button button--primary">
+            New audit
+          </Link>
+        ) : null}
+      </div>
+      <AuditList />
+    </>
+  );
+}

@@ -1,0 +1,132 @@
+'use client';
+// "Add a user": name, email, role (reviewer by default) and an initial password; posts and refreshes the list.
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { type FormEvent, useState } from 'react';
+import { Alert } from '@/components/ui/alert';
+import { isRole, ROLES, type Role } from '@/lib/auth/roles';
+import { ROLE_LABELS, sendJson, type UserDto, usersKey } from './users-api';
+
+const MIN_PASSWORD_LENGTH = 10;
+
+interface NewUserInput {
+  name: string;
+  email: string;
+  role: Role;
+  password: string;
+}
+
+const EMPTY: NewUserInput = { name: '', email: '', role: 'reviewer', password: '' };
+
+export function AddUserForm() {
+  const queryClient = useQueryClient();
+  const [input, setInput] = useState<NewUserInput>(EMPTY);
+  const [added, setAdded] = useState<string | null>(null);
+  const update = (patch: Partial<NewUserInput>) => setInput((current) => ({ ...current, ...patch }));
+
+  const create = useMutation({
+    mutationFn: (body: NewUserInput) => sendJson<UserDto>('/api/v1/users', 'POST', body),
+    onMutate: () => setAdded(null),
+    onSuccess: (user) => {
+      setAdded(`${user.name} (${user.email}) was added as ${ROLE_LABELS[user.role].toLowerCase()}.`);
+      setInput(EMPTY);
+      return queryClient.invalidateQueries({ queryKey: usersKey });
+    },
+  });
+
+  const onSubmit = (event: FormEvent) => {
+    event.preventDefault();
+    create.mutate({ ...input, name: input.name.trim(), email: input.email.trim() });
+  };
+
+  return (
+    <section className="card" aria-labelledby="add-user-heading">
+      <div className="card__header">
+        <h2 id="add-user-heading">Add a user</h2>
+      </div>
+      <form className="card__body form-section" onSubmit={onSubmit}>
+        <div className="grid-2">
+          <div className="field">
+            <label htmlFor="new-user-name" className="field__label">
+              Name
+            </label>
+            <input
+              id="new-user-name"
+              className="input"
+              value={input.name}
+              required
+              maxLength={100}
+              autoComplete="off"
+              onChange={(event) => update({ name: event.target.value })}
+            />
+          </div>
+          <div className="field">
+            <label htmlFor="new-user-email" className="field__label">
+              Email
+            </label>
+            <input
+              id="new-user-email"
+              className="input"
+              type="email"
+              value={input.email}
+              required
+              maxLength={254}
+              autoComplete="off"
+              onChange={(event) => update({ email: event.target.value })}
+            />
+          </div>
+          <div className="field">
+            <label htmlFor="new-user-role" className="field__label">
+              Role
+            </label>
+            <select
+              id="new-user-role"
+              className="select"
+              value={input.role}
+              onChange={(event) => {
+                const role = event.target.value;
+                if (isRole(role)) update({ role });
+              }}
+            >
+              {ROLES.map((role) => (
+                <option key={role} value={role}>
+                  {ROLE_LABELS[role]}
+                </option>
+              ))}
+            </select>
+          </div>
+          <div className="field">
+            <label htmlFor="new-user-password" className="field__label">
+              Initial password
+            </label>
+            <input
+              id="new-user-password"
+              className="input"
+              type="password"
+              value={input.password}
+              required
+              minLength={MIN_PASSWORD_LENGTH}
+              maxLength={1024}
+              autoComplete="new-password"
+              aria-describedby="new-user-password-hint"
+              onChange={(event) => update({ password: event.target.value })}
+            />
+            <span id="new-user-password-hint" className="field__hint">
+              At least {MIN_PASSWORD_LENGTH} characters. Share it with them safely.
+            </span>
+          </div>
+        </div>
+        {create.isError ? <Alert title="The user could not be added">{create.error.message}</Alert> : null}
+        {added ? (
+          <Alert tone="info" title="User added">
+            {added}
+          </Alert>
+        ) : null}
+        <div className="form-actions">
+          <button type="submit" className="button button--primary" disabled={create.isPending}>
+            {create.isPending ? 'Adding…' : 'Add user'}
+          </button>
+        </div>
+      </form>
+    </section>
+  );
+}

@@ -1,0 +1,121 @@
+'use client';
+// One user in the table: role select (saved on change), Disable/Enable and Delete (confirmed).
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { ConfirmButton } from '@/components/ui/confirm-button';
+import { formatDateTime } from '@/lib/audits/format';
+import { isRole, ROLES } from '@/lib/auth/roles';
+import { ROLE_LABELS, sendJson, type UserChange, type UserDto, userPath, usersKey } from './users-api';
+
+export function UserRow({
+  user,
+  isSelf,
+  onStart,
+  onError,
+}: {
+  user: UserDto;
+  isSelf: boolean;
+  onStart: () => void;
+  onError: (title: string, message: string) => void;
+}) {
+  const queryClient = useQueryClient();
+  const replace = (updated: UserDto) =>
+    queryClient.setQueryData<{ items: UserDto[] }>(usersKey, (data) =>
+      data ? { items: data.items.map((u) => (u.id === updated.id ? updated : u)) } : data,
+    );
+
+  const change = useMutation({
+    mutationFn: (body: UserChange) => sendJson<UserDto>(userPath(user.id), 'PATCH', body),
+    onMutate: onStart,
+    onSuccess: replace,
+    onError: (error) => onError(`${user.name} could not be changed`, error.message),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: usersKey }),
+  });
+
+  const remove = useMutation({
+    mutationFn: () => sendJson<void>(userPath(user.id), 'DELETE'),
+    onMutate: onStart,
+    onSuccess: () =>
+      queryClient.setQueryData<{ items: UserDto[] }>(usersKey, (data) =>
+        data ? { items: data.items.filter((u) => u.id !== user.id) } : data,
+      ),
+    onError: (error) => onError(`${user.name} could not be deleted`, error.message),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: usersKey }),
+  });
+
+  const busy = change.isPending || remove.isPending;
+  const disabled = user.disabledAt !== null;
+  const selectId = `user-role-${user.id}`;
+
+  return (
+    <tr>
+      <td>
+        {user.name}
+        {isSelf ? <span className="muted"> (you)</span> : null}
+      </td>
+      <td>{user.email}</td>
+      <td>
+        <label htmlFor={selectId} className="visually-hidden">
+          Role of {user.name}
+        </label>
+        <select
+          id={selectId}
+          className="select select--small"
+          value={user.role}
+          disabled={busy || isSelf}
+          title={isSelf ? 'You cannot change your own role' : undefined}
+          onChange={(event) => {
+            const role = event.target.value;
+            if (isRole(role) && role !== user.role) change.mutate({ role });
+          }}
+        >
+          {ROLES.map((role) => (
+            <option key={role} value={role}>
+              {ROLE_LABELS[role]}
+            </option>
+          ))}
+        </select>
+      </td>
+      <td>
+        <time dateTime={user.createdAt}>{formatDateTime(user.createdAt)}</time>
+      </td>
+      <td>
+        {disabled ? (
+          <span className="badge badge--neutral" title={`Disabled ${formatDateTime(user.disabledAt)}`}>
+            Disabled
+          </span>
+        ) : (
+          <span className="badge badge--success">Active</span>
+        )}
+      </td>
+      <td>
+        {isSelf ? null : (
+          <div className="form-actions">
+            <button
+              type="button"
+              className="button button--small"
+              disabled={busy}
+              onClick={() => change.mutate({ disabled: !disabled })}
+            >
+              {disabled ? 'Enable' : 'Disable'}
+              <span className="visually-hidden"> {user.name}</span>
+            </button>
+            <ConfirmButton
+              title={`Delete ${user.name}?`}
+              message={
+                <>
+                  {user.email} will no longer be able to sign in; their sessions, API tokens and share links
+                  are removed too. This cannot be undone: to only lock them out, disable them instead.
+                </>
+              }
+              confirmLabel="Delete user"
+              busy={remove.isPending}
+              onConfirm={() => remove.mutate()}
+            >
+              Delete<span className="visually-hidden"> {user.name}</span>
+            </ConfirmButton>
+          </div>
+        )}
+      </td>
+    </tr>
+  );
+}

@@ -1,0 +1,79 @@
+'use client';
+// The users table (role, enable/disable, delete per row) and the "Add a user" form.
+import { useQuery } from '@tanstack/react-query';
+import { useState } from 'react';
+import { useSessionUser } from '@/app/session-context';
+import { Alert } from '@/components/ui/alert';
+import { apiFetch } from '@/lib/audits/hooks';
+import { AddUserForm } from './add-user-form';
+import { UserRow } from './user-row';
+import { type UserDto, usersKey } from './users-api';
+
+export function UsersAdmin() {
+  const me = useSessionUser();
+  const users = useQuery({
+    queryKey: usersKey,
+    queryFn: ({ signal }) => apiFetch<{ items: UserDto[] }>('/api/v1/users', { signal }),
+    select: (data) => data.items,
+  });
+  const [actionError, setActionError] = useState<{ title: string; message: string } | null>(null);
+
+  return (
+    <div className="stack">
+      <section className="card" aria-labelledby="users-heading">
+        <div className="card__header">
+          <h2 id="users-heading">People</h2>
+          {users.data ? (
+            <span className="muted small">
+              {users.data.length === 1 ? '1 user' : `${users.data.length} users`}
+            </span>
+          ) : null}
+        </div>
+        <div className="card__body stack">
+          {actionError ? <Alert title={actionError.title}>{actionError.message}</Alert> : null}
+          {users.isPending ? (
+            <p className="muted" role="status">
+              Loading users…
+            </p>
+          ) : users.isError ? (
+            <Alert title="The users could not be loaded">
+              {users.error.message}{' '}
+              <button type="button" className="button button--small" onClick={() => void users.refetch()}>
+                Try again
+              </button>
+            </Alert>
+          ) : (
+            <div className="table-wrap">
+              <table className="plain-table">
+                <thead>
+                  <tr>
+                    <th scope="col">Name</th>
+                    <th scope="col">Email</th>
+                    <th scope="col">Role</th>
+                    <th scope="col">Created</th>
+                    <th scope="col">Status</th>
+                    <th scope="col">
+                      <span className="visually-hidden">Actions</span>
+                    </th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {users.data.map((user) => (
+                    <UserRow
+                      key={user.id}
+                      user={user}
+                      isSelf={me !== null && me.email.toLowerCase() === user.email.toLowerCase()}
+                      onError={(title, message) => setActionError({ title, message })}
+                      onStart={() => setActionError(null)}
+                    />
+                  ))}
+                </tbody>
+              </table>
+            </div>
+          )}
+        </div>
+      </section>
+      <AddUserForm />
+    </div>
+  );
+}

@@ -1,0 +1,34 @@
+import { AppError } from '@/lib/api/errors';
+import { auditIdParam, jsonBody } from '@/lib/api/params';
+import { guarded, json } from '@/lib/api/respond';
+import { auditExists } from '@/lib/audits/data';
+import { listShares } from '@/lib/auth/data';
+import { createShare } from '@/lib/auth/mutations';
+import { ZNewShare } from '@/lib/auth/schema';
+
+export const dynamic = 'force-dynamic';
+
+type Context = { params: Promise<{ id: string }> };
+
+async function audit(context: Context): Promise<string> {
+  const id = auditIdParam((await context.params).id);
+  if (!(await auditExists(id))) throw new AppError('not_found', 'No such audit');
+  return id;
+}
+
+export const GET = guarded('reviewer', async (_request: Request, context: Context) => {
+  const items = (await listShares(await audit(context))).map(({ creator, ...share }) => ({
+    ...share,
+    createdBy: creator.name,
+  }));
+  return json({ items });
+});
+
+/** A read-only link to this audit's report. The link (its token) is in this response only. */
+export const POST = guarded('reviewer', async (request: Request, context: Context, actor) => {
+  const auditId = await audit(context);
+  const input = ZNewShare.parse(await jsonBody(request));
+  const share = await createShare(auditId, actor.id, input.expiresAt ? new Date(input.expiresAt) : null);
+  const url = new URL(`/r/${share.token}`, request.url).toString();
+  return json({ id: share.id, url, expiresAt: share.expiresAt }, { status: 201 });
+});

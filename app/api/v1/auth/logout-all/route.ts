@@ -1,0 +1,11 @@
+import { guarded, json } from '@/lib/api/respond';
+import { deleteUserSessions } from '@/lib/auth/mutations';
+import { clearedSessionCookie, isHttps } from '@/lib/auth/request';
+
+export const dynamic = 'force-dynamic';
+
+/** Signs the caller out on every browser (API tokens stay; revoke those on their own). */
+export const POST = guarded('viewer', async (request: Request, _context: unknown, actor) => {
+  const sessions = await deleteUserSessions(actor.id);
+  return json({ sessions }, { headers: { 'set-cookie': clearedSessionCookie(isHttps(request)) } });
+});

@@ -1,0 +1,207 @@
+// Every API endpoint, called as anonymous, viewer, reviewer and admin: 401 without credentials, 403 for
+// a role below the endpoint's, and through for the others. Plus sessions: sign-in without account
+// enumeration, throttling, cross-site refusal, sign-out everywhere, and the one-time setup.
+import { randomUUID } from 'node:crypto';
+import { afterAll, describe, expect, it } from 'vitest';
+import { allows, ROLES, type Role } from '@/lib/auth/roles';
+import { pool } from '@/lib/db/client';
+import { stopBoss } from '@/lib/jobs/queue';
+import { testCaller } from '@/lib/test-support/auth';
+import * as decisions from './audits/[id]/decisions/route';
+import * as exportRoute from './audits/[id]/export/route';
+import * as finding from './audits/[id]/findings/[findingId]/route';
+import * as byFile from './audits/[id]/findings/by-file/route';
+import * as findings from './audits/[id]/findings/route';
+import * as audit from './audits/[id]/route';
+import * as shares from './audits/[id]/shares/route';
+import * as sitemaps from './audits/[id]/sitemaps/route';
+import * as audits from './audits/route';
+import * as login from './auth/login/route';
+import * as logout from './auth/logout/route';
+import * as logoutAll from './auth/logout-all/route';
+import * as me from './auth/me/route';
+import * as setup from './setup/route';
+import * as share from './shares/[id]/route';
+import * as token from './tokens/[id]/route';
+import * as tokens from './tokens/route';
+import * as user from './users/[id]/route';
+import * as users from './users/route';
+
+afterAll(() => stopBoss());
+
+type Handler = (request: Request, context: never) => Promise<Response>;
+const id = randomUUID();
+const params = (p: Record<string, string>) => ({ params: Promise.resolve(p) }) as never;
+
+// [method, path, handler, context, least role]
+const ENDPOINTS: [string, string, Handler, never, Role][] = [
+  ['GET', '/api/v1/audits', audits.GET, undefined as never, 'viewer'],
+  ['POST', '/api/v1/audits', audits.POST, undefined as never, 'reviewer'],
+  ['GET', `/api/v1/audits/${id}`, audit.GET, params({ id }), 'viewer'],
+  ['DELETE', `/api/v1/audits/${id}`, audit.DELETE, params({ id }), 'admin'],
+  ['GET', `/api/v1/audits/${id}/sitemaps`, sitemaps.GET, params({ id }), 'viewer'],
+  ['GET', `/api/v1/audits/${id}/findings`, findings.GET, params({ id }), 'viewer'],
+  ['GET', `/api/v1/audits/${id}/findings/by-file`, byFile.GET, params({ id }), 'viewer'],
+  ['GET', `/api/v1/audits/${id}/findings/1`, finding.GET, params({ id, findingId: '1' }), 'viewer'],
+  ['GET', `/api/v1/audits/${id}/export?list=prune`, exportRoute.GET, params({ id }), 'viewer'],
+  ['POST', `/api/v1/audits/${id}/decisions`, decisions.POST, params({ id }), 'reviewer'],
+  ['GET', `/api/v1/audits/${id}/shares`, shares.GET, params({ id }), 'reviewer'],
+  ['POST', `/api/v1/audits/${id}/shares`, shares.POST, params({ id }), 'reviewer'],
+  ['DELETE', `/api/v1/shares/${id}`, share.DELETE, params({ id }), 'reviewer'],
+  ['GET', '/api/v1/users', users.GET, undefined as never, 'admin'],
+  ['POST', '/api/v1/users', users.POST, undefined as never, 'admin'],
+  ['PATCH', `/api/v1/users/${id}`, user.PATCH, params({ id }), 'admin'],
+  ['DELETE', `/api/v1/users/${id}`, user.DELETE, params({ id }), 'admin'],
+  ['GET', '/api/v1/tokens', tokens.GET, undefined as never, 'viewer'],
+  ['POST', '/api/v1/tokens', tokens.POST, undefined as never, 'viewer'],
+  ['DELETE', `/api/v1/tokens/${id}`, token.DELETE, params({ id }), 'viewer'],
+  ['GET', '/api/v1/auth/me', me.GET, undefined as never, 'viewer'],
+  ['POST', '/api/v1/auth/logout', logout.POST, undefined as never, 'viewer'],
+  ['POST', '/api/v1/auth/logout-all', logoutAll.POST, undefined as never, 'viewer'],
+];
+
+const callers = {
+  viewer: await testCaller('viewer'),
+  reviewer: await testCaller('reviewer'),
+  admin: await testCaller('admin'),
+};
+
+const origin = 'http://localhost';
+const init = (method: string): RequestInit =>
+  method === 'GET' ? { method } : { method, body: '{}', headers: { 'content-type': 'application/json' } };
+
+describe('every endpoint needs a session or a token, and the right role', () => {
+  const cases = ENDPOINTS.flatMap(([method, path, handler, context, least]) =>
+    (['anonymous', ...ROLES] as const).map((who) => ({ method, path, handler, context, least, who })),
+  );
+  it.each(cases)('$method $path as $who', async ({ method, path, handler, context, least, who }) => {
+    const request =
+      who === 'anonymous'
+        ? new Request(origin + path, init(method))
+        : callers[who].request(origin + path, init(method));
+    const { status } = await handler(request, context);
+    if (who === 'anonymous') expect(status).toBe(401);
+    else if (!allows(who, least)) expect(status).toBe(403);
+    else expect([401, 403]).not.toContain(status);
+  });
+
+  it('refuses a revoked token, a malformed header and an unknown token', async () => {
+    const caller = await testCaller('viewer');
+    const ok = await me.GET(caller.request(`${origin}/api/v1/auth/me`), undefined as never);
+    expect(ok.status).toBe(200);
+    const { items } = await (
+      await tokens.GET(caller.request(`${origin}/api/v1/tokens`), undefined as never)
+    ).json();
+    await token.DELETE(
+      caller.request(`${origin}/api/v1/tokens/${items[0].id}`, { method: 'DELETE' }),
+      params({ id: items[0].id }),
+    );
+    expect((await me.GET(caller.request(`${origin}/api/v1/auth/me`), undefined as never)).status).toBe(401);
+    for (const authorization of ['Bearer', 'Basic abc', 'Bearer sat_unknown']) {
+      const res = await me.GET(
+        new Request(`${origin}/api/v1/auth/me`, { headers: { authorization } }),
+        undefined as never,
+      );
+      expect(res.status).toBe(401);
+    }
+  });
+});
+
+async function signIn(email: string, password: string, ip = '203.0.113.7') {
+  return login.POST(
+    new Request(`${origin}/api/v1/auth/login`, {
+      method: 'POST',
+      body: JSON.stringify({ email, password }),
+      headers: { 'content-type': 'application/json', origin, host: 'localhost', 'x-forwarded-for': ip },
+    }),
+    undefined as never,
+  );
+}
+
+const cookieOf = (res: Response) => (res.headers.get('set-cookie') ?? '').split(';')[0] as string;
+
+describe('sessions', () => {
+  it('signs in with a cookie that is httpOnly and SameSite=Lax, and says the same for a wrong password and an unknown account', async () => {
+    const reviewer = callers.reviewer;
+    const email = (await pool().query('SELECT email FROM users WHERE id = $1', [reviewer.id])).rows[0].email;
+    const ok = await signIn(email, 'a long enough password');
+    expect(ok.status).toBe(200);
+    const cookie = ok.headers.get('set-cookie') ?? '';
+    expect(cookie).toMatch(/^sa_session=sa_[\w-]{43}; Path=\/; HttpOnly; SameSite=Lax; Expires=/);
+    expect(cookie).not.toContain('Secure');
+
+    const wrong = await signIn(email, 'not the password', '203.0.113.8');
+    const unknown = await signIn(`${randomUUID()}@test.example`, 'whatever it is', '203.0.113.9');
+    expect(wrong.status).toBe(401);
+    expect(unknown.status).toBe(401);
+    expect(await wrong.json()).toEqual(await unknown.json());
+  });
+
+  it('marks the cookie Secure behind https', async () => {
+    const caller = await testCaller('viewer');
+    const email = (await pool().query('SELECT email FROM users WHERE id = $1', [caller.id])).rows[0].email;
+    const res = await login.POST(
+      new Request('https://audit.example/api/v1/auth/login', {
+        method: 'POST',
+        body: JSON.stringify({ email, password: 'a long enough password' }),
+        headers: { 'content-type': 'application/json' },
+      }),
+      undefined as never,
+    );
+    expect(res.headers.get('set-cookie')).toContain('; Secure');
+  });
+
+  it('locks an account after 5 failures, for existing and unknown accounts alike', async () => {
+    const caller = await testCaller('viewer');
+    const email = (await pool().query('SELECT email FROM users WHERE id = $1', [caller.id])).rows[0].email;
+    const ghost = `${randomUUID()}@test.example`;
+    for (let i = 0; i < 5; i++) {
+      expect((await signIn(email, 'wrong password!', `198.51.100.${i}`)).status).toBe(401);
+      expect((await signIn(ghost, 'wrong password!', `198.51.100.${i}`)).status).toBe(401);
+    }
+    const locked = await signIn(email, 'a long enough password', '198.51.100.99');
+    const lockedGhost = await signIn(ghost, 'a long enough password', '198.51.100.99');
+    expect(locked.status).toBe(429);
+    expect(lockedGhost.status).toBe(429);
+    expect((await locked.json()).error.message).toMatch(/try again in 15 minutes/);
+  });
+
+  it('locks a client address after 30 failures across accounts', async () => {
+    for (let i = 0; i < 30; i++)
+      await signIn(`${randomUUID()}@test.example`, 'wrong password!', '192.0.2.50');
+    expect((await signIn(`${randomUUID()}@test.example`, 'wrong password!', '192.0.2.50')).status).toBe(429);
+  });
+
+  it('accepts a cookie for reads, refuses cross-site writes, and signs out everywhere', async () => {
+    const caller = await testCaller('reviewer');
+    const email = (await pool().query('SELECT email FROM users WHERE id = $1', [caller.id])).rows[0].email;
+    const first = cookieOf(await signIn(email, 'a long enough password', '192.0.2.60'));
+    const second = cookieOf(await signIn(email, 'a long enough password', '192.0.2.60'));
+    const withCookie = (cookie: string, method = 'GET', from?: string) =>
+      new Request(`${origin}/api/v1/auth/logout-all`, {
+        method,
+        headers: { cookie, host: 'localhost', ...(from ? { origin: from } : {}) },
+      });
+    expect((await me.GET(withCookie(first), undefined as never)).status).toBe(200);
+    expect(
+      (await logoutAll.POST(withCookie(first, 'POST', 'https://evil.example'), undefined as never)).status,
+    ).toBe(403);
+    expect((await logoutAll.POST(withCookie(first, 'POST'), undefined as never)).status).toBe(403);
+    const out = await logoutAll.POST(withCookie(first, 'POST', origin), undefined as never);
+    expect(out.status).toBe(200);
+    expect(await out.json()).toEqual({ sessions: 2 });
+    expect((await me.GET(withCookie(second), undefined as never)).status).toBe(401);
+  });
+
+  it('offers setup only while there is no user', async () => {
+    const res = await setup.POST(
+      new Request(`${origin}/api/v1/setup`, {
+        method: 'POST',
+        body: JSON.stringify({ email: 'x@test.example', name: 'X', password: 'a long enough password' }),
+        headers: { 'content-type': 'application/json' },
+      }),
+      undefined as never,
+    );
+    expect(res.status).toBe(404);
+  });
+});

@@ -1,0 +1,13 @@
+import { json, route } from '@/lib/api/respond';
+import { isHttps, sessionCookie } from '@/lib/auth/request';
+import { setup } from '@/lib/auth/service';
+
+export const dynamic = 'force-dynamic';
+
+export const POST = route(async (request: Request) => {
+  const { user, token, expiresAt } = await setup(request);
+  return json(
+    { user },
+    { status: 201, headers: { 'set-cookie': sessionCookie(token, expiresAt, isHttps(request)) } },
+  );
+});

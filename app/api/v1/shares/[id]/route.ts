@@ -1,0 +1,17 @@
+import { AppError } from '@/lib/api/errors';
+import { idParam } from '@/lib/api/params';
+import { guarded } from '@/lib/api/respond';
+import { findShare } from '@/lib/auth/data';
+import { revokeShare } from '@/lib/auth/mutations';
+
+export const dynamic = 'force-dynamic';
+
+type Context = { params: Promise<{ id: string }> };
+
+/** Revokes a share link: it stops opening at once. */
+export const DELETE = guarded('reviewer', async (_request: Request, context: Context) => {
+  const id = idParam((await context.params).id, 'share');
+  if (!(await findShare(id))) throw new AppError('not_found', 'No such share');
+  await revokeShare(id);
+  return new Response(null, { status: 204 });
+});

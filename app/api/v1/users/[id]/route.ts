@@ -1,0 +1,32 @@
+import { AppError } from '@/lib/api/errors';
+import { idParam, jsonBody } from '@/lib/api/params';
+import { guarded, json } from '@/lib/api/respond';
+import { findUser } from '@/lib/auth/data';
+import { deleteUser, updateUser } from '@/lib/auth/mutations';
+import { ZUserChange } from '@/lib/auth/schema';
+
+export const dynamic = 'force-dynamic';
+
+type Context = { params: Promise<{ id: string }> };
+
+async function existing(context: Context) {
+  const id = idParam((await context.params).id, 'user');
+  if (!(await findUser(id))) throw new AppError('not_found', 'No such user');
+  return id;
+}
+
+export const PATCH = guarded('admin', async (request: Request, context: Context, actor) => {
+  const id = await existing(context);
+  const change = ZUserChange.parse(await jsonBody(request));
+  if (id === actor.id && (change.disabled || (change.role && change.role !== 'admin'))) {
+    throw new AppError('conflict', 'You cannot disable yourself or give up your own admin role');
+  }
+  return json(await updateUser(id, change));
+});
+
+export const DELETE = guarded('admin', async (_request: Request, context: Context, actor) => {
+  const id = await existing(context);
+  if (id === actor.id) throw new AppError('conflict', 'You cannot delete yourself');
+  await deleteUser(id);
+  return new Response(null, { status: 204 });
+});

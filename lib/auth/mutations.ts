@@ -1,0 +1,172 @@
+// Writes for accounts: users, sessions, API tokens, sign-in throttling and share links.
+import { randomUUID } from 'node:crypto';
+import { AppError } from '@/lib/api/errors';
+import { db, pool } from '@/lib/db/client';
+import { SESSION_DAYS_MS } from './data';
+import type { Role } from './roles';
+import { hashPassword, newSecret } from './secrets';
+
+export interface NewUser {
+  email: string;
+  name: string;
+  role: Role;
+  password: string;
+}
+
+function isUniqueViolation(error: unknown): boolean {
+  return (error as { code?: string }).code === 'P2002' || (error as { code?: string }).code === '23505';
+}
+
+export async function createUser(input: NewUser) {
+  const passwordHash = await hashPassword(input.password);
+  try {
+    return await db().user.create({
+      data: { id: randomUUID(), email: input.email, name: input.name, role: input.role, passwordHash },
+      select: { id: true, email: true, name: true, role: true },
+    });
+  } catch (error) {
+    if (isUniqueViolation(error))
+      throw new AppError('conflict', `A user with the email ${input.email} exists`);
+    throw error;
+  }
+}
+
+/** Creates the first admin only while there is no user at all (two concurrent setups: one wins). */
+export async function createFirstAdmin(input: Omit<NewUser, 'role'>) {
+  const passwordHash = await hashPassword(input.password);
+  const client = await pool().connect();
+  try {
+    await client.query('BEGIN');
+    await client.query("SELECT pg_advisory_xact_lock(hashtext('sitemap-audit:first-admin'))");
+    const { rows } = await client.query(
+      `INSERT INTO users (id, email, name, role, password_hash)
+       SELECT $1, $2, $3, 'admin', $4 WHERE NOT EXISTS (SELECT 1 FROM users)
+       RETURNING id, email, name, role`,
+      [randomUUID(), input.email, input.name, passwordHash],
+    );
+    await client.query('COMMIT');
+    return rows[0] as { id: string; email: string; name: string; role: Role } | undefined;
+  } catch (error) {
+    await client.query('ROLLBACK').catch(() => {});
+    throw error;
+  } finally {
+    client.release();
+  }
+}
+
+export async function updateUser(id: string, change: { role?: Role; disabled?: boolean; password?: string }) {
+  const data: { role?: Role; disabledAt?: Date | null; passwordHash?: string } = {};
+  if (change.role) data.role = change.role;
+  if (change.disabled !== undefined) data.disabledAt = change.disabled ? new Date() : null;
+  if (change.password) data.passwordHash = await hashPassword(change.password);
+  const user = await db().user.update({
+    where: { id },
+    data,
+    select: { id: true, email: true, name: true, role: true },
+  });
+  // A disabled account or a new password signs the user out everywhere.
+  if (change.disabled || change.password) await deleteUserSessions(id);
+  return user;
+}
+
+export async function deleteUser(id: string): Promise<void> {
+  await db().user.delete({ where: { id } });
+}
+
+export async function createSession(userId: string, ip: string | null, userAgent: string | null) {
+  const { token, hash } = newSecret('sa_');
+  const expiresAt = new Date(Date.now() + SESSION_DAYS_MS);
+  await db().session.create({
+    data: { id: hash, userId, expiresAt, ip, userAgent: userAgent?.slice(0, 300) ?? null },
+  });
+  return { token, expiresAt };
+}
+
+export async function extendSession(sessionId: string): Promise<Date> {
+  const expiresAt = new Date(Date.now() + SESSION_DAYS_MS);
+  await db().session.updateMany({ where: { id: sessionId }, data: { expiresAt } });
+  return expiresAt;
+}
+
+export async function deleteSession(sessionId: string): Promise<void> {
+  await db().session.deleteMany({ where: { id: sessionId } });
+}
+
+export async function deleteUserSessions(userId: string): Promise<number> {
+  const { count } = await db().session.deleteMany({ where: { userId } });
+  return count;
+}
+
+/** Failed sign-ins allowed per window before a key is locked, and the window (= lock) length. */
+export const THROTTLE = { account: 5, ip: 30, windowMs: 15 * 60_000 } as const;
+
+/** When the earliest of these keys unlocks, if any is locked. */
+export async function lockedUntil(keys: string[]): Promise<Date | null> {
+  const { rows } = await pool().query<{ until: Date | null }>(
+    'SELECT max(locked_until) AS until FROM login_throttle WHERE key = ANY($1) AND locked_until > now()',
+    [keys],
+  );
+  return rows[0]?.until ?? null;
+}
+
+/** Counts a failure against each key (window restarts when expired) and locks keys over their limit. */
+export async function recordLoginFailure(keys: { key: string; limit: number }[]): Promise<void> {
+  for (const { key, limit } of keys) {
+    await pool().query(
+      `INSERT INTO login_throttle AS t (key, failures, window_start) VALUES ($1, 1, now())
+       ON CONFLICT (key) DO UPDATE SET
+         failures = CASE WHEN t.window_start < now() - $2 * interval '1 millisecond' THEN 1 ELSE t.failures + 1 END,
+         window_start = CASE WHEN t.window_start < now() - $2 * interval '1 millisecond' THEN now() ELSE t.window_start END`,
+      [key, THROTTLE.windowMs],
+    );
+    await pool().query(
+      `UPDATE login_throttle SET locked_until = now() + $3 * interval '1 millisecond'
+        WHERE key = $1 AND failures >= $2`,
+      [key, limit, THROTTLE.windowMs],
+    );
+  }
+}
+
+export async function clearLoginFailures(key: string): Promise<void> {
+  await pool().query('DELETE FROM login_throttle WHERE key = $1', [key]);
+}
+
+export async function createApiToken(userId: string, name: string) {
+  const { token, hash } = newSecret('sat_');
+  const row = await db().apiToken.create({
+    data: { id: randomUUID(), userId, name, tokenHash: hash, prefix: token.slice(0, 10) },
+    select: { id: true, name: true, prefix: true, createdAt: true },
+  });
+  return { ...row, token };
+}
+
+/** Records a token's use at most once a minute (a busy script does not write on every call). */
+export async function touchApiToken(id: string, lastUsedAt: Date | null): Promise<void> {
+  if (lastUsedAt && Date.now() - lastUsedAt.getTime() < 60_000) return;
+  await db().apiToken.updateMany({ where: { id }, data: { lastUsedAt: new Date() } });
+}
+
+export async function revokeApiToken(userId: string, id: string): Promise<boolean> {
+  const { count } = await db().apiToken.updateMany({
+    where: { id, userId, revokedAt: null },
+    data: { revokedAt: new Date() },
+  });
+  return count > 0;
+}
+
+export async function createShare(auditId: string, userId: string, expiresAt: Date | null) {
+  const { token, hash } = newSecret('sar_');
+  const row = await db().share.create({
+    data: { id: randomUUID(), auditId, createdBy: userId, tokenHash: hash, expiresAt },
+    select: { id: true, expiresAt: true, createdAt: true },
+  });
+  return { ...row, token };
+}
+
+export async function revokeShare(id: string): Promise<void> {
+  await db().share.updateMany({ where: { id, revokedAt: null }, data: { revokedAt: new Date() } });
+}
+
+export async function touchShare(id: string): Promise<void> {
+  await db().share.updateMany({ where: { id }, data: { lastViewedAt: new Date() } });
+}

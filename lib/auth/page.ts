@@ -1,0 +1,23 @@
+// The signed-in user of a page render (server components). Pages of the app require a session; with no
+// user at all the app sends people to the one-time setup.
+import { cookies } from 'next/headers';
+import { redirect } from 'next/navigation';
+import { countUsers } from './data';
+import { type Actor, actorFromSessionToken, SESSION_COOKIE } from './request';
+import { allows, type Role } from './roles';
+
+export async function pageActor(): Promise<Actor | null> {
+  const token = (await cookies()).get(SESSION_COOKIE)?.value ?? null;
+  return actorFromSessionToken(token);
+}
+
+/** The user, or a redirect to /setup (no user yet) or /login; a role too low gets the 403 page. */
+export async function requirePageActor(needed: Role = 'viewer', from = '/'): Promise<Actor> {
+  const actor = await pageActor();
+  if (!actor) {
+    if ((await countUsers()) === 0) redirect('/setup');
+    redirect(`/login?next=${encodeURIComponent(from)}`);
+  }
+  if (!allows(actor.role, needed)) redirect('/forbidden');
+  return actor;
+}

@@ -1,0 +1,39 @@
+// Request shapes of the account endpoints.
+import { z } from 'zod';
+import { ROLES } from './roles';
+import { MIN_PASSWORD_LENGTH } from './secrets';
+
+const email = z
+  .string()
+  .trim()
+  .toLowerCase()
+  .max(254)
+  .regex(/^[^\s@]+@[^\s@]+$/, 'must be an email address');
+const password = z
+  .string()
+  .min(MIN_PASSWORD_LENGTH, `must be at least ${MIN_PASSWORD_LENGTH} characters`)
+  .max(1024);
+const name = z.string().trim().min(1, 'is required').max(100);
+
+export const ZLogin = z.object({
+  email: z.string().trim().toLowerCase().max(254),
+  password: z.string().max(1024),
+});
+export const ZSetup = z.object({ email, name, password });
+export const ZNewUser = z.object({ email, name, password, role: z.enum(ROLES) });
+export const ZUserChange = z
+  .object({ role: z.enum(ROLES).optional(), disabled: z.boolean().optional(), password: password.optional() })
+  .refine((v) => v.role !== undefined || v.disabled !== undefined || v.password !== undefined, {
+    message: 'give role, disabled or password',
+  });
+export const ZNewToken = z.object({ name: z.string().trim().min(1, 'is required').max(100) });
+export const ZNewShare = z.object({
+  expiresAt: z
+    .string()
+    .datetime({ offset: true })
+    .refine((v) => new Date(v).getTime() > Date.now(), 'must be in the future')
+    .optional()
+    .nullable(),
+});
+
+export { email as ZEmail, password as ZPassword };

@@ -1,0 +1,62 @@
+// Sign-in and first-run setup: the same answer whether or not an account exists (no enumeration),
+// throttled per account and per client address.
+import { AppError } from '@/lib/api/errors';
+import { jsonBody } from '@/lib/api/params';
+import { countUsers, userForLogin } from './data';
+import {
+  clearLoginFailures,
+  createFirstAdmin,
+  createSession,
+  lockedUntil,
+  recordLoginFailure,
+  THROTTLE,
+} from './mutations';
+import { clientIp } from './request';
+import { ZLogin, ZSetup } from './schema';
+import { verifyPassword } from './secrets';
+
+export interface SignedIn {
+  user: { id: string; email: string; name: string; role: string };
+  token: string;
+  expiresAt: Date;
+}
+
+const WRONG = 'The email or password is not right';
+
+export async function login(request: Request): Promise<SignedIn> {
+  const input = ZLogin.parse(await jsonBody(request));
+  const ip = clientIp(request);
+  const accountKey = `email:${input.email}`;
+  const keys = [accountKey, ...(ip ? [`ip:${ip}`] : [])];
+  const until = await lockedUntil(keys);
+  if (until) {
+    const minutes = Math.max(1, Math.ceil((until.getTime() - Date.now()) / 60_000));
+    throw new AppError(
+      'too_many_requests',
+      `Too many failed sign-ins; try again in ${minutes} minute${minutes === 1 ? '' : 's'}`,
+    );
+  }
+  const user = await userForLogin(input.email);
+  const ok = await verifyPassword(user?.passwordHash ?? null, input.password);
+  if (!user || !ok) {
+    await recordLoginFailure([
+      { key: accountKey, limit: THROTTLE.account },
+      ...(ip ? [{ key: `ip:${ip}`, limit: THROTTLE.ip }] : []),
+    ]);
+    throw new AppError('unauthenticated', WRONG);
+  }
+  await clearLoginFailures(accountKey);
+  const { passwordHash: _, ...account } = user;
+  const session = await createSession(user.id, ip, request.headers.get('user-agent'));
+  return { user: account, ...session };
+}
+
+/** Creates the first admin and signs them in; once any user exists, setup is gone (404). */
+export async function setup(request: Request): Promise<SignedIn> {
+  if ((await countUsers()) > 0) throw new AppError('not_found', 'Setup is done; sign in instead');
+  const input = ZSetup.parse(await jsonBody(request));
+  const user = await createFirstAdmin(input);
+  if (!user) throw new AppError('not_found', 'Setup is done; sign in instead');
+  const session = await createSession(user.id, clientIp(request), request.headers.get('user-agent'));
+  return { user, ...session };
+}

@@ -1,0 +1,27 @@
+// Wording shared by the report page and its PDF: short evidence, UTC dates, list hints.
+import { formatDateTime } from '@/lib/audits/format';
+import { evidenceLines } from '@/lib/findings/format';
+import type { FindingDto, FindingList } from '@/lib/findings/schema';
+
+export const LIST_HINTS: Record<FindingList, string> = {
+  prune: 'Declared in the sitemap, but the crawl cannot back them up',
+  add: 'Indexable pages the crawl found that no sitemap declares',
+  held: 'Not safe to judge yet',
+};
+
+/** Cuts text to `max` characters, ending with an ellipsis when it was longer. */
+export function clip(text: string, max: number): string {
+  return text.length <= max ? text : `${text.slice(0, Math.max(0, max - 1)).trimEnd()}…`;
+}
+
+/** The evidence of a finding as one short sentence list ("—" when there is nothing to say). */
+export function shortEvidence(finding: FindingDto, max = 160): string {
+  const text = evidenceLines(finding).join('; ');
+  return text ? clip(text, max) : '—';
+}
+
+/** A date and time in UTC, the same for every reader of a shared report ("—" when unknown). */
+export function utcDateTime(iso: string | null | undefined): string {
+  const text = formatDateTime(iso, 'UTC');
+  return text === '—' ? text : `${text} UTC`;
+}

@@ -1,0 +1,193 @@
+// The shared, read-only report of one audit (`/r/<token>`): a share token resolves to its audit (or to
+// nothing: unknown, revoked and expired links look the same), and the page and the PDF read only that
+// audit's summary and findings through the existing data functions.
+import { AppError } from '@/lib/api/errors';
+import { getAudit } from '@/lib/audits/data';
+import type { AuditDto } from '@/lib/audits/schema';
+import { sharedAudit } from '@/lib/auth/data';
+import { touchShare } from '@/lib/auth/mutations';
+import { sha256 } from '@/lib/auth/secrets';
+import {
+  type FindingsByFileItem,
+  prepareReasonsPerFile,
+  prepareReasonsPerList,
+  type ReasonsPerFileData,
+  type ReasonsPerListData,
+} from '@/lib/findings/chart-data';
+import { findingsByFile, listFindings } from '@/lib/findings/data';
+import {
+  type FindingDto,
+  type FindingList,
+  type FindingPage,
+  LISTS,
+  ZFindingQuery,
+} from '@/lib/findings/schema';
+
+/** Rows per page of the report's lists. */
+export const REPORT_PAGE_SIZE = 100;
+/** Rows per list in the PDF (the rest is in the app's CSV export). */
+export const PDF_ROWS_PER_LIST = 500;
+
+/** Share tokens are `sar_` + base64url; anything else is not looked up at all. */
+const TOKEN_SHAPE = /^[A-Za-z0-9_-]{1,200}$/;
+
+export interface OpenShare {
+  shareId: string;
+  audit: AuditDto;
+}
+
+/** The audit a live share token opens; null for an unknown, revoked or expired token (indistinguishably). */
+export async function openShare(token: string): Promise<OpenShare | null> {
+  if (typeof token !== 'string' || !TOKEN_SHAPE.test(token)) return null;
+  const share = await sharedAudit(sha256(token));
+  if (!share) return null;
+  const audit = await getAudit(share.auditId);
+  return audit ? { shareId: share.shareId, audit } : null;
+}
+
+/** Records a view of the link ("last viewed"); bookkeeping only, so a failure never blocks the report. */
+export async function recordView(share: OpenShare): Promise<void> {
+  await touchShare(share.shareId).catch(() => {});
+}
+
+// ── The page ─────────────────────────────────────────────────────────────────────────────────────
+
+type SearchParams = Record<string, string | string[] | undefined>;
+
+export interface ReportView {
+  list: FindingList;
+  cursor: string | undefined;
+  /** 1-based position of the page's first row (carried in the links, for "rows 101–200"). */
+  start: number;
+}
+
+function first(value: string | string[] | undefined): string | undefined {
+  return Array.isArray(value) ? value[0] : value;
+}
+
+/** The list and page asked for in the search params; anything invalid falls back to the first page. */
+export function reportViewFrom(params: SearchParams): ReportView {
+  const parsed = ZFindingQuery.safeParse({
+    list: first(params.list) ?? 'prune',
+    cursor: first(params.cursor),
+  });
+  const list = parsed.success ? parsed.data.list : 'prune';
+  const cursor = parsed.success ? parsed.data.cursor : undefined;
+  const start = Number(first(params.start));
+  return {
+    list,
+    cursor,
+    start: cursor && Number.isSafeInteger(start) && start > 1 ? start : 1,
+  };
+}
+
+/** The search string of a report link (relative, so it stays on the same `/r/<token>` page). */
+export function reportHref(view: { list: FindingList; cursor?: string | undefined; start?: number }): string {
+  const params = new URLSearchParams({ list: view.list });
+  if (view.cursor) {
+    params.set('cursor', view.cursor);
+    if (view.start && view.start > 1) params.set('start', String(view.start));
+  }
+  return `?${params}`;
+}
+
+export interface ReportPageData {
+  audit: AuditDto;
+  view: ReportView;
+  /** The rows of the selected list (null when the audit has no findings yet). */
+  page: FindingPage | null;
+  /** Link to the next page, null on the last one. */
+  nextHref: string | null;
+  perList: ReasonsPerListData;
+  perFile: ReasonsPerFileData;
+}
+
+/** One page of one list of the shared audit, in id order (keyset: a deep page costs what the first does). */
+async function findingsPage(
+  auditId: string,
+  view: ReportView,
+): Promise<{ page: FindingPage; view: ReportView }> {
+  const query = { list: view.list, sort: 'id' as const, limit: REPORT_PAGE_SIZE };
+  try {
+    return { page: await listFindings(auditId, { ...query, cursor: view.cursor }), view };
+  } catch (error) {
+    // A tampered or stale cursor: show the first page rather than an error.
+    if (!(error instanceof AppError) || error.code !== 'validation_failed' || !view.cursor) throw error;
+    return { page: await listFindings(auditId, query), view: { ...view, cursor: undefined, start: 1 } };
+  }
+}
+
+/** Everything the `/r/<token>` page shows; records the view. */
+export async function loadReportPage(share: OpenShare, params: SearchParams): Promise<ReportPageData> {
+  await recordView(share);
+  const { audit } = share;
+  const requested = reportViewFrom(params);
+  const perList = prepareReasonsPerList(audit.findings);
+  if (!audit.findings) {
+    return {
+      audit,
+      view: requested,
+      page: null,
+      nextHref: null,
+      perList,
+      perFile: prepareReasonsPerFile([]),
+    };
+  }
+  const [{ page, view }, byFile] = await Promise.all([
+    findingsPage(audit.id, requested),
+    findingsByFile(audit.id),
+  ]);
+  const nextHref = page.nextCursor
+    ? reportHref({ list: view.list, cursor: page.nextCursor, start: view.start + page.items.length })
+    : null;
+  return {
+    audit,
+    view,
+    page,
+    nextHref,
+    perList,
+    perFile: prepareReasonsPerFile((byFile ?? []) as FindingsByFileItem[], { top: 10 }),
+  };
+}
+
+// ── The PDF ──────────────────────────────────────────────────────────────────────────────────────
+
+export interface PdfListRows {
+  list: FindingList;
+  total: number;
+  rows: FindingDto[];
+}
+
+export interface PdfReportData {
+  audit: AuditDto;
+  lists: PdfListRows[];
+  generatedAt: Date;
+}
+
+/** The PDF's content: the summary and the first rows of each list (bounded: PDF_ROWS_PER_LIST per list). */
+export async function loadPdfReport(share: OpenShare, generatedAt = new Date()): Promise<PdfReportData> {
+  await recordView(share);
+  const { audit } = share;
+  const lists: PdfListRows[] = [];
+  if (audit.findings) {
+    for (const list of LISTS) {
+      const page = await listFindings(audit.id, { list, sort: 'id', limit: PDF_ROWS_PER_LIST });
+      lists.push({ list, total: page.total, rows: page.items });
+    }
+  }
+  return { audit, lists, generatedAt };
+}
+
+/** `<audit-name-slug>-report.pdf`: ASCII only, safe in a content-disposition header. */
+export function reportFileName(auditName: string): string {
+  const slug =
+    auditName
+      .normalize('NFKD')
+      .replace(/\p{M}/gu, '')
+      .replace(/[^A-Za-z0-9]+/g, '-')
+      .replace(/^-+|-+$/g, '')
+      .toLowerCase()
+      .slice(0, 60)
+      .replace(/-+$/, '') || 'audit';
+  return `${slug}-report.pdf`;
+}
