@@ -13,7 +13,12 @@ test.describe('as admin', () => {
     browser,
   }) => {
     const email = `viewer-${Date.now()}@e2e.test`;
-    await page.goto('/users');
+    const response = await page.goto('/users');
+    // Security headers on every page.
+    const headers = response?.headers() ?? {};
+    expect(headers['content-security-policy']).toContain("frame-ancestors 'none'");
+    expect(headers['x-content-type-options']).toBe('nosniff');
+    expect(headers['x-frame-options']).toBe('DENY');
     await page.locator('#new-user-name').fill('Vic Viewer');
     await page.locator('#new-user-email').fill(email);
     await page.locator('#new-user-role').selectOption('viewer');

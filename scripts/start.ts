@@ -104,7 +104,9 @@ launch('web', [nextBin, 'start', '-H', host, '-p', port], (code) => {
   void shutdown(code ?? 1);
 });
 launchWorker();
-log(`dashboard: http://${host === '0.0.0.0' ? 'localhost' : host}:${port}`);
+log(
+  `dashboard: http://${host === '0.0.0.0' ? 'localhost' : host}:${port} (first visit: create the admin account there, or use \`npm run user -- create\`)`,
+);
 
 process.on('SIGINT', () => void shutdown(0));
 process.on('SIGTERM', () => void shutdown(0));

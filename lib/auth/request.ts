@@ -77,6 +77,16 @@ export function checkSameOrigin(request: Request): void {
   throw new AppError('forbidden', 'Cross-site request refused: send it from the app, or use an API token');
 }
 
+/**
+ * Sign-in and setup take no cookie, but a page on another site must not sign a visitor in to an account
+ * of its choosing (login CSRF): a browser's Origin, when sent, must be ours. Scripts send none.
+ */
+export function checkOriginIfSent(request: Request): void {
+  const origin = request.headers.get('origin');
+  if (origin === null) return;
+  checkSameOrigin(request);
+}
+
 export async function requireActor(request: Request, needed: Role): Promise<Actor> {
   const actor = await actorFromRequest(request);
   if (!actor)

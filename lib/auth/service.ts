@@ -11,7 +11,7 @@ import {
   recordLoginFailure,
   THROTTLE,
 } from './mutations';
-import { clientIp } from './request';
+import { checkOriginIfSent, clientIp } from './request';
 import { ZLogin, ZSetup } from './schema';
 import { verifyPassword } from './secrets';
 
@@ -24,6 +24,7 @@ export interface SignedIn {
 const WRONG = 'The email or password is not right';
 
 export async function login(request: Request): Promise<SignedIn> {
+  checkOriginIfSent(request);
   const input = ZLogin.parse(await jsonBody(request));
   const ip = clientIp(request);
   const accountKey = `email:${input.email}`;
@@ -53,6 +54,7 @@ export async function login(request: Request): Promise<SignedIn> {
 
 /** Creates the first admin and signs them in; once any user exists, setup is gone (404). */
 export async function setup(request: Request): Promise<SignedIn> {
+  checkOriginIfSent(request);
   if ((await countUsers()) > 0) throw new AppError('not_found', 'Setup is done; sign in instead');
   const input = ZSetup.parse(await jsonBody(request));
   const user = await createFirstAdmin(input);

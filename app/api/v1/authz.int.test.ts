@@ -97,7 +97,8 @@ describe('every endpoint needs a session or a token, and the right role', () => 
       params({ id: items[0].id }),
     );
     expect((await me.GET(caller.request(`${origin}/api/v1/auth/me`), undefined as never)).status).toBe(401);
-    for (const authorization of ['Bearer', 'Basic abc', 'Bearer sat_unknown']) {
+    // A share link's token opens its report page, never the API.
+    for (const authorization of ['Bearer', 'Basic abc', 'Bearer sat_unknown', 'Bearer sar_unknown']) {
       const res = await me.GET(
         new Request(`${origin}/api/v1/auth/me`, { headers: { authorization } }),
         undefined as never,
@@ -191,6 +192,18 @@ describe('sessions', () => {
     expect(out.status).toBe(200);
     expect(await out.json()).toEqual({ sessions: 2 });
     expect((await me.GET(withCookie(second), undefined as never)).status).toBe(401);
+  });
+
+  it('refuses a sign-in posted from another site (login CSRF)', async () => {
+    const res = await login.POST(
+      new Request(`${origin}/api/v1/auth/login`, {
+        method: 'POST',
+        body: JSON.stringify({ email: 'a@test.example', password: 'whatever it is' }),
+        headers: { 'content-type': 'application/json', origin: 'https://evil.example', host: 'localhost' },
+      }),
+      undefined as never,
+    );
+    expect(res.status).toBe(403);
   });
 
   it('offers setup only while there is no user', async () => {
