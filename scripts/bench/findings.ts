@@ -1,7 +1,9 @@
 // Findings measurements: page latency over random filter + cursor requests, and a full CSV export
 // through the real route handler.
 
+import { randomUUID } from 'node:crypto';
 import { GET as exportRoute } from '@/app/api/v1/audits/[id]/export/route';
+import { createApiToken, createUser } from '@/lib/auth/mutations';
 import { pool } from '@/lib/db/client';
 import { encodeCursor } from '@/lib/findings/cursor';
 import { listFindings } from '@/lib/findings/data';
@@ -91,12 +93,22 @@ export async function measurePages(auditId: string, count = 200) {
 
 /** A full export of one list through the route handler, read to the end. */
 export async function measureExport(auditId: string, list: 'prune' | 'add') {
+  // The route handler authenticates like any API client: a viewer with an API token.
+  const viewer = await createUser({
+    email: `bench-${randomUUID()}@bench.example`,
+    name: 'benchmark',
+    role: 'viewer',
+    password: randomUUID(),
+  });
+  const { token } = await createApiToken(viewer.id, 'benchmark');
   const started = performance.now();
   const res = await exportRoute(
-    new Request(`http://bench/api/v1/audits/${auditId}/export?list=${list}&decision=all&format=csv`),
+    new Request(`http://bench/api/v1/audits/${auditId}/export?list=${list}&decision=all&format=csv`, {
+      headers: { authorization: `Bearer ${token}` },
+    }),
     { params: Promise.resolve({ id: auditId }) },
   );
-  if (!res.body) throw new Error(`export answered ${res.status}`);
+  if (!res.ok || !res.body) throw new Error(`export answered ${res.status}`);
   let lines = 0;
   let bytes = 0;
   const reader = res.body.getReader();

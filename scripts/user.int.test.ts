@@ -1,0 +1,66 @@
+// `npm run user` as scripts and CI use it: a real process against the test database (DATABASE_URL).
+import { execFile } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { describe, expect, it } from 'vitest';
+import { tokenUser } from '@/lib/auth/data';
+import { sha256 } from '@/lib/auth/secrets';
+
+const run = promisify(execFile);
+const script = path.resolve(import.meta.dirname, 'user.ts');
+
+function user(args: string[], input?: string) {
+  const child = run(process.execPath, ['--import', 'tsx', script, ...args], { env: process.env });
+  if (input !== undefined) {
+    child.child.stdin?.end(input);
+  }
+  return child;
+}
+
+describe('npm run user', () => {
+  it('creates a user from a password on stdin and prints a working token alone on the last line', async () => {
+    const email = `cli-${randomUUID()}@test.example`;
+    const created = await user(
+      ['create', '--email', email, '--role', 'reviewer', '--password-stdin'],
+      'a long enough password\n',
+    );
+    expect(created.stdout).toContain(`created reviewer ${email}`);
+
+    const { stdout } = await user(['token', '--email', email, '--name', 'ci']);
+    const last = stdout.trim().split('\n').at(-1) as string;
+    expect(last).toMatch(/^sat_[\w-]{43}$/);
+    const found = await tokenUser(sha256(last));
+    expect(found?.user).toMatchObject({ email, role: 'reviewer' });
+  });
+
+  it('explains what is wrong: a short password, an unknown role, an existing email, an unknown user', async () => {
+    const email = `cli-${randomUUID()}@test.example`;
+    const failure = async (promise: Promise<unknown>) => {
+      const error = (await promise.then(
+        () => null,
+        (e: unknown) => e,
+      )) as { code: number; stderr: string } | null;
+      expect(error?.code).toBe(2);
+      return error?.stderr ?? '';
+    };
+    expect(
+      await failure(user(['create', '--email', email, '--role', 'viewer', '--password-stdin'], 'short\n')),
+    ).toContain('at least 10 characters');
+    expect(
+      await failure(user(['create', '--email', email, '--role', 'boss', '--password-stdin'], 'x'.repeat(12))),
+    ).toContain('--role must be admin, reviewer or viewer');
+    await user(
+      ['create', '--email', email, '--role', 'viewer', '--password-stdin'],
+      'a long enough password',
+    );
+    expect(
+      await failure(
+        user(['create', '--email', email, '--role', 'viewer', '--password-stdin'], 'a long enough password'),
+      ),
+    ).toContain('exists');
+    expect(await failure(user(['token', '--email', `nobody-${randomUUID()}@test.example`]))).toContain(
+      'No active user',
+    );
+  });
+});
