@@ -53,6 +53,21 @@ export async function dropPartition(table: BulkTable, auditId: string): Promise<
   await pool().query(`DROP TABLE IF EXISTS "${part}"`);
 }
 
+/** With SQL_TRACE=1 (worker environment), each statement of a load is logged with its duration: where
+ * the time of an ingest or a reconcile goes. */
+async function traced<T>(sql: string, run: () => Promise<T>): Promise<T> {
+  if (process.env.SQL_TRACE !== '1') return run();
+  const started = performance.now();
+  try {
+    return await run();
+  } finally {
+    const ms = (performance.now() - started).toFixed(0).padStart(6);
+    console.log(`[sql] ${ms} ms  ${sql.trim().replace(/\s+/g, ' ').slice(0, 100)}`);
+  }
+}
+
+const READ_ONLY = new Set<BulkTable>(['sitemap_entries', 'crawl_pages']);
+
 /** One audit's load into one bulk table, on a dedicated connection holding one transaction. */
 export class PartitionLoad {
   private closed = false;
@@ -73,7 +88,11 @@ export class PartitionLoad {
     await client.query("SET temp_buffers = '2GB'").catch(() => {});
     try {
       await client.query('BEGIN');
-      await client.query(`CREATE TABLE "${part}" (LIKE "${table}" INCLUDING DEFAULTS)`);
+      // Entries and crawl rows are written once, frozen, and never changed: autovacuum has nothing to do
+      // on them, and its workers would only compete with the reconcile job that reads them next (the
+      // statistics are taken explicitly). Findings change with every decision, so they keep it.
+      const storage = READ_ONLY.has(table) ? ' WITH (autovacuum_enabled = false)' : '';
+      await client.query(`CREATE TABLE "${part}" (LIKE "${table}" INCLUDING DEFAULTS)${storage}`);
       // Lets ATTACH PARTITION skip its validation scan.
       await client.query(
         `ALTER TABLE "${part}" ADD CONSTRAINT "${part}_audit" CHECK (audit_id = '${auditId}'::uuid)`,
@@ -89,7 +108,7 @@ export class PartitionLoad {
   /** Runs a statement inside the load's transaction (e.g. INSERT ... SELECT into the partition). */
   async query(sql: string, params: unknown[] = []): Promise<pg.QueryResult> {
     if (this.closed) throw new Error('the load is already finished');
-    return this.client.query(sql, params);
+    return traced(sql, () => this.client.query(sql, params));
   }
 
   /** A COPY into the partition; only one may be open at a time. The rows are written frozen (the table
@@ -105,14 +124,15 @@ export class PartitionLoad {
     if (this.closed) return;
     this.closed = true;
     try {
-      for (const sql of INDEXES[this.table](this.part)) await this.client.query(sql);
+      const run = (sql: string) => traced(sql, () => this.client.query(sql));
+      for (const sql of INDEXES[this.table](this.part)) await run(sql);
       // Fresh statistics for the sitemap side; the reconcile job analyses the crawl side itself, so the
       // crawl import (the tighter of the two on speed) does not pay for it.
-      if (this.table === 'sitemap_entries') await this.client.query(`ANALYZE "${this.part}"`);
-      await this.client.query(
+      if (this.table === 'sitemap_entries') await run(`ANALYZE "${this.part}"`);
+      await run(
         `ALTER TABLE "${this.table}" ATTACH PARTITION "${this.part}" FOR VALUES IN ('${this.auditId}')`,
       );
-      await this.client.query('COMMIT');
+      await run('COMMIT');
     } catch (error) {
       await this.client.query('ROLLBACK').catch(() => {});
       throw error;
