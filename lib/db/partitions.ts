@@ -126,9 +126,8 @@ export class PartitionLoad {
     try {
       const run = (sql: string) => traced(sql, () => this.client.query(sql));
       for (const sql of INDEXES[this.table](this.part)) await run(sql);
-      // Fresh statistics for the sitemap side; the reconcile job analyses the crawl side itself, so the
-      // crawl import (the tighter of the two on speed) does not pay for it.
-      if (this.table === 'sitemap_entries') await run(`ANALYZE "${this.part}"`);
+      // Fresh statistics for the reconcile job's plans (the findings get theirs with the review indexes).
+      if (this.table !== 'findings' && this.table !== 'decision_log') await run(`ANALYZE "${this.part}"`);
       await run(
         `ALTER TABLE "${this.table}" ATTACH PARTITION "${this.part}" FOR VALUES IN ('${this.auditId}')`,
       );

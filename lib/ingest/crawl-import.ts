@@ -28,7 +28,7 @@ export async function* encodeCrawlInThread(
     // What the thread keeps is small (reader state, at most 100 rejections; the key tally's table is
     // outside the heap): a modest heap makes it collect its garbage early instead of growing the worker's
     // memory by a few hundred MB on a large export.
-    resourceLimits: { maxOldGenerationSizeMb: 128 },
+    resourceLimits: { maxOldGenerationSizeMb: 96 },
   });
   const inbox: FromCrawlThread[] = [];
   let wake: (() => void) | null = null;

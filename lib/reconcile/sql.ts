@@ -103,7 +103,11 @@ SELECT file_id, (sum(maxpos) OVER (ORDER BY file_id) - maxpos)::int AS base, sum
  * url_variant, newer_than_crawl, section_not_crawled, unreached_by_crawl (in that order).
  * (OFFSET 0 keeps each level a separate step, so every expression is computed once per row.)
  */
-export function declaredFindingsSql(part: string): string {
+export function declaredFindingsSql(part: string, half?: 0 | 1): string {
+  // One half of the declared set (by position parity, $4) when two sessions share the work. The filtered
+  // subquery is named d like the set itself; the IN (SELECT key FROM d) below still reads the whole set
+  // (a name in FROM refers to a relation, never to an outer alias).
+  const declared = half === undefined ? 'd' : '(SELECT * FROM d WHERE d.position % 2 = $4) d';
   return `
 INSERT INTO "${part}" (${FINDING_COLUMNS})
 SELECT $1, b.id, CASE WHEN b.reasons[1] IN ('newer_than_crawl', 'section_not_crawled') THEN 'held' ELSE 'prune' END,
@@ -140,7 +144,7 @@ SELECT $1, b.id, CASE WHEN b.reasons[1] IN ('newer_than_crawl', 'section_not_cra
                CASE WHEN c.canonical_key <> d.key THEN c.canonical_key IN (SELECT key FROM d) END AS canonical_declared,
                cl.url AS variant_url,
                CASE WHEN c.key IS NULL THEN ${section('d.key')} END AS section
-          FROM d
+          FROM ${declared}
           JOIN fo ON fo.file_id = d.file_id
           LEFT JOIN c ON c.key = d.key
           LEFT JOIN (SELECT key, status FROM c) t ON t.key = c.redirect_key
