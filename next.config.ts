@@ -1,19 +1,5 @@
 import type { NextConfig } from 'next';
-
-// Next.js inlines its bootstrap scripts and styles, hence 'unsafe-inline' (no external origin is allowed);
-// the dev server also needs eval for fast refresh.
-const contentSecurityPolicy = [
-  "default-src 'self'",
-  `script-src 'self' 'unsafe-inline'${process.env.NODE_ENV === 'development' ? " 'unsafe-eval'" : ''}`,
-  "style-src 'self' 'unsafe-inline'",
-  "img-src 'self' data: blob:",
-  "font-src 'self'",
-  "connect-src 'self'",
-  "object-src 'none'",
-  "base-uri 'self'",
-  "form-action 'self'",
-  "frame-ancestors 'none'",
-].join('; ');
+import { API_POLICY } from './lib/security/csp';
 
 const nextConfig: NextConfig = {
   poweredByHeader: false,
@@ -35,13 +21,17 @@ const nextConfig: NextConfig = {
       {
         source: '/:path*',
         headers: [
-          { key: 'Content-Security-Policy', value: contentSecurityPolicy },
           { key: 'X-Content-Type-Options', value: 'nosniff' },
           { key: 'X-Frame-Options', value: 'DENY' },
           { key: 'Referrer-Policy', value: 'same-origin' },
           { key: 'Permissions-Policy', value: 'camera=(), microphone=(), geolocation=(), payment=()' },
           { key: 'Cross-Origin-Opener-Policy', value: 'same-origin' },
         ],
+      },
+      {
+        // Pages get theirs, with a nonce, from proxy.ts.
+        source: '/api/:path*',
+        headers: [{ key: 'Content-Security-Policy', value: API_POLICY }],
       },
       {
         // Shared reports: never indexed, and the link (its token) never leaks through a Referer header.

@@ -4,6 +4,9 @@ import type { Metadata } from 'next';
 import type { ReactNode } from 'react';
 import './globals.css';
 
+// Every page is rendered per request: its scripts carry that request's CSP nonce (proxy.ts).
+export const dynamic = 'force-dynamic';
+
 export const metadata: Metadata = {
   title: { default: 'Sitemap Audit', template: '%s · Sitemap Audit' },
   description: 'Reconcile XML sitemaps against crawl exports.',

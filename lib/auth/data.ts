@@ -23,6 +23,12 @@ export async function userForLogin(email: string) {
   });
 }
 
+export async function passwordHashOf(id: string): Promise<string | null> {
+  return (
+    (await db().user.findUnique({ where: { id }, select: { passwordHash: true } }))?.passwordHash ?? null
+  );
+}
+
 /** The user of a live session, and whether the session is past half its life (time to extend it). */
 export async function sessionUser(sessionId: string): Promise<{ user: AccountUser; stale: boolean } | null> {
   const session = await db().session.findUnique({

@@ -69,6 +69,18 @@ export async function updateUser(id: string, change: { role?: Role; disabled?: b
   return user;
 }
 
+/** A new password; every session of the user ends except `keepSessionId` (the one that changed it). */
+export async function setOwnPassword(
+  id: string,
+  password: string,
+  keepSessionId: string | null,
+): Promise<void> {
+  await db().user.update({ where: { id }, data: { passwordHash: await hashPassword(password) } });
+  await db().session.deleteMany({
+    where: { userId: id, ...(keepSessionId ? { id: { not: keepSessionId } } : {}) },
+  });
+}
+
 export async function deleteUser(id: string): Promise<void> {
   await db().user.delete({ where: { id } });
 }

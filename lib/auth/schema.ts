@@ -26,6 +26,7 @@ export const ZUserChange = z
   .refine((v) => v.role !== undefined || v.disabled !== undefined || v.password !== undefined, {
     message: 'give role, disabled or password',
   });
+export const ZPasswordChange = z.object({ current: z.string().max(1024), password });
 export const ZNewToken = z.object({ name: z.string().trim().min(1, 'is required').max(100) });
 export const ZNewShare = z.object({
   expiresAt: z

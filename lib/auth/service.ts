@@ -2,18 +2,19 @@
 // throttled per account and per client address.
 import { AppError } from '@/lib/api/errors';
 import { jsonBody } from '@/lib/api/params';
-import { countUsers, userForLogin } from './data';
+import { countUsers, passwordHashOf, userForLogin } from './data';
 import {
   clearLoginFailures,
   createFirstAdmin,
   createSession,
   lockedUntil,
   recordLoginFailure,
+  setOwnPassword,
   THROTTLE,
 } from './mutations';
-import { checkOriginIfSent, clientIp } from './request';
-import { ZLogin, ZSetup } from './schema';
-import { verifyPassword } from './secrets';
+import { type Actor, checkOriginIfSent, clientIp, readCookie, SESSION_COOKIE } from './request';
+import { ZLogin, ZPasswordChange, ZSetup } from './schema';
+import { sha256, verifyPassword } from './secrets';
 
 export interface SignedIn {
   user: { id: string; email: string; name: string; role: string };
@@ -50,6 +51,16 @@ export async function login(request: Request): Promise<SignedIn> {
   const { passwordHash: _, ...account } = user;
   const session = await createSession(user.id, ip, request.headers.get('user-agent'));
   return { user: account, ...session };
+}
+
+/** Changes the caller's own password after checking the current one; other sessions are signed out. */
+export async function changeOwnPassword(request: Request, actor: Actor): Promise<void> {
+  const input = ZPasswordChange.parse(await jsonBody(request));
+  if (!(await verifyPassword(await passwordHashOf(actor.id), input.current))) {
+    throw new AppError('forbidden', 'The current password is not right');
+  }
+  const token = readCookie(request.headers.get('cookie'), SESSION_COOKIE);
+  await setOwnPassword(actor.id, input.password, actor.via === 'session' && token ? sha256(token) : null);
 }
 
 /** Creates the first admin and signs them in; once any user exists, setup is gone (404). */

@@ -2,6 +2,7 @@
 import type { Metadata } from 'next';
 import { requirePageActor } from '@/lib/auth/page';
 import { ApiTokens } from './_components/api-tokens';
+import { ChangePassword } from './_components/change-password';
 import { SignOutEverywhere } from './_components/sign-out-everywhere';
 
 export const metadata: Metadata = { title: 'Account' };
@@ -41,6 +42,7 @@ export default async function AccountPage() {
             </dl>
           </div>
         </section>
+        <ChangePassword />
         <ApiTokens />
         <SignOutEverywhere />
       </div>

@@ -20,6 +20,7 @@ import * as login from './auth/login/route';
 import * as logout from './auth/logout/route';
 import * as logoutAll from './auth/logout-all/route';
 import * as me from './auth/me/route';
+import * as password from './auth/password/route';
 import * as setup from './setup/route';
 import * as share from './shares/[id]/route';
 import * as token from './tokens/[id]/route';
@@ -58,6 +59,7 @@ const ENDPOINTS: [string, string, Handler, never, Role][] = [
   ['GET', '/api/v1/auth/me', me.GET, undefined as never, 'viewer'],
   ['POST', '/api/v1/auth/logout', logout.POST, undefined as never, 'viewer'],
   ['POST', '/api/v1/auth/logout-all', logoutAll.POST, undefined as never, 'viewer'],
+  ['POST', '/api/v1/auth/password', password.POST, undefined as never, 'viewer'],
 ];
 
 const callers = {
@@ -204,6 +206,35 @@ describe('sessions', () => {
       undefined as never,
     );
     expect(res.status).toBe(403);
+  });
+
+  it('changes your own password only with the current one, and signs out your other browsers', async () => {
+    const caller = await testCaller('viewer');
+    const email = (await pool().query('SELECT email FROM users WHERE id = $1', [caller.id])).rows[0].email;
+    const here = cookieOf(await signIn(email, 'a long enough password', '192.0.2.70'));
+    const elsewhere = cookieOf(await signIn(email, 'a long enough password', '192.0.2.70'));
+    const change = (body: object) =>
+      password.POST(
+        new Request(`${origin}/api/v1/auth/password`, {
+          method: 'POST',
+          body: JSON.stringify(body),
+          headers: { 'content-type': 'application/json', cookie: here, host: 'localhost', origin },
+        }),
+        undefined as never,
+      );
+    expect((await change({ current: 'not the password', password: 'a brand new password' })).status).toBe(
+      403,
+    );
+    expect((await change({ current: 'a long enough password', password: 'short' })).status).toBe(400);
+    expect(
+      (await change({ current: 'a long enough password', password: 'a brand new password' })).status,
+    ).toBe(204);
+    const session = (cookie: string) =>
+      me.GET(new Request(`${origin}/api/v1/auth/me`, { headers: { cookie } }), undefined as never);
+    expect((await session(here)).status).toBe(200);
+    expect((await session(elsewhere)).status).toBe(401);
+    expect((await signIn(email, 'a long enough password', '192.0.2.71')).status).toBe(401);
+    expect((await signIn(email, 'a brand new password', '192.0.2.71')).status).toBe(200);
   });
 
   it('offers setup only while there is no user', async () => {

@@ -1,0 +1,10 @@
+import { guarded } from '@/lib/api/respond';
+import { changeOwnPassword } from '@/lib/auth/service';
+
+export const dynamic = 'force-dynamic';
+
+/** The caller's own password: `{ current, password }` → 204; other sessions are signed out. */
+export const POST = guarded('viewer', async (request: Request, _context: unknown, actor) => {
+  await changeOwnPassword(request, actor);
+  return new Response(null, { status: 204 });
+});
