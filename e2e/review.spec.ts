@@ -75,8 +75,12 @@ test('review the prune list, approve by keyboard and by filter, export the appro
   // Share a read-only report and open it where nobody is signed in.
   await page.getByRole('button', { name: 'Create share link' }).click();
   const shareUrl = (await page.getByTestId('share-url').textContent())?.trim() ?? '';
-  expect(shareUrl).toMatch(/\/r\/sar_[\w-]{43}$/);
+  // The link is on the address the reviewer used.
+  expect(shareUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/r\/sar_[\w-]{43}$/);
   await expect(page.getByTestId('share-row')).toHaveCount(1);
+  await page
+    .locator('section[aria-labelledby="share-title"]')
+    .screenshot({ path: path.join(shots, 'share-panel.png') });
 
   const stranger = await browser.newContext({ storageState: { cookies: [], origins: [] } });
   const report = await stranger.newPage();

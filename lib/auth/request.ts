@@ -98,6 +98,16 @@ export async function requireActor(request: Request, needed: Role): Promise<Acto
   return actor;
 }
 
+/** The origin people reach the app at: PUBLIC_URL when set, else what the client (or a reverse proxy in
+ * front) addressed. Links we hand out, such as share links, are built on it. */
+export function publicOrigin(request: Request): string {
+  const configured = process.env.PUBLIC_URL?.trim();
+  if (configured) return new URL(configured).origin;
+  const host = requestHost(request);
+  if (!host) return new URL(request.url).origin;
+  return `${isHttps(request) ? 'https' : 'http'}://${host}`;
+}
+
 export function isHttps(request: Request): boolean {
   const forwarded = request.headers.get('x-forwarded-proto');
   if (forwarded) return forwarded.split(',')[0]?.trim() === 'https';

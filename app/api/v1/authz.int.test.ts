@@ -3,6 +3,7 @@
 // enumeration, throttling, cross-site refusal, sign-out everywhere, and the one-time setup.
 import { randomUUID } from 'node:crypto';
 import { afterAll, describe, expect, it } from 'vitest';
+import { publicOrigin } from '@/lib/auth/request';
 import { allows, ROLES, type Role } from '@/lib/auth/roles';
 import { pool } from '@/lib/db/client';
 import { stopBoss } from '@/lib/jobs/queue';
@@ -235,6 +236,22 @@ describe('sessions', () => {
     expect((await session(elsewhere)).status).toBe(401);
     expect((await signIn(email, 'a long enough password', '192.0.2.71')).status).toBe(401);
     expect((await signIn(email, 'a brand new password', '192.0.2.71')).status).toBe(200);
+  });
+
+  it("builds links on the address people use: PUBLIC_URL, else the proxy's or the Host header", () => {
+    const at = (headers: Record<string, string>) => new Request('http://localhost:3000/x', { headers });
+    expect(publicOrigin(at({ host: '127.0.0.1:3217' }))).toBe('http://127.0.0.1:3217');
+    expect(
+      publicOrigin(
+        at({ host: '10.0.0.5', 'x-forwarded-host': 'audit.example.com', 'x-forwarded-proto': 'https' }),
+      ),
+    ).toBe('https://audit.example.com');
+    process.env.PUBLIC_URL = 'https://seo.example.org/';
+    try {
+      expect(publicOrigin(at({ host: '127.0.0.1:3217' }))).toBe('https://seo.example.org');
+    } finally {
+      delete process.env.PUBLIC_URL;
+    }
   });
 
   it('offers setup only while there is no user', async () => {

@@ -68,7 +68,7 @@ export function SharePanel({ auditId }: { auditId: string }) {
           </label>
           <select
             id="share-expiry"
-            className="input input--small"
+            className="select select--small share-create__select"
             value={days}
             onChange={(e) => setDays(e.target.value)}
           >

@@ -4,6 +4,7 @@ import { guarded, json } from '@/lib/api/respond';
 import { auditExists } from '@/lib/audits/data';
 import { listShares } from '@/lib/auth/data';
 import { createShare } from '@/lib/auth/mutations';
+import { publicOrigin } from '@/lib/auth/request';
 import { ZNewShare } from '@/lib/auth/schema';
 
 export const dynamic = 'force-dynamic';
@@ -29,6 +30,6 @@ export const POST = guarded('reviewer', async (request: Request, context: Contex
   const auditId = await audit(context);
   const input = ZNewShare.parse(await jsonBody(request));
   const share = await createShare(auditId, actor.id, input.expiresAt ? new Date(input.expiresAt) : null);
-  const url = new URL(`/r/${share.token}`, request.url).toString();
+  const url = `${publicOrigin(request)}/r/${share.token}`;
   return json({ id: share.id, url, expiresAt: share.expiresAt }, { status: 201 });
 });
