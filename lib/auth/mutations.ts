@@ -1,7 +1,7 @@
 // Writes for accounts: users, sessions, API tokens, sign-in throttling and share links.
 import { randomUUID } from 'node:crypto';
 import { AppError } from '@/lib/api/errors';
-import { db, pool } from '@/lib/db/client';
+import { db, pool, transaction } from '@/lib/db/client';
 import { SESSION_DAYS_MS } from './data';
 import type { Role } from './roles';
 import { hashPassword, newSecret } from './secrets';
@@ -34,9 +34,7 @@ export async function createUser(input: NewUser) {
 /** Creates the first admin only while there is no user at all (two concurrent setups: one wins). */
 export async function createFirstAdmin(input: Omit<NewUser, 'role'>) {
   const passwordHash = await hashPassword(input.password);
-  const client = await pool().connect();
-  try {
-    await client.query('BEGIN');
+  return transaction(async (client) => {
     await client.query("SELECT pg_advisory_xact_lock(hashtext('sitemap-audit:first-admin'))");
     const { rows } = await client.query(
       `INSERT INTO users (id, email, name, role, password_hash)
@@ -44,14 +42,8 @@ export async function createFirstAdmin(input: Omit<NewUser, 'role'>) {
        RETURNING id, email, name, role`,
       [randomUUID(), input.email, input.name, passwordHash],
     );
-    await client.query('COMMIT');
     return rows[0] as { id: string; email: string; name: string; role: Role } | undefined;
-  } catch (error) {
-    await client.query('ROLLBACK').catch(() => {});
-    throw error;
-  } finally {
-    client.release();
-  }
+  });
 }
 
 export async function updateUser(id: string, change: { role?: Role; disabled?: boolean; password?: string }) {

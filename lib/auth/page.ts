@@ -2,14 +2,16 @@
 // user at all the app sends people to the one-time setup.
 import { cookies } from 'next/headers';
 import { redirect } from 'next/navigation';
+import { cache } from 'react';
 import { countUsers } from './data';
 import { type Actor, actorFromSessionToken, SESSION_COOKIE } from './request';
 import { allows, type Role } from './roles';
 
-export async function pageActor(): Promise<Actor | null> {
+/** Once per request: the layout and the page both ask, and each lookup is a query (and may renew). */
+export const pageActor = cache(async (): Promise<Actor | null> => {
   const token = (await cookies()).get(SESSION_COOKIE)?.value ?? null;
   return actorFromSessionToken(token);
-}
+});
 
 /** The user, or a redirect to /setup (no user yet) or /login; a role too low gets the 403 page. */
 export async function requirePageActor(needed: Role = 'viewer', from = '/'): Promise<Actor> {

@@ -36,6 +36,29 @@ export function pool(): pg.Pool {
   return state.pool;
 }
 
+/**
+ * Runs `work` in one transaction on one pooled connection: committed when it resolves, rolled back when it
+ * throws. `session` runs first, outside the transaction, for settings that must precede it.
+ */
+export async function transaction<T>(
+  work: (client: pg.PoolClient) => Promise<T>,
+  session?: (client: pg.PoolClient) => Promise<unknown>,
+): Promise<T> {
+  const client = await pool().connect();
+  try {
+    await session?.(client);
+    await client.query('BEGIN');
+    const result = await work(client);
+    await client.query('COMMIT');
+    return result;
+  } catch (error) {
+    await client.query('ROLLBACK').catch(() => {});
+    throw error;
+  } finally {
+    client.release();
+  }
+}
+
 export function db(): PrismaClient {
   state.prisma ??= new PrismaClient({ adapter: new PrismaPg(pool()) });
   return state.prisma;

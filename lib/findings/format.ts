@@ -38,6 +38,13 @@ export function reasonLabel(reason: string): string {
 
 const LIST_LABELS: Record<FindingList, string> = { prune: 'Prune', add: 'Add', held: 'Held' };
 
+/** One line on what each list holds. */
+export const LIST_HINTS: Record<FindingList, string> = {
+  prune: 'Declared in the sitemap, but the crawl cannot back them up',
+  add: 'Indexable pages the crawl found that no sitemap declares',
+  held: 'Not safe to judge yet',
+};
+
 export function listLabel(list: FindingList): string {
   return LIST_LABELS[list];
 }

@@ -1,6 +1,6 @@
 // Database writes of the ingest job: claiming the audit, file records, bulk COPY of entries and crawl
 // rows, heartbeats and the final counts. Every write is scoped to one audit and one attempt.
-import { db, pool } from '@/lib/db/client';
+import { db, pool, transaction } from '@/lib/db/client';
 import { dropPartition, PartitionLoad } from '@/lib/db/partitions';
 import type { NormalizationProfile } from '@/lib/urls/normalize';
 import { CRAWL_COLUMNS, ENTRY_COLUMNS, encodeEntries, FactsTally, type LoadFacts } from './copy-lines';
@@ -26,9 +26,7 @@ export async function claimAudit(auditId: string, attempt: number) {
 export async function resetIngestRows(auditId: string): Promise<void> {
   await dropPartition('sitemap_entries', auditId);
   await dropPartition('crawl_pages', auditId);
-  const client = await pool().connect();
-  try {
-    await client.query('BEGIN');
+  await transaction(async (client) => {
     await client.query('DELETE FROM sitemap_files WHERE audit_id = $1', [auditId]);
     await client.query(
       `UPDATE audits SET sitemap_files = 0, sitemap_files_failed = 0, sitemap_entries = 0, sitemap_unique_urls = 0,
@@ -38,13 +36,7 @@ export async function resetIngestRows(auditId: string): Promise<void> {
          progress_done = 0, progress_total = 0 WHERE id = $1`,
       [auditId],
     );
-    await client.query('COMMIT');
-  } catch (error) {
-    await client.query('ROLLBACK');
-    throw error;
-  } finally {
-    client.release();
-  }
+  });
 }
 
 /** Running totals shown while a job runs; the final ones are recomputed from the stored rows. */

@@ -1,7 +1,7 @@
 // Runs the reconciliation of one audit in Postgres: temp sets, findings loaded into the audit's
 // partition and indexed in one transaction, counts per (list, reason, decision), chart and sanity facts.
 import type pg from 'pg';
-import { pool } from '@/lib/db/client';
+import { pool, transaction } from '@/lib/db/client';
 import { intEnv } from '@/lib/db/config';
 import { createAttachedPartition, dropPartition, PartitionLoad, partitionName } from '@/lib/db/partitions';
 import {
@@ -156,22 +156,16 @@ async function declaredHalfElsewhere(
   crawlTime: Date | null,
 ): Promise<void> {
   const staging = stagingName(auditId);
-  const client = await pool().connect();
-  await client.query("SET temp_buffers = '2GB'").catch(() => {});
-  const query: Query = (sql, params = []) => client.query(sql, params);
-  try {
-    await client.query('BEGIN');
-    const views = await prepareSets(query, auditId, known, exact);
-    await client.query(`CREATE TABLE "${staging}" (LIKE findings INCLUDING DEFAULTS)`);
-    await client.query(declaredFindingsSql(staging, 1), [auditId, exact, crawlTime, 1]);
-    await client.query(`DROP VIEW ${views.join(', ')}`);
-    await client.query('COMMIT');
-  } catch (error) {
-    await client.query('ROLLBACK').catch(() => {});
-    throw error;
-  } finally {
-    client.release();
-  }
+  await transaction(
+    async (client) => {
+      const views = await prepareSets((sql, params = []) => client.query(sql, params), auditId, known, exact);
+      await client.query(`CREATE TABLE "${staging}" (LIKE findings INCLUDING DEFAULTS)`);
+      await client.query(declaredFindingsSql(staging, 1), [auditId, exact, crawlTime, 1]);
+      await client.query(`DROP VIEW ${views.join(', ')}`);
+    },
+    // Temporary tables in memory, as PartitionLoad.begin does for the main session.
+    (client) => client.query("SET temp_buffers = '2GB'").catch(() => {}),
+  );
 }
 
 export async function reconcileAudit(auditId: string, options: ReconcileOptions): Promise<ReconcileOutcome> {

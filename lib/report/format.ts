@@ -1,13 +1,7 @@
-// Wording shared by the report page and its PDF: short evidence, UTC dates, list hints.
+// Wording shared by the report page and its PDF: short evidence, UTC dates.
 import { formatDateTime } from '@/lib/audits/format';
 import { evidenceLines } from '@/lib/findings/format';
-import type { FindingDto, FindingList } from '@/lib/findings/schema';
-
-export const LIST_HINTS: Record<FindingList, string> = {
-  prune: 'Declared in the sitemap, but the crawl cannot back them up',
-  add: 'Indexable pages the crawl found that no sitemap declares',
-  held: 'Not safe to judge yet',
-};
+import type { FindingDto } from '@/lib/findings/schema';
 
 /** Cuts text to `max` characters, ending with an ellipsis when it was longer. */
 export function clip(text: string, max: number): string {

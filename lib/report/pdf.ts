@@ -5,9 +5,9 @@ import PDFDocument from 'pdfkit';
 import { formatCount } from '@/lib/audits/format';
 import { statusLabel } from '@/lib/audits/labels';
 import { rankReasons } from '@/lib/findings/chart-data';
-import { decisionLabel, listLabel, reasonLabel, sanityWarningTitle } from '@/lib/findings/format';
+import { decisionLabel, LIST_HINTS, listLabel, reasonLabel, sanityWarningTitle } from '@/lib/findings/format';
 import { type FindingList, LISTS } from '@/lib/findings/schema';
-import { LIST_HINTS, utcDateTime } from './format';
+import { utcDateTime } from './format';
 import type { PdfListRows, PdfReportData } from './shared';
 
 type Doc = PDFKit.PDFDocument;

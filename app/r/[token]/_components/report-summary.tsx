@@ -1,54 +1,11 @@
 // The report's summary (a server component): audit facts, warnings, counts per list, reason and decision,
 // and the two charts (client components, fed data prepared on the server).
-import { ReasonsPerFileChart } from '@/components/charts/reasons-per-file-chart';
-import { ReasonsPerListChart } from '@/components/charts/reasons-per-list-chart';
-import { Alert } from '@/components/ui/alert';
+import { AddExcluded, ListCounts, ReasonCharts, WarningAlerts } from '@/components/findings/summary-parts';
 import { formatCount } from '@/lib/audits/format';
 import type { AuditDto } from '@/lib/audits/schema';
-import {
-  type ReasonsPerFileData,
-  type ReasonsPerListData,
-  rankReasons,
-  reasonColour,
-} from '@/lib/findings/chart-data';
-import { listLabel, reasonLabel, sanityWarningTitle } from '@/lib/findings/format';
-import { type FindingList, type FindingsOverview, LISTS } from '@/lib/findings/schema';
-import { LIST_HINTS, utcDateTime } from '@/lib/report/format';
-
-function ListCounts({ list, findings }: { list: FindingList; findings: FindingsOverview }) {
-  const summary = findings[list];
-  const decisions = findings.decisions[list];
-  const reasons = rankReasons(summary.byReason);
-  return (
-    <div className="summary-list" data-testid={`summary-${list}`}>
-      <h3>
-        {listLabel(list)}{' '}
-        <span className="summary-list__total" data-value={summary.total}>
-          {formatCount(summary.total)}
-        </span>
-      </h3>
-      <p className="muted small">{LIST_HINTS[list]}</p>
-      {reasons.length > 0 ? (
-        <ul className="reason-counts">
-          {reasons.map(([reason, count]) => (
-            <li key={reason} className="reason-counts__item">
-              <span className="reason-dot" style={{ background: reasonColour(reason) }} aria-hidden="true" />
-              <span>{reasonLabel(reason)}</span>
-              <span className="reason-counts__n">{formatCount(count)}</span>
-            </li>
-          ))}
-        </ul>
-      ) : (
-        <p className="muted small">Nothing in this list.</p>
-      )}
-      <p className="small decision-counts">
-        <span>{formatCount(decisions.approved)} approved</span>
-        <span>{formatCount(decisions.rejected)} rejected</span>
-        <span>{formatCount(decisions.pending)} pending</span>
-      </p>
-    </div>
-  );
-}
+import type { ReasonsPerFileData, ReasonsPerListData } from '@/lib/findings/chart-data';
+import { LISTS } from '@/lib/findings/schema';
+import { utcDateTime } from '@/lib/report/format';
 
 export function ReportSummary({
   audit,
@@ -95,19 +52,7 @@ export function ReportSummary({
             <dd>{formatCount(audit.crawl.rowsRejected)}</dd>
           </div>
         </dl>
-        {audit.warnings.length > 0 ? (
-          <div className="stack report-warnings" data-testid="report-warnings">
-            {audit.warnings.map((warning) => (
-              <Alert
-                key={`${warning.code}:${warning.message}`}
-                tone="warning"
-                title={sanityWarningTitle(warning.code)}
-              >
-                {warning.message} <code className="small">{warning.code}</code>
-              </Alert>
-            ))}
-          </div>
-        ) : null}
+        <WarningAlerts warnings={audit.warnings} testId="report-warnings" />
         {findings ? (
           <>
             <div className="summary-lists">
@@ -115,39 +60,8 @@ export function ReportSummary({
                 <ListCounts key={list} list={list} findings={findings} />
               ))}
             </div>
-            <p className="small">
-              <strong>Not added:</strong> {formatCount(findings.addExcluded.non200)} non-200,{' '}
-              {formatCount(findings.addExcluded.noindex)} noindex,{' '}
-              {formatCount(findings.addExcluded.canonicalised)} canonicalised
-            </p>
-            <div className="grid-2 report-charts">
-              <figure className="chart">
-                <figcaption>Reasons per list</figcaption>
-                {perList.isEmpty ? (
-                  <p className="muted small">No findings to chart.</p>
-                ) : (
-                  <ReasonsPerListChart data={perList} title="Findings per reason, by list" />
-                )}
-                {perList.foldedReasons > 0 ? (
-                  <p className="muted small">
-                    {formatCount(perList.foldedReasons)} smaller reasons are grouped as “Other reasons”.
-                  </p>
-                ) : null}
-              </figure>
-              <figure className="chart">
-                <figcaption>Prune and held reasons per sitemap file</figcaption>
-                {perFile.isEmpty ? (
-                  <p className="muted small">No prune or held findings to chart.</p>
-                ) : (
-                  <ReasonsPerFileChart data={perFile} title="Prune and held reasons per sitemap file" />
-                )}
-                {perFile.foldedFiles > 0 ? (
-                  <p className="muted small">
-                    The largest files are shown; the rest are grouped as “Other files”.
-                  </p>
-                ) : null}
-              </figure>
-            </div>
+            <AddExcluded excluded={findings.addExcluded} />
+            <ReasonCharts perList={perList} perFile={perFile} />
           </>
         ) : null}
       </div>
