@@ -1,6 +1,8 @@
 // `npm run bench`: throughput through the real job path, then findings page latency and export speed,
 // and (when python3 and ../shared/reference/reconcile_sitemap.py exist) the reference script on the
-// same inputs. Options (env): BENCH_URLS (1000000), BENCH_CRAWL_ROWS (1000000), BENCH_DIR (<tmp>/sitemap-audit-bench).
+// same inputs. Options (env): BENCH_URLS (1000000), BENCH_CRAWL_ROWS (1000000), BENCH_DIR (<tmp>/sitemap-audit-bench),
+// BENCH_QUICK=1 (only the end-to-end audit and the reference script: for trying a change to ingest or reconcile),
+// BENCH_CPU_PROF=<dir> (CPU profiles of the worker process and its crawl thread).
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { once } from 'node:events';
@@ -23,6 +25,7 @@ const URLS = Number(process.env.BENCH_URLS ?? 1_000_000);
 const CRAWL_ROWS = Number(process.env.BENCH_CRAWL_ROWS ?? 1_000_000);
 // Outside the repository by default: the Next.js dev server watches the project folder.
 const dir = path.resolve(process.env.BENCH_DIR ?? path.join(os.tmpdir(), 'sitemap-audit-bench'));
+const QUICK = process.env.BENCH_QUICK === '1';
 const referenceScript = path.resolve(root, '..', 'shared', 'reference', 'reconcile_sitemap.py');
 const log = (message: string) => console.log(`[bench] ${message}`);
 
@@ -114,7 +117,13 @@ async function main() {
 
   const worker: ChildProcess = spawn(
     process.execPath,
-    ['--import', 'tsx', path.join(root, 'scripts/worker.ts')],
+    [
+      // BENCH_CPU_PROF=<dir>: V8 CPU profiles of the worker's threads (open them in Chrome's DevTools).
+      ...(process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : []),
+      '--import',
+      'tsx',
+      path.join(root, 'scripts/worker.ts'),
+    ],
     {
       cwd: root,
       env: { ...process.env, DATABASE_URL: database.url },
@@ -122,6 +131,14 @@ async function main() {
     },
   );
   await new Promise((r) => setTimeout(r, 1500));
+  const shutdown = async () => {
+    worker.kill('SIGTERM');
+    await once(worker, 'exit');
+    server.close();
+    await stopBoss();
+    await closeDb();
+    await database.stop();
+  };
 
   const crawlSource = {
     role: 'crawl',
@@ -141,12 +158,31 @@ async function main() {
   const reconcileSeconds = audit.timings.reconcile ?? Number.NaN;
   const findings = audit.findings;
 
-  log('waiting for the review indexes…');
-  let indexed = audit.findings?.indexesReady ?? true;
-  while (!indexed) {
-    await new Promise((r) => setTimeout(r, 200));
-    indexed = (await getAudit(id))?.findings?.indexesReady ?? true;
+  const waitForIndexes = async () => {
+    let indexed = audit.findings?.indexesReady ?? true;
+    while (!indexed) {
+      await new Promise((r) => setTimeout(r, 200));
+      indexed = (await getAudit(id))?.findings?.indexesReady ?? true;
+    }
+  };
+  if (QUICK) {
+    // The review indexes are built in the background: not while the reference script is being timed.
+    await waitForIndexes();
+    const reference = runReference(inputs);
+    const ours = (doneAt - queuedAt) / 1000;
+    log(
+      `ingest ${audit.timings.ingest} s (sitemap ${sitemapSeconds} s, crawl ${crawlSeconds} s), reconcile ${reconcileSeconds} s, peak RSS ${rss} MB`,
+    );
+    log(
+      `end to end ${ours.toFixed(2)} s` +
+        (reference ? ` vs reference script ${reference.seconds} s (ratio ${(ours / reference.seconds).toFixed(2)})` : ''),
+    );
+    await shutdown();
+    return;
   }
+
+  log('waiting for the review indexes…');
+  await waitForIndexes();
   const indexSeconds = (performance.now() - doneAt) / 1000;
   log('timing findings pages and the export…');
   const pages = await measurePages(id);
@@ -222,12 +258,7 @@ async function main() {
     );
   writeFileSync(path.join(dir, 'last-result.json'), JSON.stringify(result, null, 2));
 
-  worker.kill('SIGTERM');
-  await once(worker, 'exit');
-  server.close();
-  await stopBoss();
-  await closeDb();
-  await database.stop();
+  await shutdown();
 }
 
 await main();
