@@ -94,18 +94,48 @@ function runReference(inputs: BenchInputs): { seconds: number; prune: number; ad
 
 type Source = Parameters<typeof insertAudit>[3][number];
 
-/** Creates an audit, queues it as the API does and waits until it is final. */
+/** The machine's busy and total CPU time so far (all cores, in clock ticks), from /proc/stat. */
+function cpuTicks(): { busy: number; total: number } {
+  const fields = (readFileSync('/proc/stat', 'utf8').split('\n')[0] ?? '')
+    .trim()
+    .split(/\s+/)
+    .slice(1)
+    .map(Number);
+  const total = fields.reduce((sum, n) => sum + n, 0);
+  const idle = (fields[3] ?? 0) + (fields[4] ?? 0);
+  return { busy: total - idle, total };
+}
+
+/** Creates an audit, queues it as the API does and waits until it is final; records how busy the CPUs
+ * were in each phase it went through (are the cores saturated, or is a step waiting on one?). */
 async function runAudit(sources: Source[]) {
   const id = randomUUID();
   await insertAudit(id, 'benchmark', { normalization: 'exact' }, sources);
   await enqueue('ingest', { auditId: id, attempt: 1 });
   let audit = await getAudit(id);
+  const busy: Record<string, { busy: number; total: number; ms: number }> = {};
+  let last = cpuTicks();
+  let lastAt = performance.now();
   while (audit && !isFinal(audit.status)) {
     await new Promise((r) => setTimeout(r, 50));
+    const phase = audit.phase;
+    const now = cpuTicks();
+    busy[phase] ??= { busy: 0, total: 0, ms: 0 };
+    busy[phase].busy += now.busy - last.busy;
+    busy[phase].total += now.total - last.total;
+    busy[phase].ms += performance.now() - lastAt;
+    last = now;
+    lastAt = performance.now();
     audit = await getAudit(id);
   }
   if (!audit) throw new Error('the audit disappeared');
-  return audit;
+  const cpuBusy = Object.fromEntries(
+    Object.entries(busy).map(([phase, t]) => [
+      phase,
+      `${(t.ms / 1000).toFixed(1)} s at ${Math.round((100 * t.busy) / Math.max(1, t.total))} %`,
+    ]),
+  );
+  return { ...audit, cpuBusy };
 }
 
 async function main() {
@@ -173,9 +203,12 @@ async function main() {
     log(
       `ingest ${audit.timings.ingest} s (sitemap ${sitemapSeconds} s, crawl ${crawlSeconds} s), reconcile ${reconcileSeconds} s, peak RSS ${rss} MB`,
     );
+    log(`CPU busy per phase (both cores): ${JSON.stringify(audit.cpuBusy)}`);
     log(
       `end to end ${ours.toFixed(2)} s` +
-        (reference ? ` vs reference script ${reference.seconds} s (ratio ${(ours / reference.seconds).toFixed(2)})` : ''),
+        (reference
+          ? ` vs reference script ${reference.seconds} s (ratio ${(ours / reference.seconds).toFixed(2)})`
+          : ''),
     );
     await shutdown();
     return;
@@ -229,6 +262,7 @@ async function main() {
       reviewIndexesSeconds: Number(indexSeconds.toFixed(2)),
     },
     endToEndSeconds: Number(ours.toFixed(2)),
+    cpuBusy: audit.cpuBusy,
     workerPeakRssMb: rss,
     findingsPage: pages,
     export: exported,

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { db } from '@/lib/db/client';
 import { uploadsDir } from '@/lib/db/config';
 import { dropPartition } from '@/lib/db/partitions';
+import { resetFindings } from '@/lib/reconcile/mutations';
 import type { TAuditOptions } from './schema';
 
 export interface NewSource {
@@ -44,10 +45,13 @@ export async function markAuditFailed(id: string, message: string): Promise<void
   });
 }
 
-/** Deletes an audit, its bulk rows (its own partitions) and its uploaded files. */
+/** Deletes an audit, its bulk rows (its own partitions), its findings and decisions, and its uploaded
+ * files. */
 export async function deleteAudit(id: string): Promise<boolean> {
   const { count } = await db().audit.deleteMany({ where: { id } });
   if (count > 0) {
+    // Findings first: a reconcile's leftover views read the entry and crawl partitions.
+    await resetFindings(id);
     await dropPartition('sitemap_entries', id);
     await dropPartition('crawl_pages', id);
   }

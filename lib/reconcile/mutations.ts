@@ -1,9 +1,16 @@
-// Runs the reconciliation of one audit in Postgres: temp sets, findings loaded into the audit's
-// partition and indexed in one transaction, counts per (list, reason, decision), chart and sanity facts.
+// Runs the reconciliation of one audit in Postgres: the sets it compares, built once and shared by two
+// sessions; findings loaded into the audit's partition and indexed in one transaction; counts per (list,
+// reason, decision, host), chart and sanity facts.
 import type pg from 'pg';
 import { pool, transaction } from '@/lib/db/client';
 import { intEnv } from '@/lib/db/config';
-import { createAttachedPartition, dropPartition, PartitionLoad, partitionName } from '@/lib/db/partitions';
+import {
+  createAttachedPartition,
+  dropPartition,
+  PartitionLoad,
+  partitionName,
+  traced,
+} from '@/lib/db/partitions';
 import {
   addFindingsSql,
   aggregateSql,
@@ -12,6 +19,7 @@ import {
   crawledDuplicatesSql,
   crawledSql,
   crawledViewSql,
+  declaredCanonicalsSql,
   declaredDuplicatesSql,
   declaredFindingsSql,
   declaredSql,
@@ -20,7 +28,11 @@ import {
   fileBasesSql,
   hostsNotCrawledSql,
   looseSql,
+  redirectTargetsSql,
+  type Sets,
   sectionsSql,
+  setNames,
+  setRelationNames,
   undeclaredSql,
 } from './sql';
 import type { FileReasonRow, ReconcileFacts } from './summary';
@@ -40,11 +52,20 @@ export interface ReconcileOutcome {
   pruneTotal: number;
 }
 
-const emptyLooseSql =
-  'CREATE TEMP TABLE cl ON COMMIT DROP AS SELECT NULL::text AS loose_key, NULL::text AS url WHERE false';
+/** Drops an audit's reconcile sets (views first: they read the partitions and the tables below). */
+export async function dropSets(auditId: string): Promise<void> {
+  const { rows } = await pool().query<{ relname: string; relkind: string }>(
+    `SELECT relname, relkind FROM pg_class
+      WHERE relname = ANY($1) AND relnamespace = 'public'::regnamespace ORDER BY relkind = 'v' DESC`,
+    [setRelationNames(auditId)],
+  );
+  for (const { relname, relkind } of rows)
+    await pool().query(`DROP ${relkind === 'v' ? 'VIEW' : 'TABLE'} IF EXISTS "${relname}"`);
+}
 
-/** Removes an earlier reconcile of the audit (its findings, decisions and counts). */
+/** Removes an earlier reconcile of the audit (its findings, decisions, counts and any sets left behind). */
 export async function resetFindings(auditId: string): Promise<void> {
+  await dropSets(auditId);
   await dropPartition('findings', auditId);
   await pool().query(`DROP TABLE IF EXISTS "${stagingName(auditId)}"`);
   await dropPartition('decision_log', auditId);
@@ -75,14 +96,42 @@ async function ingestFacts(load: PartitionLoad, auditId: string): Promise<Ingest
 
 const UNMATCHED = new Set(['unreached_by_crawl', 'url_variant', 'newer_than_crawl', 'section_not_crawled']);
 
-/** Counts per list/reason/decision/host (stored) and per file/reason (chart data) in one scan. */
-async function aggregateFindings(load: PartitionLoad, auditId: string) {
-  const { rows } = await load.query(aggregateSql(load.part));
+interface AggregateRow {
+  list: string;
+  reason: string;
+  decision: string | null;
+  host: string | null;
+  file_id: number | null;
+  n: number;
+  by_list: boolean;
+}
+
+/** Counts per list/reason/decision/host and per file/reason of some findings, in one scan. */
+async function aggregate(query: Query, table: string): Promise<AggregateRow[]> {
+  return (await query(aggregateSql(table))).rows as AggregateRow[];
+}
+
+/** Adds up the aggregates of the parts of one audit's findings (two sessions, each its own rows). */
+function mergeAggregates(parts: AggregateRow[][]): AggregateRow[] {
+  const merged = new Map<string, AggregateRow>();
+  for (const rows of parts) {
+    for (const row of rows) {
+      const key = JSON.stringify([row.by_list, row.list, row.reason, row.decision, row.host, row.file_id]);
+      const seen = merged.get(key);
+      if (seen) seen.n += row.n;
+      else merged.set(key, { ...row });
+    }
+  }
+  return [...merged.values()];
+}
+
+/** Stores the counts per list/reason/decision/host; returns the chart data and what the warnings need. */
+async function storeCounts(load: PartitionLoad, auditId: string, rows: AggregateRow[]) {
   const counts = rows.filter((r) => r.by_list);
   await load.query(countsInsertSql, [auditId, JSON.stringify(counts)]);
   const byFile: FileReasonRow[] = rows
     .filter((r) => !r.by_list && r.list !== 'add')
-    .map((r) => ({ fileId: r.file_id as number | null, reason: r.reason as string, n: r.n as number }));
+    .map((r) => ({ fileId: r.file_id, reason: r.reason, n: r.n }));
   const unmatchedRows = counts.filter((r) => r.list !== 'add' && UNMATCHED.has(r.reason));
   return {
     byFile,
@@ -94,47 +143,66 @@ async function aggregateFindings(load: PartitionLoad, auditId: string) {
 
 type Query = (sql: string, params?: unknown[]) => Promise<pg.QueryResult>;
 
-/** The keyed sets d and c and the helper tables of one session (temporary objects are per session). */
-async function prepareSets(query: Query, auditId: string, known: IngestFacts, exact: boolean) {
-  // Hash joins and sorts over a million keys each want more than the default 4 MB of work memory.
+/** Runs `work` in a transaction of its own on a pooled connection, traced like a load's statements. */
+function onOwnSession<T>(work: (query: Query) => Promise<T>): Promise<T> {
+  return transaction((client) => work((sql, params = []) => traced(sql, () => client.query(sql, params))));
+}
+
+/**
+ * Builds the audit's sets (lib/reconcile/sql.ts: Sets) and commits them, on two sessions at once: first
+ * the keyed sets d and c, then u and cl on one session while the other derives sec, fo, rt and cdk.
+ * Whether keys repeat is known from the ingest, or counted here for audits ingested before it was.
+ */
+async function buildSets(n: Sets, auditId: string, known: IngestFacts, exact: boolean): Promise<void> {
+  await dropSets(auditId);
+  await Promise.all([
+    onOwnSession(async (query) => {
+      await query("SET LOCAL work_mem = '512MB'");
+      // Duplicate keys are rare: when there are none, the partition itself is the keyed set (a view).
+      if (known.sitemapDuplicates === 0) return query(declaredViewSql(n, auditId));
+      await query(declaredDuplicatesSql(n), [auditId]);
+      await query(declaredSql(n), [auditId]);
+      await query(analyzeSql([n.d]));
+    }),
+    onOwnSession(async (query) => {
+      await query("SET LOCAL work_mem = '512MB'");
+      if (known.crawlDuplicates === 0) return query(crawledViewSql(n, auditId));
+      await query(crawledDuplicatesSql(n), [auditId]);
+      const duplicates = (await query(`SELECT count(*)::int AS n FROM ${n.ck}`)).rows[0].n as number;
+      if (duplicates === 0) {
+        await query(crawledViewSql(n, auditId));
+        // An audit ingested before the crawl load took its own statistics.
+        await query(`ANALYZE "${partitionName('crawl_pages', auditId)}"`);
+        return;
+      }
+      await query(crawledSql(n), [auditId]);
+      await query(analyzeSql([n.c]));
+    }),
+  ]);
+  await Promise.all([
+    onOwnSession(async (query) => {
+      await query("SET LOCAL work_mem = '512MB'");
+      await query(undeclaredSql(n));
+      await query(looseSql(n, exact));
+      await query(analyzeSql([n.u, n.cl]));
+    }),
+    onOwnSession(async (query) => {
+      await query("SET LOCAL work_mem = '512MB'");
+      await query(sectionsSql(n));
+      await query(fileBasesSql(n), [auditId]);
+      await query(redirectTargetsSql(n));
+      await query(declaredCanonicalsSql(n));
+      await query(analyzeSql([n.sec, n.fo, n.rt, n.cdk]));
+    }),
+  ]);
+}
+
+/** Settings for the statements that classify: every join reads most of both sets, so hash joins, whatever
+ * the (often far off) row estimates of freshly loaded partitions suggest (a nested loop over a crawl key
+ * index measured 1.8 s slower), with the memory for hash tables of a million keys. */
+async function classifySettings(query: Query): Promise<void> {
   await query("SET LOCAL work_mem = '512MB'");
-  // Duplicate keys are rare: when there are none, the partitions serve as the keyed sets directly
-  // (temporary views outlive the transaction, unlike the temporary tables: dropped again at the end).
-  await query('DROP VIEW IF EXISTS pg_temp.d, pg_temp.c');
-  const analyze = ['u', 'cl', 'sec', 'fo'];
-  const views: string[] = [];
-  if (known.sitemapDuplicates === 0) {
-    await query(declaredViewSql(auditId));
-    views.push('pg_temp.d');
-  } else {
-    await query(declaredDuplicatesSql, [auditId]);
-    await query(declaredSql, [auditId]);
-    analyze.push('d');
-  }
-  let crawlDuplicates = known.crawlDuplicates;
-  if (crawlDuplicates === null) {
-    await query(crawledDuplicatesSql, [auditId]);
-    crawlDuplicates = (await query('SELECT count(*)::int AS n FROM ck')).rows[0].n as number;
-  }
-  if (crawlDuplicates === 0) {
-    await query(crawledViewSql(auditId));
-    // Audits ingested before the crawl load took its own statistics.
-    if (known.crawlDuplicates === null) await query(`ANALYZE "${partitionName('crawl_pages', auditId)}"`);
-    views.push('pg_temp.c');
-  } else {
-    if (known.crawlDuplicates !== null) await query(crawledDuplicatesSql, [auditId]);
-    await query(crawledSql, [auditId]);
-    analyze.push('c');
-  }
-  await query(undeclaredSql);
-  await query(exact ? looseSql : emptyLooseSql);
-  await query(sectionsSql);
-  await query(fileBasesSql, [auditId]);
-  await query(analyzeSql(analyze));
-  // Every join reads most of both sets: hash joins, whatever the (often far off) row estimates of the
-  // freshly loaded partitions suggest. A nested loop over a crawl key index measured 1.8 s slower.
   await query('SET LOCAL enable_nestloop = off; SET LOCAL enable_mergejoin = off');
-  return views;
 }
 
 /** Declared sets at least this large are classified by two sessions at once, half each (two cores). */
@@ -146,46 +214,36 @@ const stagingName = (auditId: string) => `findings_half_${auditId.replaceAll('-'
 
 /**
  * The second half of the declared findings, classified on a session of its own into a staging table that
- * it commits; the main session moves the rows into the audit's partition. Only when both sets came
- * without duplicate keys (the partitions are the keyed sets, nothing to merge first).
+ * it commits, with that half's counts; the main session moves the rows into the audit's partition.
  */
-async function declaredHalfElsewhere(
+function declaredHalfElsewhere(
+  n: Sets,
   auditId: string,
-  known: IngestFacts,
   exact: boolean,
   crawlTime: Date | null,
-): Promise<void> {
+): Promise<AggregateRow[]> {
   const staging = stagingName(auditId);
-  await transaction(
-    async (client) => {
-      const views = await prepareSets((sql, params = []) => client.query(sql, params), auditId, known, exact);
-      await client.query(`CREATE TABLE "${staging}" (LIKE findings INCLUDING DEFAULTS)`);
-      await client.query(declaredFindingsSql(staging, 1), [auditId, exact, crawlTime, 1]);
-      await client.query(`DROP VIEW ${views.join(', ')}`);
-    },
-    // Temporary tables in memory, as PartitionLoad.begin does for the main session.
-    (client) => client.query("SET temp_buffers = '2GB'").catch(() => {}),
-  );
+  return onOwnSession(async (query) => {
+    await classifySettings(query);
+    await query(`CREATE UNLOGGED TABLE "${staging}" (LIKE findings INCLUDING DEFAULTS)`);
+    await query(declaredFindingsSql(n, staging, 1), [auditId, exact, crawlTime, 1]);
+    return aggregate(query, staging);
+  });
 }
 
 export async function reconcileAudit(auditId: string, options: ReconcileOptions): Promise<ReconcileOutcome> {
   await resetFindings(auditId);
+  const n = setNames(auditId);
   const load = await PartitionLoad.begin('findings', auditId);
   const query: Query = (sql, params = []) => load.query(sql, params);
-  let other: Promise<void> | null = null;
+  let other: Promise<AggregateRow[]> | null = null;
   try {
     const known = await ingestFacts(load, auditId);
-    const split =
-      known.sitemapDuplicates === 0 && known.crawlDuplicates === 0 && known.sitemapUnique >= splitMin();
-    if (split) {
-      other = declaredHalfElsewhere(auditId, known, options.exact, options.crawlTime ?? known.latestCrawl);
-      other.catch(() => {}); // awaited below; this only keeps an early failure from going unhandled
-    }
-    const views = await prepareSets(query, auditId, known, options.exact);
+    await buildSets(n, auditId, known, options.exact);
     // Facts the ingest could not give (audits ingested before it recorded them) are read from the sets.
     const f =
       known.sitemapDuplicates === null || known.crawlDuplicates === null
-        ? (await load.query(factsSql)).rows[0]
+        ? (await load.query(factsSql(n))).rows[0]
         : {
             declared: known.sitemapUnique,
             crawled: known.crawlRows - known.crawlDuplicates,
@@ -193,42 +251,44 @@ export async function reconcileAudit(auditId: string, options: ReconcileOptions)
             newest_lastmod: known.newestLastmod,
           };
     const crawlTime = options.crawlTime ?? f.latest_crawl;
+    await classifySettings(query);
+    const parts: AggregateRow[][] = [];
+    if (f.declared >= splitMin()) {
+      other = declaredHalfElsewhere(n, auditId, options.exact, crawlTime);
+      other.catch(() => {}); // awaited below; this only keeps an early failure from going unhandled
+      await load.query(declaredFindingsSql(n, load.part, 0), [auditId, options.exact, crawlTime, 0]);
+    } else {
+      await load.query(declaredFindingsSql(n, load.part), [auditId, options.exact, crawlTime]);
+    }
+    const added = (await load.query(addFindingsSql(n, load.part), [auditId])).rows[0];
+    // This session's rows are counted while the other session may still be classifying its half.
+    parts.push(await aggregate(query, load.part));
     if (other) {
-      await load.query(declaredFindingsSql(load.part, 0), [auditId, options.exact, crawlTime, 0]);
-      await other;
+      parts.push(await other);
       await load.query(`INSERT INTO "${load.part}" SELECT * FROM "${stagingName(auditId)}"`);
       await load.query(`DROP TABLE "${stagingName(auditId)}"`);
-    } else {
-      await load.query(declaredFindingsSql(load.part), [auditId, options.exact, crawlTime]);
     }
-    const added = (await load.query(addFindingsSql(load.part), [auditId])).rows[0];
-    const aggregate = await aggregateFindings(load, auditId);
+    const counted = await storeCounts(load, auditId, mergeAggregates(parts));
     const facts: ReconcileFacts = {
       declared: f.declared,
       crawled: f.crawled,
-      matched: f.declared - aggregate.unmatched,
+      matched: f.declared - counted.unmatched,
       latestCrawl: f.latest_crawl,
       newestLastmod: f.newest_lastmod,
-      hostsNotCrawled: (await load.query(hostsNotCrawledSql, [aggregate.unmatchedHosts])).rows[0].hosts,
+      hostsNotCrawled: (await load.query(hostsNotCrawledSql(n), [counted.unmatchedHosts])).rows[0].hosts,
     };
     const addExcluded = { non200: added.non200, noindex: added.noindex, canonicalised: added.canonicalised };
-    const { byFile, pruneTotal } = aggregate;
-    if (views.length > 0) await load.query(`DROP VIEW ${views.join(', ')}`);
     await load.commit();
     await createAttachedPartition('decision_log', auditId);
-    return {
-      facts,
-      crawlTime,
-      addExcluded,
-      byFile,
-      pruneTotal,
-    };
+    await dropSets(auditId);
+    return { facts, crawlTime, addExcluded, byFile: counted.byFile, pruneTotal: counted.pruneTotal };
   } catch (error) {
     await load.rollback().catch(() => {});
     await other?.catch(() => {});
     await pool()
       .query(`DROP TABLE IF EXISTS "${stagingName(auditId)}"`)
       .catch(() => {});
+    await dropSets(auditId).catch(() => {});
     throw error;
   }
 }

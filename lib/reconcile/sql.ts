@@ -1,6 +1,6 @@
-// The reconciliation as set-based SQL, run inside one transaction on one connection. Every statement
-// works on whole sets (hash joins over the audit's partitions), never row by row, so the same code
-// serves 2,000 URLs and 5,000,000. Rules and their precedence are documented in docs/reconciliation.md.
+// The reconciliation as set-based SQL. Every statement works on whole sets (hash joins over the audit's
+// partitions and the sets derived from them), never row by row, so the same code serves 2,000 URLs and
+// 5,000,000. Rules and their precedence are documented in docs/reconciliation.md.
 
 /** The host of a normalized key (`scheme://host/path?query`). */
 const host = (key: string) => `split_part(${key}, '/', 3)`;
@@ -9,77 +9,131 @@ const host = (key: string) => `split_part(${key}, '/', 3)`;
 const section = (key: string) =>
   `split_part(${key}, '/', 3) || '/' || CASE WHEN split_part(${key}, '/', 5) = '' THEN '' ELSE split_part(${key}, '/', 4) END`;
 
+/**
+ * The relations a reconcile reads, named after the audit: the declared set d and the crawled set c (views
+ * over the audit's partitions, or tables when keys repeat), and the sets derived from them once. They are
+ * ordinary (unlogged) relations, not temporary ones, so that the sessions of a split reconcile share them;
+ * the reconcile drops them when it ends (and an audit's deletion or next reconcile drops any left behind).
+ */
+export interface Sets {
+  /** Declared keys, one row per key. */
+  d: string;
+  /** Crawled keys, one row per key. */
+  c: string;
+  /** Declared keys that repeat, with their counts (only when some do). */
+  dk: string;
+  /** Crawled keys that repeat (only when some do). */
+  ck: string;
+  /** Crawled pages the sitemap does not declare. */
+  u: string;
+  /** One undeclared crawled URL per loose key. */
+  cl: string;
+  /** Sections the crawl reached. */
+  sec: string;
+  /** Each sitemap file's base for finding ids. */
+  fo: string;
+  /** Crawled keys that some crawled page redirects to, with their status. */
+  rt: string;
+  /** Declared keys that some crawled page names as its canonical. */
+  cdk: string;
+}
+
+const SET_NAMES = ['d', 'c', 'dk', 'ck', 'u', 'cl', 'sec', 'fo', 'rt', 'cdk'] as const;
+
+/** The unquoted relation names of an audit's sets (for the catalog), in the order above. */
+export function setRelationNames(auditId: string): string[] {
+  const hex = auditId.replaceAll('-', '');
+  if (!/^[0-9a-f]{32}$/.test(hex)) throw new Error(`not an audit id: ${auditId}`);
+  return SET_NAMES.map((name) => `reconcile_${name}_${hex}`);
+}
+
+export function setNames(auditId: string): Sets {
+  const names = setRelationNames(auditId);
+  return Object.fromEntries(SET_NAMES.map((name, i) => [name, `"${names[i]}"`])) as unknown as Sets;
+}
+
 /** Declared keys, one row per key: the last occurrence (as the playbook's script keeps), with a count.
  * Duplicates are usually few: they are found with a hash aggregate and only they are sorted. */
-export const declaredDuplicatesSql = `
-CREATE TEMP TABLE dk ON COMMIT DROP AS
+export const declaredDuplicatesSql = (n: Sets) => `
+CREATE UNLOGGED TABLE ${n.dk} AS
 SELECT key, count(*)::int AS n FROM sitemap_entries WHERE audit_id = $1 AND key IS NOT NULL
  GROUP BY key HAVING count(*) > 1`;
 
-export const declaredSql = `
-CREATE TEMP TABLE d ON COMMIT DROP AS
+export const declaredSql = (n: Sets) => `
+CREATE UNLOGGED TABLE ${n.d} AS
 SELECT key, loose_key, loc, file_id, position, lastmod, 1 AS occurrences
   FROM sitemap_entries e
- WHERE audit_id = $1 AND key IS NOT NULL AND NOT EXISTS (SELECT 1 FROM dk WHERE dk.key = e.key)
+ WHERE audit_id = $1 AND key IS NOT NULL AND NOT EXISTS (SELECT 1 FROM ${n.dk} dk WHERE dk.key = e.key)
 UNION ALL
 SELECT * FROM (
   SELECT DISTINCT ON (e.key) e.key, e.loose_key, e.loc, e.file_id, e.position, e.lastmod, dk.n
-    FROM sitemap_entries e JOIN dk ON dk.key = e.key
+    FROM sitemap_entries e JOIN ${n.dk} dk ON dk.key = e.key
    WHERE e.audit_id = $1
    ORDER BY e.key, e.file_id DESC, e.position DESC) last_of_duplicates`;
 
 /** Without duplicate keys the partition itself is the declared set (no copy); views take no parameters,
  * so the audit id (a validated UUID) is inlined. */
-export const declaredViewSql = (auditId: string) => `
-CREATE TEMP VIEW d AS
+export const declaredViewSql = (n: Sets, auditId: string) => `
+CREATE VIEW ${n.d} AS
 SELECT key, loose_key, loc, file_id, position, lastmod, 1 AS occurrences
   FROM sitemap_entries WHERE audit_id = '${auditId}'::uuid AND key IS NOT NULL`;
 
-export const crawledViewSql = (auditId: string) => `
-CREATE TEMP VIEW c AS
+export const crawledViewSql = (n: Sets, auditId: string) => `
+CREATE VIEW ${n.c} AS
 SELECT key, loose_key, url, line, status, canonical, canonical_key, indexable, noindex,
        blocked_by_robots, crawled_at, depth, redirect_url, redirect_key
   FROM crawl_pages WHERE audit_id = '${auditId}'::uuid AND key IS NOT NULL`;
 
 /** Crawled keys, one row per key: a 2xx row wins over a 3xx, over anything else; then the last line. */
-export const crawledDuplicatesSql = `
-CREATE TEMP TABLE ck ON COMMIT DROP AS
+export const crawledDuplicatesSql = (n: Sets) => `
+CREATE UNLOGGED TABLE ${n.ck} AS
 SELECT key FROM crawl_pages WHERE audit_id = $1 AND key IS NOT NULL GROUP BY key HAVING count(*) > 1`;
 
-export const crawledSql = `
-CREATE TEMP TABLE c ON COMMIT DROP AS
+export const crawledSql = (n: Sets) => `
+CREATE UNLOGGED TABLE ${n.c} AS
 SELECT key, loose_key, url, line, status, canonical, canonical_key, indexable, noindex,
        blocked_by_robots, crawled_at, depth, redirect_url, redirect_key
   FROM crawl_pages p
- WHERE audit_id = $1 AND key IS NOT NULL AND NOT EXISTS (SELECT 1 FROM ck WHERE ck.key = p.key)
+ WHERE audit_id = $1 AND key IS NOT NULL AND NOT EXISTS (SELECT 1 FROM ${n.ck} ck WHERE ck.key = p.key)
 UNION ALL
 SELECT * FROM (
   SELECT DISTINCT ON (p.key) p.key, p.loose_key, p.url, p.line, p.status, p.canonical, p.canonical_key, p.indexable,
          p.noindex, p.blocked_by_robots, p.crawled_at, p.depth, p.redirect_url, p.redirect_key
-    FROM crawl_pages p JOIN ck ON ck.key = p.key
+    FROM crawl_pages p JOIN ${n.ck} ck ON ck.key = p.key
    WHERE p.audit_id = $1
    ORDER BY p.key, CASE WHEN p.status BETWEEN 200 AND 299 THEN 0 WHEN p.status BETWEEN 300 AND 399 THEN 1 ELSE 2 END,
             p.line DESC) best_of_duplicates`;
 
 /** Crawled pages the sitemap does not declare: the add list's candidates and the near matches' source. */
-export const undeclaredSql = `
-CREATE TEMP TABLE u ON COMMIT DROP AS
-SELECT c.* FROM c WHERE NOT EXISTS (SELECT 1 FROM d WHERE d.key = c.key)`;
+export const undeclaredSql = (n: Sets) => `
+CREATE UNLOGGED TABLE ${n.u} AS
+SELECT c.* FROM ${n.c} c WHERE NOT EXISTS (SELECT 1 FROM ${n.d} d WHERE d.key = c.key)`;
 
 /** Near matches: one undeclared crawled URL per loose key (the exact profile's url_variant rule; that
- * crawled URL is on the add list, so applying both lists fixes the sitemap). */
-export const looseSql = `
-CREATE TEMP TABLE cl ON COMMIT DROP AS
-SELECT loose_key, min(url) AS url FROM u WHERE loose_key IS NOT NULL GROUP BY loose_key`;
+ * crawled URL is on the add list, so applying both lists fixes the sitemap). Empty for other profiles. */
+export const looseSql = (n: Sets, exact: boolean) => `
+CREATE UNLOGGED TABLE ${n.cl} AS
+SELECT loose_key, min(url) AS url FROM ${n.u} WHERE ${exact ? 'loose_key IS NOT NULL' : 'false'} GROUP BY loose_key`;
 
 /** Sections the crawl reached at all: every crawled host's root, and host + first path segment. */
-export const sectionsSql = `
-CREATE TEMP TABLE sec ON COMMIT DROP AS
-SELECT h || '/' AS section FROM (SELECT DISTINCT split_part(key, '/', 3) AS h FROM c) hosts
+export const sectionsSql = (n: Sets) => `
+CREATE UNLOGGED TABLE ${n.sec} AS
+SELECT h || '/' AS section FROM (SELECT DISTINCT split_part(key, '/', 3) AS h FROM ${n.c}) hosts
 UNION
-SELECT h || '/' || s FROM (SELECT split_part(key, '/', 3) AS h, split_part(key, '/', 4) AS s FROM c GROUP BY 1, 2) segs`;
+SELECT h || '/' || s FROM (SELECT split_part(key, '/', 3) AS h, split_part(key, '/', 4) AS s FROM ${n.c} GROUP BY 1, 2) segs`;
 
-/** Statistics for the temporary tables (views over partitions use the partitions' own). */
+/** Redirect targets the crawl has, with their status ("redirects to a 404"): usually far fewer than the
+ * crawled pages, so the classification joins this small set instead of the whole crawl a second time. */
+export const redirectTargetsSql = (n: Sets) => `
+CREATE UNLOGGED TABLE ${n.rt} AS
+SELECT key, status FROM ${n.c} WHERE key IN (SELECT redirect_key FROM ${n.c} WHERE redirect_key IS NOT NULL)`;
+
+/** Declared keys named as another page's canonical (is the canonical declared?), for the same reason. */
+export const declaredCanonicalsSql = (n: Sets) => `
+CREATE UNLOGGED TABLE ${n.cdk} AS
+SELECT key FROM ${n.d} WHERE key IN (SELECT canonical_key FROM ${n.c} WHERE canonical_key <> key)`;
+
+/** Statistics for the sets that are tables (views over partitions use the partitions' own). */
 export function analyzeSql(tables: string[]): string {
   return tables.map((t) => `ANALYZE ${t}`).join('; ');
 }
@@ -91,8 +145,8 @@ const FINDING_COLUMNS = `audit_id, id, list, reason, reasons, url, key, host, pa
 /** Finding ids without a sort: a declared finding's id is its entry's place in reading order (file base +
  * position), an add finding's id comes after all of those (base + crawl line). Ids are stable, unique and
  * follow the sitemap's order; they may have gaps. */
-export const fileBasesSql = `
-CREATE TEMP TABLE fo ON COMMIT DROP AS
+export const fileBasesSql = (n: Sets) => `
+CREATE UNLOGGED TABLE ${n.fo} AS
 SELECT file_id, (sum(maxpos) OVER (ORDER BY file_id) - maxpos)::int AS base, sum(maxpos) OVER ()::int AS total
   FROM (SELECT file_id, max(position) AS maxpos FROM sitemap_entries WHERE audit_id = $1 GROUP BY file_id) m`;
 
@@ -103,11 +157,9 @@ SELECT file_id, (sum(maxpos) OVER (ORDER BY file_id) - maxpos)::int AS base, sum
  * url_variant, newer_than_crawl, section_not_crawled, unreached_by_crawl (in that order).
  * (OFFSET 0 keeps each level a separate step, so every expression is computed once per row.)
  */
-export function declaredFindingsSql(part: string, half?: 0 | 1): string {
-  // One half of the declared set (by position parity, $4) when two sessions share the work. The filtered
-  // subquery is named d like the set itself; the IN (SELECT key FROM d) below still reads the whole set
-  // (a name in FROM refers to a relation, never to an outer alias).
-  const declared = half === undefined ? 'd' : '(SELECT * FROM d WHERE d.position % 2 = $4) d';
+export function declaredFindingsSql(n: Sets, part: string, half?: 0 | 1): string {
+  // One half of the declared set (by position parity, $4) when two sessions share the work.
+  const declared = half === undefined ? `${n.d} d` : `(SELECT * FROM ${n.d} WHERE position % 2 = $4) d`;
   return `
 INSERT INTO "${part}" (${FINDING_COLUMNS})
 SELECT $1, b.id, CASE WHEN b.reasons[1] IN ('newer_than_crawl', 'section_not_crawled') THEN 'held' ELSE 'prune' END,
@@ -121,7 +173,7 @@ SELECT $1, b.id, CASE WHEN b.reasons[1] IN ('newer_than_crawl', 'section_not_cra
              WHEN a.ckey IS NULL THEN ARRAY[CASE
                WHEN $2 AND a.variant_url IS NOT NULL THEN 'url_variant'
                WHEN $3::timestamptz IS NOT NULL AND a.lastmod > $3::timestamptz THEN 'newer_than_crawl'
-               WHEN a.section NOT IN (SELECT section FROM sec) THEN 'section_not_crawled'
+               WHEN a.section NOT IN (SELECT section FROM ${n.sec}) THEN 'section_not_crawled'
                ELSE 'unreached_by_crawl' END]
              ELSE array_remove(ARRAY[
                CASE WHEN a.blocked_by_robots THEN 'blocked_by_robots' END,
@@ -141,14 +193,14 @@ SELECT $1, b.id, CASE WHEN b.reasons[1] IN ('newer_than_crawl', 'section_not_cra
                ${host('d.key')} AS host,
                c.key AS ckey, c.url AS crawled_url, c.line, c.status, c.canonical, c.canonical_key, c.indexable,
                c.noindex, c.blocked_by_robots, c.depth, c.redirect_url, t.status AS target_status,
-               CASE WHEN c.canonical_key <> d.key THEN c.canonical_key IN (SELECT key FROM d) END AS canonical_declared,
+               CASE WHEN c.canonical_key <> d.key THEN c.canonical_key IN (SELECT key FROM ${n.cdk}) END AS canonical_declared,
                cl.url AS variant_url,
                CASE WHEN c.key IS NULL THEN ${section('d.key')} END AS section
           FROM ${declared}
-          JOIN fo ON fo.file_id = d.file_id
-          LEFT JOIN c ON c.key = d.key
-          LEFT JOIN (SELECT key, status FROM c) t ON t.key = c.redirect_key
-          LEFT JOIN cl ON c.key IS NULL AND cl.loose_key = d.loose_key
+          JOIN ${n.fo} fo ON fo.file_id = d.file_id
+          LEFT JOIN ${n.c} c ON c.key = d.key
+          LEFT JOIN ${n.rt} t ON t.key = c.redirect_key
+          LEFT JOIN ${n.cl} cl ON c.key IS NULL AND cl.loose_key = d.loose_key
          WHERE c.key IS NULL OR c.status IS DISTINCT FROM 200 OR c.blocked_by_robots OR c.noindex
             OR c.indexable = false OR (c.canonical_key IS NOT NULL AND c.canonical_key <> d.key)
         OFFSET 0) a
@@ -158,7 +210,7 @@ SELECT $1, b.id, CASE WHEN b.reasons[1] IN ('newer_than_crawl', 'section_not_cra
 
 /** Add findings — crawled 200, indexable, self- or un-canonicalised, not declared — and, from the same
  * scan, what the rule left out among undeclared pages (non-200, noindex, canonicalised). $1 audit. */
-export function addFindingsSql(part: string): string {
+export function addFindingsSql(n: Sets, part: string): string {
   return `
 WITH v AS MATERIALIZED (
   SELECT u.*, ${host('u.key')} AS host,
@@ -166,10 +218,10 @@ WITH v AS MATERIALIZED (
               WHEN u.noindex OR u.indexable = false THEN 'noindex'
               WHEN u.canonical_key IS NOT NULL AND u.canonical_key <> u.key THEN 'canonicalised'
               ELSE 'add' END AS verdict
-    FROM u),
+    FROM ${n.u} u),
 added AS (
   INSERT INTO "${part}" (${FINDING_COLUMNS})
-  SELECT $1, (SELECT coalesce(max(total), 0) FROM fo) + v.line, 'add', 'reachable_not_declared',
+  SELECT $1, (SELECT coalesce(max(total), 0) FROM ${n.fo}) + v.line, 'add', 'reachable_not_declared',
          ARRAY['reachable_not_declared'], v.url, v.key, v.host, substr(v.key, length(split_part(v.key, '/', 1)) + length(v.host) + 3),
          v.status, v.canonical, NULL, NULL, v.line, NULL, NULL, NULL, NULL, NULL, NULL, NULL, v.indexable, NULL, NULL,
          v.depth, v.crawled_at
@@ -182,11 +234,11 @@ SELECT count(*) FILTER (WHERE verdict = 'non200')::int AS non200,
 }
 
 /** Sizes and times known before classifying (the crawl time decides newer_than_crawl). */
-export const factsSql = `
-SELECT (SELECT count(*)::int FROM d) AS declared,
-       (SELECT count(*)::int FROM c) AS crawled,
-       (SELECT max(crawled_at) FROM c) AS latest_crawl,
-       (SELECT max(lastmod) FROM d) AS newest_lastmod`;
+export const factsSql = (n: Sets) => `
+SELECT (SELECT count(*)::int FROM ${n.d}) AS declared,
+       (SELECT count(*)::int FROM ${n.c}) AS crawled,
+       (SELECT max(crawled_at) FROM ${n.c}) AS latest_crawl,
+       (SELECT max(lastmod) FROM ${n.d}) AS newest_lastmod`;
 
 /** One pass over the findings: counts per (list, reason, decision, host) and per (sitemap file, reason).
  * Rows with a null file_id are the first kind, the others the second. */
@@ -202,6 +254,6 @@ SELECT $1, t.list, t.reason, t.decision, t.host, t.n
   FROM jsonb_to_recordset($2::jsonb) AS t(list text, reason text, decision text, host text, n int)`;
 
 /** Hosts, among those with unmatched declared URLs, that the crawl never visited at all. $1: hosts. */
-export const hostsNotCrawledSql = `
+export const hostsNotCrawledSql = (n: Sets) => `
 SELECT coalesce(array_agg(h ORDER BY h), '{}') AS hosts
-  FROM unnest($1::text[]) AS h WHERE NOT EXISTS (SELECT 1 FROM sec WHERE sec.section = h || '/')`;
+  FROM unnest($1::text[]) AS h WHERE NOT EXISTS (SELECT 1 FROM ${n.sec} sec WHERE sec.section = h || '/')`;

@@ -174,16 +174,34 @@ describe('GET and DELETE /api/v1/audits/{id}', () => {
     });
   });
 
-  it('deletes an audit with its rows and uploaded files', async () => {
+  it('deletes an audit with its rows, findings, decisions and uploaded files', async () => {
     const form = new FormData();
     form.append('sitemap', ...fileBlob('xml/breakroom-sitemap-100-urls.xml'));
+    form.append('crawl', ...fileBlob('crawl-exports/sf-internal_all-squareone.ca.csv'));
     const { body } = await post(form);
     await runIngest({ auditId: body.id, attempt: 1 });
+    await runReconcile({ auditId: body.id, attempt: 1 });
+    const hex = body.id.replaceAll('-', '');
+    const relations = async () =>
+      (
+        await pool().query<{ relname: string }>(
+          "SELECT relname FROM pg_class WHERE relname LIKE '%' || $1 || '%' AND relkind IN ('r', 'p', 'v') ORDER BY 1",
+          [hex],
+        )
+      ).rows.map((r) => r.relname);
+    expect(await relations()).toEqual([
+      `crawl_pages_${hex}`,
+      `decision_log_${hex}`,
+      `findings_${hex}`,
+      `sitemap_entries_${hex}`,
+    ]);
     const res = await DELETE(admin.request(`${base}/${body.id}`, { method: 'DELETE' }), ctx(body.id));
     expect(res.status).toBe(204);
     expect((await fetchAudit(body.id)).status).toBe(404);
+    // Nothing of the audit is left: no partition, no reconcile set, no staging table.
+    expect(await relations()).toEqual([]);
     const { rows } = await pool().query(
-      'SELECT count(*)::int AS n FROM sitemap_entries WHERE audit_id = $1',
+      'SELECT count(*)::int AS n FROM finding_counts WHERE audit_id = $1',
       [body.id],
     );
     expect(rows[0].n).toBe(0);
