@@ -61,7 +61,6 @@ describe('encodeCrawlRows', () => {
   it('encodes one line per valid row, returns rows whose URL does not parse, and tallies facts', () => {
     const tally = new FactsTally();
     const { text, written, invalid } = encodeCrawlRows(
-      'A\t',
       [
         row(2, 'https://example.com/a', {
           canonical: 'https://example.com/a',
@@ -86,7 +85,7 @@ describe('encodeCrawlRows', () => {
     expect(lines).toHaveLength(2);
     for (const cells of lines) expect(cells).toHaveLength(CRAWL_COLUMNS.length);
     const [first, second] = lines as [string[], string[]];
-    expect(first.slice(0, 4)).toEqual(['A', '2', 'https://example.com/a', 'https://example.com/a']);
+    expect(first.slice(0, 3)).toEqual(['2', 'https://example.com/a', 'https://example.com/a']);
     // A self-canonical reuses the page's own key.
     expect(first[CRAWL_COLUMNS.indexOf('canonical_key')]).toBe('https://example.com/a');
     expect(second[CRAWL_COLUMNS.indexOf('redirect_key')]).toBe('https://example.com/c');
@@ -101,12 +100,7 @@ describe('encodeCrawlRows', () => {
 
   it('reports keys as not known to be distinct when two rows share one', () => {
     const tally = new FactsTally();
-    encodeCrawlRows(
-      'A\t',
-      [row(2, 'https://example.com/a'), row(3, 'HTTPS://EXAMPLE.COM/a')],
-      'exact',
-      tally,
-    );
+    encodeCrawlRows([row(2, 'https://example.com/a'), row(3, 'HTTPS://EXAMPLE.COM/a')], 'exact', tally);
     expect(tally.facts()).toMatchObject({ keyed: 2, distinct: null, latest: null });
   });
 });
@@ -115,7 +109,7 @@ describe('encodeEntries', () => {
   it('stores a loc that is not a URL without keys, counted as a row but not as a key', () => {
     const tally = new FactsTally();
     const text = encodeEntries(
-      'A\t7\t',
+      '7\t',
       [entry(1, 'https://example.com/x', new Date('2026-03-01T00:00:00Z')), entry(2, 'not a url')],
       'exact',
       tally,
@@ -125,7 +119,7 @@ describe('encodeEntries', () => {
       .split('\n')
       .map((l) => l.split('\t'));
     for (const cells of lines) expect(cells).toHaveLength(ENTRY_COLUMNS.length);
-    expect(lines[1]?.slice(0, 6)).toEqual(['A', '7', '2', 'not a url', '\\N', '\\N']);
+    expect(lines[1]?.slice(0, 5)).toEqual(['7', '2', 'not a url', '\\N', '\\N']);
     expect(tally.facts()).toEqual({
       rows: 2,
       keyed: 1,

@@ -51,8 +51,9 @@ export function copyValue(value: string | number | boolean | Date | null | undef
   return escapeText(value);
 }
 
+// The audit id is not in the lines: the audit's partition has it as its column default (lib/db/partitions.ts),
+// 37 bytes less to encode, send and parse per row.
 export const ENTRY_COLUMNS = [
-  'audit_id',
   'file_id',
   'position',
   'loc',
@@ -113,7 +114,6 @@ export class FactsTally {
 }
 
 export const CRAWL_COLUMNS = [
-  'audit_id',
   'line',
   'url',
   'key',
@@ -145,9 +145,9 @@ function relatedKey(
 }
 
 /** The COPY line of a crawl row whose URL parsed. */
-function crawlLine(prefix: string, row: CrawlRow, keys: UrlKeys, profile: NormalizationProfile): string {
+function crawlLine(row: CrawlRow, keys: UrlKeys, profile: NormalizationProfile): string {
   const key = keys.key;
-  return `${prefix}${row.line}\t${escapeText(row.url)}\t${escapeText(key)}\t${escapeText(keys.loose)}\t${int(
+  return `${row.line}\t${escapeText(row.url)}\t${escapeText(key)}\t${escapeText(keys.loose)}\t${int(
     row.status,
   )}\t${text(row.canonical)}\t${text(relatedKey(row.canonical, row.url, key, profile))}\t${bool(
     row.indexable,
@@ -158,7 +158,7 @@ function crawlLine(prefix: string, row: CrawlRow, keys: UrlKeys, profile: Normal
   )}\n`;
 }
 
-/** Encodes a batch of entries of one file. */
+/** Encodes a batch of entries of one file (`prefix`: the file id and a tab). */
 export function encodeEntries(
   prefix: string,
   entries: readonly SitemapUrlEntry[],
@@ -178,7 +178,6 @@ export function encodeEntries(
 
 /** Encodes a batch of crawl rows; rows whose URL does not parse are returned apart (they are rejected). */
 export function encodeCrawlRows(
-  prefix: string,
   rows: readonly CrawlRow[],
   profile: NormalizationProfile,
   tally: FactsTally,
@@ -192,7 +191,7 @@ export function encodeCrawlRows(
       continue;
     }
     tally.add(keys.key, row.crawledAt);
-    lines.push(crawlLine(prefix, row, keys, profile));
+    lines.push(crawlLine(row, keys, profile));
   }
   return { text: lines.join(''), written: lines.length, invalid };
 }

@@ -11,7 +11,6 @@ import type { NormalizationProfile } from '@/lib/urls/normalize';
 import type { LoadFacts } from './copy-lines';
 
 export interface CrawlThreadInput {
-  auditId: string;
   profile: NormalizationProfile;
   /** An upload on disk, or a URL fetched through the safe fetcher. */
   source: { url: string | null; storedPath: string | null };

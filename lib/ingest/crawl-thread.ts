@@ -47,9 +47,8 @@ const report = newCrawlReport();
 
 async function run(): Promise<void> {
   const tally = new FactsTally();
-  const prefix = `${input.auditId}\t`;
   for await (const batch of readCrawlBatches(await openBody(), report, input.read)) {
-    const { text, written, invalid } = encodeCrawlRows(prefix, batch, input.profile, tally);
+    const { text, written, invalid } = encodeCrawlRows(batch, input.profile, tally);
     for (const row of invalid) {
       // The reader only checks the scheme; a URL that does not parse is a bad row like any other.
       report.rows--;

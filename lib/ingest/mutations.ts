@@ -126,7 +126,7 @@ export async function beginEntryLoad(auditId: string, profile: NormalizationProf
   return {
     open(fileId) {
       const copy = load.copy(ENTRY_COLUMNS);
-      const prefix = `${auditId}\t${fileId}\t`;
+      const prefix = `${fileId}\t`;
       return {
         async write(entries) {
           await copy.write(encodeEntries(prefix, entries, profile, tally), entries.length);

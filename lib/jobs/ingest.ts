@@ -46,7 +46,6 @@ async function importCrawl(
     writer = await beginCrawlLoad(auditId);
     const chunks = encodeCrawlInThread(
       {
-        auditId,
         profile: options.normalization as NormalizationProfile,
         source: { url: source.url, storedPath: source.storedPath },
         read: {

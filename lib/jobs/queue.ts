@@ -2,6 +2,7 @@
 // attempt number; the audit row holds the truth about the job (status, phase, counters, errors).
 import PgBoss from 'pg-boss';
 import { databaseUrl } from '@/lib/db/client';
+import { announceJob } from './wake';
 
 export const QUEUES = ['ingest', 'reconcile', 'index-findings'] as const;
 export type QueueName = (typeof QUEUES)[number];
@@ -55,12 +56,18 @@ export async function work(
   state.workers.set(name, [...(state.workers.get(name) ?? []), id]);
 }
 
+/** Makes this process's workers of a queue look for a job now instead of at their next poll. */
+export function wakeWorkers(name: string): void {
+  const boss = state.boss;
+  const ids = state.workers?.get(name as QueueName);
+  if (!boss || !ids) return;
+  void boss.then((started) => {
+    for (const id of ids) started.notifyWorker(id);
+  });
+}
+
 export async function enqueue(name: QueueName, data: AuditJobData): Promise<void> {
   const boss = await getBoss();
-  // A job queued by a job (ingest → reconcile → index-findings) starts at once in this process.
-  const notify = () => {
-    for (const id of state.workers?.get(name) ?? []) boss.notifyWorker(id);
-  };
   await boss.send(name, data, {
     singletonKey: `${data.auditId}:${data.attempt}`,
     retryLimit: 2,
@@ -68,7 +75,12 @@ export async function enqueue(name: QueueName, data: AuditJobData): Promise<void
     // A job whose worker vanished is also caught sooner by the heartbeat reaper (lib/jobs/reaper.ts).
     expireInSeconds: 6 * 3600,
   });
-  notify();
+  // A job queued by a job (ingest → reconcile → index-findings) starts at once in this process; one queued
+  // by the web server wakes the worker processes (lib/jobs/wake.ts).
+  wakeWorkers(name);
+  await announceJob(name).catch((error: Error) =>
+    console.error(`[queue] could not announce the ${name} job (it is found by polling): ${error.message}`),
+  );
 }
 
 export async function stopBoss(): Promise<void> {

@@ -48,17 +48,21 @@ afterAll(async () => {
   await new Promise((r) => server.close(r));
 });
 
-function startWorker(): ChildProcess {
+function startWorker(env: Record<string, string> = {}): ChildProcess & { output: () => string } {
   // `node --import tsx` keeps the worker one process, so SIGKILL really kills it (the tsx CLI forks a child).
   const child = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'scripts/worker.ts')], {
     cwd: root,
-    env: { ...process.env, JOB_STALE_SECONDS: '2', ALLOW_PRIVATE_NETWORK: 'true' },
+    env: { ...process.env, JOB_STALE_SECONDS: '2', ALLOW_PRIVATE_NETWORK: 'true', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
-  child.stdout?.on('data', (d) => process.env.DEBUG_WORKER && process.stdout.write(d));
+  let output = '';
+  child.stdout?.on('data', (d) => {
+    output += String(d);
+    if (process.env.DEBUG_WORKER) process.stdout.write(d);
+  });
   child.stderr?.on('data', (d) => process.env.DEBUG_WORKER && process.stderr.write(d));
   workers.push(child);
-  return child;
+  return Object.assign(child, { output: () => output });
 }
 
 async function waitFor<T>(
@@ -110,6 +114,33 @@ describe('a worker killed mid-job', () => {
     const { rows } = await pool().query('SELECT attempt FROM audits WHERE id = $1', [id]);
     expect(rows[0].attempt).toBe(2);
   }, 90_000);
+});
+
+describe('a job queued by another process', () => {
+  it("starts at once, not at the worker's next poll", async () => {
+    // Polling once a minute: only the wake-up (NOTIFY, lib/jobs/wake.ts) can start the job within the test.
+    const worker = startWorker({ JOB_POLL_SECONDS: '60' });
+    await waitFor('the worker to be ready', async () => worker.output().includes('worker ready'));
+    // Its first polls (at start) are over and found nothing.
+    await new Promise((r) => setTimeout(r, 1000));
+    const id = randomUUID();
+    await insertAudit(id, 'wake test', { normalization: 'exact' }, [
+      { role: 'sitemap', kind: 'url', url: `${origin}/wake.xml` },
+    ]);
+    // This process has no workers of its own: enqueue can only wake the worker process.
+    await enqueue('ingest', { auditId: id, attempt: 1 });
+    const audit = await waitFor(
+      'the audit to finish',
+      async () => {
+        const a = await getAudit(id);
+        return a && isFinal(a.status) ? a : null;
+      },
+      30_000,
+    );
+    worker.kill('SIGTERM');
+    expect(audit.status).toBe('succeeded');
+    expect(audit.sitemap.entries).toBe(URLS);
+  }, 60_000);
 });
 
 describe('the reaper', () => {

@@ -3,9 +3,10 @@ import { closeDb } from '@/lib/db/client';
 import { intEnv } from '@/lib/db/config';
 import { runIndexFindings } from './index-findings';
 import { runIngest } from './ingest';
-import { getBoss, stopBoss, work } from './queue';
+import { getBoss, stopBoss, wakeWorkers, work } from './queue';
 import { reapStaleAudits, staleAfterSeconds } from './reaper';
 import { runReconcile } from './reconcile';
+import { listenForJobs } from './wake';
 
 export interface WorkerHandle {
   stop(): Promise<void>;
@@ -14,10 +15,12 @@ export interface WorkerHandle {
 export async function startWorker(log: (message: string) => void = console.log): Promise<WorkerHandle> {
   await getBoss('worker');
   const concurrency = Math.max(1, intEnv('WORKER_CONCURRENCY', 1));
+  // How often the queues are polled: the fallback for a missed wake-up (pg-boss allows 0.5 s at least).
+  const poll = Math.max(0.5, Number(process.env.JOB_POLL_SECONDS) || 0.5);
   for (let i = 0; i < concurrency; i++) {
-    await work('ingest', 0.5, runIngest);
-    await work('reconcile', 0.5, runReconcile);
-    await work('index-findings', 1, runIndexFindings);
+    await work('ingest', poll, runIngest);
+    await work('reconcile', poll, runReconcile);
+    await work('index-findings', Math.max(1, poll), runIndexFindings);
   }
   const reap = async () => {
     try {
@@ -32,12 +35,15 @@ export async function startWorker(log: (message: string) => void = console.log):
       log(`reaper failed: ${(error as Error).message}`);
     }
   };
+  // Jobs queued by other processes (the web server) start at once, not at the next poll.
+  const listener = await listenForJobs(wakeWorkers, log);
   await reap();
   const timer = setInterval(reap, Math.max(1, Math.floor(staleAfterSeconds() / 2)) * 1000);
   log(`worker ready (pid ${process.pid}, concurrency ${concurrency})`);
   return {
     async stop() {
       clearInterval(timer);
+      await listener.stop();
       await stopBoss();
       await closeDb();
     },
