@@ -143,9 +143,19 @@ async function storeCounts(load: PartitionLoad, auditId: string, rows: Aggregate
 
 type Query = (sql: string, params?: unknown[]) => Promise<pg.QueryResult>;
 
+/** Hash tables of a million keys want more than the default 4 MB of work memory. Two sessions already
+ * keep both cores busy: parallel workers on top of them only compete (measured slower). */
+async function setSession(query: Query): Promise<void> {
+  await query("SET LOCAL work_mem = '512MB'; SET LOCAL max_parallel_workers_per_gather = 0");
+}
+
 /** Runs `work` in a transaction of its own on a pooled connection, traced like a load's statements. */
 function onOwnSession<T>(work: (query: Query) => Promise<T>): Promise<T> {
-  return transaction((client) => work((sql, params = []) => traced(sql, () => client.query(sql, params))));
+  return transaction(async (client) => {
+    const query: Query = (sql, params = []) => traced(sql, () => client.query(sql, params));
+    await setSession(query);
+    return work(query);
+  });
 }
 
 /**
@@ -157,7 +167,6 @@ async function buildSets(n: Sets, auditId: string, known: IngestFacts, exact: bo
   await dropSets(auditId);
   await Promise.all([
     onOwnSession(async (query) => {
-      await query("SET LOCAL work_mem = '512MB'");
       // Duplicate keys are rare: when there are none, the partition itself is the keyed set (a view).
       if (known.sitemapDuplicates === 0) return query(declaredViewSql(n, auditId));
       await query(declaredDuplicatesSql(n), [auditId]);
@@ -165,7 +174,6 @@ async function buildSets(n: Sets, auditId: string, known: IngestFacts, exact: bo
       await query(analyzeSql([n.d]));
     }),
     onOwnSession(async (query) => {
-      await query("SET LOCAL work_mem = '512MB'");
       if (known.crawlDuplicates === 0) return query(crawledViewSql(n, auditId));
       await query(crawledDuplicatesSql(n), [auditId]);
       const duplicates = (await query(`SELECT count(*)::int AS n FROM ${n.ck}`)).rows[0].n as number;
@@ -181,13 +189,11 @@ async function buildSets(n: Sets, auditId: string, known: IngestFacts, exact: bo
   ]);
   await Promise.all([
     onOwnSession(async (query) => {
-      await query("SET LOCAL work_mem = '512MB'");
       await query(undeclaredSql(n));
       await query(looseSql(n, exact));
       await query(analyzeSql([n.u, n.cl]));
     }),
     onOwnSession(async (query) => {
-      await query("SET LOCAL work_mem = '512MB'");
       await query(sectionsSql(n));
       await query(fileBasesSql(n), [auditId]);
       await query(redirectTargetsSql(n));
@@ -199,22 +205,25 @@ async function buildSets(n: Sets, auditId: string, known: IngestFacts, exact: bo
 
 /** Settings for the statements that classify: every join reads most of both sets, so hash joins, whatever
  * the (often far off) row estimates of freshly loaded partitions suggest (a nested loop over a crawl key
- * index measured 1.8 s slower), with the memory for hash tables of a million keys. */
+ * index measured 1.8 s slower). */
 async function classifySettings(query: Query): Promise<void> {
-  await query("SET LOCAL work_mem = '512MB'");
   await query('SET LOCAL enable_nestloop = off; SET LOCAL enable_mergejoin = off');
 }
 
-/** Declared sets at least this large are classified by two sessions at once, half each (two cores). */
+/** Declared sets at least this large are classified by two sessions at once (two cores). */
 function splitMin(): number {
   return intEnv('RECONCILE_SPLIT_MIN', 200_000);
 }
 
+/** The main session's share of the declared set, in percent: it also classifies the add list and moves the
+ * other session's rows in, so it takes less than half (both then finish at about the same time). */
+const MAIN_SHARE = 44;
+
 const stagingName = (auditId: string) => `findings_half_${auditId.replaceAll('-', '')}`;
 
 /**
- * The second half of the declared findings, classified on a session of its own into a staging table that
- * it commits, with that half's counts; the main session moves the rows into the audit's partition.
+ * The other part of the declared findings, classified on a session of its own into a staging table that
+ * it commits, with that part's counts; the main session moves the rows into the audit's partition.
  */
 function declaredHalfElsewhere(
   n: Sets,
@@ -226,7 +235,7 @@ function declaredHalfElsewhere(
   return onOwnSession(async (query) => {
     await classifySettings(query);
     await query(`CREATE UNLOGGED TABLE "${staging}" (LIKE findings INCLUDING DEFAULTS)`);
-    await query(declaredFindingsSql(n, staging, 1), [auditId, exact, crawlTime, 1]);
+    await query(declaredFindingsSql(n, staging, 'other'), [auditId, exact, crawlTime, MAIN_SHARE]);
     return aggregate(query, staging);
   });
 }
@@ -251,12 +260,18 @@ export async function reconcileAudit(auditId: string, options: ReconcileOptions)
             newest_lastmod: known.newestLastmod,
           };
     const crawlTime = options.crawlTime ?? f.latest_crawl;
+    await setSession(query);
     await classifySettings(query);
     const parts: AggregateRow[][] = [];
     if (f.declared >= splitMin()) {
       other = declaredHalfElsewhere(n, auditId, options.exact, crawlTime);
       other.catch(() => {}); // awaited below; this only keeps an early failure from going unhandled
-      await load.query(declaredFindingsSql(n, load.part, 0), [auditId, options.exact, crawlTime, 0]);
+      await load.query(declaredFindingsSql(n, load.part, 'main'), [
+        auditId,
+        options.exact,
+        crawlTime,
+        MAIN_SHARE,
+      ]);
     } else {
       await load.query(declaredFindingsSql(n, load.part), [auditId, options.exact, crawlTime]);
     }

@@ -157,9 +157,13 @@ SELECT file_id, (sum(maxpos) OVER (ORDER BY file_id) - maxpos)::int AS base, sum
  * url_variant, newer_than_crawl, section_not_crawled, unreached_by_crawl (in that order).
  * (OFFSET 0 keeps each level a separate step, so every expression is computed once per row.)
  */
-export function declaredFindingsSql(n: Sets, part: string, half?: 0 | 1): string {
-  // One half of the declared set (by position parity, $4) when two sessions share the work.
-  const declared = half === undefined ? `${n.d} d` : `(SELECT * FROM ${n.d} WHERE position % 2 = $4) d`;
+export function declaredFindingsSql(n: Sets, part: string, share?: 'main' | 'other'): string {
+  // When two sessions share the work, each takes a part of the declared set: positions whose last two
+  // digits are below $4 (the main session's share in percent), or the others.
+  const declared =
+    share === undefined
+      ? `${n.d} d`
+      : `(SELECT * FROM ${n.d} WHERE position % 100 ${share === 'main' ? '<' : '>='} $4) d`;
   return `
 INSERT INTO "${part}" (${FINDING_COLUMNS})
 SELECT $1, b.id, CASE WHEN b.reasons[1] IN ('newer_than_crawl', 'section_not_crawled') THEN 'held' ELSE 'prune' END,
