@@ -200,10 +200,9 @@ describe('GET and DELETE /api/v1/audits/{id}', () => {
     expect((await fetchAudit(body.id)).status).toBe(404);
     // Nothing of the audit is left: no partition, no reconcile set, no staging table.
     expect(await relations()).toEqual([]);
-    const { rows } = await pool().query(
-      'SELECT count(*)::int AS n FROM finding_counts WHERE audit_id = $1',
-      [body.id],
-    );
+    const { rows } = await pool().query('SELECT count(*)::int AS n FROM finding_counts WHERE audit_id = $1', [
+      body.id,
+    ]);
     expect(rows[0].n).toBe(0);
     expect(existsSync(path.join(uploadsDir(), body.id))).toBe(false);
     expect(
