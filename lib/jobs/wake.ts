@@ -13,6 +13,8 @@ export async function announceJob(queue: string): Promise<void> {
 }
 
 export interface JobListener {
+  /** The listening connection's server process (null while reconnecting): for diagnostics and tests. */
+  backendPid(): number | null;
   stop(): Promise<void>;
 }
 
@@ -23,6 +25,7 @@ export async function listenForJobs(
   log: (message: string) => void,
 ): Promise<JobListener> {
   let client: pg.Client | null = null;
+  let listening: number | null = null;
   let stopped = false;
   let retry: NodeJS.Timeout | null = null;
 
@@ -32,6 +35,7 @@ export async function listenForJobs(
     const lost = (reason: string) => {
       if (client !== next || stopped) return;
       client = null;
+      listening = null;
       next.end().catch(() => {});
       log(`job listener: ${reason}; reconnecting (queued jobs are still found by polling)`);
       retry = setTimeout(() => void connect(5000), delayMs);
@@ -45,6 +49,7 @@ export async function listenForJobs(
     try {
       await next.connect();
       await next.query(`LISTEN ${JOBS_CHANNEL}`);
+      if (client === next) listening = (next as pg.Client & { processID: number }).processID;
     } catch (error) {
       lost((error as Error).message);
     }
@@ -52,11 +57,13 @@ export async function listenForJobs(
 
   await connect(1000);
   return {
+    backendPid: () => listening,
     async stop() {
       stopped = true;
       if (retry) clearTimeout(retry);
       const open = client;
       client = null;
+      listening = null;
       await open?.end().catch(() => {});
     },
   };
