@@ -99,6 +99,59 @@ describe('migration runner', () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
+  it('moves the findings of existing audits to the id-range partitioning without reading their rows', async () => {
+    const url = await freshDatabase();
+    const dir = tempMigrations();
+    const later = path.join(os.tmpdir(), `later-${randomBytes(4).toString('hex')}`);
+    cpSync(path.join(dir, '20261130190000_findings_by_id_range'), later, { recursive: true });
+    rmSync(path.join(dir, '20261130190000_findings_by_id_range'), { recursive: true });
+    await withClient(url, (c) => migrate(c, dir));
+    const audit = '5c1d7a52-0c8b-4c71-9d47-3f2a0f1e9b10';
+    const part = `findings_${audit.replaceAll('-', '')}`;
+    await withClient(url, async (c) => {
+      // As the reconcile job wrote an audit's findings before: its own table, checked, keyed, attached.
+      await c.query(`CREATE TABLE "${part}" (LIKE findings INCLUDING DEFAULTS)`);
+      await c.query(
+        `ALTER TABLE "${part}" ADD CONSTRAINT "${part}_audit" CHECK (audit_id = '${audit}'::uuid)`,
+      );
+      await c.query(
+        `INSERT INTO "${part}" (audit_id, id, list, reason, url, key, host, path)
+         SELECT $1, g, 'prune', 'http_404', 'https://a.example/' || g, 'https://a.example/' || g, 'a.example', '/' || g
+           FROM generate_series(1, 50) g`,
+        [audit],
+      );
+      await c.query(`ALTER TABLE "${part}" ADD CONSTRAINT "${part}_pkey" PRIMARY KEY (audit_id, id)`);
+      await c.query(`ALTER TABLE findings ATTACH PARTITION "${part}" FOR VALUES IN ('${audit}')`);
+    });
+    cpSync(later, path.join(dir, '20261130190000_findings_by_id_range'), { recursive: true });
+    expect(await withClient(url, (c) => migrate(c, dir))).toEqual(['20261130190000_findings_by_id_range']);
+    await withClient(url, async (c) => {
+      const bound = await c.query(
+        `SELECT pg_get_expr(c.relpartbound, c.oid) AS bound, i.inhparent::regclass::text AS parent
+           FROM pg_class c JOIN pg_inherits i ON i.inhrelid = c.oid WHERE c.relname = $1`,
+        [part],
+      );
+      expect(bound.rows).toEqual([
+        { parent: 'findings', bound: `FOR VALUES FROM ('${audit}', MINVALUE) TO ('${audit}', MAXVALUE)` },
+      ]);
+      const rows = await c.query(
+        'SELECT count(*)::int AS n, max(id) AS last FROM findings WHERE audit_id = $1',
+        [audit],
+      );
+      expect(rows.rows[0]).toEqual({ n: 50, last: 50 });
+      // The partition's key index now serves the new parent's key.
+      const key = await c.query(
+        `SELECT count(*)::int AS n FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid
+          WHERE i.inhparent = 'findings_pkey'::regclass AND c.relname = $1`,
+        [`${part}_pkey`],
+      );
+      expect(key.rows[0].n).toBe(1);
+      expect((await c.query(`SELECT to_regclass('findings_by_audit') AS t`)).rows[0].t).toBeNull();
+    });
+    rmSync(dir, { recursive: true, force: true });
+    rmSync(later, { recursive: true, force: true });
+  });
+
   it('serialises concurrent runners so each migration is applied exactly once', async () => {
     const url = await freshDatabase();
     const results = await Promise.all([1, 2, 3].map(() => withClient(url, (c) => migrate(c))));

@@ -30,26 +30,68 @@ const INDEXES: Record<BulkTable, (part: string) => string[]> = {
   ],
 };
 
+/** An audit's findings may come in two parts, split at a finding id (two sessions of the reconcile job
+ * write one each, see lib/reconcile/mutations.ts): the second part's table. */
+export function secondFindingsPart(auditId: string): string {
+  // Not findings_<audit>_2: its review index names would pass Postgres's 63 characters.
+  return `findings2_${check(auditId).replaceAll('-', '')}`;
+}
+
+/** The partition bound of an audit's rows: findings by ranges of (audit_id, id), the rest by audit. */
+export function partitionBound(
+  table: BulkTable,
+  auditId: string,
+  ids: { from?: number; below?: number } = {},
+): string {
+  const audit = `'${check(auditId)}'`;
+  if (table !== 'findings') return `FOR VALUES IN (${audit})`;
+  return `FOR VALUES FROM (${audit}, ${ids.from ?? 'MINVALUE'}) TO (${audit}, ${ids.below ?? 'MAXVALUE'})`;
+}
+
+/** The CHECK that proves a part's bound, so ATTACH PARTITION skips its validation scan (added while
+ * the table is empty, it costs one comparison per row written). */
+export function boundCheck(auditId: string, ids: { from?: number; below?: number } = {}): string {
+  const conditions = [`audit_id = '${check(auditId)}'::uuid`];
+  if (ids.from !== undefined) conditions.push(`id >= ${Math.trunc(ids.from)}`);
+  if (ids.below !== undefined) conditions.push(`id < ${Math.trunc(ids.below)}`);
+  return `CHECK (${conditions.join(' AND ')})`;
+}
+
 /** Creates an audit's empty partition directly attached (for tables that fill row by row). */
 export async function createAttachedPartition(table: BulkTable, auditId: string): Promise<void> {
   const part = partitionName(table, auditId);
   await pool().query(
-    `CREATE TABLE IF NOT EXISTS "${part}" PARTITION OF "${table}" FOR VALUES IN ('${check(auditId)}')`,
+    `CREATE TABLE IF NOT EXISTS "${part}" PARTITION OF "${table}" ${partitionBound(table, auditId)}`,
   );
 }
 
-/** Detaches (without blocking readers of other audits) and drops an audit's partition, if any. */
+/** Detaches (without blocking readers of other audits) and drops an audit's partitions, if any (both
+ * parts of its findings). */
 export async function dropPartition(table: BulkTable, auditId: string): Promise<void> {
-  const part = partitionName(table, auditId);
-  const { rows } = await pool().query<{ attached: boolean }>(
-    `SELECT EXISTS (SELECT 1 FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid WHERE c.relname = $1) AS attached`,
-    [part],
-  );
-  if (rows[0]?.attached) {
-    // CONCURRENTLY only takes a SHARE UPDATE EXCLUSIVE lock on the parent; it cannot run in a transaction.
-    await pool().query(`ALTER TABLE "${table}" DETACH PARTITION "${part}" CONCURRENTLY`);
+  const parts = [partitionName(table, auditId)];
+  if (table === 'findings') parts.push(secondFindingsPart(auditId));
+  for (const part of parts) {
+    const { rows } = await pool().query<{ attached: boolean }>(
+      `SELECT EXISTS (SELECT 1 FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid WHERE c.relname = $1) AS attached`,
+      [part],
+    );
+    if (rows[0]?.attached) {
+      // CONCURRENTLY only takes a SHARE UPDATE EXCLUSIVE lock on the parent; it cannot run in a transaction.
+      await pool().query(`ALTER TABLE "${table}" DETACH PARTITION "${part}" CONCURRENTLY`);
+    }
+    await pool().query(`DROP TABLE IF EXISTS "${part}"`);
   }
-  await pool().query(`DROP TABLE IF EXISTS "${part}"`);
+}
+
+/** The tables of an audit's findings that are attached (one, or two parts), for per-table work such as
+ * the review indexes. */
+export async function findingsParts(auditId: string): Promise<string[]> {
+  const { rows } = await pool().query<{ relname: string }>(
+    `SELECT c.relname FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid
+      WHERE i.inhparent = 'findings'::regclass AND c.relname = ANY($1) ORDER BY c.relname`,
+    [[partitionName('findings', auditId), secondFindingsPart(auditId)]],
+  );
+  return rows.map((r) => r.relname);
 }
 
 /** With SQL_TRACE=1 (worker environment), each statement of a load is logged with its duration: where
@@ -76,9 +118,15 @@ export class PartitionLoad {
     readonly table: BulkTable,
     readonly auditId: string,
     readonly part: string,
+    private readonly bound: string,
   ) {}
 
-  static async begin(table: BulkTable, auditId: string): Promise<PartitionLoad> {
+  /** `ids`: for findings, the range of finding ids this part holds (all, by default). */
+  static async begin(
+    table: BulkTable,
+    auditId: string,
+    ids: { from?: number; below?: number } = {},
+  ): Promise<PartitionLoad> {
     await dropPartition(table, auditId);
     const part = partitionName(table, auditId);
     const client = await pool().connect();
@@ -98,7 +146,7 @@ export class PartitionLoad {
       // Lets ATTACH PARTITION skip its validation scan. The default spares a COPY from sending the audit
       // id on every line (it stays on the partition, where only this audit's rows can go anyway).
       await client.query(
-        `ALTER TABLE "${part}" ADD CONSTRAINT "${part}_audit" CHECK (audit_id = '${auditId}'::uuid), ` +
+        `ALTER TABLE "${part}" ADD CONSTRAINT "${part}_audit" ${boundCheck(auditId, ids)}, ` +
           `ALTER COLUMN audit_id SET DEFAULT '${auditId}'::uuid`,
       );
     } catch (error) {
@@ -106,7 +154,7 @@ export class PartitionLoad {
       client.release();
       throw error;
     }
-    return new PartitionLoad(client, table, auditId, part);
+    return new PartitionLoad(client, table, auditId, part, partitionBound(table, auditId, ids));
   }
 
   /** Runs a statement inside the load's transaction (e.g. INSERT ... SELECT into the partition). */
@@ -123,8 +171,9 @@ export class PartitionLoad {
     return new CopyWriter(this.client, this.part, columns, { freeze: true });
   }
 
-  /** Indexes the loaded rows, attaches the partition and commits. */
-  async commit(): Promise<void> {
+  /** Indexes the loaded rows, attaches the partition (and `alsoAttach`: tables of the same audit that
+   * another session wrote and committed) and commits. */
+  async commit(alsoAttach: { part: string; bound: string }[] = []): Promise<void> {
     if (this.closed) return;
     this.closed = true;
     try {
@@ -137,9 +186,9 @@ export class PartitionLoad {
         await run('SET LOCAL default_statistics_target = 10');
         await run(`ANALYZE "${this.part}"`);
       }
-      await run(
-        `ALTER TABLE "${this.table}" ATTACH PARTITION "${this.part}" FOR VALUES IN ('${this.auditId}')`,
-      );
+      for (const other of alsoAttach)
+        await run(`ALTER TABLE "${this.table}" ATTACH PARTITION "${other.part}" ${other.bound}`);
+      await run(`ALTER TABLE "${this.table}" ATTACH PARTITION "${this.part}" ${this.bound}`);
       await run('COMMIT');
     } catch (error) {
       await this.client.query('ROLLBACK').catch(() => {});

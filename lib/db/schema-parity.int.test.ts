@@ -26,7 +26,7 @@ describe('migrations and schema.prisma', () => {
           -- per-audit partitions are created at run time; their parent is what the schema describes
           AND table_name NOT IN (SELECT relname FROM pg_class WHERE relispartition)
           -- so are a running reconcile's working sets and staging table (lib/reconcile), dropped at its end
-          AND table_name !~ '^(reconcile_[a-z]+|findings_half)_[0-9a-f]{32}$'
+          AND table_name !~ '^(reconcile_[a-z]+_|findings2_)[0-9a-f]{32}$'
         ORDER BY table_name, ordinal_position`,
     );
     const actual = new Map<string, { name: string; type: string; nullable: boolean }[]>();

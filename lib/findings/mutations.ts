@@ -1,7 +1,7 @@
 // Review decisions: one statement changes the findings (by ids or by filter), appends one decision-log
 // row per change and moves the per-reason counts, so all three always agree.
 import { pool } from '@/lib/db/client';
-import { partitionName } from '@/lib/db/partitions';
+import { findingsParts } from '@/lib/db/partitions';
 import { filterSql } from './filter-sql';
 import { reviewIndexes } from './indexes';
 import type { Decision, TFindingFilter } from './schema';
@@ -78,19 +78,17 @@ export async function markReviewIndexesReady(auditId: string): Promise<void> {
  * ANALYZE (statistics; index-only counts). Re-runnable after a crash: an interrupted concurrent build
  * leaves an invalid index, which is dropped and built again. */
 export async function buildReviewIndexes(auditId: string): Promise<void> {
-  const part = partitionName('findings', auditId);
-  const { rows } = await pool().query<{ exists: boolean }>('SELECT to_regclass($1) IS NOT NULL AS exists', [
-    part,
-  ]);
-  if (!rows[0]?.exists) return; // the audit was deleted or re-reconciled meanwhile
-  for (const index of reviewIndexes(part)) {
-    const { rows: state } = await pool().query<{ valid: boolean }>(
-      'SELECT i.indisvalid AS valid FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid WHERE c.relname = $1',
-      [index.name],
-    );
-    if (state[0]?.valid) continue;
-    if (state[0]) await pool().query(`DROP INDEX CONCURRENTLY IF EXISTS "${index.name}"`);
-    await pool().query(`CREATE INDEX CONCURRENTLY "${index.name}" ${index.definition}`);
+  // One table, or the two parts a split reconcile wrote; none when the audit was deleted or re-reconciled.
+  for (const part of await findingsParts(auditId)) {
+    for (const index of reviewIndexes(part)) {
+      const { rows: state } = await pool().query<{ valid: boolean }>(
+        'SELECT i.indisvalid AS valid FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid WHERE c.relname = $1',
+        [index.name],
+      );
+      if (state[0]?.valid) continue;
+      if (state[0]) await pool().query(`DROP INDEX CONCURRENTLY IF EXISTS "${index.name}"`);
+      await pool().query(`CREATE INDEX CONCURRENTLY "${index.name}" ${index.definition}`);
+    }
+    await pool().query(`VACUUM (ANALYZE) "${part}"`);
   }
-  await pool().query(`VACUUM (ANALYZE) "${part}"`);
 }

@@ -5,10 +5,13 @@ import type pg from 'pg';
 import { pool, transaction } from '@/lib/db/client';
 import { intEnv } from '@/lib/db/config';
 import {
+  boundCheck,
   createAttachedPartition,
   dropPartition,
   PartitionLoad,
+  partitionBound,
   partitionName,
+  secondFindingsPart,
   traced,
 } from '@/lib/db/partitions';
 import {
@@ -67,7 +70,6 @@ export async function dropSets(auditId: string): Promise<void> {
 export async function resetFindings(auditId: string): Promise<void> {
   await dropSets(auditId);
   await dropPartition('findings', auditId);
-  await pool().query(`DROP TABLE IF EXISTS "${stagingName(auditId)}"`);
   await dropPartition('decision_log', auditId);
   await pool().query('DELETE FROM finding_counts WHERE audit_id = $1', [auditId]);
 }
@@ -82,8 +84,8 @@ interface IngestFacts {
   latestCrawl: Date | null;
 }
 
-async function ingestFacts(load: PartitionLoad, auditId: string): Promise<IngestFacts> {
-  const { rows } = await load.query(
+async function ingestFacts(auditId: string): Promise<IngestFacts> {
+  const { rows } = await pool().query(
     `SELECT sitemap_unique_urls AS "sitemapUnique", sitemap_duplicate_keys AS "sitemapDuplicates",
             sitemap_newest_lastmod AS "newestLastmod", crawl_rows AS "crawlRows",
             crawl_duplicate_keys AS "crawlDuplicates", crawl_latest_at AS "latestCrawl"
@@ -215,44 +217,49 @@ function splitMin(): number {
   return intEnv('RECONCILE_SPLIT_MIN', 200_000);
 }
 
-/** The main session's share of the declared set, in percent: it also classifies the add list and moves the
- * other session's rows in, so it takes less than half (both then finish at about the same time). */
-const MAIN_SHARE = 44;
-
-const stagingName = (auditId: string) => `findings_half_${auditId.replaceAll('-', '')}`;
+/** The main session's share of the declared set, in percent: the other session also classifies the add
+ * list (so both finish at about the same time). */
+const MAIN_SHARE = 61;
 
 /**
- * The other part of the declared findings, classified on a session of its own into a staging table that
- * it commits, with that part's counts; the main session moves the rows into the audit's partition.
+ * The second part of an audit's findings — declared keys whose ids are from `from` on, and the add list —
+ * classified on a session of its own into a table of its own, keyed and committed there; the main session
+ * attaches it beside its own part. Returns that part's counts and the add list's exclusions.
  */
-function declaredHalfElsewhere(
-  n: Sets,
-  auditId: string,
-  exact: boolean,
-  crawlTime: Date | null,
-): Promise<AggregateRow[]> {
-  const staging = stagingName(auditId);
+function secondPart(n: Sets, auditId: string, from: number, exact: boolean, crawlTime: Date | null) {
+  const part = secondFindingsPart(auditId);
   return onOwnSession(async (query) => {
     await classifySettings(query);
-    await query(`CREATE UNLOGGED TABLE "${staging}" (LIKE findings INCLUDING DEFAULTS)`);
-    await query(declaredFindingsSql(n, staging, 'other'), [auditId, exact, crawlTime, MAIN_SHARE]);
-    return aggregate(query, staging);
+    await query(
+      `CREATE TABLE "${part}" (LIKE findings INCLUDING DEFAULTS);
+       ALTER TABLE "${part}" ADD CONSTRAINT "${part}_audit" ${boundCheck(auditId, { from })}`,
+    );
+    await query(declaredFindingsSql(n, part, 'from'), [auditId, exact, crawlTime, from]);
+    const added = (await query(addFindingsSql(n, part), [auditId])).rows[0] as AddExcluded;
+    const counts = await aggregate(query, part);
+    await query(`ALTER TABLE "${part}" ADD CONSTRAINT "${part}_pkey" PRIMARY KEY (audit_id, id)`);
+    return { counts, added };
   });
+}
+
+interface AddExcluded {
+  non200: number;
+  noindex: number;
+  canonicalised: number;
 }
 
 export async function reconcileAudit(auditId: string, options: ReconcileOptions): Promise<ReconcileOutcome> {
   await resetFindings(auditId);
   const n = setNames(auditId);
-  const load = await PartitionLoad.begin('findings', auditId);
-  const query: Query = (sql, params = []) => load.query(sql, params);
-  let other: Promise<AggregateRow[]> | null = null;
+  let load: PartitionLoad | null = null;
+  let other: ReturnType<typeof secondPart> | null = null;
   try {
-    const known = await ingestFacts(load, auditId);
+    const known = await ingestFacts(auditId);
     await buildSets(n, auditId, known, options.exact);
     // Facts the ingest could not give (audits ingested before it recorded them) are read from the sets.
     const f =
       known.sitemapDuplicates === null || known.crawlDuplicates === null
-        ? (await load.query(factsSql(n))).rows[0]
+        ? (await pool().query(factsSql(n))).rows[0]
         : {
             declared: known.sitemapUnique,
             crawled: known.crawlRows - known.crawlDuplicates,
@@ -260,49 +267,55 @@ export async function reconcileAudit(auditId: string, options: ReconcileOptions)
             newest_lastmod: known.newestLastmod,
           };
     const crawlTime = options.crawlTime ?? f.latest_crawl;
+    // Declared findings have ids 1..total (see fileBasesSql); a split puts those below `mid` in the main
+    // part and the rest, with the add list (ids above total), in the second.
+    const total = (await pool().query(`SELECT coalesce(max(total), 0)::int AS total FROM ${n.fo}`)).rows[0]
+      .total as number;
+    const mid = f.declared >= splitMin() ? Math.max(1, Math.round((total * MAIN_SHARE) / 100)) : null;
+    const started = await PartitionLoad.begin('findings', auditId, mid === null ? {} : { below: mid });
+    load = started;
+    const query: Query = (sql, params = []) => started.query(sql, params);
     await setSession(query);
     await classifySettings(query);
+    let added: AddExcluded;
     const parts: AggregateRow[][] = [];
-    if (f.declared >= splitMin()) {
-      other = declaredHalfElsewhere(n, auditId, options.exact, crawlTime);
+    if (mid !== null) {
+      other = secondPart(n, auditId, mid, options.exact, crawlTime);
       other.catch(() => {}); // awaited below; this only keeps an early failure from going unhandled
-      await load.query(declaredFindingsSql(n, load.part, 'main'), [
-        auditId,
-        options.exact,
-        crawlTime,
-        MAIN_SHARE,
-      ]);
+      await query(declaredFindingsSql(n, started.part, 'below'), [auditId, options.exact, crawlTime, mid]);
+      // This session's rows are counted while the other session may still be classifying.
+      parts.push(await aggregate(query, started.part));
+      const second = await other;
+      parts.push(second.counts);
+      added = second.added;
     } else {
-      await load.query(declaredFindingsSql(n, load.part), [auditId, options.exact, crawlTime]);
+      await query(declaredFindingsSql(n, started.part), [auditId, options.exact, crawlTime]);
+      added = (await query(addFindingsSql(n, started.part), [auditId])).rows[0] as AddExcluded;
+      parts.push(await aggregate(query, started.part));
     }
-    const added = (await load.query(addFindingsSql(n, load.part), [auditId])).rows[0];
-    // This session's rows are counted while the other session may still be classifying its half.
-    parts.push(await aggregate(query, load.part));
-    if (other) {
-      parts.push(await other);
-      await load.query(`INSERT INTO "${load.part}" SELECT * FROM "${stagingName(auditId)}"`);
-      await load.query(`DROP TABLE "${stagingName(auditId)}"`);
-    }
-    const counted = await storeCounts(load, auditId, mergeAggregates(parts));
+    const counted = await storeCounts(started, auditId, mergeAggregates(parts));
     const facts: ReconcileFacts = {
       declared: f.declared,
       crawled: f.crawled,
       matched: f.declared - counted.unmatched,
       latestCrawl: f.latest_crawl,
       newestLastmod: f.newest_lastmod,
-      hostsNotCrawled: (await load.query(hostsNotCrawledSql(n), [counted.unmatchedHosts])).rows[0].hosts,
+      hostsNotCrawled: (await query(hostsNotCrawledSql(n), [counted.unmatchedHosts])).rows[0].hosts,
     };
     const addExcluded = { non200: added.non200, noindex: added.noindex, canonicalised: added.canonicalised };
-    await load.commit();
+    await started.commit(
+      mid === null
+        ? []
+        : [{ part: secondFindingsPart(auditId), bound: partitionBound('findings', auditId, { from: mid }) }],
+    );
     await createAttachedPartition('decision_log', auditId);
     await dropSets(auditId);
     return { facts, crawlTime, addExcluded, byFile: counted.byFile, pruneTotal: counted.pruneTotal };
   } catch (error) {
-    await load.rollback().catch(() => {});
+    await load?.rollback().catch(() => {});
     await other?.catch(() => {});
-    await pool()
-      .query(`DROP TABLE IF EXISTS "${stagingName(auditId)}"`)
-      .catch(() => {});
+    // The second part may have been committed before the main session failed.
+    await dropPartition('findings', auditId).catch(() => {});
     await dropSets(auditId).catch(() => {});
     throw error;
   }

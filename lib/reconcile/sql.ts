@@ -157,13 +157,14 @@ SELECT file_id, (sum(maxpos) OVER (ORDER BY file_id) - maxpos)::int AS base, sum
  * url_variant, newer_than_crawl, section_not_crawled, unreached_by_crawl (in that order).
  * (OFFSET 0 keeps each level a separate step, so every expression is computed once per row.)
  */
-export function declaredFindingsSql(n: Sets, part: string, share?: 'main' | 'other'): string {
-  // When two sessions share the work, each takes a part of the declared set: positions whose last two
-  // digits are below $4 (the main session's share in percent), or the others.
+export function declaredFindingsSql(n: Sets, part: string, ids?: 'below' | 'from'): string {
+  // When two sessions share the work, each takes the declared keys whose finding ids are below $4, or
+  // from $4 on (each session writes its own part of the audit's findings, split at that id).
   const declared =
-    share === undefined
+    ids === undefined
       ? `${n.d} d`
-      : `(SELECT * FROM ${n.d} WHERE position % 100 ${share === 'main' ? '<' : '>='} $4) d`;
+      : `(SELECT d.* FROM ${n.d} d JOIN ${n.fo} fo USING (file_id)
+           WHERE fo.base + d.position ${ids === 'below' ? '<' : '>='} $4) d`;
   return `
 INSERT INTO "${part}" (${FINDING_COLUMNS})
 SELECT $1, b.id, CASE WHEN b.reasons[1] IN ('newer_than_crawl', 'section_not_crawled') THEN 'held' ELSE 'prune' END,
