@@ -36,14 +36,20 @@ async function until(what: string, probe: () => Promise<boolean> | boolean, ms =
   }
 }
 
+/** Starts this test's listener, recording what it hears and logs. */
+async function listen() {
+  const heard: string[] = [];
+  const logs: string[] = [];
+  listener = await listenForJobs(
+    (queue) => heard.push(queue),
+    (m) => logs.push(m),
+  );
+  return { heard, logs };
+}
+
 describe('job wake-ups', () => {
   it('carry the queue name from the announcing process to the listener', async () => {
-    const heard: string[] = [];
-    const logs: string[] = [];
-    listener = await listenForJobs(
-      (queue) => heard.push(queue),
-      (m) => logs.push(m),
-    );
+    const { heard, logs } = await listen();
     const next = nextHeard(heard, 5000);
     await announceJob('ingest');
     expect(await next).toBe('ingest');
@@ -51,13 +57,8 @@ describe('job wake-ups', () => {
   });
 
   it('reconnect after the connection is cut, and are heard again', async () => {
-    const heard: string[] = [];
-    const logs: string[] = [];
-    listener = await listenForJobs(
-      (queue) => heard.push(queue),
-      (m) => logs.push(m),
-    );
-    const first = listener.backendPid();
+    const { heard, logs } = await listen();
+    const first = listener?.backendPid();
     expect(first).toBeTypeOf('number');
     await pool().query('SELECT pg_terminate_backend($1)', [first]);
     // Reconnects 1 s after the loss; announcements until then are missed (polling finds those jobs).
