@@ -102,13 +102,20 @@ describe('migration runner', () => {
   it('moves the findings of existing audits to the id-range partitioning without reading their rows', async () => {
     const url = await freshDatabase();
     const dir = tempMigrations();
-    const later = path.join(os.tmpdir(), `later-${randomBytes(4).toString('hex')}`);
-    cpSync(path.join(dir, '20261130190000_findings_by_id_range'), later, { recursive: true });
-    rmSync(path.join(dir, '20261130190000_findings_by_id_range'), { recursive: true });
+    // The database as it was before this migration (and the ones after it).
+    const later = mkdtempSync(path.join(os.tmpdir(), 'later-'));
+    const moved = listMigrations(dir)
+      .map((m) => m.name)
+      .filter((name) => name >= '20261130190000');
+    for (const name of moved) {
+      cpSync(path.join(dir, name), path.join(later, name), { recursive: true });
+      rmSync(path.join(dir, name), { recursive: true });
+    }
     await withClient(url, (c) => migrate(c, dir));
     const audit = '5c1d7a52-0c8b-4c71-9d47-3f2a0f1e9b10';
     const part = `findings_${audit.replaceAll('-', '')}`;
     await withClient(url, async (c) => {
+      await c.query(`INSERT INTO audits (id, name) VALUES ($1, 'before')`, [audit]);
       // As the reconcile job wrote an audit's findings before: its own table, checked, keyed, attached.
       await c.query(`CREATE TABLE "${part}" (LIKE findings INCLUDING DEFAULTS)`);
       await c.query(
@@ -123,8 +130,8 @@ describe('migration runner', () => {
       await c.query(`ALTER TABLE "${part}" ADD CONSTRAINT "${part}_pkey" PRIMARY KEY (audit_id, id)`);
       await c.query(`ALTER TABLE findings ATTACH PARTITION "${part}" FOR VALUES IN ('${audit}')`);
     });
-    cpSync(later, path.join(dir, '20261130190000_findings_by_id_range'), { recursive: true });
-    expect(await withClient(url, (c) => migrate(c, dir))).toEqual(['20261130190000_findings_by_id_range']);
+    cpSync(later, dir, { recursive: true });
+    expect(await withClient(url, (c) => migrate(c, dir))).toEqual(moved);
     await withClient(url, async (c) => {
       const bound = await c.query(
         `SELECT pg_get_expr(c.relpartbound, c.oid) AS bound, i.inhparent::regclass::text AS parent
@@ -148,6 +155,43 @@ describe('migration runner', () => {
       expect(key.rows[0].n).toBe(1);
       expect((await c.query(`SELECT to_regclass('findings_by_audit') AS t`)).rows[0].t).toBeNull();
     });
+    rmSync(dir, { recursive: true, force: true });
+    rmSync(later, { recursive: true, force: true });
+  });
+
+  it('drops the findings and decision logs that deleted audits left behind, and keeps the others', async () => {
+    const url = await freshDatabase();
+    const dir = tempMigrations();
+    const later = path.join(os.tmpdir(), `later-${randomBytes(4).toString('hex')}`);
+    cpSync(path.join(dir, '20261130200000_drop_orphaned_findings'), later, { recursive: true });
+    rmSync(path.join(dir, '20261130200000_drop_orphaned_findings'), { recursive: true });
+    await withClient(url, (c) => migrate(c, dir));
+    const kept = '0b6e2f3c-7a1d-4c2e-8f90-1a2b3c4d5e6f';
+    const orphan = '9f8e7d6c-5b4a-4392-8171-605f4e3d2c1b';
+    await withClient(url, async (c) => {
+      await c.query(`INSERT INTO audits (id, name) VALUES ($1, 'kept')`, [kept]);
+      for (const audit of [kept, orphan]) {
+        const hex = audit.replaceAll('-', '');
+        await c.query(
+          `CREATE TABLE "findings_${hex}" PARTITION OF findings FOR VALUES FROM ('${audit}', MINVALUE) TO ('${audit}', MAXVALUE)`,
+        );
+        await c.query(
+          `CREATE TABLE "decision_log_${hex}" PARTITION OF decision_log FOR VALUES IN ('${audit}')`,
+        );
+      }
+    });
+    cpSync(later, path.join(dir, '20261130200000_drop_orphaned_findings'), { recursive: true });
+    expect(await withClient(url, (c) => migrate(c, dir))).toEqual(['20261130200000_drop_orphaned_findings']);
+    const left = await withClient(url, async (c) =>
+      (
+        await c.query<{ relname: string }>(
+          `SELECT c.relname FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid
+              WHERE i.inhparent IN ('findings'::regclass, 'decision_log'::regclass) ORDER BY 1`,
+        )
+      ).rows.map((r) => r.relname),
+    );
+    const hex = kept.replaceAll('-', '');
+    expect(left).toEqual([`decision_log_${hex}`, `findings_${hex}`]);
     rmSync(dir, { recursive: true, force: true });
     rmSync(later, { recursive: true, force: true });
   });
