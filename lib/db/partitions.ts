@@ -50,11 +50,40 @@ export function partitionBound(
 
 /** The CHECK that proves a part's bound, so ATTACH PARTITION skips its validation scan (added while
  * the table is empty, it costs one comparison per row written). */
-export function boundCheck(auditId: string, ids: { from?: number; below?: number } = {}): string {
+function boundCheck(auditId: string, ids: { from?: number; below?: number } = {}): string {
   const conditions = [`audit_id = '${check(auditId)}'::uuid`];
   if (ids.from !== undefined) conditions.push(`id >= ${Math.trunc(ids.from)}`);
   if (ids.below !== undefined) conditions.push(`id < ${Math.trunc(ids.below)}`);
   return `CHECK (${conditions.join(' AND ')})`;
+}
+
+/**
+ * Creates the (unattached) table of an audit's rows of `table`, named `part`, for `ids` (findings only):
+ * the statements a load runs first, in its transaction. Another session may create the second part of
+ * an audit's findings the same way (lib/reconcile/mutations.ts).
+ */
+export function createPartSql(
+  table: BulkTable,
+  part: string,
+  auditId: string,
+  ids: { from?: number; below?: number } = {},
+): string[] {
+  // Entries and crawl rows are written once, frozen, and never changed: autovacuum has nothing to do on
+  // them, and its workers would only compete with the reconcile job that reads them next (the statistics
+  // are taken explicitly). Findings change with every decision, so they keep it.
+  const storage = READ_ONLY.has(table) ? ' WITH (autovacuum_enabled = false)' : '';
+  return [
+    `CREATE TABLE "${part}" (LIKE "${table}" INCLUDING DEFAULTS)${storage}`,
+    // Lets ATTACH PARTITION skip its validation scan. The default spares a COPY from sending the audit id
+    // on every line (it stays on the partition, where only this audit's rows can go anyway).
+    `ALTER TABLE "${part}" ADD CONSTRAINT "${part}_audit" ${boundCheck(auditId, ids)}, ` +
+      `ALTER COLUMN audit_id SET DEFAULT '${check(auditId)}'::uuid`,
+  ];
+}
+
+/** The key (and, for the decision log, index) of a loaded table, built once after its rows are in. */
+export function keySql(table: BulkTable, part: string): string[] {
+  return INDEXES[table](part);
 }
 
 /** Creates an audit's empty partition directly attached (for tables that fill row by row). */
@@ -130,25 +159,12 @@ export class PartitionLoad {
     await dropPartition(table, auditId);
     const part = partitionName(table, auditId);
     const client = await pool().connect();
-    // Temporary tables of a large load stay in memory instead of spilling to files. Only settable before a
-    // session's first temporary table; a connection that already has it keeps its earlier value.
-    await client.query("SET temp_buffers = '2GB'").catch(() => {});
     try {
       await client.query('BEGIN');
       // The new table's pages reach the disk while the load goes on (the kernel is asked to write back
       // every 2 MB written) instead of all at the commit, whose fsync of a few hundred MB then waits less.
       await client.query("SET LOCAL backend_flush_after = '2MB'");
-      // Entries and crawl rows are written once, frozen, and never changed: autovacuum has nothing to do
-      // on them, and its workers would only compete with the reconcile job that reads them next (the
-      // statistics are taken explicitly). Findings change with every decision, so they keep it.
-      const storage = READ_ONLY.has(table) ? ' WITH (autovacuum_enabled = false)' : '';
-      await client.query(`CREATE TABLE "${part}" (LIKE "${table}" INCLUDING DEFAULTS)${storage}`);
-      // Lets ATTACH PARTITION skip its validation scan. The default spares a COPY from sending the audit
-      // id on every line (it stays on the partition, where only this audit's rows can go anyway).
-      await client.query(
-        `ALTER TABLE "${part}" ADD CONSTRAINT "${part}_audit" ${boundCheck(auditId, ids)}, ` +
-          `ALTER COLUMN audit_id SET DEFAULT '${auditId}'::uuid`,
-      );
+      for (const sql of createPartSql(table, part, auditId, ids)) await client.query(sql);
     } catch (error) {
       await client.query('ROLLBACK').catch(() => {});
       client.release();
@@ -178,7 +194,7 @@ export class PartitionLoad {
     this.closed = true;
     try {
       const run = (sql: string) => traced(sql, () => this.client.query(sql));
-      for (const sql of INDEXES[this.table](this.part)) await run(sql);
+      for (const sql of keySql(this.table, this.part)) await run(sql);
       // Fresh statistics for the reconcile job's plans (the findings get theirs with the review indexes).
       // Its hash joins need row counts and whether keys repeat, not histograms: a sample of 3,000 rows
       // (statistics target 10) takes 20 ms where the default 30,000 took 300 ms on a million rows.

@@ -5,9 +5,10 @@ import type pg from 'pg';
 import { pool, transaction } from '@/lib/db/client';
 import { intEnv } from '@/lib/db/config';
 import {
-  boundCheck,
   createAttachedPartition,
+  createPartSql,
   dropPartition,
+  keySql,
   PartitionLoad,
   partitionBound,
   partitionName,
@@ -47,10 +48,17 @@ export interface ReconcileOptions {
   crawlTime: Date | null;
 }
 
+/** Undeclared crawled pages the add list's rule left out, by why. */
+interface AddExcluded {
+  non200: number;
+  noindex: number;
+  canonicalised: number;
+}
+
 export interface ReconcileOutcome {
   facts: ReconcileFacts;
   crawlTime: Date | null;
-  addExcluded: { non200: number; noindex: number; canonicalised: number };
+  addExcluded: AddExcluded;
   byFile: FileReasonRow[];
   pruneTotal: number;
 }
@@ -230,22 +238,13 @@ function secondPart(n: Sets, auditId: string, from: number, exact: boolean, craw
   const part = secondFindingsPart(auditId);
   return onOwnSession(async (query) => {
     await classifySettings(query);
-    await query(
-      `CREATE TABLE "${part}" (LIKE findings INCLUDING DEFAULTS);
-       ALTER TABLE "${part}" ADD CONSTRAINT "${part}_audit" ${boundCheck(auditId, { from })}`,
-    );
+    for (const sql of createPartSql('findings', part, auditId, { from })) await query(sql);
     await query(declaredFindingsSql(n, part, 'from'), [auditId, exact, crawlTime, from]);
     const added = (await query(addFindingsSql(n, part), [auditId])).rows[0] as AddExcluded;
     const counts = await aggregate(query, part);
-    await query(`ALTER TABLE "${part}" ADD CONSTRAINT "${part}_pkey" PRIMARY KEY (audit_id, id)`);
+    for (const sql of keySql('findings', part)) await query(sql);
     return { counts, added };
   });
-}
-
-interface AddExcluded {
-  non200: number;
-  noindex: number;
-  canonicalised: number;
 }
 
 export async function reconcileAudit(auditId: string, options: ReconcileOptions): Promise<ReconcileOutcome> {
@@ -302,7 +301,6 @@ export async function reconcileAudit(auditId: string, options: ReconcileOptions)
       newestLastmod: f.newest_lastmod,
       hostsNotCrawled: (await query(hostsNotCrawledSql(n), [counted.unmatchedHosts])).rows[0].hosts,
     };
-    const addExcluded = { non200: added.non200, noindex: added.noindex, canonicalised: added.canonicalised };
     await started.commit(
       mid === null
         ? []
@@ -310,7 +308,7 @@ export async function reconcileAudit(auditId: string, options: ReconcileOptions)
     );
     await createAttachedPartition('decision_log', auditId);
     await dropSets(auditId);
-    return { facts, crawlTime, addExcluded, byFile: counted.byFile, pruneTotal: counted.pruneTotal };
+    return { facts, crawlTime, addExcluded: added, byFile: counted.byFile, pruneTotal: counted.pruneTotal };
   } catch (error) {
     await load?.rollback().catch(() => {});
     await other?.catch(() => {});
