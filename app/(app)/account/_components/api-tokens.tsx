@@ -4,6 +4,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
 import { Alert } from '@/components/ui/alert';
 import { ConfirmButton } from '@/components/ui/confirm-button';
+import { QueryStatus } from '@/components/ui/query-status';
 import { formatDateTime } from '@/lib/audits/format';
 import { apiFetch } from '@/lib/audits/hooks';
 
@@ -70,47 +71,40 @@ export function ApiTokens() {
       <div className="card__body stack">
         {created ? <TokenReveal token={created} onDone={() => setCreated(null)} /> : null}
         {revokeError ? <Alert title="The token could not be revoked">{revokeError}</Alert> : null}
-        {tokens.isPending ? (
-          <p className="muted" role="status">
-            Loading tokens…
-          </p>
-        ) : tokens.isError ? (
-          <Alert title="Your tokens could not be loaded">
-            {tokens.error.message}{' '}
-            <button type="button" className="button button--small" onClick={() => void tokens.refetch()}>
-              Try again
-            </button>
-          </Alert>
-        ) : tokens.data.length === 0 ? (
-          <p className="muted">You have no API tokens yet.</p>
-        ) : (
-          <div className="table-wrap">
-            <table className="plain-table">
-              <thead>
-                <tr>
-                  <th scope="col">Name</th>
-                  <th scope="col">Token</th>
-                  <th scope="col">Created</th>
-                  <th scope="col">Last used</th>
-                  <th scope="col">Status</th>
-                  <th scope="col">
-                    <span className="visually-hidden">Actions</span>
-                  </th>
-                </tr>
-              </thead>
-              <tbody>
-                {tokens.data.map((token) => (
-                  <TokenRow
-                    key={token.id}
-                    token={token}
-                    onStart={() => setRevokeError(null)}
-                    onError={setRevokeError}
-                  />
-                ))}
-              </tbody>
-            </table>
-          </div>
-        )}
+        <QueryStatus query={tokens} loading="Loading tokens…" failed="Your tokens could not be loaded">
+          {(list) =>
+            list.length === 0 ? (
+              <p className="muted">You have no API tokens yet.</p>
+            ) : (
+              <div className="table-wrap">
+                <table className="plain-table">
+                  <thead>
+                    <tr>
+                      <th scope="col">Name</th>
+                      <th scope="col">Token</th>
+                      <th scope="col">Created</th>
+                      <th scope="col">Last used</th>
+                      <th scope="col">Status</th>
+                      <th scope="col">
+                        <span className="visually-hidden">Actions</span>
+                      </th>
+                    </tr>
+                  </thead>
+                  <tbody>
+                    {list.map((token) => (
+                      <TokenRow
+                        key={token.id}
+                        token={token}
+                        onStart={() => setRevokeError(null)}
+                        onError={setRevokeError}
+                      />
+                    ))}
+                  </tbody>
+                </table>
+              </div>
+            )
+          }
+        </QueryStatus>
 
         <form className="form-section" onSubmit={onSubmit} aria-labelledby="new-token-heading">
           <h3 id="new-token-heading">Create a token</h3>

@@ -4,6 +4,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useSessionUser } from '@/app/session-context';
 import { Alert } from '@/components/ui/alert';
+import { QueryStatus } from '@/components/ui/query-status';
 import { apiFetch } from '@/lib/audits/hooks';
 import { AddUserForm } from './add-user-form';
 import { UserRow } from './user-row';
@@ -31,46 +32,37 @@ export function UsersAdmin() {
         </div>
         <div className="card__body stack">
           {actionError ? <Alert title={actionError.title}>{actionError.message}</Alert> : null}
-          {users.isPending ? (
-            <p className="muted" role="status">
-              Loading users…
-            </p>
-          ) : users.isError ? (
-            <Alert title="The users could not be loaded">
-              {users.error.message}{' '}
-              <button type="button" className="button button--small" onClick={() => void users.refetch()}>
-                Try again
-              </button>
-            </Alert>
-          ) : (
-            <div className="table-wrap">
-              <table className="plain-table">
-                <thead>
-                  <tr>
-                    <th scope="col">Name</th>
-                    <th scope="col">Email</th>
-                    <th scope="col">Role</th>
-                    <th scope="col">Created</th>
-                    <th scope="col">Status</th>
-                    <th scope="col">
-                      <span className="visually-hidden">Actions</span>
-                    </th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {users.data.map((user) => (
-                    <UserRow
-                      key={user.id}
-                      user={user}
-                      isSelf={me !== null && me.email.toLowerCase() === user.email.toLowerCase()}
-                      onError={(title, message) => setActionError({ title, message })}
-                      onStart={() => setActionError(null)}
-                    />
-                  ))}
-                </tbody>
-              </table>
-            </div>
-          )}
+          <QueryStatus query={users} loading="Loading users…" failed="The users could not be loaded">
+            {(list) => (
+              <div className="table-wrap">
+                <table className="plain-table">
+                  <thead>
+                    <tr>
+                      <th scope="col">Name</th>
+                      <th scope="col">Email</th>
+                      <th scope="col">Role</th>
+                      <th scope="col">Created</th>
+                      <th scope="col">Status</th>
+                      <th scope="col">
+                        <span className="visually-hidden">Actions</span>
+                      </th>
+                    </tr>
+                  </thead>
+                  <tbody>
+                    {list.map((user) => (
+                      <UserRow
+                        key={user.id}
+                        user={user}
+                        isSelf={me !== null && me.email.toLowerCase() === user.email.toLowerCase()}
+                        onError={(title, message) => setActionError({ title, message })}
+                        onStart={() => setActionError(null)}
+                      />
+                    ))}
+                  </tbody>
+                </table>
+              </div>
+            )}
+          </QueryStatus>
         </div>
       </section>
       <AddUserForm />
