@@ -6,13 +6,13 @@
 //   npm run user -- list
 import { parseArgs } from 'node:util';
 import { ZodError } from 'zod';
-import { AppError } from '@/lib/api/errors';
 import { listUsers, userForLogin } from '@/lib/auth/data';
 import { createApiToken, createUser } from '@/lib/auth/mutations';
 import { isRole } from '@/lib/auth/roles';
 import { ZEmail, ZPassword } from '@/lib/auth/schema';
 import { ensureDatabase } from '@/lib/db/bootstrap';
 import { closeDb } from '@/lib/db/client';
+import { AppError } from '@/lib/errors';
 
 const USAGE = `Usage:
   npm run user -- create --email <email> --role <admin|reviewer|viewer> [--name <name>] --password-stdin

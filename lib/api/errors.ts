@@ -1,45 +1,6 @@
-// One error type with a stable code, mapped to an HTTP status and the API's error envelope in one place.
+// The API's error envelope: any thrown value becomes a status and `{ error: { code, message } }` here.
 import { ZodError } from 'zod';
-
-export type ErrorCode =
-  | 'bad_request'
-  | 'unauthenticated'
-  | 'forbidden'
-  | 'too_many_requests'
-  | 'validation_failed'
-  | 'not_found'
-  | 'payload_too_large'
-  | 'unsupported_media_type'
-  | 'conflict'
-  | 'internal';
-
-const statusOf: Record<ErrorCode, number> = {
-  bad_request: 400,
-  unauthenticated: 401,
-  forbidden: 403,
-  too_many_requests: 429,
-  validation_failed: 400,
-  not_found: 404,
-  payload_too_large: 413,
-  unsupported_media_type: 415,
-  conflict: 409,
-  internal: 500,
-};
-
-/** An error whose message is safe to show a user. */
-export class AppError extends Error {
-  constructor(
-    readonly code: ErrorCode,
-    message: string,
-  ) {
-    super(message);
-    this.name = 'AppError';
-  }
-
-  get status(): number {
-    return statusOf[this.code];
-  }
-}
+import { AppError } from '@/lib/errors';
 
 export interface ErrorEnvelope {
   error: { code: string; message: string };

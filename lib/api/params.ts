@@ -1,5 +1,5 @@
 // Parsing of path and query parameters shared by route handlers.
-import { AppError } from './errors';
+import { AppError } from '@/lib/errors';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 

@@ -6,7 +6,7 @@ import { Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { ReadableStream as WebReadableStream } from 'node:stream/web';
 import busboy from 'busboy';
-import { AppError } from '@/lib/api/errors';
+import { AppError } from '@/lib/errors';
 
 export interface UploadedFile {
   field: string;

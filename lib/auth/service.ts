@@ -1,7 +1,8 @@
 // Sign-in and first-run setup: the same answer whether or not an account exists (no enumeration),
 // throttled per account and per client address.
-import { AppError } from '@/lib/api/errors';
+
 import { jsonBody } from '@/lib/api/params';
+import { AppError } from '@/lib/errors';
 import { countUsers, passwordHashOf, userForLogin } from './data';
 import {
   clearLoginFailures,

@@ -1,6 +1,6 @@
 // Keyset cursors for the findings table: opaque to clients, they carry the sort value and the id of
 // the last row of a page so the next page starts right after it, however deep.
-import { AppError } from '@/lib/api/errors';
+import { AppError } from '@/lib/errors';
 import type { FindingSort } from './schema';
 
 export interface Cursor {

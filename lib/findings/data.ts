@@ -1,8 +1,8 @@
 // Reads of findings: keyset pages with exact totals, one finding with its history, summaries, and a
 // batched stream for exports (a server-side cursor, so memory does not grow with the list).
 import { to as copyTo } from 'pg-copy-streams';
-import { AppError } from '@/lib/api/errors';
 import { db, pool } from '@/lib/db/client';
+import { AppError } from '@/lib/errors';
 import { type Cursor, decodeCursor, encodeCursor } from './cursor';
 import { filterSql, isCountable } from './filter-sql';
 import type {

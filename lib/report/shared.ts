@@ -1,12 +1,13 @@
 // The shared, read-only report of one audit (`/r/<token>`): a share token resolves to its audit (or to
 // nothing: unknown, revoked and expired links look the same), and the page and the PDF read only that
 // audit's summary and findings through the existing data functions.
-import { AppError } from '@/lib/api/errors';
+
 import { getAudit } from '@/lib/audits/data';
 import type { AuditDto } from '@/lib/audits/schema';
 import { sharedAudit } from '@/lib/auth/data';
 import { touchShare } from '@/lib/auth/mutations';
 import { sha256 } from '@/lib/auth/secrets';
+import { AppError } from '@/lib/errors';
 import {
   type FindingsByFileItem,
   prepareReasonsPerFile,

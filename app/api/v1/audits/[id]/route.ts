@@ -1,8 +1,8 @@
-import { AppError } from '@/lib/api/errors';
 import { auditIdParam } from '@/lib/api/params';
 import { guarded, json } from '@/lib/api/respond';
 import { getAudit } from '@/lib/audits/data';
 import { deleteAudit } from '@/lib/audits/mutations';
+import { AppError } from '@/lib/errors';
 
 export const dynamic = 'force-dynamic';
 

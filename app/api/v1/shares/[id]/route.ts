@@ -1,8 +1,8 @@
-import { AppError } from '@/lib/api/errors';
 import { idParam } from '@/lib/api/params';
 import { guarded } from '@/lib/api/respond';
 import { findShare } from '@/lib/auth/data';
 import { revokeShare } from '@/lib/auth/mutations';
+import { AppError } from '@/lib/errors';
 
 export const dynamic = 'force-dynamic';
 

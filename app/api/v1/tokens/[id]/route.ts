@@ -1,7 +1,7 @@
-import { AppError } from '@/lib/api/errors';
 import { idParam } from '@/lib/api/params';
 import { guarded } from '@/lib/api/respond';
 import { revokeApiToken } from '@/lib/auth/mutations';
+import { AppError } from '@/lib/errors';
 
 export const dynamic = 'force-dynamic';
 

@@ -1,9 +1,9 @@
-import { AppError } from '@/lib/api/errors';
 import { idParam, jsonBody } from '@/lib/api/params';
 import { guarded, json } from '@/lib/api/respond';
 import { findUser } from '@/lib/auth/data';
 import { deleteUser, updateUser } from '@/lib/auth/mutations';
 import { ZUserChange } from '@/lib/auth/schema';
+import { AppError } from '@/lib/errors';
 
 export const dynamic = 'force-dynamic';
 

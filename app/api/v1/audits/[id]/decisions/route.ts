@@ -1,6 +1,6 @@
-import { AppError } from '@/lib/api/errors';
 import { auditIdParam } from '@/lib/api/params';
 import { guarded, json } from '@/lib/api/respond';
+import { AppError } from '@/lib/errors';
 import { reconciledAudit } from '@/lib/findings/data';
 import { decideByFilter, decideByIds } from '@/lib/findings/mutations';
 import { ZDecisionRequest } from '@/lib/findings/schema';

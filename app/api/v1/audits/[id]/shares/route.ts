@@ -1,4 +1,3 @@
-import { AppError } from '@/lib/api/errors';
 import { auditIdParam, jsonBody } from '@/lib/api/params';
 import { guarded, json } from '@/lib/api/respond';
 import { auditExists } from '@/lib/audits/data';
@@ -6,6 +5,7 @@ import { listShares } from '@/lib/auth/data';
 import { createShare } from '@/lib/auth/mutations';
 import { publicOrigin } from '@/lib/auth/request';
 import { ZNewShare } from '@/lib/auth/schema';
+import { AppError } from '@/lib/errors';
 
 export const dynamic = 'force-dynamic';
 

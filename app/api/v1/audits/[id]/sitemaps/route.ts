@@ -1,7 +1,7 @@
-import { AppError } from '@/lib/api/errors';
 import { auditIdParam, limitParam, positionCursorParam } from '@/lib/api/params';
 import { guarded, json } from '@/lib/api/respond';
 import { auditExists, listSitemapFiles } from '@/lib/audits/data';
+import { AppError } from '@/lib/errors';
 
 export const dynamic = 'force-dynamic';
 

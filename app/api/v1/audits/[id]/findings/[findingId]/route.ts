@@ -1,6 +1,6 @@
-import { AppError } from '@/lib/api/errors';
 import { auditIdParam } from '@/lib/api/params';
 import { guarded, json } from '@/lib/api/respond';
+import { AppError } from '@/lib/errors';
 import { getFinding, reconciledAudit } from '@/lib/findings/data';
 
 export const dynamic = 'force-dynamic';
