@@ -13,8 +13,9 @@ export const dynamic = 'force-dynamic';
 export default async function AppLayout({ children }: { children: ReactNode }) {
   const actor = await requirePageActor();
   const user = { name: actor.name, email: actor.email, role: actor.role };
+  // The providers wrap the header too: the user menu signs out through a query hook.
   return (
-    <>
+    <Providers>
       <a className="skip-link" href="#main">
         Skip to content
       </a>
@@ -38,10 +39,8 @@ export default async function AppLayout({ children }: { children: ReactNode }) {
         </div>
       </header>
       <main id="main" className="container main">
-        <SessionProvider user={user}>
-          <Providers>{children}</Providers>
-        </SessionProvider>
+        <SessionProvider user={user}>{children}</SessionProvider>
       </main>
-    </>
+    </Providers>
   );
 }

@@ -1,50 +1,70 @@
 'use client';
-// The sign-in and setup form: posts JSON to the API, shows its error message, then goes on.
-import { type FormEvent, useState } from 'react';
+// The sign-in and setup forms: post to the API through their hooks, show its error message, then go on.
+import type { FormEvent } from 'react';
 import { Alert } from '@/components/ui/alert';
+import { useLogin, useSetup } from '@/lib/auth/hooks';
 
-export function CredentialsForm({
-  endpoint,
+interface Fields {
+  name: string;
+  email: string;
+  password: string;
+}
+
+/** A full page load, so the app's layout reads the new session cookie. Only same-site paths: `next` comes
+ * from the URL. */
+function goOn(next: string) {
+  window.location.assign(next.startsWith('/') && !next.startsWith('//') ? next : '/');
+}
+
+export function LoginForm({ next }: { next: string }) {
+  const login = useLogin();
+  return (
+    <CredentialsForm
+      withName={false}
+      submitLabel="Sign in"
+      busy={login.isPending || login.isSuccess}
+      error={login.error}
+      onSubmit={({ email, password }) => login.mutate({ email, password }, { onSuccess: () => goOn(next) })}
+    />
+  );
+}
+
+export function SetupForm() {
+  const setup = useSetup();
+  return (
+    <CredentialsForm
+      withName
+      submitLabel="Create admin account"
+      busy={setup.isPending || setup.isSuccess}
+      error={setup.error}
+      onSubmit={(fields) => setup.mutate(fields, { onSuccess: () => goOn('/') })}
+    />
+  );
+}
+
+function CredentialsForm({
   withName,
   submitLabel,
-  next,
+  busy,
+  error,
+  onSubmit,
 }: {
-  endpoint: string;
   withName: boolean;
   submitLabel: string;
-  next: string;
+  busy: boolean;
+  error: Error | null;
+  onSubmit: (fields: Fields) => void;
 }) {
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
-
-  async function submit(event: FormEvent<HTMLFormElement>) {
+  function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
-    setBusy(true);
-    setError(null);
     const form = new FormData(event.currentTarget);
-    const body = Object.fromEntries([...form.entries()].map(([k, v]) => [k, String(v)]));
-    try {
-      const response = await fetch(endpoint, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify(body),
-      });
-      if (response.ok) {
-        // Only same-site paths: `next` comes from the URL.
-        window.location.assign(next.startsWith('/') && !next.startsWith('//') ? next : '/');
-        return;
-      }
-      const payload = (await response.json().catch(() => null)) as { error?: { message?: string } } | null;
-      setError(payload?.error?.message ?? `The server answered ${response.status}`);
-    } catch {
-      setError('The server could not be reached');
-    }
-    setBusy(false);
+    const field = (key: keyof Fields) => String(form.get(key) ?? '');
+    onSubmit({ name: field('name'), email: field('email'), password: field('password') });
   }
 
   return (
     <form onSubmit={submit} className="auth-form" noValidate>
-      {error && <Alert>{error}</Alert>}
+      {error && <Alert>{error.message}</Alert>}
       {withName && (
         <div className="field">
           <label htmlFor="name" className="field__label">

@@ -1,6 +1,8 @@
-// Sign-in, first-run setup and "not allowed": a centred card, no navigation.
+// Sign-in, first-run setup and "not allowed": a centred card, no navigation. The forms post through
+// TanStack Query hooks, hence the providers.
 import type { ReactNode } from 'react';
 import { BrandMark } from '../brand';
+import { Providers } from '../providers';
 
 export default function AuthLayout({ children }: { children: ReactNode }) {
   return (
@@ -10,7 +12,7 @@ export default function AuthLayout({ children }: { children: ReactNode }) {
           <BrandMark />
           Sitemap Audit
         </p>
-        {children}
+        <Providers>{children}</Providers>
       </div>
     </main>
   );

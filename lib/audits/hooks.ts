@@ -1,4 +1,5 @@
 // TanStack Query hooks for the audits API, one per endpoint; active audits are polled until they finish.
+// Requests go through the one browser client, lib/api/client.ts.
 import {
   type InfiniteData,
   useInfiniteQuery,
@@ -7,66 +8,12 @@ import {
   useQueryClient,
 } from '@tanstack/react-query';
 import { useEffect, useRef } from 'react';
+import { apiFetch } from '@/lib/api/client';
 import { isActiveStatus } from './labels';
-import type { AuditDto, AuditStatus, SitemapFileDto } from './schema';
+import type { AuditDto, AuditPage, AuditStatus, CreatedAuditDto, SitemapFilePage } from './schema';
 
 const POLL_MS = 1000;
 const PAGE_SIZE = 25;
-
-/** An API failure carrying the envelope's user-safe message, code and HTTP status. */
-export class ApiError extends Error {
-  constructor(
-    readonly status: number,
-    readonly code: string,
-    message: string,
-  ) {
-    super(message);
-    this.name = 'ApiError';
-  }
-}
-
-export function isNotFound(error: unknown): boolean {
-  return error instanceof ApiError && error.status === 404;
-}
-
-function envelopeMessage(body: unknown): { code?: string; message?: string } {
-  if (typeof body !== 'object' || body === null || !('error' in body)) return {};
-  const error = (body as { error: unknown }).error;
-  if (typeof error !== 'object' || error === null) return {};
-  const { code, message } = error as { code?: unknown; message?: unknown };
-  return {
-    code: typeof code === 'string' ? code : undefined,
-    message: typeof message === 'string' ? message : undefined,
-  };
-}
-
-export async function apiFetch<T>(path: string, init?: RequestInit): Promise<T> {
-  let response: Response;
-  try {
-    response = await fetch(path, { ...init, headers: { accept: 'application/json', ...init?.headers } });
-  } catch {
-    throw new ApiError(0, 'network', 'Could not reach the server. Check your connection and try again.');
-  }
-  if (response.status === 204) return undefined as T;
-  const text = await response.text();
-  let body: unknown = null;
-  if (text) {
-    try {
-      body = JSON.parse(text);
-    } catch {
-      body = null;
-    }
-  }
-  if (!response.ok) {
-    const { code, message } = envelopeMessage(body);
-    throw new ApiError(
-      response.status,
-      code ?? 'http_error',
-      message ?? `The server answered with HTTP ${response.status}.`,
-    );
-  }
-  return body as T;
-}
 
 export const auditKeys = {
   all: ['audits'] as const,
@@ -74,11 +21,6 @@ export const auditKeys = {
   detail: (id: string) => ['audits', 'detail', id] as const,
   sitemaps: (id: string) => ['audits', 'detail', id, 'sitemaps'] as const,
 };
-
-export interface AuditPage {
-  items: AuditDto[];
-  nextCursor: string | null;
-}
 
 export function useAudits() {
   return useInfiniteQuery({
@@ -127,7 +69,7 @@ export function useSitemapFiles(id: string) {
   return useQuery({
     queryKey: auditKeys.sitemaps(id),
     queryFn: ({ signal }) =>
-      apiFetch<{ items: SitemapFileDto[] }>(`/api/v1/audits/${encodeURIComponent(id)}/sitemaps`, { signal }),
+      apiFetch<SitemapFilePage>(`/api/v1/audits/${encodeURIComponent(id)}/sitemaps`, { signal }),
     select: (data) => data.items,
     enabled: !audit.isError,
     refetchInterval: (query) => (query.state.error || !isActive ? false : POLL_MS),
@@ -137,8 +79,7 @@ export function useSitemapFiles(id: string) {
 export function useCreateAudit() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (body: FormData) =>
-      apiFetch<{ id: string; status: AuditStatus }>('/api/v1/audits', { method: 'POST', body }),
+    mutationFn: (body: FormData) => apiFetch<CreatedAuditDto>('/api/v1/audits', { method: 'POST', body }),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: auditKeys.list() }),
   });
 }

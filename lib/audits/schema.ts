@@ -124,4 +124,22 @@ export interface SitemapFileDto {
 
 export function isFinal(status: AuditStatus): boolean {
   return FINAL_STATUSES.includes(status);
+/** `GET /audits`: newest first; `nextCursor` is the last item's id while there are more. */
+export interface AuditPage {
+  items: AuditDto[];
+  nextCursor: string | null;
+}
+
+/** `POST /audits` (202): the new audit's id; its work is queued. */
+export interface CreatedAuditDto {
+  id: string;
+  status: 'queued';
+}
+
+/** `GET /audits/{id}/sitemaps`: files in reading order; `nextCursor` is a position. */
+export interface SitemapFilePage {
+  items: SitemapFileDto[];
+  nextCursor: number | null;
+}
+
 }

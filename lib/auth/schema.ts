@@ -38,3 +38,12 @@ export const ZNewShare = z.object({
 });
 
 export { email as ZEmail, password as ZPassword };
+
+// Request bodies as the browser sends them (before the server trims and lower-cases).
+export type TLogin = z.input<typeof ZLogin>;
+export type TSetup = z.input<typeof ZSetup>;
+export type TNewUser = z.input<typeof ZNewUser>;
+export type TUserChange = z.input<typeof ZUserChange>;
+export type TPasswordChange = z.input<typeof ZPasswordChange>;
+export type TNewToken = z.input<typeof ZNewToken>;
+export type TNewShare = z.input<typeof ZNewShare>;

@@ -1,12 +1,18 @@
 // TanStack Query hooks for the findings API (list, one finding, per-file counts, decisions). Decisions are
 // recorded under the signed-in user's name, server-side.
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { apiFetch, auditKeys } from '@/lib/audits/hooks';
-import type { FindingsByFileItem } from './chart-data';
+import { apiFetch } from '@/lib/api/client';
+import { auditKeys } from '@/lib/audits/hooks';
 import { type FindingView, PAGE_SIZE, toSearchParams } from './format';
-import type { Decision, DecisionLogEntry, FindingDto, FindingPage, TFindingFilter } from './schema';
-
-export type FindingDetail = FindingDto & { history: DecisionLogEntry[] };
+import type {
+  Decision,
+  DecisionsRecordedDto,
+  FindingDetailDto,
+  FindingDto,
+  FindingPage,
+  FindingsByFileDto,
+  TFindingFilter,
+} from './schema';
 
 const base = (auditId: string) => `/api/v1/audits/${encodeURIComponent(auditId)}`;
 
@@ -37,7 +43,7 @@ export function useFindings(auditId: string, view: FindingView, { enabled = true
 export function useFinding(auditId: string, findingId: number | null) {
   return useQuery({
     queryKey: findingKeys.detail(auditId, findingId ?? 0),
-    queryFn: ({ signal }) => apiFetch<FindingDetail>(`${base(auditId)}/findings/${findingId}`, { signal }),
+    queryFn: ({ signal }) => apiFetch<FindingDetailDto>(`${base(auditId)}/findings/${findingId}`, { signal }),
     enabled: findingId !== null,
   });
 }
@@ -45,8 +51,7 @@ export function useFinding(auditId: string, findingId: number | null) {
 export function useFindingsByFile(auditId: string, { enabled = true } = {}) {
   return useQuery({
     queryKey: findingKeys.byFile(auditId),
-    queryFn: ({ signal }) =>
-      apiFetch<{ items: FindingsByFileItem[] }>(`${base(auditId)}/findings/by-file`, { signal }),
+    queryFn: ({ signal }) => apiFetch<FindingsByFileDto>(`${base(auditId)}/findings/by-file`, { signal }),
     select: (data) => data.items,
     enabled,
     staleTime: 60_000,
@@ -88,7 +93,7 @@ export function useDecide(auditId: string) {
   return useMutation({
     mutationKey,
     mutationFn: ({ decision, target, note }: DecideInput) =>
-      apiFetch<{ updated: number }>(`${base(auditId)}/decisions`, {
+      apiFetch<DecisionsRecordedDto>(`${base(auditId)}/decisions`, {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
         body: JSON.stringify({ decision, ...target, ...(note ? { note } : {}) }),

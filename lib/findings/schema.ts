@@ -1,5 +1,6 @@
 // Shapes of findings (the reconciliation's prune / add / held lists), their filters, decisions and export.
 import { z } from 'zod';
+import type { FindingsByFileItem } from './chart-data';
 
 export const LISTS = ['prune', 'add', 'held'] as const;
 export type FindingList = (typeof LISTS)[number];
@@ -106,6 +107,19 @@ export interface FindingPage {
   items: FindingDto[];
   nextCursor: string | null;
   total: number;
+}
+
+/** `GET /audits/{id}/findings/{findingId}`: one finding and the log of its decisions. */
+export type FindingDetailDto = FindingDto & { history: DecisionLogEntry[] };
+
+/** `GET /audits/{id}/findings/by-file`: per sitemap file, its findings by reason. */
+export interface FindingsByFileDto {
+  items: FindingsByFileItem[];
+}
+
+/** `POST /audits/{id}/decisions`: how many findings the decision changed. */
+export interface DecisionsRecordedDto {
+  updated: number;
 }
 
 export interface ListSummary {

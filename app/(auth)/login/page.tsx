@@ -2,7 +2,7 @@ import type { Metadata } from 'next';
 import { redirect } from 'next/navigation';
 import { countUsers } from '@/lib/auth/data';
 import { pageActor } from '@/lib/auth/page';
-import { CredentialsForm } from '../credentials-form';
+import { LoginForm } from '../credentials-form';
 
 export const metadata: Metadata = { title: 'Sign in' };
 export const dynamic = 'force-dynamic';
@@ -14,12 +14,7 @@ export default async function LoginPage({ searchParams }: { searchParams: Promis
   return (
     <>
       <h1 className="auth-card__title">Sign in</h1>
-      <CredentialsForm
-        endpoint="/api/v1/auth/login"
-        withName={false}
-        submitLabel="Sign in"
-        next={next ?? '/'}
-      />
+      <LoginForm next={next ?? '/'} />
       <p className="field__hint">Forgot your password? An admin can set a new one.</p>
     </>
   );

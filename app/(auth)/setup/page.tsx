@@ -1,7 +1,7 @@
 import type { Metadata } from 'next';
 import { notFound } from 'next/navigation';
 import { countUsers } from '@/lib/auth/data';
-import { CredentialsForm } from '../credentials-form';
+import { SetupForm } from '../credentials-form';
 
 export const metadata: Metadata = { title: 'Set up' };
 export const dynamic = 'force-dynamic';
@@ -13,7 +13,7 @@ export default async function SetupPage() {
     <>
       <h1 className="auth-card__title">Set up Sitemap Audit</h1>
       <p>Create the first account. It is an admin: it can add the rest of the team afterwards.</p>
-      <CredentialsForm endpoint="/api/v1/setup" withName submitLabel="Create admin account" next="/" />
+      <SetupForm />
     </>
   );
 }

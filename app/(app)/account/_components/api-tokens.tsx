@@ -1,65 +1,32 @@
 'use client';
 // Your API tokens: the list, creating one (its secret is shown once), and revoking.
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
 import { Alert } from '@/components/ui/alert';
 import { ConfirmButton } from '@/components/ui/confirm-button';
 import { QueryStatus } from '@/components/ui/query-status';
 import { formatDateTime } from '@/lib/audits/format';
-import { apiFetch } from '@/lib/audits/hooks';
-
-interface TokenDto {
-  id: string;
-  name: string;
-  prefix: string;
-  createdAt: string;
-  lastUsedAt: string | null;
-  revokedAt: string | null;
-}
-
-interface CreatedToken {
-  id: string;
-  name: string;
-  prefix: string;
-  createdAt: string;
-  token: string;
-}
-
-const tokensKey = ['tokens', 'list'] as const;
-
-function tokenPath(id: string): string {
-  return `/api/v1/tokens/${encodeURIComponent(id)}`;
-}
+import { useCreateToken, useRevokeToken, useTokens } from '@/lib/auth/hooks';
+import type { CreatedTokenDto, TokenDto } from '@/lib/auth/types';
 
 export function ApiTokens() {
-  const queryClient = useQueryClient();
-  const tokens = useQuery({
-    queryKey: tokensKey,
-    queryFn: ({ signal }) => apiFetch<{ items: TokenDto[] }>('/api/v1/tokens', { signal }),
-    select: (data) => data.items,
-  });
+  const tokens = useTokens();
   const [name, setName] = useState('');
-  const [created, setCreated] = useState<CreatedToken | null>(null);
+  const [created, setCreated] = useState<CreatedTokenDto | null>(null);
   const [revokeError, setRevokeError] = useState<string | null>(null);
-
-  const create = useMutation({
-    mutationFn: (tokenName: string) =>
-      apiFetch<CreatedToken>('/api/v1/tokens', {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ name: tokenName }),
-      }),
-    onMutate: () => setCreated(null),
-    onSuccess: (token) => {
-      setCreated(token);
-      setName('');
-      return queryClient.invalidateQueries({ queryKey: tokensKey });
-    },
-  });
+  const create = useCreateToken();
 
   const onSubmit = (event: FormEvent) => {
     event.preventDefault();
-    create.mutate(name.trim());
+    setCreated(null);
+    create.mutate(
+      { name: name.trim() },
+      {
+        onSuccess: (token) => {
+          setCreated(token);
+          setName('');
+        },
+      },
+    );
   };
 
   return (
@@ -150,17 +117,7 @@ function TokenRow({
   onStart: () => void;
   onError: (message: string) => void;
 }) {
-  const queryClient = useQueryClient();
-  const revoke = useMutation({
-    mutationFn: () =>
-      apiFetch<void>(tokenPath(token.id), {
-        method: 'DELETE',
-        headers: { 'content-type': 'application/json' },
-      }),
-    onMutate: onStart,
-    onError: (error) => onError(error.message),
-    onSettled: () => queryClient.invalidateQueries({ queryKey: tokensKey }),
-  });
+  const revoke = useRevokeToken(token.id);
   const revoked = token.revokedAt !== null;
   return (
     <tr>
@@ -194,7 +151,10 @@ function TokenRow({
             message="Scripts using this token will get 401 errors from now on. This cannot be undone."
             confirmLabel="Revoke token"
             busy={revoke.isPending}
-            onConfirm={() => revoke.mutate()}
+            onConfirm={() => {
+              onStart();
+              revoke.mutate(undefined, { onError: (error) => onError(error.message) });
+            }}
           >
             {revoke.isPending ? 'Revoking…' : 'Revoke'}
             <span className="visually-hidden"> {token.name}</span>
@@ -205,7 +165,7 @@ function TokenRow({
   );
 }
 
-function TokenReveal({ token, onDone }: { token: CreatedToken; onDone: () => void }) {
+function TokenReveal({ token, onDone }: { token: CreatedTokenDto; onDone: () => void }) {
   const [copied, setCopied] = useState<'token' | 'failed' | null>(null);
   const origin = typeof window === 'undefined' ? '' : window.location.origin;
   const curl = `curl -H "Authorization: Bearer ${token.token}" ${origin}/api/v1/audits`;

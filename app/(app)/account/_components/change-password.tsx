@@ -1,36 +1,20 @@
 'use client';
 // Your own password: the current one, then the new one. Other browsers are signed out; this one stays.
-import { type FormEvent, useState } from 'react';
+import type { FormEvent } from 'react';
 import { Alert } from '@/components/ui/alert';
-import { apiFetch } from '@/lib/audits/hooks';
+import { useChangePassword } from '@/lib/auth/hooks';
 
 export function ChangePassword() {
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
-  const [done, setDone] = useState(false);
+  const change = useChangePassword();
 
-  async function submit(event: FormEvent<HTMLFormElement>) {
+  function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
     const form = event.currentTarget;
     const data = new FormData(form);
-    setBusy(true);
-    setError(null);
-    setDone(false);
-    try {
-      await apiFetch<void>('/api/v1/auth/password', {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({
-          current: String(data.get('current')),
-          password: String(data.get('password')),
-        }),
-      });
-      form.reset();
-      setDone(true);
-    } catch (caught) {
-      setError(caught instanceof Error ? caught.message : 'Something went wrong.');
-    }
-    setBusy(false);
+    change.mutate(
+      { current: String(data.get('current')), password: String(data.get('password')) },
+      { onSuccess: () => form.reset() },
+    );
   }
 
   return (
@@ -39,8 +23,8 @@ export function ChangePassword() {
         <h2 id="password-heading">Password</h2>
       </div>
       <form className="card__body stack" onSubmit={submit}>
-        {error ? <Alert title="The password was not changed">{error}</Alert> : null}
-        {done ? (
+        {change.isError ? <Alert title="The password was not changed">{change.error.message}</Alert> : null}
+        {change.isSuccess ? (
           <Alert tone="info" title="Password changed">
             Other browsers were signed out.
           </Alert>
@@ -73,8 +57,8 @@ export function ChangePassword() {
           <p className="field__hint">At least 10 characters.</p>
         </div>
         <div className="form-actions">
-          <button type="submit" className="button button--primary" disabled={busy}>
-            {busy ? 'Changing…' : 'Change password'}
+          <button type="submit" className="button button--primary" disabled={change.isPending}>
+            {change.isPending ? 'Changing…' : 'Change password'}
           </button>
         </div>
       </form>

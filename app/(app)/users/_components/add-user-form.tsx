@@ -1,41 +1,35 @@
 'use client';
 // "Add a user": name, email, role (reviewer by default) and an initial password; posts and refreshes the list.
-import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
 import { Alert } from '@/components/ui/alert';
-import { isRole, ROLES, type Role } from '@/lib/auth/roles';
-import { ROLE_LABELS, sendJson, type UserDto, usersKey } from './users-api';
+import { useCreateUser } from '@/lib/auth/hooks';
+import { isRole, ROLES } from '@/lib/auth/roles';
+import type { TNewUser } from '@/lib/auth/schema';
+import { ROLE_LABELS } from './role-labels';
 
 const MIN_PASSWORD_LENGTH = 10;
 
-interface NewUserInput {
-  name: string;
-  email: string;
-  role: Role;
-  password: string;
-}
-
-const EMPTY: NewUserInput = { name: '', email: '', role: 'reviewer', password: '' };
+const EMPTY: TNewUser = { name: '', email: '', role: 'reviewer', password: '' };
 
 export function AddUserForm() {
-  const queryClient = useQueryClient();
-  const [input, setInput] = useState<NewUserInput>(EMPTY);
+  const [input, setInput] = useState<TNewUser>(EMPTY);
   const [added, setAdded] = useState<string | null>(null);
-  const update = (patch: Partial<NewUserInput>) => setInput((current) => ({ ...current, ...patch }));
+  const update = (patch: Partial<TNewUser>) => setInput((current) => ({ ...current, ...patch }));
 
-  const create = useMutation({
-    mutationFn: (body: NewUserInput) => sendJson<UserDto>('/api/v1/users', 'POST', body),
-    onMutate: () => setAdded(null),
-    onSuccess: (user) => {
-      setAdded(`${user.name} (${user.email}) was added as ${ROLE_LABELS[user.role].toLowerCase()}.`);
-      setInput(EMPTY);
-      return queryClient.invalidateQueries({ queryKey: usersKey });
-    },
-  });
+  const create = useCreateUser();
 
   const onSubmit = (event: FormEvent) => {
     event.preventDefault();
-    create.mutate({ ...input, name: input.name.trim(), email: input.email.trim() });
+    setAdded(null);
+    create.mutate(
+      { ...input, name: input.name.trim(), email: input.email.trim() },
+      {
+        onSuccess: (user) => {
+          setAdded(`${user.name} (${user.email}) was added as ${ROLE_LABELS[user.role].toLowerCase()}.`);
+          setInput(EMPTY);
+        },
+      },
+    );
   };
 
   return (

@@ -1,10 +1,12 @@
 'use client';
 // One user in the table: role select (saved on change), Disable/Enable and Delete (confirmed).
-import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { ConfirmButton } from '@/components/ui/confirm-button';
 import { formatDateTime } from '@/lib/audits/format';
+import { useDeleteUser, useUpdateUser } from '@/lib/auth/hooks';
 import { isRole, ROLES } from '@/lib/auth/roles';
-import { ROLE_LABELS, sendJson, type UserChange, type UserDto, userPath, usersKey } from './users-api';
+import type { TUserChange } from '@/lib/auth/schema';
+import type { UserDto } from '@/lib/auth/types';
+import { ROLE_LABELS } from './role-labels';
 
 export function UserRow({
   user,
@@ -17,32 +19,20 @@ export function UserRow({
   onStart: () => void;
   onError: (title: string, message: string) => void;
 }) {
-  const queryClient = useQueryClient();
-  const replace = (updated: UserDto) =>
-    queryClient.setQueryData<{ items: UserDto[] }>(usersKey, (data) =>
-      data ? { items: data.items.map((u) => (u.id === updated.id ? updated : u)) } : data,
-    );
+  const update = useUpdateUser(user.id);
+  const remove = useDeleteUser(user.id);
+  const change = (body: TUserChange) => {
+    onStart();
+    update.mutate(body, { onError: (error) => onError(`${user.name} could not be changed`, error.message) });
+  };
+  const removeUser = () => {
+    onStart();
+    remove.mutate(undefined, {
+      onError: (error) => onError(`${user.name} could not be deleted`, error.message),
+    });
+  };
 
-  const change = useMutation({
-    mutationFn: (body: UserChange) => sendJson<UserDto>(userPath(user.id), 'PATCH', body),
-    onMutate: onStart,
-    onSuccess: replace,
-    onError: (error) => onError(`${user.name} could not be changed`, error.message),
-    onSettled: () => queryClient.invalidateQueries({ queryKey: usersKey }),
-  });
-
-  const remove = useMutation({
-    mutationFn: () => sendJson<void>(userPath(user.id), 'DELETE'),
-    onMutate: onStart,
-    onSuccess: () =>
-      queryClient.setQueryData<{ items: UserDto[] }>(usersKey, (data) =>
-        data ? { items: data.items.filter((u) => u.id !== user.id) } : data,
-      ),
-    onError: (error) => onError(`${user.name} could not be deleted`, error.message),
-    onSettled: () => queryClient.invalidateQueries({ queryKey: usersKey }),
-  });
-
-  const busy = change.isPending || remove.isPending;
+  const busy = update.isPending || remove.isPending;
   const disabled = user.disabledAt !== null;
   const selectId = `user-role-${user.id}`;
 
@@ -65,7 +55,7 @@ export function UserRow({
           title={isSelf ? 'You cannot change your own role' : undefined}
           onChange={(event) => {
             const role = event.target.value;
-            if (isRole(role) && role !== user.role) change.mutate({ role });
+            if (isRole(role) && role !== user.role) change({ role });
           }}
         >
           {ROLES.map((role) => (
@@ -94,7 +84,7 @@ export function UserRow({
               type="button"
               className="button button--small"
               disabled={busy}
-              onClick={() => change.mutate({ disabled: !disabled })}
+              onClick={() => change({ disabled: !disabled })}
             >
               {disabled ? 'Enable' : 'Disable'}
               <span className="visually-hidden"> {user.name}</span>
@@ -109,7 +99,7 @@ export function UserRow({
               }
               confirmLabel="Delete user"
               busy={remove.isPending}
-              onConfirm={() => remove.mutate()}
+              onConfirm={removeUser}
             >
               Delete<span className="visually-hidden"> {user.name}</span>
             </ConfirmButton>

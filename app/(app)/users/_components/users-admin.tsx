@@ -1,22 +1,16 @@
 'use client';
 // The users table (role, enable/disable, delete per row) and the "Add a user" form.
-import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useSessionUser } from '@/app/session-context';
 import { Alert } from '@/components/ui/alert';
 import { QueryStatus } from '@/components/ui/query-status';
-import { apiFetch } from '@/lib/audits/hooks';
+import { useUsers } from '@/lib/auth/hooks';
 import { AddUserForm } from './add-user-form';
 import { UserRow } from './user-row';
-import { type UserDto, usersKey } from './users-api';
 
 export function UsersAdmin() {
   const me = useSessionUser();
-  const users = useQuery({
-    queryKey: usersKey,
-    queryFn: ({ signal }) => apiFetch<{ items: UserDto[] }>('/api/v1/users', { signal }),
-    select: (data) => data.items,
-  });
+  const users = useUsers();
   const [actionError, setActionError] = useState<{ title: string; message: string } | null>(null);
 
   return (

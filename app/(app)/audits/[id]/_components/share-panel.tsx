@@ -1,20 +1,10 @@
 'use client';
 // Read-only links to this audit's report for people without an account: create (optionally expiring),
 // copy once, revoke. Reviewers and admins only (the API enforces it too).
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Alert } from '@/components/ui/alert';
 import { formatDateTime } from '@/lib/audits/format';
-import { apiFetch } from '@/lib/audits/hooks';
-
-interface ShareDto {
-  id: string;
-  createdAt: string;
-  expiresAt: string | null;
-  revokedAt: string | null;
-  lastViewedAt: string | null;
-  createdBy: string;
-}
+import { useCreateShare, useRevokeShare, useShares } from '@/lib/auth/hooks';
 
 const EXPIRY_DAYS = [
   { value: '', label: 'Never expires' },
@@ -24,31 +14,17 @@ const EXPIRY_DAYS = [
 ];
 
 export function SharePanel({ auditId }: { auditId: string }) {
-  const base = `/api/v1/audits/${encodeURIComponent(auditId)}/shares`;
-  const key = ['shares', auditId];
-  const client = useQueryClient();
-  const shares = useQuery({ queryKey: key, queryFn: () => apiFetch<{ items: ShareDto[] }>(base) });
+  const shares = useShares(auditId);
   const [days, setDays] = useState('');
   const [created, setCreated] = useState<string | null>(null);
-  const create = useMutation({
-    mutationFn: () =>
-      apiFetch<{ id: string; url: string }>(base, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({
-          expiresAt: days ? new Date(Date.now() + Number(days) * 86_400_000).toISOString() : null,
-        }),
-      }),
-    onSuccess: (share) => {
-      setCreated(share.url);
-      void client.invalidateQueries({ queryKey: key });
-    },
-  });
-  const revoke = useMutation({
-    mutationFn: (id: string) => apiFetch<void>(`/api/v1/shares/${id}`, { method: 'DELETE' }),
-    onSuccess: () => client.invalidateQueries({ queryKey: key }),
-  });
-  const live = (shares.data?.items ?? []).filter(
+  const create = useCreateShare(auditId);
+  const revoke = useRevokeShare(auditId);
+  const createShare = () =>
+    create.mutate(
+      { expiresAt: days ? new Date(Date.now() + Number(days) * 86_400_000).toISOString() : null },
+      { onSuccess: (share) => setCreated(share.url) },
+    );
+  const live = (shares.data ?? []).filter(
     (s) => !s.revokedAt && (!s.expiresAt || new Date(s.expiresAt) > new Date()),
   );
 
@@ -82,7 +58,7 @@ export function SharePanel({ auditId }: { auditId: string }) {
             type="button"
             className="button button--small button--primary"
             disabled={create.isPending}
-            onClick={() => create.mutate()}
+            onClick={createShare}
           >
             Create share link
           </button>
