@@ -1,8 +1,10 @@
+import type { Sendable } from '@/lib/api/client';
 import { idParam, jsonBody } from '@/lib/api/params';
 import { guarded, json } from '@/lib/api/respond';
 import { findUser } from '@/lib/auth/data';
 import { deleteUser, updateUser } from '@/lib/auth/mutations';
 import { ZUserChange } from '@/lib/auth/schema';
+import type { AccountUserDto } from '@/lib/auth/types';
 import { AppError } from '@/lib/errors';
 
 export const dynamic = 'force-dynamic';
@@ -21,7 +23,7 @@ export const PATCH = guarded('admin', async (request: Request, context: Context,
   if (id === actor.id && (change.disabled || (change.role && change.role !== 'admin'))) {
     throw new AppError('conflict', 'You cannot disable yourself or give up your own admin role');
   }
-  return json(await updateUser(id, change));
+  return json((await updateUser(id, change)) satisfies Sendable<AccountUserDto>);
 });
 
 export const DELETE = guarded('admin', async (_request: Request, context: Context, actor) => {

@@ -1,8 +1,10 @@
+import type { Sendable } from '@/lib/api/client';
 import { auditIdParam } from '@/lib/api/params';
 import { guarded, json } from '@/lib/api/respond';
 import { AppError } from '@/lib/errors';
 import { reconciledAudit } from '@/lib/findings/data';
 import { decideByFilter, decideByIds } from '@/lib/findings/mutations';
+import type { DecisionsRecordedDto } from '@/lib/findings/schema';
 import { ZDecisionRequest } from '@/lib/findings/schema';
 
 export const dynamic = 'force-dynamic';
@@ -23,5 +25,5 @@ export const POST = guarded('reviewer', async (request: Request, { params }: Con
   const updated = input.ids
     ? await decideByIds(id, input.ids, change)
     : await decideByFilter(id, input.filter as NonNullable<typeof input.filter>, change);
-  return json({ updated });
+  return json({ updated } satisfies Sendable<DecisionsRecordedDto>);
 });

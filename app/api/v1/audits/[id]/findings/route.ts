@@ -1,6 +1,8 @@
+import type { Sendable } from '@/lib/api/client';
 import { auditIdParam } from '@/lib/api/params';
 import { guarded, json } from '@/lib/api/respond';
 import { listFindings, reconciledAudit } from '@/lib/findings/data';
+import type { FindingPage } from '@/lib/findings/schema';
 import { ZFindingQuery } from '@/lib/findings/schema';
 
 export const dynamic = 'force-dynamic';
@@ -11,5 +13,5 @@ export const GET = guarded('viewer', async (request: Request, { params }: Contex
   const id = auditIdParam((await params).id);
   const query = ZFindingQuery.parse(Object.fromEntries(new URL(request.url).searchParams));
   await reconciledAudit(id);
-  return json(await listFindings(id, query));
+  return json((await listFindings(id, query)) satisfies Sendable<FindingPage>);
 });

@@ -1,3 +1,4 @@
+import type { Sendable } from '@/lib/api/client';
 import { auditIdParam, jsonBody } from '@/lib/api/params';
 import { guarded, json } from '@/lib/api/respond';
 import { auditExists } from '@/lib/audits/data';
@@ -5,6 +6,7 @@ import { listShares } from '@/lib/auth/data';
 import { createShare } from '@/lib/auth/mutations';
 import { publicOrigin } from '@/lib/auth/request';
 import { ZNewShare } from '@/lib/auth/schema';
+import type { CreatedShareDto, ShareListDto } from '@/lib/auth/types';
 import { AppError } from '@/lib/errors';
 
 export const dynamic = 'force-dynamic';
@@ -22,7 +24,7 @@ export const GET = guarded('reviewer', async (_request: Request, context: Contex
     ...share,
     createdBy: creator.name,
   }));
-  return json({ items });
+  return json({ items } satisfies Sendable<ShareListDto>);
 });
 
 /** A read-only link to this audit's report. The link (its token) is in this response only. */
@@ -31,5 +33,7 @@ export const POST = guarded('reviewer', async (request: Request, context: Contex
   const input = ZNewShare.parse(await jsonBody(request));
   const share = await createShare(auditId, actor.id, input.expiresAt ? new Date(input.expiresAt) : null);
   const url = `${publicOrigin(request)}/r/${share.token}`;
-  return json({ id: share.id, url, expiresAt: share.expiresAt }, { status: 201 });
+  return json({ id: share.id, url, expiresAt: share.expiresAt } satisfies Sendable<CreatedShareDto>, {
+    status: 201,
+  });
 });

@@ -1,6 +1,8 @@
+import type { Sendable } from '@/lib/api/client';
 import { auditIdParam, limitParam, positionCursorParam } from '@/lib/api/params';
 import { guarded, json } from '@/lib/api/respond';
 import { auditExists, listSitemapFiles } from '@/lib/audits/data';
+import type { SitemapFilePage } from '@/lib/audits/schema';
 import { AppError } from '@/lib/errors';
 
 export const dynamic = 'force-dynamic';
@@ -13,5 +15,5 @@ export const GET = guarded('viewer', async (request: Request, { params }: Contex
   const limit = limitParam(query.get('limit'), 10_000, 10_000);
   const cursor = positionCursorParam(query.get('cursor'));
   if (!(await auditExists(id))) throw new AppError('not_found', 'No such audit');
-  return json(await listSitemapFiles(id, limit, cursor));
+  return json((await listSitemapFiles(id, limit, cursor)) satisfies Sendable<SitemapFilePage>);
 });

@@ -1,7 +1,9 @@
+import type { Sendable } from '@/lib/api/client';
 import { auditIdParam } from '@/lib/api/params';
 import { guarded, json } from '@/lib/api/respond';
 import { AppError } from '@/lib/errors';
 import { getFinding, reconciledAudit } from '@/lib/findings/data';
+import type { FindingDetailDto } from '@/lib/findings/schema';
 
 export const dynamic = 'force-dynamic';
 
@@ -15,5 +17,5 @@ export const GET = guarded('viewer', async (_request: Request, { params }: Conte
   await reconciledAudit(id);
   const finding = await getFinding(id, number);
   if (!finding) throw new AppError('not_found', 'No such finding');
-  return json(finding);
+  return json(finding satisfies Sendable<FindingDetailDto>);
 });
