@@ -7,34 +7,51 @@ export function ConfirmButton({
   title,
   message,
   confirmLabel,
+  dismissLabel = 'Cancel',
   busy = false,
+  disabled = false,
+  testId,
   onConfirm,
 }: {
   children: ReactNode;
   title: string;
   message: ReactNode;
   confirmLabel: string;
+  /** The safe choice; rename it where "Cancel" would be ambiguous (e.g. "Cancel this audit?"). */
+  dismissLabel?: string;
   busy?: boolean;
+  /** Disables the button that opens the dialog (e.g. while the action runs). */
+  disabled?: boolean;
+  testId?: string;
   onConfirm: () => void;
 }) {
   const dialog = useRef<HTMLDialogElement>(null);
   const titleId = useId();
+  const messageId = useId();
   const close = () => dialog.current?.close();
   return (
     <>
-      <button type="button" className="button button--danger" onClick={() => dialog.current?.showModal()}>
+      <button
+        type="button"
+        className="button button--danger"
+        disabled={disabled}
+        data-testid={testId}
+        onClick={() => dialog.current?.showModal()}
+      >
         {children}
       </button>
-      <dialog ref={dialog} className="dialog" aria-labelledby={titleId}>
+      <dialog ref={dialog} className="dialog" aria-labelledby={titleId} aria-describedby={messageId}>
         <div className="dialog__body">
           <h2 id={titleId}>{title}</h2>
-          <div className="muted">{message}</div>
+          <div id={messageId} className="muted">
+            {message}
+          </div>
         </div>
         <div className="dialog__actions">
           {/* autoFocus on the safe choice: Enter should not delete by accident. */}
           {/* biome-ignore lint/a11y/noAutofocus: focus belongs in the dialog when it opens */}
           <button type="button" className="button" onClick={close} autoFocus>
-            Cancel
+            {dismissLabel}
           </button>
           <button
             type="button"

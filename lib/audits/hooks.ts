@@ -104,3 +104,37 @@ export function useDeleteAudit() {
     },
   });
 }
+
+/** The audit in every list page that holds it, replaced by `audit`. */
+function replaceInList(data: InfiniteData<AuditPage> | undefined, audit: AuditDto) {
+  if (!data) return data;
+  return {
+    ...data,
+    pages: data.pages.map((page) => ({
+      ...page,
+      // List items carry no findings overview; keep it that way.
+      items: page.items.map((item) => (item.id === audit.id ? { ...audit, findings: item.findings } : item)),
+    })),
+  };
+}
+
+/** Stops a queued or running audit (reviewers and admins). The answer is the cancelled audit, shown at once;
+ * a 409 means it finished first, so its real state is fetched again. */
+export function useCancelAudit(id: string) {
+  const queryClient = useQueryClient();
+  const detail = auditKeys.detail(id);
+  return useMutation({
+    mutationFn: () =>
+      apiFetch<AuditDto>(`/api/v1/audits/${encodeURIComponent(id)}/cancel`, { method: 'POST' }),
+    // A poll already in flight must not land after the answer and show the audit running again.
+    onMutate: () => queryClient.cancelQueries({ queryKey: detail, exact: true }),
+    onSuccess: (audit) => {
+      queryClient.setQueryData<AuditDto>(detail, audit);
+      queryClient.setQueryData<InfiniteData<AuditPage>>(auditKeys.list(), (data) =>
+        replaceInList(data, audit),
+      );
+    },
+    onError: () => queryClient.invalidateQueries({ queryKey: detail, exact: true }),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: auditKeys.list() }),
+  });
+}

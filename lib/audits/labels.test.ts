@@ -12,6 +12,8 @@ describe('labels', () => {
     expect(statusTone('succeeded')).toBe('success');
     expect(statusTone('partial')).toBe('warning');
     expect(statusTone('failed')).toBe('danger');
+    expect(statusLabel('cancelled')).toBe('Cancelled');
+    expect(statusTone('cancelled')).toBe('warning');
     expect(statusTone('mystery')).toBe('neutral');
   });
 

@@ -11,6 +11,7 @@ const STATUS_LABELS: Record<AuditStatus | SitemapFileDto['status'], string> = {
   partial: 'Partial',
   failed: 'Failed',
   pending: 'Pending',
+  cancelled: 'Cancelled',
   ok: 'OK',
   skipped: 'Skipped',
 };
@@ -22,6 +23,8 @@ const STATUS_TONES: Record<AuditStatus | SitemapFileDto['status'], Tone> = {
   partial: 'warning',
   failed: 'danger',
   pending: 'neutral',
+  // Someone stopped it on purpose: not an error, but its results are incomplete.
+  cancelled: 'warning',
   ok: 'success',
   skipped: 'warning',
 };

@@ -5,17 +5,16 @@ import { useRouter } from 'next/navigation';
 import { Suspense, useEffect } from 'react';
 import { useCan } from '@/app/session-context';
 import { Alert } from '@/components/ui/alert';
-import { ConfirmButton } from '@/components/ui/confirm-button';
 import { EmptyState } from '@/components/ui/empty-state';
 import { ProgressBar } from '@/components/ui/progress-bar';
 import { isNotFound } from '@/lib/api/client';
-import { formatCount, formatDateTime, formatDuration, progressPercent } from '@/lib/audits/format';
-import { useAudit, useDeleteAudit, useSitemapFiles } from '@/lib/audits/hooks';
+import { formatCount, progressPercent } from '@/lib/audits/format';
+import { useAudit, useCancelAudit, useDeleteAudit, useSitemapFiles } from '@/lib/audits/hooks';
 import { isActiveStatus, phaseLabel } from '@/lib/audits/labels';
 import type { AuditDto } from '@/lib/audits/schema';
 import { isSanityWarning } from '@/lib/findings/format';
-import { StatusBadge } from '../../_components/status-badge';
 import { AuditCounts } from './audit-counts';
+import { AuditHeader } from './audit-header';
 import { CrawlReport } from './crawl-report';
 import { FindingsArea } from './findings-area';
 import { IssueLists } from './issue-lists';
@@ -42,62 +41,13 @@ function ProgressPanel({ audit }: { audit: AuditDto }) {
   );
 }
 
-function AuditHeader({
-  audit,
-  onDelete,
-  isDeleting,
-}: {
-  audit: AuditDto;
-  onDelete: () => void;
-  isDeleting: boolean;
-}) {
-  const duration = formatDuration(audit.startedAt, audit.finishedAt);
-  const canDelete = useCan('admin');
-  return (
-    <div className="page-header">
-      <div className="page-header__title">
-        <p className="small">
-          <Link href="/">← All audits</Link>
-        </p>
-        <h1 data-testid="audit-name">{audit.name}</h1>
-        <div className="page-header__meta">
-          <StatusBadge status={audit.status} testId="audit-status" />
-          {!isActiveStatus(audit.status) ? null : (
-            <span data-testid="audit-phase">{phaseLabel(audit.phase)}</span>
-          )}
-          <span>Created {formatDateTime(audit.createdAt)}</span>
-          {duration ? <span>Took {duration}</span> : null}
-          <span>
-            Matching: <strong>{audit.options.normalization === 'lenient' ? 'Lenient' : 'Exact'}</strong>
-          </span>
-        </div>
-      </div>
-      {canDelete ? (
-        <ConfirmButton
-          title="Delete this audit?"
-          message={
-            <>
-              <strong>{audit.name}</strong> and everything read for it (sitemap entries, crawl rows, uploaded
-              files) will be removed. This cannot be undone.
-            </>
-          }
-          confirmLabel="Delete audit"
-          busy={isDeleting}
-          onConfirm={onDelete}
-        >
-          Delete
-        </ConfirmButton>
-      ) : null}
-    </div>
-  );
-}
-
 export function AuditView({ id }: { id: string }) {
   const router = useRouter();
   const canShare = useCan('reviewer');
   const audit = useAudit(id);
   const sitemapFiles = useSitemapFiles(id);
   const deleteAudit = useDeleteAudit();
+  const cancelAudit = useCancelAudit(id);
   const name = audit.data?.name;
 
   useEffect(() => {
@@ -150,9 +100,14 @@ export function AuditView({ id }: { id: string }) {
     <div className="stack">
       <AuditHeader
         audit={data}
+        isCancelling={cancelAudit.isPending}
+        onCancel={() => cancelAudit.mutate()}
         isDeleting={deleteAudit.isPending}
         onDelete={() => deleteAudit.mutate(id, { onSuccess: () => router.replace('/') })}
       />
+      {cancelAudit.isError ? (
+        <Alert title="The audit could not be cancelled">{cancelAudit.error.message}</Alert>
+      ) : null}
       {deleteAudit.isError ? (
         <Alert title="The audit could not be deleted">{deleteAudit.error.message}</Alert>
       ) : null}

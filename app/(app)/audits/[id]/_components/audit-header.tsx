@@ -1,0 +1,95 @@
+'use client';
+// The audit page's header: name, status (and who cancelled it), timings, and the actions the user's role
+// allows: Cancel while the audit is queued or running (reviewers and admins), Delete (admins).
+import Link from 'next/link';
+import { useCan } from '@/app/session-context';
+import { ConfirmButton } from '@/components/ui/confirm-button';
+import { formatDateTime, formatDuration } from '@/lib/audits/format';
+import { isActiveStatus } from '@/lib/audits/labels';
+import type { AuditDto } from '@/lib/audits/schema';
+import { phaseLabel } from '@/lib/runs/phases';
+import { StatusBadge } from '../../_components/status-badge';
+
+export function AuditHeader({
+  audit,
+  onCancel,
+  isCancelling,
+  onDelete,
+  isDeleting,
+}: {
+  audit: AuditDto;
+  onCancel: () => void;
+  isCancelling: boolean;
+  onDelete: () => void;
+  isDeleting: boolean;
+}) {
+  const duration = formatDuration(audit.startedAt, audit.finishedAt);
+  const canCancel = useCan('reviewer') && isActiveStatus(audit.status);
+  const canDelete = useCan('admin');
+  return (
+    <div className="page-header">
+      <div className="page-header__title">
+        <p className="small">
+          <Link href="/">← All audits</Link>
+        </p>
+        <h1 data-testid="audit-name">{audit.name}</h1>
+        <div className="page-header__meta">
+          <StatusBadge status={audit.status} testId="audit-status" />
+          {!isActiveStatus(audit.status) ? null : (
+            <span data-testid="audit-phase">{phaseLabel(audit.phase)}</span>
+          )}
+          {audit.status === 'cancelled' && audit.cancelled ? (
+            <span className="audit-cancelled" data-testid="audit-cancelled">
+              Cancelled by <strong>{audit.cancelled.by}</strong> at{' '}
+              <time dateTime={audit.cancelled.at}>{formatDateTime(audit.cancelled.at)}</time>
+            </span>
+          ) : null}
+          <span>Created {formatDateTime(audit.createdAt)}</span>
+          {duration ? <span>Took {duration}</span> : null}
+          <span>
+            Matching: <strong>{audit.options.normalization === 'lenient' ? 'Lenient' : 'Exact'}</strong>
+          </span>
+        </div>
+      </div>
+      {canCancel || canDelete ? (
+        <div className="page-header__actions">
+          {canCancel ? (
+            <ConfirmButton
+              title="Cancel this audit?"
+              message={
+                <>
+                  <strong>{audit.name}</strong> stops where it is now and ends as cancelled. This cannot be
+                  undone: to run it again, start a new audit.
+                </>
+              }
+              confirmLabel="Cancel audit"
+              dismissLabel="Keep it running"
+              busy={isCancelling}
+              disabled={isCancelling}
+              testId="cancel-audit"
+              onConfirm={onCancel}
+            >
+              {isCancelling ? 'Cancelling…' : 'Cancel audit'}
+            </ConfirmButton>
+          ) : null}
+          {canDelete ? (
+            <ConfirmButton
+              title="Delete this audit?"
+              message={
+                <>
+                  <strong>{audit.name}</strong> and everything read for it (sitemap entries, crawl rows,
+                  uploaded files) will be removed. This cannot be undone.
+                </>
+              }
+              confirmLabel="Delete audit"
+              busy={isDeleting}
+              onConfirm={onDelete}
+            >
+              Delete
+            </ConfirmButton>
+          ) : null}
+        </div>
+      ) : null}
+    </div>
+  );
+}
