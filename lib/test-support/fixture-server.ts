@@ -4,6 +4,9 @@
 //   /robots.txt        the minisite's robots-with-sitemapindex/robots.txt (so "/" works as a site root)
 //   /transport-gzip/<path>  a minisite .gz file sent with Content-Encoding: gzip (decoded in transport)
 //   /status/<code>     an empty response with that status;  /slow  headers, then nothing for 10 s
+//   /slow-index.xml?children=N&delayMs=D  a sitemap index of N children (default 20, at most 40), each
+//                      answering after D ms (default 3000, at most 8000: under the fetcher's idle timeout),
+//                      so an audit of it stays running for about N×D ms and then ends by itself
 //   /health  200
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import http from 'node:http';
@@ -39,6 +42,17 @@ function resolveInside(base: string, relative: string): string | null {
   return existsSync(full) && statSync(full).isFile() ? full : null;
 }
 
+const SITEMAP_INDEX_OPEN =
+  '<?xml version="1.0" encoding="UTF-8"?><sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">';
+const URLSET_OPEN =
+  '<?xml version="1.0" encoding="UTF-8"?><urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">';
+
+/** A whole-number query parameter, its default when absent or invalid, never above `max`. */
+function boundedParam(url: URL, name: string, fallback: number, max: number): number {
+  const value = Number(url.searchParams.get(name) ?? Number.NaN);
+  return Number.isInteger(value) && value >= 0 ? Math.min(value, max) : fallback;
+}
+
 export async function startFixtureServer(port = 0): Promise<FixtureServer> {
   const minisite = path.join(fixturesDir, 'index', 'aafeher-minisite');
   let host = '';
@@ -55,6 +69,25 @@ export async function startFixtureServer(port = 0): Promise<FixtureServer> {
       res.writeHead(200, { 'content-type': 'application/xml' });
       res.write('<?xml version="1.0"?><urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">');
       const timer = setTimeout(() => res.end('</urlset>'), 10_000);
+      res.on('close', () => clearTimeout(timer));
+      return;
+    }
+    if (url.pathname === '/slow-index.xml') {
+      const children = boundedParam(url, 'children', 20, 40);
+      const delayMs = boundedParam(url, 'delayMs', 3000, 8000);
+      const locs = Array.from(
+        { length: children },
+        (_, i) => `<sitemap><loc>http://${host}/slow-child/${i + 1}.xml?delayMs=${delayMs}</loc></sitemap>`,
+      );
+      return send(200, `${SITEMAP_INDEX_OPEN}${locs.join('')}</sitemapindex>`, 'application/xml');
+    }
+    const slowChild = /^\/slow-child\/(\d+)\.xml$/.exec(url.pathname);
+    if (slowChild) {
+      const body = `${URLSET_OPEN}<url><loc>http://${host}/slow-page/${slowChild[1]}</loc></url></urlset>`;
+      const timer = setTimeout(
+        () => send(200, body, 'application/xml'),
+        boundedParam(url, 'delayMs', 3000, 8000),
+      );
       res.on('close', () => clearTimeout(timer));
       return;
     }

@@ -1,0 +1,94 @@
+// End to end: a reviewer cancels an audit whose sitemaps take long to read (the fixture server's slow
+// index: 20 children answering after 3 s each), and it stays cancelled.
+import path from 'node:path';
+import { expect, type Page, test } from '@playwright/test';
+
+const fixtureOrigin = `http://127.0.0.1:${process.env.FIXTURE_PORT ?? 3218}`;
+const shots = path.resolve(import.meta.dirname, '..', 'test-results', 'screenshots');
+const WIDTHS = [390, 1440] as const;
+
+/** The page as a phone and a laptop show it; the test goes on at laptop width. */
+async function shoot(page: Page, name: string) {
+  for (const width of WIDTHS) {
+    await page.setViewportSize({ width, height: 900 });
+    await page.screenshot({ path: path.join(shots, `${name}-${width}.png`), fullPage: true });
+  }
+}
+
+test('cancel a running audit: confirm, see who cancelled it, and it stays cancelled', async ({ page }) => {
+  await page.goto('/audits/new');
+  await page.getByLabel('Audit name').fill('Slow site, cancelled');
+  await page.getByLabel('Sitemap URLs').fill(`${fixtureOrigin}/slow-index.xml?children=20&delayMs=3000`);
+  await page.getByRole('button', { name: 'Create audit' }).click();
+  await expect(page).toHaveURL(/\/audits\/[0-9a-f-]{36}$/);
+  const auditId = new URL(page.url()).pathname.split('/').pop() ?? '';
+
+  const status = page.getByTestId('audit-status');
+  await expect(status).toHaveText('Running');
+  await expect(page.getByTestId('audit-progress')).toBeVisible();
+  const cancel = page.getByTestId('cancel-audit');
+  await expect(cancel).toHaveText('Cancel audit');
+  await shoot(page, 'cancel-button');
+
+  // The dialog's safe choice has the focus, and taking it leaves the audit running.
+  const dialog = page.getByRole('dialog', { name: 'Cancel this audit?' });
+  await cancel.click();
+  await expect(dialog).toBeVisible();
+  await expect(dialog.getByRole('button', { name: 'Keep it running' })).toBeFocused();
+  await dialog.getByRole('button', { name: 'Keep it running' }).click();
+  await expect(dialog).toBeHidden();
+  await expect(status).toHaveText('Running');
+
+  await cancel.click();
+  await expect(dialog).toContainText('Slow site, cancelled');
+  await shoot(page, 'cancel-confirm');
+  await dialog.getByRole('button', { name: 'Cancel audit' }).click();
+
+  await expect(status).toHaveText('Cancelled', { timeout: 5_000 });
+  const cancelled = page.getByTestId('audit-cancelled');
+  await expect(cancelled).toContainText(/^Cancelled by Rita Reviewer at \d{1,2} \w{3} \d{4}, \d{2}:\d{2}$/);
+  await expect(cancel).toHaveCount(0);
+  await expect(page.getByTestId('audit-progress')).toHaveCount(0);
+  await expect(page.getByRole('alert')).toHaveCount(0);
+  await shoot(page, 'cancel-done');
+
+  // Longer than two of the remaining files take: the worker has stopped, nothing brings the audit back.
+  await page.waitForTimeout(7_000);
+  await page.reload();
+  await expect(status).toHaveText('Cancelled');
+  await expect(cancelled).toContainText('Cancelled by Rita Reviewer');
+  await expect(page.getByTestId('cancel-audit')).toHaveCount(0);
+  const audit = await (await page.request.get(`/api/v1/audits/${auditId}`)).json();
+  expect(audit).toMatchObject({ status: 'cancelled', cancelled: { by: 'Rita Reviewer' } });
+});
+
+test('when someone else cancelled it first, the page says why it could not cancel', async ({ page }) => {
+  await page.goto('/audits/new');
+  await page.getByLabel('Audit name').fill('Cancelled by a colleague first');
+  await page.getByLabel('Sitemap URLs').fill(`${fixtureOrigin}/slow-index.xml?children=10&delayMs=3000`);
+  await page.getByRole('button', { name: 'Create audit' }).click();
+  await expect(page).toHaveURL(/\/audits\/[0-9a-f-]{36}$/);
+  const cancelPath = `${new URL(page.url()).pathname.replace('/audits/', '/api/v1/audits/')}/cancel`;
+  await expect(page.getByTestId('audit-status')).toHaveText(/Queued|Running/);
+
+  // The colleague's request reaches the server just before the page's: the server answers the page 409.
+  let colleague: { status: number; code?: string } | null = null;
+  await page.route(`**${cancelPath}`, async (route) => {
+    const response = await page.request.post(cancelPath, { headers: { origin: new URL(page.url()).origin } });
+    colleague = { status: response.status(), code: (await response.json()).status };
+    await route.continue();
+  });
+  await page.getByTestId('cancel-audit').click();
+  await page
+    .getByRole('dialog', { name: 'Cancel this audit?' })
+    .getByRole('button', { name: 'Cancel audit' })
+    .click();
+
+  const alert = page.getByRole('alert');
+  await expect(alert).toContainText('The audit could not be cancelled');
+  await expect(alert).toContainText(/already ended/i);
+  expect(colleague).toEqual({ status: 200, code: 'cancelled' });
+  await expect(page.getByTestId('audit-status')).toHaveText('Cancelled');
+  await expect(page.getByTestId('cancel-audit')).toHaveCount(0);
+  await page.screenshot({ path: path.join(shots, 'cancel-conflict.png'), fullPage: true });
+});
