@@ -13,10 +13,12 @@ import os from 'node:os';
 import path from 'node:path';
 import { getAudit } from '@/lib/audits/data';
 import { insertAudit } from '@/lib/audits/mutations';
+import { auditRun } from '@/lib/audits/run';
 import { isFinal } from '@/lib/audits/schema';
 import { ensureDatabase } from '@/lib/db/bootstrap';
 import { closeDb } from '@/lib/db/client';
-import { enqueue, stopBoss } from '@/lib/jobs/queue';
+import { stopBoss } from '@/lib/jobs/queue';
+import { startRun } from '@/lib/runs/service';
 import { measureExport, measurePages } from './bench/findings';
 import { type BenchInputs, generateInputs } from './bench/generate';
 
@@ -111,7 +113,7 @@ function cpuTicks(): { busy: number; total: number } {
 async function runAudit(sources: Source[]) {
   const id = randomUUID();
   await insertAudit(id, 'benchmark', { normalization: 'exact' }, sources);
-  await enqueue('ingest', { auditId: id, attempt: 1 });
+  await startRun(auditRun, id);
   let audit = await getAudit(id);
   const busy: Record<string, { busy: number; total: number; ms: number }> = {};
   let last = cpuTicks();

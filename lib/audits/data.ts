@@ -44,6 +44,10 @@ export function toAuditDto(audit: AuditWithSources): AuditDto {
     createdAt: audit.createdAt.toISOString(),
     startedAt: audit.startedAt?.toISOString() ?? null,
     finishedAt: audit.finishedAt?.toISOString() ?? null,
+    cancelled:
+      audit.status === 'cancelled' && audit.cancelledAt
+        ? { by: audit.cancelledBy ?? 'unknown', at: audit.cancelledAt.toISOString() }
+        : null,
     sitemap: {
       files: audit.sitemapFiles,
       filesFailed: audit.sitemapFilesFailed,
@@ -157,4 +161,9 @@ export async function listSitemapFiles(
 
 export async function auditExists(id: string): Promise<boolean> {
   return (await db().audit.count({ where: { id } })) > 0;
+}
+
+/** What an audit's steps read of it: its options, sources and what earlier steps recorded. */
+export async function auditForRun(id: string) {
+  return db().audit.findUnique({ where: { id }, include: { sources: { orderBy: { id: 'asc' } } } });
 }

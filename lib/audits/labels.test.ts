@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { fileLabel, kindLabel, phaseLabel, statusLabel, statusTone } from './labels';
+import { fileLabel, kindLabel, statusLabel, statusTone } from './labels';
 
 describe('labels', () => {
   it('labels and colours every audit and file status', () => {
@@ -17,9 +17,7 @@ describe('labels', () => {
     expect(statusTone('mystery')).toBe('neutral');
   });
 
-  it('labels phases, kinds and files', () => {
-    expect(phaseLabel('sitemaps')).toBe('Reading sitemaps');
-    expect(phaseLabel('queued (retrying)')).toBe('Queued (retrying)');
+  it('labels kinds and files', () => {
     expect(kindLabel('index')).toBe('Sitemap index');
     expect(kindLabel(null)).toBe('Unknown type');
     expect(fileLabel({ id: 7, url: null, uploadName: 'a.xml' })).toBe('a.xml');

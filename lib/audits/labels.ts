@@ -1,4 +1,5 @@
-// Human labels and badge tones for audit and file statuses, ingest phases, sitemap kinds and crawl formats,
+// Human labels and badge tones for audit and file statuses, sitemap kinds and crawl formats (run phases
+// are labelled in lib/runs/phases.ts),
 // and which audit statuses are still in progress (the UI polls while they are).
 import type { AuditStatus, SitemapFileDto } from './schema';
 
@@ -10,8 +11,8 @@ const STATUS_LABELS: Record<AuditStatus | SitemapFileDto['status'], string> = {
   succeeded: 'Succeeded',
   partial: 'Partial',
   failed: 'Failed',
-  pending: 'Pending',
   cancelled: 'Cancelled',
+  pending: 'Pending',
   ok: 'OK',
   skipped: 'Skipped',
 };
@@ -22,9 +23,9 @@ const STATUS_TONES: Record<AuditStatus | SitemapFileDto['status'], Tone> = {
   succeeded: 'success',
   partial: 'warning',
   failed: 'danger',
-  pending: 'neutral',
   // Someone stopped it on purpose: not an error, but its results are incomplete.
   cancelled: 'warning',
+  pending: 'neutral',
   ok: 'success',
   skipped: 'warning',
 };
@@ -47,20 +48,6 @@ export function statusTone(status: string): Tone {
 
 export function isActiveStatus(status: AuditStatus): boolean {
   return status === 'queued' || status === 'running';
-}
-
-const PHASE_LABELS: Record<string, string> = {
-  starting: 'Starting',
-  sitemaps: 'Reading sitemaps',
-  crawl: 'Importing crawl export',
-  done: 'Done',
-  failed: 'Failed',
-};
-
-export function phaseLabel(phase: string): string {
-  const known = PHASE_LABELS[phase];
-  if (known) return known;
-  return phase ? phase.charAt(0).toUpperCase() + phase.slice(1) : '';
 }
 
 const KIND_LABELS: Record<string, string> = {

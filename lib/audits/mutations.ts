@@ -1,6 +1,8 @@
-// Writes on audits that the web process makes: create (with its sources), delete.
+// Writes on audits outside their run's state: create (with its sources), delete, and the files an audit
+// that failed leaves unfinished.
 import { rm } from 'node:fs/promises';
 import path from 'node:path';
+import type pg from 'pg';
 import { db } from '@/lib/db/client';
 import { uploadsDir } from '@/lib/db/config';
 import { dropPartition } from '@/lib/db/partitions';
@@ -38,11 +40,13 @@ export async function insertAudit(id: string, name: string, options: TAuditOptio
   });
 }
 
-export async function markAuditFailed(id: string, message: string): Promise<void> {
-  await db().audit.update({
-    where: { id },
-    data: { status: 'failed', phase: 'failed', errorMessage: message, finishedAt: new Date() },
-  });
+/** When an audit fails, the sitemap files it was still reading are marked as never finished. */
+export async function markUnfinishedFilesFailed(client: pg.PoolClient, auditId: string): Promise<void> {
+  await client.query(
+    `UPDATE sitemap_files SET status = 'failed', error_code = 'interrupted', error_message = 'Not finished: the ingest failed'
+      WHERE audit_id = $1 AND status = 'pending'`,
+    [auditId],
+  );
 }
 
 /** Deletes an audit, its bulk rows (its own partitions), its findings and decisions, and its uploaded

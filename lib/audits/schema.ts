@@ -52,8 +52,8 @@ export type TCreateAuditJson = z.infer<typeof ZCreateAuditJson>;
 
 export const ZSitemapUrl = httpUrl;
 
-export type AuditStatus = 'queued' | 'running' | 'succeeded' | 'partial' | 'failed';
-export const FINAL_STATUSES: readonly AuditStatus[] = ['succeeded', 'partial', 'failed'];
+export type AuditStatus = 'queued' | 'running' | 'succeeded' | 'partial' | 'failed' | 'cancelled';
+export const FINAL_STATUSES: readonly AuditStatus[] = ['succeeded', 'partial', 'failed', 'cancelled'];
 
 export interface AuditIssue {
   code: string;
@@ -92,6 +92,8 @@ export interface AuditDto {
   createdAt: string;
   startedAt: string | null;
   finishedAt: string | null;
+  /** Who stopped the audit and when; null unless its status is `cancelled`. */
+  cancelled: { by: string; at: string } | null;
   sitemap: { files: number; filesFailed: number; entries: number; uniqueUrls: number };
   crawl: CrawlSummary;
   warnings: AuditIssue[];
@@ -122,8 +124,6 @@ export interface SitemapFileDto {
   warnings: { code: string; message: string }[];
 }
 
-export function isFinal(status: AuditStatus): boolean {
-  return FINAL_STATUSES.includes(status);
 /** `GET /audits`: newest first; `nextCursor` is the last item's id while there are more. */
 export interface AuditPage {
   items: AuditDto[];
@@ -142,4 +142,6 @@ export interface SitemapFilePage {
   nextCursor: number | null;
 }
 
+export function isFinal(status: AuditStatus): boolean {
+  return FINAL_STATUSES.includes(status);
 }

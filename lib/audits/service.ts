@@ -2,10 +2,11 @@
 import { randomUUID } from 'node:crypto';
 import { rm } from 'node:fs/promises';
 import path from 'node:path';
-import { AppError } from '@/lib/api/errors';
 import { ingestLimits, uploadsDir } from '@/lib/db/config';
-import { enqueue } from '@/lib/jobs/queue';
-import { insertAudit, markAuditFailed, type NewSource } from './mutations';
+import { AppError } from '@/lib/errors';
+import { cancelRunFor, startRun } from '@/lib/runs/service';
+import { insertAudit, type NewSource } from './mutations';
+import { auditRun } from './run';
 import {
   type TAuditOptions,
   type TCreateAuditJson,
@@ -125,11 +126,11 @@ export async function createAuditFromRequest(request: Request): Promise<{ id: st
     throw new AppError('unsupported_media_type', 'Send multipart/form-data (with files) or application/json');
   }
   await insertAudit(id, input.name, input.options, input.sources);
-  try {
-    await enqueue('ingest', { auditId: id, attempt: 1 });
-  } catch (error) {
-    await markAuditFailed(id, 'The job queue is unavailable; the audit could not be started');
-    throw error;
-  }
+  await startRun(auditRun, id);
   return { id, status: 'queued' };
+}
+
+/** Stops a queued or running audit on behalf of a signed-in user (see lib/runs). */
+export function cancelAudit(id: string, by: string): Promise<void> {
+  return cancelRunFor(auditRun, id, by);
 }

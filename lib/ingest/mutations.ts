@@ -1,26 +1,12 @@
-// Database writes of the ingest job: claiming the audit, file records, bulk COPY of entries and crawl
-// rows, heartbeats and the final counts. Every write is scoped to one audit and one attempt.
-import { db, pool, transaction } from '@/lib/db/client';
+// Database writes of the ingest step: file records, bulk COPY of entries and crawl rows, and the final
+// counts. The audit's state (claim, heartbeat, outcome) is lib/runs' to change.
+import type pg from 'pg';
+import { db, transaction } from '@/lib/db/client';
+import { SqlParams } from '@/lib/db/params';
 import { dropPartition, PartitionLoad } from '@/lib/db/partitions';
 import type { NormalizationProfile } from '@/lib/urls/normalize';
 import { CRAWL_COLUMNS, ENTRY_COLUMNS, encodeEntries, FactsTally, type LoadFacts } from './copy-lines';
 import type { EntryWriter, FileOutcome, NewFileRecord } from './tree-types';
-
-export async function claimAudit(auditId: string, attempt: number) {
-  const { count } = await db().audit.updateMany({
-    where: { id: auditId, attempt, status: { in: ['queued', 'running'] } },
-    data: {
-      status: 'running',
-      phase: 'starting',
-      heartbeatAt: new Date(),
-      startedAt: new Date(),
-      finishedAt: null,
-      errorMessage: null,
-    },
-  });
-  if (count === 0) return null;
-  return db().audit.findUnique({ where: { id: auditId }, include: { sources: { orderBy: { id: 'asc' } } } });
-}
 
 /** Removes whatever an earlier, interrupted attempt wrote, so a retry never duplicates rows. */
 export async function resetIngestRows(auditId: string): Promise<void> {
@@ -37,34 +23,6 @@ export async function resetIngestRows(auditId: string): Promise<void> {
       [auditId],
     );
   });
-}
-
-/** Running totals shown while a job runs; the final ones are recomputed from the stored rows. */
-export interface RunningCounts {
-  sitemapFiles?: number;
-  sitemapFilesFailed?: number;
-  sitemapEntries?: number;
-  crawlRows?: number;
-  crawlRowsRejected?: number;
-}
-
-/** Records progress; returns false when the audit was deleted or taken over by a newer attempt. */
-export async function heartbeat(
-  auditId: string,
-  attempt: number,
-  progress: { phase: string; done: number; total: number; counts: RunningCounts },
-): Promise<boolean> {
-  const { count } = await db().audit.updateMany({
-    where: { id: auditId, attempt, status: 'running' },
-    data: {
-      phase: progress.phase,
-      progressDone: progress.done,
-      progressTotal: progress.total,
-      heartbeatAt: new Date(),
-      ...progress.counts,
-    },
-  });
-  return count > 0;
 }
 
 export async function createFileRecord(
@@ -163,8 +121,7 @@ export async function beginCrawlLoad(auditId: string): Promise<CrawlLoad> {
   };
 }
 
-export interface FinalState {
-  status: 'succeeded' | 'partial' | 'failed';
+export interface IngestResults {
   warnings: { code: string; message: string }[];
   errors: { code: string; message: string; source: string | null }[];
   crawlReport: Record<string, unknown> | null;
@@ -172,68 +129,39 @@ export interface FinalState {
   crawlRowsRejected: number;
   sitemapFacts: LoadFacts;
   crawlFacts: LoadFacts | null;
-  /** Seconds per stage (the reconcile job adds its own). */
+  /** Seconds per stage (the reconcile step adds its own). */
   timings: { sitemaps: number; crawl: number | null; ingest: number };
-  errorMessage?: string | null;
-  /** The audit goes on to reconciliation: it stays running, queued for the reconcile job. */
-  reconcileNext?: boolean;
 }
 
-/** Writes the final status and counts. The loads counted their rows and keys on the way through; only when
- * a load could not prove its keys distinct (a hash collision, or real duplicates) are they counted here. */
-export async function finalizeAudit(auditId: string, attempt: number, state: FinalState): Promise<boolean> {
-  const { sitemapFacts: entries, crawlFacts: crawl } = state;
-  const { rowCount } = await pool().query(
+/** Writes the ingest's counts and reports (in the step's state-change transaction, see lib/runs). The loads
+ * counted their rows and keys on the way through; only when a load could not prove its keys distinct (a
+ * hash collision, or real duplicates) are they counted here. */
+export async function saveIngestResults(client: pg.PoolClient, auditId: string, r: IngestResults) {
+  const p = new SqlParams();
+  const id = p.add(auditId);
+  const crawlKeyed = p.add(r.crawlFacts?.keyed ?? 0);
+  await client.query(
     `WITH k AS (
-       SELECT coalesce($12::int, (SELECT count(DISTINCT key)::int FROM sitemap_entries WHERE audit_id = $1)) AS sitemap,
-              CASE WHEN $15::int > 0
-                   THEN coalesce($16::int, (SELECT count(DISTINCT key)::int FROM crawl_pages WHERE audit_id = $1)) END AS crawl)
+       SELECT coalesce(${p.add(r.sitemapFacts.distinct)}::int,
+                       (SELECT count(DISTINCT key)::int FROM sitemap_entries WHERE audit_id = ${id})) AS sitemap,
+              CASE WHEN ${crawlKeyed}::int > 0
+                   THEN coalesce(${p.add(r.crawlFacts?.distinct ?? null)}::int,
+                                 (SELECT count(DISTINCT key)::int FROM crawl_pages WHERE audit_id = ${id})) END AS crawl)
      UPDATE audits a SET
-       status = CASE WHEN $10 THEN 'running'::"AuditStatus" ELSE $3::"AuditStatus" END,
-       phase = CASE WHEN $10 THEN 'queued for reconciliation' ELSE 'done' END,
-       finished_at = CASE WHEN $10 THEN NULL ELSE now() END, heartbeat_at = now(),
        sitemap_files = f.files, sitemap_files_failed = f.failed,
-       sitemap_entries = $11, sitemap_unique_urls = k.sitemap, sitemap_duplicate_keys = $13 - k.sitemap,
-       sitemap_newest_lastmod = $14, crawl_duplicate_keys = $15 - k.crawl, crawl_latest_at = $17,
-       timings = $18::jsonb,
+       sitemap_entries = ${p.add(r.sitemapFacts.rows)}, sitemap_unique_urls = k.sitemap,
+       sitemap_duplicate_keys = ${p.add(r.sitemapFacts.keyed)} - k.sitemap,
+       sitemap_newest_lastmod = ${p.add(r.sitemapFacts.latest)},
+       crawl_duplicate_keys = ${crawlKeyed} - k.crawl, crawl_latest_at = ${p.add(r.crawlFacts?.latest ?? null)},
+       timings = ${p.json(r.timings)},
        progress_done = f.files, progress_total = f.files,
-       crawl_rows = $4, crawl_rows_rejected = $5, crawl_report = $6::jsonb,
-       warnings = $7::jsonb, errors = $8::jsonb, error_message = $9
+       crawl_rows = ${p.add(r.crawlRows)}, crawl_rows_rejected = ${p.add(r.crawlRowsRejected)},
+       crawl_report = ${p.json(r.crawlReport)},
+       warnings = ${p.json(r.warnings)}, errors = ${p.json(r.errors)}
      FROM
        (SELECT count(*)::int AS files, count(*) FILTER (WHERE status = 'failed')::int AS failed
-          FROM sitemap_files WHERE audit_id = $1) f, k
-     WHERE a.id = $1 AND a.attempt = $2 AND a.status = 'running'`,
-    [
-      auditId,
-      attempt,
-      state.status,
-      state.crawlRows,
-      state.crawlRowsRejected,
-      state.crawlReport === null ? null : JSON.stringify(state.crawlReport),
-      JSON.stringify(state.warnings),
-      JSON.stringify(state.errors),
-      state.errorMessage ?? null,
-      state.reconcileNext ?? false,
-      entries.rows,
-      entries.distinct,
-      entries.keyed,
-      entries.latest,
-      crawl?.keyed ?? 0,
-      crawl?.distinct ?? null,
-      crawl?.latest ?? null,
-      JSON.stringify(state.timings),
-    ],
+          FROM sitemap_files WHERE audit_id = ${id}) f, k
+     WHERE a.id = ${id}`,
+    p.values,
   );
-  return (rowCount ?? 0) > 0;
-}
-
-export async function failAudit(auditId: string, attempt: number, message: string): Promise<void> {
-  await db().sitemapFile.updateMany({
-    where: { auditId, status: 'pending' },
-    data: { status: 'failed', errorCode: 'interrupted', errorMessage: 'Not finished: the ingest failed' },
-  });
-  await db().audit.updateMany({
-    where: { id: auditId, attempt, status: { in: ['queued', 'running'] } },
-    data: { status: 'failed', phase: 'failed', errorMessage: message, finishedAt: new Date() },
-  });
 }

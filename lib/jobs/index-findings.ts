@@ -1,8 +1,11 @@
-// After reconciliation: build the findings' review indexes, then note when they were ready.
+// The audit's follow-up step after reconciliation: build the findings' review indexes, then note when
+// they were ready.
 import { buildReviewIndexes, markReviewIndexesReady } from '@/lib/findings/mutations';
-import type { AuditJobData } from './queue';
+import type { AuditPhase, AuditStep } from '@/lib/runs/phases';
+import type { StepHandler } from '@/lib/runs/types';
 
-export async function runIndexFindings(data: AuditJobData): Promise<void> {
-  await buildReviewIndexes(data.auditId);
-  await markReviewIndexesReady(data.auditId);
-}
+export const indexFindingsStep: StepHandler<AuditStep, AuditPhase> = async ({ run }) => {
+  await buildReviewIndexes(run.id);
+  await markReviewIndexesReady(run.id);
+  return { done: true };
+};

@@ -6,12 +6,13 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getAudit, listSitemapFiles } from '@/lib/audits/data';
 import { insertAudit, type NewSource } from '@/lib/audits/mutations';
+import { auditRun } from '@/lib/audits/run';
 import type { TAuditOptions } from '@/lib/audits/schema';
 import { pool } from '@/lib/db/client';
+import { reapStaleRuns } from '@/lib/runs/reaper';
 import { type FixtureServer, startFixtureServer } from '@/lib/test-support/fixture-server';
 import { fixturePath } from '@/lib/test-support/fixtures';
-import { runIngest } from './ingest';
-import { runReconcile } from './reconcile';
+import { runAuditStep } from '@/lib/test-support/run-audit';
 
 let server: FixtureServer;
 const scratch = mkdtempSync(path.join(os.tmpdir(), 'ingest-test-'));
@@ -37,10 +38,9 @@ function upload(
 async function ingest(sources: NewSource[], options: Partial<TAuditOptions> = {}) {
   const id = randomUUID();
   await insertAudit(id, 'test', { normalization: 'exact', ...options }, sources);
-  await runIngest({ auditId: id, attempt: 1 });
+  await runAuditStep('ingest', id);
   // With a crawl export, ingest hands over to the reconcile job (run here as a worker would).
-  if ((await getAudit(id))?.phase === 'queued for reconciliation')
-    await runReconcile({ auditId: id, attempt: 1 });
+  if ((await getAudit(id))?.phase === 'reconcile_queued') await runAuditStep('reconcile', id);
   const audit = await getAudit(id);
   if (!audit) throw new Error('audit vanished');
   return { id, audit, files: (await listSitemapFiles(id)).items };
@@ -380,13 +380,32 @@ describe('crawl import', () => {
 });
 
 describe('idempotency', () => {
-  it('never duplicates rows when the same attempt runs twice', async () => {
+  it('never duplicates rows when a retry runs after a worker died with its rows written', async () => {
     const { id } = await ingest([upload('xml/breakroom-sitemap-100-urls.xml')]);
-    await pool().query("UPDATE audits SET status = 'running' WHERE id = $1", [id]);
-    await runIngest({ auditId: id, attempt: 1 });
+    // As if the worker died after its COPY, before the step's state change: the reaper gives it attempt 2.
+    await pool().query(
+      `UPDATE audits SET status = 'running', step = 'ingest', claimed_at = now() - interval '1 hour',
+         heartbeat_at = now() - interval '1 hour' WHERE id = $1`,
+      [id],
+    );
+    expect(await reapStaleRuns([auditRun])).toContainEqual(
+      expect.objectContaining({ id, attempt: 2, step: 'ingest' }),
+    );
+    await runAuditStep('ingest', id, 2);
     const audit = await getAudit(id);
     expect(audit?.status).toBe('succeeded');
     expect(audit?.sitemap.entries).toBe(100);
+    expect(await entryLocs(id)).toHaveLength(100);
+    expect((await listSitemapFiles(id)).items).toHaveLength(1);
+  });
+
+  it('runs a step once when its job is delivered twice', async () => {
+    const id = randomUUID();
+    await insertAudit(id, 'twice', { normalization: 'exact' }, [
+      upload('xml/breakroom-sitemap-100-urls.xml'),
+    ]);
+    await Promise.all([runAuditStep('ingest', id), runAuditStep('ingest', id)]);
+    expect((await getAudit(id))?.status).toBe('succeeded');
     expect(await entryLocs(id)).toHaveLength(100);
     expect((await listSitemapFiles(id)).items).toHaveLength(1);
   });
@@ -397,7 +416,7 @@ describe('idempotency', () => {
       upload('xml/breakroom-sitemap-100-urls.xml'),
     ]);
     await pool().query('UPDATE audits SET attempt = 2 WHERE id = $1', [id]);
-    await runIngest({ auditId: id, attempt: 1 });
+    await runAuditStep('ingest', id);
     expect((await getAudit(id))?.status).toBe('queued');
     expect(await entryLocs(id)).toHaveLength(0);
   });

@@ -1,29 +1,31 @@
-// The ingest job: reads the audit's sitemap tree and crawl export into Postgres, then writes the
-// audit's final status. Safe to run twice: it starts by removing rows of any earlier attempt.
+// The audit's ingest step: reads the sitemap tree and the crawl export into Postgres and says what comes
+// next (reconcile, or the audit's outcome). Safe to run twice: it starts by removing an earlier attempt's rows.
+
+import { auditForRun } from '@/lib/audits/data';
 import { ZAuditOptions } from '@/lib/audits/schema';
 import { newCrawlReport } from '@/lib/crawl/read';
 import { CrawlImportError, type CrawlReport } from '@/lib/crawl/types';
 import { ingestLimits } from '@/lib/db/config';
+import type { DbClient } from '@/lib/db/types';
 import type { LoadFacts } from '@/lib/ingest/copy-lines';
 import { encodeCrawlInThread } from '@/lib/ingest/crawl-import';
 import {
   beginCrawlLoad,
   beginEntryLoad,
   type CrawlLoad,
-  claimAudit,
   createFileRecord,
-  type FinalState,
-  failAudit,
-  finalizeAudit,
   finishFileRecord,
+  type IngestResults,
   resetIngestRows,
+  saveIngestResults,
 } from '@/lib/ingest/mutations';
 import { walkSitemapTree } from '@/lib/ingest/sitemap-tree';
 import type { TreeIssue, TreeSummary } from '@/lib/ingest/tree-types';
 import { NetError } from '@/lib/net/types';
+import type { AuditPhase, AuditStep } from '@/lib/runs/phases';
+import { RunAbandoned } from '@/lib/runs/progress';
+import type { StepHandler } from '@/lib/runs/types';
 import type { NormalizationProfile } from '@/lib/urls/normalize';
-import { ProgressReporter } from './progress';
-import { type AuditJobData, enqueue } from './queue';
 
 interface CrawlOutcome {
   report: CrawlReport | null;
@@ -90,7 +92,7 @@ function failedCrawl(label: string, error: unknown, report: CrawlReport | null):
 function decideStatus(
   tree: TreeSummary,
   crawl: CrawlOutcome,
-): { status: FinalState['status']; message: string | null } {
+): { status: 'succeeded' | 'partial' | 'failed'; message: string | null } {
   if (tree.entries === 0 && tree.files > 0 && tree.filesFailed === tree.files) {
     const first = tree.errors[0];
     return { status: 'failed', message: `No sitemap file could be read${first ? `: ${first.message}` : ''}` };
@@ -100,125 +102,112 @@ function decideStatus(
   return { status: 'succeeded', message: null };
 }
 
-export async function runIngest(data: AuditJobData): Promise<void> {
-  const audit = await claimAudit(data.auditId, data.attempt);
-  if (!audit) return; // deleted, finished, or superseded by a newer attempt
-  const reporter = new ProgressReporter(audit.id, data.attempt);
-  try {
-    await resetIngestRows(audit.id);
-    const options = ZAuditOptions.parse(audit.options);
-    const profile = options.normalization as NormalizationProfile;
-    const sitemapUrls = audit.sources
-      .filter((s) => s.role === 'sitemap' && s.url)
-      .map((s) => s.url as string);
-    const uploads = audit.sources
-      .filter((s) => s.role === 'sitemap' && s.storedPath)
-      .map((s) => ({ fileName: s.fileName ?? 'upload', storedPath: s.storedPath as string }));
+export const ingestStep: StepHandler<AuditStep, AuditPhase> = async ({ run, progress: reporter }) => {
+  const audit = await auditForRun(run.id);
+  if (!audit) throw new RunAbandoned(); // deleted since the claim
+  await resetIngestRows(audit.id);
+  const options = ZAuditOptions.parse(audit.options);
+  const profile = options.normalization as NormalizationProfile;
+  const sitemapUrls = audit.sources.filter((s) => s.role === 'sitemap' && s.url).map((s) => s.url as string);
+  const uploads = audit.sources
+    .filter((s) => s.role === 'sitemap' && s.storedPath)
+    .map((s) => ({ fileName: s.fileName ?? 'upload', storedPath: s.storedPath as string }));
 
-    // The sitemap tree (main thread) and the crawl export (its own thread) are read at the same time.
-    // The phase follows the sitemap tree while it is read; the crawl's progress shows in its row counts.
-    const started = performance.now();
-    const seconds = (since: number) => Number(((performance.now() - since) / 1000).toFixed(2));
-    let sitemapsDone = false;
-    const stopCrawl = new AbortController();
-    const crawlSource = audit.sources.find((s) => s.role === 'crawl');
-    const crawlRun: Promise<CrawlOutcome & { seconds: number | null }> = crawlSource
-      ? importCrawl(
-          audit.id,
-          crawlSource,
-          options,
-          (rows, rejected) => {
-            const counts = { crawlRows: rows, crawlRowsRejected: rejected };
-            return sitemapsDone ? reporter.update('crawl', rows, 0, counts) : reporter.count(counts);
-          },
-          AbortSignal.any([reporter.signal, stopCrawl.signal]),
-        ).then((outcome) => ({ ...outcome, seconds: seconds(started) }))
-      : Promise.resolve({ report: null, error: null, facts: null, seconds: null });
-    // Settled even if the sitemap side throws first, so the thread never outlives the job.
-    crawlRun.catch(() => {});
-
-    let position = 0;
-    await reporter.update('sitemaps', 0, sitemapUrls.length + uploads.length);
-    const entries = await beginEntryLoad(audit.id, profile);
-    let tree: TreeSummary;
-    let sitemapFacts: LoadFacts;
-    try {
-      tree = await walkSitemapTree(
-        sitemapUrls,
-        uploads,
-        {
-          createFile: (record) => createFileRecord(audit.id, ++position, record),
-          openEntries: async (fileId) => entries.open(fileId),
-          finishFile: finishFileRecord,
-          progress: (done, total, summary) =>
-            reporter.update('sitemaps', done, total, {
-              sitemapFiles: summary.files,
-              sitemapFilesFailed: summary.filesFailed,
-              sitemapEntries: summary.entries,
-            }),
+  // The sitemap tree (main thread) and the crawl export (its own thread) are read at the same time.
+  // The phase follows the sitemap tree while it is read; the crawl's progress shows in its row counts.
+  const started = performance.now();
+  const seconds = (since: number) => Number(((performance.now() - since) / 1000).toFixed(2));
+  let sitemapsDone = false;
+  const stopCrawl = new AbortController();
+  const crawlSource = audit.sources.find((s) => s.role === 'crawl');
+  const crawlRun: Promise<CrawlOutcome & { seconds: number | null }> = crawlSource
+    ? importCrawl(
+        audit.id,
+        crawlSource,
+        options,
+        (rows, rejected) => {
+          const counts = { crawlRows: rows, crawlRowsRejected: rejected };
+          return sitemapsDone ? reporter.update('crawl', rows, 0, counts) : reporter.count(counts);
         },
-        { limits: ingestLimits(), signal: reporter.signal },
-      );
-      await reporter.update('indexing sitemaps', tree.files, tree.files);
-      await entries.commit();
-      sitemapFacts = entries.facts();
-    } catch (error) {
-      await entries.rollback().catch(() => {});
-      stopCrawl.abort();
-      await crawlRun.catch(() => {});
-      throw error;
-    }
-    const sitemapSeconds = seconds(started);
-    sitemapsDone = true;
-    if (crawlSource) await reporter.update('crawl', 0, 0);
+        AbortSignal.any([reporter.signal, stopCrawl.signal]),
+      ).then((outcome) => ({ ...outcome, seconds: seconds(started) }))
+    : Promise.resolve({ report: null, error: null, facts: null, seconds: null });
+  // Settled even if the sitemap side throws first, so the thread never outlives the job.
+  crawlRun.catch(() => {});
 
-    const warnings: { code: string; message: string }[] = tree.warnings.map(({ code, message }) => ({
-      code,
-      message,
-    }));
-    const crawl = await crawlRun;
-    if (!crawlSource) {
-      warnings.push({
-        code: 'no_crawl',
-        message: 'No crawl export was given: the sitemap cannot be reconciled',
-      });
-    }
-    for (const w of crawl.report?.warnings ?? []) warnings.push({ code: w.code, message: w.message });
-    if (crawl.report && crawl.report.rejected > 0) {
-      warnings.push({
-        code: 'crawl_rows_rejected',
-        message: `${crawl.report.rejected.toLocaleString('en-US')} crawl rows were skipped as invalid (the first ${Math.min(100, crawl.report.rejections.length)} are listed with their line numbers)`,
-      });
-    }
-    const { status, message } = decideStatus(tree, crawl);
-    const reconcileNext =
-      status !== 'failed' && tree.entries > 0 && !crawl.error && (crawl.report?.rows ?? 0) > 0;
-    const finalized = await finalizeAudit(audit.id, data.attempt, {
-      reconcileNext,
-      status,
-      warnings,
-      errors: [...tree.errors, ...(crawl.error ? [crawl.error] : [])],
-      crawlReport: crawl.report
-        ? {
-            format: crawl.report.format,
-            mappedColumns: crawl.report.mappedColumns,
-            unmappedColumns: crawl.report.unmappedColumns,
-            rejections: crawl.report.rejections,
-          }
-        : null,
-      crawlRows: crawl.report?.rows ?? 0,
-      crawlRowsRejected: crawl.report?.rejected ?? 0,
-      sitemapFacts,
-      crawlFacts: crawl.facts,
-      timings: { sitemaps: sitemapSeconds, crawl: crawl.seconds, ingest: seconds(started) },
-      errorMessage: message,
-    });
-    if (finalized && reconcileNext) await enqueue('reconcile', data);
+  let position = 0;
+  await reporter.update('sitemaps', 0, sitemapUrls.length + uploads.length);
+  const entries = await beginEntryLoad(audit.id, profile);
+  let tree: TreeSummary;
+  let sitemapFacts: LoadFacts;
+  try {
+    tree = await walkSitemapTree(
+      sitemapUrls,
+      uploads,
+      {
+        createFile: (record) => createFileRecord(audit.id, ++position, record),
+        openEntries: async (fileId) => entries.open(fileId),
+        finishFile: finishFileRecord,
+        progress: (done, total, summary) =>
+          reporter.update('sitemaps', done, total, {
+            sitemapFiles: summary.files,
+            sitemapFilesFailed: summary.filesFailed,
+            sitemapEntries: summary.entries,
+          }),
+      },
+      { limits: ingestLimits(), signal: reporter.signal },
+    );
+    await reporter.update('indexing_sitemaps', tree.files, tree.files);
+    await entries.commit();
+    sitemapFacts = entries.facts();
   } catch (error) {
-    if (reporter.signal.aborted) return; // deleted or superseded: nothing to report on
-    console.error(`[worker] ingest of audit ${audit.id} failed`, error);
-    await failAudit(audit.id, data.attempt, 'The ingest failed unexpectedly; see the worker log for details');
-  } finally {
-    reporter.stop();
+    await entries.rollback().catch(() => {});
+    stopCrawl.abort();
+    await crawlRun.catch(() => {});
+    throw error;
   }
-}
+  const sitemapSeconds = seconds(started);
+  sitemapsDone = true;
+  if (crawlSource) await reporter.update('crawl', 0, 0);
+
+  const warnings: { code: string; message: string }[] = tree.warnings.map(({ code, message }) => ({
+    code,
+    message,
+  }));
+  const crawl = await crawlRun;
+  if (!crawlSource) {
+    warnings.push({
+      code: 'no_crawl',
+      message: 'No crawl export was given: the sitemap cannot be reconciled',
+    });
+  }
+  for (const w of crawl.report?.warnings ?? []) warnings.push({ code: w.code, message: w.message });
+  if (crawl.report && crawl.report.rejected > 0) {
+    warnings.push({
+      code: 'crawl_rows_rejected',
+      message: `${crawl.report.rejected.toLocaleString('en-US')} crawl rows were skipped as invalid (the first ${Math.min(100, crawl.report.rejections.length)} are listed with their line numbers)`,
+    });
+  }
+  const { status, message } = decideStatus(tree, crawl);
+  const reconcileNext =
+    status !== 'failed' && tree.entries > 0 && !crawl.error && (crawl.report?.rows ?? 0) > 0;
+  const results: IngestResults = {
+    warnings,
+    errors: [...tree.errors, ...(crawl.error ? [crawl.error] : [])],
+    crawlReport: crawl.report
+      ? {
+          format: crawl.report.format,
+          mappedColumns: crawl.report.mappedColumns,
+          unmappedColumns: crawl.report.unmappedColumns,
+          rejections: crawl.report.rejections,
+        }
+      : null,
+    crawlRows: crawl.report?.rows ?? 0,
+    crawlRowsRejected: crawl.report?.rejected ?? 0,
+    sitemapFacts,
+    crawlFacts: crawl.facts,
+    timings: { sitemaps: sitemapSeconds, crawl: crawl.seconds, ingest: seconds(started) },
+  };
+  const write = (client: DbClient) => saveIngestResults(client, audit.id, results);
+  return reconcileNext ? { next: 'reconcile', write } : { outcome: status, message, write };
+};

@@ -1,5 +1,5 @@
-// The job queue (pg-boss on the app's own Postgres). The queue only carries an audit id and the
-// attempt number; the audit row holds the truth about the job (status, phase, counters, errors).
+// The job queue (pg-boss on the app's own Postgres). A job only carries a run's id and attempt; the run's
+// row holds the truth about it (lib/runs: status, step, phase, counters, errors).
 import PgBoss from 'pg-boss';
 import { databaseUrl } from '@/lib/db/client';
 import { announceJob } from './wake';
@@ -7,10 +7,8 @@ import { announceJob } from './wake';
 export const QUEUES = ['ingest', 'reconcile', 'index-findings'] as const;
 export type QueueName = (typeof QUEUES)[number];
 
-export interface AuditJobData {
-  auditId: string;
-  attempt: number;
-}
+/** A job's payload (lib/runs/types.ts RunJobData); jobs queued before runs carried `auditId`. */
+export type JobData = { runId: string; attempt: number } | { auditId: string; attempt: number };
 
 interface BossGlobals {
   boss?: Promise<PgBoss>;
@@ -46,10 +44,10 @@ export function getBoss(role: 'web' | 'worker' = 'web'): Promise<PgBoss> {
 export async function work(
   name: QueueName,
   pollingIntervalSeconds: number,
-  run: (data: AuditJobData) => Promise<void>,
+  run: (data: JobData) => Promise<void>,
 ): Promise<void> {
   const boss = await getBoss('worker');
-  const id = await boss.work<AuditJobData>(name, { pollingIntervalSeconds, batchSize: 1 }, async (jobs) => {
+  const id = await boss.work<JobData>(name, { pollingIntervalSeconds, batchSize: 1 }, async (jobs) => {
     for (const job of jobs) await run(job.data);
   });
   state.workers ??= new Map();
@@ -66,16 +64,16 @@ export function wakeWorkers(name: string): void {
   });
 }
 
-export async function enqueue(name: QueueName, data: AuditJobData): Promise<void> {
+export async function enqueue(name: QueueName, data: { runId: string; attempt: number }): Promise<void> {
   const boss = await getBoss();
   await boss.send(name, data, {
-    singletonKey: `${data.auditId}:${data.attempt}`,
+    singletonKey: `${data.runId}:${data.attempt}`,
     retryLimit: 2,
     retryDelay: 5,
-    // A job whose worker vanished is also caught sooner by the heartbeat reaper (lib/jobs/reaper.ts).
+    // A job whose worker vanished is also caught sooner by the heartbeat reaper (lib/runs/reaper.ts).
     expireInSeconds: 6 * 3600,
   });
-  // A job queued by a job (ingest → reconcile → index-findings) starts at once in this process; one queued
+  // A step queued by a step (ingest → reconcile → index-findings) starts at once in this process; one queued
   // by the web server wakes the worker processes (lib/jobs/wake.ts).
   wakeWorkers(name);
   await announceJob(name).catch((error: Error) =>

@@ -1,16 +1,22 @@
 // Worker processes for real: a worker killed mid-job must not leave its audit running forever.
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getAudit } from '@/lib/audits/data';
 import { insertAudit } from '@/lib/audits/mutations';
+import { auditRun } from '@/lib/audits/run';
 import { isFinal } from '@/lib/audits/schema';
 import { pool } from '@/lib/db/client';
-import { enqueue, stopBoss } from './queue';
-import { MAX_ATTEMPTS, reapStaleAudits } from './reaper';
+import { reapStaleRuns } from '@/lib/runs/reaper';
+import { startRun } from '@/lib/runs/service';
+import { MAX_ATTEMPTS } from '@/lib/runs/settings';
+import { runAuditStep } from '@/lib/test-support/run-audit';
+import { stopBoss } from './queue';
 
 const root = path.resolve(import.meta.dirname, '..', '..');
 const URLS = 3000;
@@ -20,10 +26,18 @@ let origin = '';
 let chunksServed = 0;
 const workers: ChildProcess[] = [];
 
-// Serves a 3,000-URL urlset slowly (about 3 s), so a worker can be killed in the middle of it.
+// Serves a 3,000-URL urlset slowly (about 3 s), so a worker can be killed in the middle of it, and a small
+// one at once (/small.xml).
 beforeAll(async () => {
-  server = http.createServer(async (_req, res) => {
+  server = http.createServer(async (req, res) => {
     res.writeHead(200, { 'content-type': 'application/xml' });
+    if (req.url === '/small.xml') {
+      const urls = Array.from({ length: 50 }, (_, i) => `<url><loc>https://slow.example/p/${i}</loc></url>`);
+      res.end(
+        `<?xml version="1.0"?><urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">${urls.join('')}</urlset>`,
+      );
+      return;
+    }
     res.write('<?xml version="1.0"?><urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">');
     const perChunk = URLS / CHUNKS;
     for (let c = 0; c < CHUNKS; c++) {
@@ -92,7 +106,7 @@ describe('a worker killed mid-job', () => {
     await insertAudit(id, 'kill test', { normalization: 'exact' }, [
       { role: 'sitemap', kind: 'url', url: `${origin}/slow.xml` },
     ]);
-    await enqueue('ingest', { auditId: id, attempt: 1 });
+    await startRun(auditRun, id);
 
     const first = startWorker();
     // Rows of a file become visible when its COPY ends, so "mid-file" is judged by what the server sent.
@@ -128,7 +142,7 @@ describe('a job queued by another process', () => {
       { role: 'sitemap', kind: 'url', url: `${origin}/wake.xml` },
     ]);
     // This process has no workers of its own: enqueue can only wake the worker process.
-    await enqueue('ingest', { auditId: id, attempt: 1 });
+    await startRun(auditRun, id);
     const audit = await waitFor(
       'the audit to finish',
       async () => {
@@ -144,7 +158,7 @@ describe('a job queued by another process', () => {
 });
 
 describe('the reaper', () => {
-  it('requeues a stale audit with a new attempt, and gives up after the last attempt with a reason', async () => {
+  it('requeues a stale claimed step with a new attempt, and gives up after the last attempt with a reason', async () => {
     const retry = randomUUID();
     const giveUp = randomUUID();
     await insertAudit(retry, 'stale', { normalization: 'exact' }, [
@@ -154,42 +168,115 @@ describe('the reaper', () => {
       { role: 'sitemap', kind: 'url', url: `${origin}/x.xml` },
     ]);
     await pool().query(
-      `UPDATE audits SET status = 'running', heartbeat_at = now() - interval '1 hour',
-         attempt = CASE WHEN id = $2 THEN $3 ELSE 1 END WHERE id IN ($1, $2)`,
+      `UPDATE audits SET status = 'running', phase = 'sitemaps', claimed_at = now() - interval '1 hour',
+         heartbeat_at = now() - interval '1 hour', attempt = CASE WHEN id = $2 THEN $3 ELSE 1 END
+        WHERE id IN ($1, $2)`,
       [retry, giveUp, MAX_ATTEMPTS],
     );
-    const reaped = await reapStaleAudits();
+    const reaped = await reapStaleRuns([auditRun]);
     expect(reaped).toEqual(
       expect.arrayContaining([
-        { id: retry, attempt: 2, status: 'queued', queue: 'ingest' },
-        { id: giveUp, attempt: MAX_ATTEMPTS, status: 'failed', queue: 'ingest' },
+        { kind: 'audit', id: retry, attempt: 2, status: 'queued', step: 'ingest' },
+        { kind: 'audit', id: giveUp, attempt: MAX_ATTEMPTS, status: 'failed', step: null },
       ]),
     );
     const failed = await getAudit(giveUp);
     expect(failed?.status).toBe('failed');
     expect(failed?.errors.at(-1)?.message).toMatch(/stopped responding 3 times/);
-    expect((await getAudit(retry))?.status).toBe('queued');
+    expect(await getAudit(retry)).toMatchObject({ status: 'queued', phase: 'retrying' });
     const jobs = await pool().query(
-      "SELECT data FROM pgboss.job WHERE name = 'ingest' AND data->>'auditId' = $1",
+      "SELECT data FROM pgboss.job WHERE name = 'ingest' AND data->>'runId' = $1",
       [retry],
     );
-    expect(jobs.rows.map((r) => r.data)).toEqual([{ auditId: retry, attempt: 2 }]);
+    expect(jobs.rows.map((r) => r.data)).toEqual([{ runId: retry, attempt: 2 }]);
   });
-});
 
-describe('the reaper after ingest', () => {
-  it('re-runs the reconcile job, not the ingest, for an audit that died while reconciling', async () => {
+  it('re-runs the step the run was at (reconcile, not ingest), read from its step, not its phase', async () => {
     const id = randomUUID();
     await insertAudit(id, 'stale reconcile', { normalization: 'exact' }, [
       { role: 'sitemap', kind: 'url', url: `${origin}/x.xml` },
     ]);
+    // A phase that says nothing about the step: only the step column decides.
     await pool().query(
-      `UPDATE audits SET status = 'running', phase = 'reconciling', heartbeat_at = now() - interval '1 hour' WHERE id = $1`,
+      `UPDATE audits SET status = 'running', step = 'reconcile', phase = 'starting',
+         claimed_at = now() - interval '1 hour', heartbeat_at = now() - interval '1 hour' WHERE id = $1`,
       [id],
     );
-    const reaped = await reapStaleAudits();
-    expect(reaped).toContainEqual({ id, attempt: 2, status: 'queued', queue: 'reconcile' });
-    const jobs = await pool().query("SELECT name FROM pgboss.job WHERE data->>'auditId' = $1", [id]);
+    const reaped = await reapStaleRuns([auditRun]);
+    expect(reaped).toContainEqual({ kind: 'audit', id, attempt: 2, status: 'queued', step: 'reconcile' });
+    const jobs = await pool().query("SELECT name FROM pgboss.job WHERE data->>'runId' = $1", [id]);
     expect(jobs.rows).toEqual([{ name: 'reconcile' }]);
   });
+
+  it('never judges a step that waits in the queue, however old its last heartbeat', async () => {
+    const waiting = randomUUID();
+    const queued = randomUUID();
+    for (const id of [waiting, queued]) {
+      await insertAudit(id, 'waiting', { normalization: 'exact' }, [
+        { role: 'sitemap', kind: 'url', url: `${origin}/x.xml` },
+      ]);
+    }
+    await pool().query(
+      `UPDATE audits SET status = 'running', step = 'reconcile', phase = 'reconcile_queued', claimed_at = NULL,
+         heartbeat_at = now() - interval '1 hour' WHERE id = $1`,
+      [waiting],
+    );
+    const reaped = (await reapStaleRuns([auditRun])).map((r) => r.id);
+    expect(reaped).not.toContain(waiting);
+    expect(reaped).not.toContain(queued);
+    expect(await getAudit(waiting)).toMatchObject({ status: 'running', phase: 'reconcile_queued' });
+    const { rows } = await pool().query('SELECT attempt FROM audits WHERE id = ANY($1)', [[waiting, queued]]);
+    expect(rows.map((r) => r.attempt)).toEqual([1, 1]);
+  });
+});
+
+function restoreEnv(name: string, value: string | undefined): void {
+  if (value === undefined) delete process.env[name];
+  else process.env[name] = value;
+}
+
+describe('fifty audits created at once', () => {
+  it('wait between their steps longer than the stale window without being reaped', async () => {
+    const crawl = path.join(mkdtempSync(path.join(os.tmpdir(), 'fifty-')), 'crawl.jsonl');
+    writeFileSync(
+      crawl,
+      Array.from({ length: 50 }, (_, i) =>
+        JSON.stringify({ url: `https://slow.example/p/${i}`, status: 200, indexable: true }),
+      ).join('\n'),
+    );
+    const ids = Array.from({ length: 50 }, () => randomUUID());
+    for (const id of ids) {
+      await insertAudit(id, 'fifty', { normalization: 'exact' }, [
+        { role: 'sitemap', kind: 'url', url: `${origin}/small.xml` },
+        { role: 'crawl', kind: 'upload', fileName: 'crawl.jsonl', storedPath: crawl },
+      ]);
+    }
+    await Promise.all(ids.map((id) => startRun(auditRun, id)));
+    const stale = process.env.JOB_STALE_SECONDS;
+    const privateNetwork = process.env.ALLOW_PRIVATE_NETWORK;
+    process.env.JOB_STALE_SECONDS = '1';
+    process.env.ALLOW_PRIVATE_NETWORK = 'true';
+    try {
+      // Every ingest hands over to reconcile; the reconcile jobs then wait, as behind a busy worker.
+      // Two at a time, as two workers would (each ingest holds two pooled connections while it loads).
+      for (let i = 0; i < ids.length; i += 2)
+        await Promise.all(ids.slice(i, i + 2).map((id) => runAuditStep('ingest', id)));
+      const { rows: waiting } = await pool().query(
+        `SELECT count(*)::int AS n FROM audits WHERE id = ANY($1) AND phase = 'reconcile_queued'`,
+        [ids],
+      );
+      expect(waiting[0].n).toBe(50);
+      await new Promise((r) => setTimeout(r, 1500)); // past the stale window
+      expect((await reapStaleRuns([auditRun])).filter((r) => ids.includes(r.id))).toEqual([]);
+      for (const id of ids) await runAuditStep('reconcile', id);
+    } finally {
+      restoreEnv('JOB_STALE_SECONDS', stale);
+      restoreEnv('ALLOW_PRIVATE_NETWORK', privateNetwork);
+    }
+    const { rows } = await pool().query(
+      'SELECT status::text, attempt, count(*)::int AS n FROM audits WHERE id = ANY($1) GROUP BY 1, 2',
+      [ids],
+    );
+    expect(rows).toEqual([{ status: 'succeeded', attempt: 1, n: 50 }]);
+  }, 120_000);
 });

@@ -1,12 +1,17 @@
-// A worker process: takes jobs from the queue, runs them, and reaps audits whose worker died.
+// A worker process: takes the steps of every run kind from the queue, runs them, and reaps runs whose
+// worker died.
+import { auditRun } from '@/lib/audits/run';
 import { closeDb } from '@/lib/db/client';
 import { intEnv } from '@/lib/db/config';
-import { runIndexFindings } from './index-findings';
-import { runIngest } from './ingest';
+import { reapStaleRuns } from '@/lib/runs/reaper';
+import { runStep } from '@/lib/runs/runner';
+import { staleAfterSeconds } from '@/lib/runs/settings';
+import type { RunKind } from '@/lib/runs/types';
 import { getBoss, stopBoss, wakeWorkers, work } from './queue';
-import { reapStaleAudits, staleAfterSeconds } from './reaper';
-import { runReconcile } from './reconcile';
 import { listenForJobs } from './wake';
+
+/** Every kind of background run this worker serves. */
+export const RUN_KINDS: readonly RunKind[] = [auditRun];
 
 export interface WorkerHandle {
   stop(): Promise<void>;
@@ -18,17 +23,22 @@ export async function startWorker(log: (message: string) => void = console.log):
   // How often the queues are polled: the fallback for a missed wake-up (pg-boss allows 0.5 s at least).
   const poll = Math.max(0.5, Number(process.env.JOB_POLL_SECONDS) || 0.5);
   for (let i = 0; i < concurrency; i++) {
-    await work('ingest', poll, runIngest);
-    await work('reconcile', poll, runReconcile);
-    await work('index-findings', Math.max(1, poll), runIndexFindings);
+    for (const kind of RUN_KINDS) {
+      for (const step of kind.steps) {
+        // Follow-up steps (index builds) are background work: polled less eagerly.
+        await work(step.queue, step.followUp ? Math.max(1, poll) : poll, (data) =>
+          runStep(kind, step.name, data),
+        );
+      }
+    }
   }
   const reap = async () => {
     try {
-      for (const r of await reapStaleAudits()) {
+      for (const r of await reapStaleRuns(RUN_KINDS)) {
         log(
-          r.status === 'queued'
-            ? `requeued audit ${r.id} (attempt ${r.attempt})`
-            : `gave up on audit ${r.id}`,
+          r.step !== null
+            ? `requeued the ${r.step} step of ${r.kind} ${r.id} (attempt ${r.attempt})`
+            : `gave up on ${r.kind} ${r.id}`,
         );
       }
     } catch (error) {

@@ -153,19 +153,35 @@ async function storeCounts(load: PartitionLoad, auditId: string, rows: Aggregate
 
 type Query = (sql: string, params?: unknown[]) => Promise<pg.QueryResult>;
 
+/** Names a reconcile's sessions in pg_stat_activity, so a cancelled run can stop their statements. */
+function sessionName(auditId: string): string {
+  return `reconcile ${auditId}`;
+}
+
 /** Hash tables of a million keys want more than the default 4 MB of work memory. Two sessions already
  * keep both cores busy: parallel workers on top of them only compete (measured slower). */
-async function setSession(query: Query): Promise<void> {
-  await query("SET LOCAL work_mem = '512MB'; SET LOCAL max_parallel_workers_per_gather = 0");
+async function setSession(query: Query, auditId: string): Promise<void> {
+  await query(
+    `SET LOCAL work_mem = '512MB'; SET LOCAL max_parallel_workers_per_gather = 0; SET LOCAL application_name = '${sessionName(auditId)}'`,
+  );
 }
 
 /** Runs `work` in a transaction of its own on a pooled connection, traced like a load's statements. */
-function onOwnSession<T>(work: (query: Query) => Promise<T>): Promise<T> {
+function onOwnSession<T>(auditId: string, work: (query: Query) => Promise<T>): Promise<T> {
   return transaction(async (client) => {
     const query: Query = (sql, params = []) => traced(sql, () => client.query(sql, params));
-    await setSession(query);
+    await setSession(query, auditId);
     return work(query);
   });
+}
+
+/** Stops the statements a reconcile of the audit is running (its run was cancelled): they fail, and the
+ * reconcile rolls back and drops what it built. */
+async function cancelSessions(auditId: string): Promise<void> {
+  await pool().query(
+    'SELECT pg_cancel_backend(pid) FROM pg_stat_activity WHERE application_name = $1 AND pid <> pg_backend_pid()',
+    [sessionName(auditId)],
+  );
 }
 
 /**
@@ -176,14 +192,14 @@ function onOwnSession<T>(work: (query: Query) => Promise<T>): Promise<T> {
 async function buildSets(n: Sets, auditId: string, known: IngestFacts, exact: boolean): Promise<void> {
   await dropSets(auditId);
   await Promise.all([
-    onOwnSession(async (query) => {
+    onOwnSession(auditId, async (query) => {
       // Duplicate keys are rare: when there are none, the partition itself is the keyed set (a view).
       if (known.sitemapDuplicates === 0) return query(declaredViewSql(n, auditId));
       await query(declaredDuplicatesSql(n), [auditId]);
       await query(declaredSql(n), [auditId]);
       await query(analyzeSql([n.d]));
     }),
-    onOwnSession(async (query) => {
+    onOwnSession(auditId, async (query) => {
       if (known.crawlDuplicates === 0) return query(crawledViewSql(n, auditId));
       await query(crawledDuplicatesSql(n), [auditId]);
       const duplicates = (await query(`SELECT count(*)::int AS n FROM ${n.ck}`)).rows[0].n as number;
@@ -198,12 +214,12 @@ async function buildSets(n: Sets, auditId: string, known: IngestFacts, exact: bo
     }),
   ]);
   await Promise.all([
-    onOwnSession(async (query) => {
+    onOwnSession(auditId, async (query) => {
       await query(undeclaredSql(n));
       await query(looseSql(n, exact));
       await query(analyzeSql([n.u, n.cl]));
     }),
-    onOwnSession(async (query) => {
+    onOwnSession(auditId, async (query) => {
       await query(sectionsSql(n));
       await query(fileBasesSql(n), [auditId]);
       await query(redirectTargetsSql(n));
@@ -236,7 +252,7 @@ const MAIN_SHARE = 61;
  */
 function secondPart(n: Sets, auditId: string, from: number, exact: boolean, crawlTime: Date | null) {
   const part = secondFindingsPart(auditId);
-  return onOwnSession(async (query) => {
+  return onOwnSession(auditId, async (query) => {
     await classifySettings(query);
     for (const sql of createPartSql('findings', part, auditId, { from })) await query(sql);
     await query(declaredFindingsSql(n, part, 'from'), [auditId, exact, crawlTime, from]);
@@ -247,8 +263,15 @@ function secondPart(n: Sets, auditId: string, from: number, exact: boolean, craw
   });
 }
 
-export async function reconcileAudit(auditId: string, options: ReconcileOptions): Promise<ReconcileOutcome> {
+export async function reconcileAudit(
+  auditId: string,
+  options: ReconcileOptions,
+  signal?: AbortSignal,
+): Promise<ReconcileOutcome> {
+  signal?.throwIfAborted();
   await resetFindings(auditId);
+  const stop = () => void cancelSessions(auditId).catch(() => {});
+  signal?.addEventListener('abort', stop);
   const n = setNames(auditId);
   let load: PartitionLoad | null = null;
   let other: ReturnType<typeof secondPart> | null = null;
@@ -274,7 +297,7 @@ export async function reconcileAudit(auditId: string, options: ReconcileOptions)
     const started = await PartitionLoad.begin('findings', auditId, mid === null ? {} : { below: mid });
     load = started;
     const query: Query = (sql, params = []) => started.query(sql, params);
-    await setSession(query);
+    await setSession(query, auditId);
     await classifySettings(query);
     let added: AddExcluded;
     const parts: AggregateRow[][] = [];
@@ -301,6 +324,8 @@ export async function reconcileAudit(auditId: string, options: ReconcileOptions)
       newestLastmod: f.newest_lastmod,
       hostsNotCrawled: (await query(hostsNotCrawledSql(n), [counted.unmatchedHosts])).rows[0].hosts,
     };
+    // Nothing of a cancelled run is committed, even when its last statement had just finished.
+    signal?.throwIfAborted();
     await started.commit(
       mid === null
         ? []
@@ -316,5 +341,25 @@ export async function reconcileAudit(auditId: string, options: ReconcileOptions)
     await dropPartition('findings', auditId).catch(() => {});
     await dropSets(auditId).catch(() => {});
     throw error;
+  } finally {
+    signal?.removeEventListener('abort', stop);
   }
+}
+
+/** Writes what the reconcile step learnt (in its state-change transaction, see lib/runs). */
+export async function saveReconcileResults(
+  client: pg.PoolClient,
+  auditId: string,
+  results: { warnings: unknown[]; summary: Record<string, unknown>; timings: Record<string, unknown> },
+): Promise<void> {
+  await client.query(
+    `UPDATE audits SET reconciled_at = now(), warnings = $2::jsonb, findings_summary = $3::jsonb,
+       timings = $4::jsonb, progress_done = 1, progress_total = 1 WHERE id = $1`,
+    [
+      auditId,
+      JSON.stringify(results.warnings),
+      JSON.stringify(results.summary),
+      JSON.stringify(results.timings),
+    ],
+  );
 }

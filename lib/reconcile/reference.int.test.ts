@@ -10,10 +10,9 @@ import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { insertAudit } from '@/lib/audits/mutations';
 import { pool } from '@/lib/db/client';
-import { runIngest } from '@/lib/jobs/ingest';
-import { runReconcile } from '@/lib/jobs/reconcile';
 import { fixturesDir } from '@/lib/test-support/fixtures';
 import { seededRandom } from '@/lib/test-support/random';
+import { runAuditStep } from '@/lib/test-support/run-audit';
 
 const script = path.resolve(fixturesDir, '..', 'reference', 'reconcile_sitemap.py');
 
@@ -137,8 +136,8 @@ describe('agreement with the reference reconcile script (lenient profile)', () =
       { role: 'sitemap', kind: 'upload', fileName: 'sitemap.xml', storedPath: path.join(dir, 'sitemap.xml') },
       { role: 'crawl', kind: 'upload', fileName: 'crawl.jsonl', storedPath: path.join(dir, 'crawl.jsonl') },
     ]);
-    await runIngest({ auditId: id, attempt: 1 });
-    await runReconcile({ auditId: id, attempt: 1 });
+    await runAuditStep('ingest', id);
+    await runAuditStep('reconcile', id);
     ours = (await pool().query('SELECT list, url, reason, key FROM findings WHERE audit_id = $1', [id])).rows;
   });
 

@@ -10,8 +10,7 @@ import { insertAudit } from '@/lib/audits/mutations';
 import type { TAuditOptions } from '@/lib/audits/schema';
 import { listFindings } from '@/lib/findings/data';
 import { ZFindingQuery } from '@/lib/findings/schema';
-import { runIngest } from '@/lib/jobs/ingest';
-import { runReconcile } from '@/lib/jobs/reconcile';
+import { runAuditStep } from '@/lib/test-support/run-audit';
 
 const dir = mkdtempSync(path.join(os.tmpdir(), 'rules-'));
 const S = 'https://ex.com';
@@ -51,9 +50,9 @@ async function reconcile(sitemapFile: string, crawlFile: string, options: Partia
     { role: 'sitemap', kind: 'upload', fileName: 'sitemap.xml', storedPath: sitemapFile },
     { role: 'crawl', kind: 'upload', fileName: 'crawl.jsonl', storedPath: crawlFile },
   ]);
-  await runIngest({ auditId: id, attempt: 1 });
-  expect((await getAudit(id))?.phase).toBe('queued for reconciliation');
-  await runReconcile({ auditId: id, attempt: 1 });
+  await runAuditStep('ingest', id);
+  expect((await getAudit(id))?.phase).toBe('reconcile_queued');
+  await runAuditStep('reconcile', id);
   const rows: Finding[] = [];
   for (const list of ['prune', 'held', 'add'] as const) {
     rows.push(...(await listFindings(id, ZFindingQuery.parse({ list, limit: 1000 }))).items);

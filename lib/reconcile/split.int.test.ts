@@ -12,8 +12,7 @@ import { pool } from '@/lib/db/client';
 import { findingsParts } from '@/lib/db/partitions';
 import { listFindings } from '@/lib/findings/data';
 import { buildReviewIndexes, decideByFilter } from '@/lib/findings/mutations';
-import { runIngest } from '@/lib/jobs/ingest';
-import { runReconcile } from '@/lib/jobs/reconcile';
+import { runAuditStep } from '@/lib/test-support/run-audit';
 
 const S = 'https://split.example';
 
@@ -71,9 +70,9 @@ async function findingsWith(splitMin: string) {
     })),
     { role: 'crawl', kind: 'upload', fileName: 'crawl.jsonl', storedPath: crawlFile },
   ]);
-  await runIngest({ auditId: id, attempt: 1 });
+  await runAuditStep('ingest', id);
   process.env.RECONCILE_SPLIT_MIN = splitMin;
-  await runReconcile({ auditId: id, attempt: 1 });
+  await runAuditStep('reconcile', id);
   const { rows } = await pool().query(
     `SELECT id, list, reason, reasons, url, status, canonical, sitemap_file_id > 0 AS in_file, crawl_line, crawled_url,
             redirect_url, target_status, canonical_declared, variant_url, section, occurrences

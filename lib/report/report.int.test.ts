@@ -13,8 +13,7 @@ import { insertAudit } from '@/lib/audits/mutations';
 import { createShare, createUser, revokeShare } from '@/lib/auth/mutations';
 import { pool } from '@/lib/db/client';
 import { decideByIds } from '@/lib/findings/mutations';
-import { runIngest } from '@/lib/jobs/ingest';
-import { runReconcile } from '@/lib/jobs/reconcile';
+import { runAuditStep } from '@/lib/test-support/run-audit';
 import { buildReportPdf } from './pdf';
 import { loadPdfReport, loadReportPage, openShare, PDF_ROWS_PER_LIST, reportFileName } from './shared';
 
@@ -45,8 +44,8 @@ async function reconciledAudit(name: string, host: string, declared: number, add
     { role: 'sitemap', kind: 'upload', fileName: 's.xml', storedPath: path.join(dir, 's.xml') },
     { role: 'crawl', kind: 'upload', fileName: 'c.jsonl', storedPath: path.join(dir, 'c.jsonl') },
   ]);
-  await runIngest({ auditId: id, attempt: 1 });
-  await runReconcile({ auditId: id, attempt: 1 });
+  await runAuditStep('ingest', id);
+  await runAuditStep('reconcile', id);
   return id;
 }
 

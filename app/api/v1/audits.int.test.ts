@@ -4,11 +4,10 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { pool } from '@/lib/db/client';
 import { uploadsDir } from '@/lib/db/config';
-import { runIngest } from '@/lib/jobs/ingest';
 import { stopBoss } from '@/lib/jobs/queue';
-import { runReconcile } from '@/lib/jobs/reconcile';
 import { testCaller } from '@/lib/test-support/auth';
 import { fixturePath } from '@/lib/test-support/fixtures';
+import { runAuditStep } from '@/lib/test-support/run-audit';
 import { DELETE, GET as getOne } from './audits/[id]/route';
 import { GET as getSitemaps } from './audits/[id]/sitemaps/route';
 import { GET as list, POST } from './audits/route';
@@ -58,23 +57,23 @@ describe('POST /api/v1/audits', () => {
     expect(readdirSync(path.join(uploadsDir(), id))).toHaveLength(5);
 
     const jobs = await pool().query(
-      "SELECT data FROM pgboss.job WHERE name = 'ingest' AND data->>'auditId' = $1",
+      "SELECT data FROM pgboss.job WHERE name = 'ingest' AND data->>'runId' = $1",
       [id],
     );
-    expect(jobs.rows).toEqual([{ data: { auditId: id, attempt: 1 } }]);
+    expect(jobs.rows).toEqual([{ data: { runId: id, attempt: 1 } }]);
 
-    await runIngest({ auditId: id, attempt: 1 });
+    await runAuditStep('ingest', id);
     // Ingest with a crawl export hands over to the reconcile job.
     expect((await fetchAudit(id)).body).toMatchObject({
       status: 'running',
-      phase: 'queued for reconciliation',
+      phase: 'reconcile_queued',
     });
     const queued = await pool().query(
-      "SELECT name FROM pgboss.job WHERE data->>'auditId' = $1 ORDER BY created_on",
+      "SELECT name FROM pgboss.job WHERE data->>'runId' = $1 ORDER BY created_on",
       [id],
     );
     expect(queued.rows.map((r) => r.name)).toEqual(['ingest', 'reconcile']);
-    await runReconcile({ auditId: id, attempt: 1 });
+    await runAuditStep('reconcile', id);
     const { body } = await fetchAudit(id);
     expect(body).toMatchObject({
       id,
@@ -179,8 +178,8 @@ describe('GET and DELETE /api/v1/audits/{id}', () => {
     form.append('sitemap', ...fileBlob('xml/breakroom-sitemap-100-urls.xml'));
     form.append('crawl', ...fileBlob('crawl-exports/sf-internal_all-squareone.ca.csv'));
     const { body } = await post(form);
-    await runIngest({ auditId: body.id, attempt: 1 });
-    await runReconcile({ auditId: body.id, attempt: 1 });
+    await runAuditStep('ingest', body.id);
+    await runAuditStep('reconcile', body.id);
     const hex = body.id.replaceAll('-', '');
     const relations = async () =>
       (

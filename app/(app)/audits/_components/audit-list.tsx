@@ -7,8 +7,8 @@ import { EmptyState } from '@/components/ui/empty-state';
 import { ProgressBar } from '@/components/ui/progress-bar';
 import { formatCount, progressPercent } from '@/lib/audits/format';
 import { useAudits } from '@/lib/audits/hooks';
-import { phaseLabel } from '@/lib/audits/labels';
 import type { AuditDto } from '@/lib/audits/schema';
+import { phaseLabel } from '@/lib/runs/phases';
 import { RelativeTime } from './relative-time';
 import { StatusBadge } from './status-badge';
 

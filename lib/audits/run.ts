@@ -1,0 +1,49 @@
+// The audit run kind: ingest → reconcile → review indexes. The one place that says which steps an audit
+// goes through, which phases it reports and what each step's handler is (lib/runs does the rest).
+import { AUDIT_PHASES, type AuditPhase, type AuditStep } from '@/lib/runs/phases';
+import type { RunKind } from '@/lib/runs/types';
+import { markUnfinishedFilesFailed } from './mutations';
+
+export const auditRun: RunKind<AuditStep, AuditPhase> = {
+  name: 'audit',
+  noun: 'audit',
+  table: 'audits',
+  phases: AUDIT_PHASES,
+  counters: {
+    sitemapFiles: 'sitemap_files',
+    sitemapFilesFailed: 'sitemap_files_failed',
+    sitemapEntries: 'sitemap_entries',
+    crawlRows: 'crawl_rows',
+    crawlRowsRejected: 'crawl_rows_rejected',
+  },
+  onFail: markUnfinishedFilesFailed,
+  steps: [
+    {
+      name: 'ingest',
+      queue: 'ingest',
+      phase: 'starting',
+      waitingPhase: 'queued',
+      failure: 'The ingest failed unexpectedly; see the worker log for details',
+      handler: async () => (await import('@/lib/jobs/ingest')).ingestStep,
+      discard: async (id) => (await import('@/lib/ingest/mutations')).resetIngestRows(id),
+    },
+    {
+      name: 'reconcile',
+      queue: 'reconcile',
+      phase: 'reconciling',
+      waitingPhase: 'reconcile_queued',
+      failure: 'The reconciliation failed unexpectedly; see the worker log for details',
+      handler: async () => (await import('@/lib/jobs/reconcile')).reconcileStep,
+      discard: async (id) => (await import('@/lib/reconcile/mutations')).resetFindings(id),
+    },
+    {
+      name: 'review_indexes',
+      queue: 'index-findings',
+      phase: 'done',
+      waitingPhase: 'done',
+      followUp: true,
+      failure: 'The review indexes could not be built; reviewing works, more slowly',
+      handler: async () => (await import('@/lib/jobs/index-findings')).indexFindingsStep,
+    },
+  ],
+};

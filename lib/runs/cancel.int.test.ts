@@ -1,0 +1,178 @@
+// Cancelling and deleting runs while their steps run, in this process as a worker would run them.
+import { randomUUID } from 'node:crypto';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { getAudit } from '@/lib/audits/data';
+import { deleteAudit, insertAudit, type NewSource } from '@/lib/audits/mutations';
+import { cancelAudit } from '@/lib/audits/service';
+import { pool } from '@/lib/db/client';
+import { partitionName } from '@/lib/db/partitions';
+import { AppError } from '@/lib/errors';
+import { stopBoss } from '@/lib/jobs/queue';
+import { runAuditStep } from '@/lib/test-support/run-audit';
+
+// Heartbeats every 500 ms: a cancelled step must notice within one.
+process.env.JOB_STALE_SECONDS = '2';
+
+const CHUNKS = 60;
+let server: http.Server;
+let origin = '';
+const served = new Map<string, { chunks: number; aborted: boolean; finished: boolean }>();
+
+// /slow/<name>.xml trickles a 6,000-URL urlset over about 6 s and records how far it got.
+beforeAll(async () => {
+  server = http.createServer(async (req, res) => {
+    const name = req.url ?? '';
+    const state = { chunks: 0, aborted: false, finished: false };
+    served.set(name, state);
+    res.on('close', () => {
+      if (!res.writableFinished) state.aborted = true;
+    });
+    res.writeHead(200, { 'content-type': 'application/xml' });
+    res.write('<?xml version="1.0"?><urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">');
+    for (let c = 0; c < CHUNKS && !res.destroyed; c++) {
+      let chunk = '';
+      for (let i = 0; i < 100; i++) chunk += `<url><loc>https://cancel.example/p/${c * 100 + i}</loc></url>`;
+      res.write(chunk);
+      state.chunks += 1;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    if (!res.destroyed) {
+      res.end('</urlset>');
+      state.finished = true;
+    }
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  process.env.ALLOW_PRIVATE_NETWORK = 'true';
+});
+
+afterAll(async () => {
+  await stopBoss();
+  server.closeAllConnections();
+  await new Promise((r) => server.close(r));
+});
+
+async function newAudit(sources: NewSource[]): Promise<string> {
+  const id = randomUUID();
+  await insertAudit(id, 'cancel test', { normalization: 'exact' }, sources);
+  return id;
+}
+
+async function until(what: string, probe: () => boolean | Promise<boolean>, timeoutMs = 20_000) {
+  const started = Date.now();
+  while (!(await probe())) {
+    if (Date.now() - started > timeoutMs) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+async function count(sql: string, id: string): Promise<number> {
+  return (await pool().query(sql, [id])).rows[0].n;
+}
+
+const entriesOf = (id: string) =>
+  count('SELECT count(*)::int AS n FROM sitemap_entries WHERE audit_id = $1', id);
+const filesOf = (id: string) => count('SELECT count(*)::int AS n FROM sitemap_files WHERE audit_id = $1', id);
+
+describe('cancelling an audit', () => {
+  it('stops a queued audit: its job finds nothing to do, and who cancelled it is kept', async () => {
+    const id = await newAudit([{ role: 'sitemap', kind: 'url', url: `${origin}/slow/queued.xml` }]);
+    await cancelAudit(id, 'Ana Reviewer');
+    const audit = await getAudit(id);
+    expect(audit).toMatchObject({ status: 'cancelled', phase: 'cancelled' });
+    expect(audit?.cancelled).toEqual({ by: 'Ana Reviewer', at: expect.any(String) });
+    await runAuditStep('ingest', id);
+    expect(served.has('/slow/queued.xml')).toBe(false);
+    expect(await filesOf(id)).toBe(0);
+    expect((await getAudit(id))?.status).toBe('cancelled');
+  });
+
+  it('refuses an audit that has ended (409) and one that does not exist (404)', async () => {
+    const id = await newAudit([{ role: 'sitemap', kind: 'url', url: `${origin}/slow/ended.xml` }]);
+    await cancelAudit(id, 'Ana');
+    const again = await cancelAudit(id, 'Ana').catch((e: unknown) => e);
+    expect(again).toBeInstanceOf(AppError);
+    expect((again as AppError).code).toBe('conflict');
+    const missing = await cancelAudit(randomUUID(), 'Ana').catch((e: unknown) => e);
+    expect((missing as AppError).code).toBe('not_found');
+  });
+
+  it('stops a running ingest within a heartbeat and leaves none of its rows behind', async () => {
+    const id = await newAudit([{ role: 'sitemap', kind: 'url', url: `${origin}/slow/running.xml` }]);
+    const running = runAuditStep('ingest', id);
+    await until('the ingest to be mid-file', () => (served.get('/slow/running.xml')?.chunks ?? 0) >= 5);
+    expect((await getAudit(id))?.status).toBe('running');
+    await cancelAudit(id, 'Ana');
+    await running;
+    const state = served.get('/slow/running.xml');
+    // The worker hung up long before the file's end (60 chunks, 100 ms apart).
+    expect(state?.aborted).toBe(true);
+    expect(state?.chunks).toBeLessThan(30);
+    expect(await getAudit(id)).toMatchObject({ status: 'cancelled', cancelled: { by: 'Ana' } });
+    expect(await entriesOf(id)).toBe(0);
+    expect(await filesOf(id)).toBe(0);
+  });
+
+  it('stops a reconcile blocked in Postgres, and keeps what the finished ingest stored', async () => {
+    const crawl = path.join(mkdtempSync(path.join(os.tmpdir(), 'cancel-')), 'crawl.jsonl');
+    writeFileSync(crawl, `${JSON.stringify({ url: 'https://cancel.example/p/1', status: 200 })}\n`);
+    const sitemap = path.join(path.dirname(crawl), 'sitemap.xml');
+    writeFileSync(
+      sitemap,
+      '<?xml version="1.0"?><urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><url><loc>https://cancel.example/p/1</loc></url><url><loc>https://cancel.example/p/2</loc></url></urlset>',
+    );
+    const id = await newAudit([
+      { role: 'sitemap', kind: 'upload', fileName: 'sitemap.xml', storedPath: sitemap },
+      { role: 'crawl', kind: 'upload', fileName: 'crawl.jsonl', storedPath: crawl },
+    ]);
+    await runAuditStep('ingest', id);
+    expect((await getAudit(id))?.phase).toBe('reconcile_queued');
+    // Another session holds the crawl partition: the reconcile's statements wait on it.
+    const blocker = await pool().connect();
+    await blocker.query('BEGIN');
+    await blocker.query(`LOCK TABLE "${partitionName('crawl_pages', id)}" IN ACCESS EXCLUSIVE MODE`);
+    try {
+      const reconciling = runAuditStep('reconcile', id);
+      await until('the reconcile to wait on the lock', async () => {
+        const { rows } = await pool().query(
+          "SELECT count(*)::int AS n FROM pg_stat_activity WHERE application_name = $1 AND wait_event_type = 'Lock'",
+          [`reconcile ${id}`],
+        );
+        return rows[0].n > 0;
+      });
+      await cancelAudit(id, 'Ana');
+      // Resolves while the lock is still held: the waiting statement was cancelled, not waited out.
+      await reconciling;
+    } finally {
+      await blocker.query('ROLLBACK');
+      blocker.release();
+    }
+    expect(await getAudit(id)).toMatchObject({ status: 'cancelled', findings: null });
+    const parts = await pool().query(
+      "SELECT count(*)::int AS n FROM pg_class WHERE relname LIKE $1 AND relnamespace = 'public'::regnamespace",
+      [`%${id.replaceAll('-', '')}%`],
+    );
+    // The entry and crawl partitions stay; no findings, decision log or reconcile set was left behind.
+    expect(parts.rows[0].n).toBe(2);
+    expect(await entriesOf(id)).toBe(2);
+  });
+});
+
+describe('deleting a running audit', () => {
+  it('stops its ingest, which neither fails nor writes anything afterwards', async () => {
+    const id = await newAudit([{ role: 'sitemap', kind: 'url', url: `${origin}/slow/deleted.xml` }]);
+    const running = runAuditStep('ingest', id);
+    await until('the ingest to be mid-file', () => (served.get('/slow/deleted.xml')?.chunks ?? 0) >= 5);
+    expect(await deleteAudit(id)).toBe(true);
+    await running;
+    expect(served.get('/slow/deleted.xml')?.aborted).toBe(true);
+    expect(await getAudit(id)).toBeNull();
+    expect(await entriesOf(id)).toBe(0);
+    expect(await filesOf(id)).toBe(0);
+  });
+});

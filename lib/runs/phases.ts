@@ -1,0 +1,60 @@
+// The closed lists of a run's statuses, steps and phases, with the one table of their labels. Isomorphic:
+// the UI labels phases from here, and each run table's CHECK constraints list exactly these values
+// (lib/runs/phases.int.test.ts compares them).
+
+export const RUN_STATUSES = ['queued', 'running', 'succeeded', 'partial', 'failed', 'cancelled'] as const;
+export type RunStatus = (typeof RUN_STATUSES)[number];
+
+/** Statuses a run never leaves (a follow-up step may still run after succeeded/partial). */
+export const FINAL_RUN_STATUSES: readonly RunStatus[] = ['succeeded', 'partial', 'failed', 'cancelled'];
+
+/** Every phase any run can be in, with its label. A run kind declares which of them it uses. */
+export const PHASE_LABELS = {
+  queued: 'Waiting for a worker',
+  retrying: 'Waiting to retry (the worker stopped responding)',
+  starting: 'Starting',
+  sitemaps: 'Reading sitemaps',
+  crawl: 'Importing crawl export',
+  indexing_sitemaps: 'Indexing sitemap entries',
+  reconcile_queued: 'Queued for reconciliation',
+  reconciling: 'Reconciling',
+  done: 'Done',
+  failed: 'Failed',
+  cancelled: 'Cancelled',
+} as const;
+
+export type RunPhase = keyof typeof PHASE_LABELS;
+
+/** Phases every kind has: waiting, retrying and the three ends. */
+export const COMMON_PHASES = [
+  'queued',
+  'retrying',
+  'done',
+  'failed',
+  'cancelled',
+] as const satisfies readonly RunPhase[];
+
+export function isRunPhase(value: string): value is RunPhase {
+  return Object.hasOwn(PHASE_LABELS, value);
+}
+
+/** The label of a phase; a value this code does not know (a newer worker's) is shown as it is. */
+export function phaseLabel(phase: string): string {
+  return isRunPhase(phase) ? PHASE_LABELS[phase] : phase;
+}
+
+/** The steps of the audit run, in order (ingest → reconcile → review indexes). */
+export const AUDIT_STEPS = ['ingest', 'reconcile', 'review_indexes'] as const;
+export type AuditStep = (typeof AUDIT_STEPS)[number];
+
+/** The phases of the audit run: its table's CHECK constraint lists exactly these. */
+export const AUDIT_PHASES = [
+  ...COMMON_PHASES,
+  'starting',
+  'sitemaps',
+  'crawl',
+  'indexing_sitemaps',
+  'reconcile_queued',
+  'reconciling',
+] as const satisfies readonly RunPhase[];
+export type AuditPhase = (typeof AUDIT_PHASES)[number];

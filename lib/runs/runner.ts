@@ -1,0 +1,87 @@
+// Runs one step of a run for the worker: claim it, run the kind's handler with a heartbeat, then apply
+// what the handler says comes next. The handler never changes the run's state itself.
+import { AppError } from '@/lib/errors';
+import { enqueue, type JobData } from '@/lib/jobs/queue';
+import { advanceStep, claimStep, completeFollowUp, failStep, runStatus, settleRun } from './mutations';
+import type { RunPhase } from './phases';
+import { ProgressReporter, RunAbandoned } from './progress';
+import type { RunKind, RunRef, StepDef, StepResult } from './types';
+
+type AnyStep = StepDef<string, RunPhase>;
+
+export function stepOf(kind: RunKind, name: string): AnyStep {
+  const step = kind.steps.find((s) => s.name === name);
+  if (!step) throw new Error(`${kind.name} runs have no step "${name}"`);
+  return step;
+}
+
+/** The run a job names (jobs queued before runs carried `auditId`). */
+export function runRefOf(data: JobData): RunRef {
+  return { id: 'runId' in data ? data.runId : data.auditId, attempt: data.attempt };
+}
+
+/** Queues a step of a run for its attempt. */
+export function queueStep(step: AnyStep, run: RunRef): Promise<void> {
+  return enqueue(step.queue, { runId: run.id, attempt: run.attempt });
+}
+
+async function apply(kind: RunKind, run: RunRef, step: AnyStep, result: StepResult<string>) {
+  if ('next' in result) {
+    const next = stepOf(kind, result.next);
+    if (!(await advanceStep(kind, run, step, next, result.write))) return false;
+    await queueStep(next, run).catch(async (error: Error) => {
+      console.error(`[worker] could not queue the ${next.name} step of ${run.id}: ${error.message}`);
+      // The step waits with no job to run it: the run would wait for ever.
+      await failStep(kind, run, next, 'The job queue is unavailable; the run could not go on');
+    });
+    return true;
+  }
+  if ('outcome' in result) {
+    const then = result.followUp ? stepOf(kind, result.followUp) : null;
+    const settled = await settleRun(
+      kind,
+      run,
+      step,
+      { status: result.outcome, message: result.message ?? null, then },
+      result.write,
+    );
+    if (settled && then) {
+      await queueStep(then, run).catch((error: Error) =>
+        console.error(`[worker] could not queue the ${then.name} step of ${run.id}: ${error.message}`),
+      );
+    }
+    return settled;
+  }
+  return completeFollowUp(kind, run, step, result.write);
+}
+
+/** Runs `stepName` of the run a job names. Returns quietly when the run is not this job's to run. */
+export async function runStep(kind: RunKind, stepName: string, data: JobData): Promise<void> {
+  const step = stepOf(kind, stepName);
+  const run = runRefOf(data);
+  if (!(await claimStep(kind, step, run))) return; // gone, finished, cancelled, superseded or taken
+  const progress = new ProgressReporter(kind, run, step.followUp ? null : step.phase);
+  let applied = false;
+  try {
+    const handler = await step.handler();
+    const result = await handler({ run, progress, signal: progress.signal });
+    await progress.stop();
+    applied = await apply(kind, run, step, result);
+  } catch (error) {
+    await progress.stop();
+    if (!progress.signal.aborted && !(error instanceof RunAbandoned)) {
+      console.error(`[worker] the ${step.name} step of ${kind.noun} ${run.id} failed`, error);
+      await failStep(kind, run, step, error instanceof AppError ? error.message : step.failure);
+      return;
+    }
+  }
+  // A step that lost its run (cancelled under it) leaves nothing half-written behind; what finished steps
+  // stored stays. A deleted run's rows went with it; a superseded attempt's are replaced by the next one.
+  if (!applied && step.discard && (await runStatus(kind, run.id)) === 'cancelled') {
+    await step
+      .discard(run.id)
+      .catch((error: Error) =>
+        console.error(`[worker] could not discard the cancelled ${step.name} step of ${run.id}`, error),
+      );
+  }
+}

@@ -1,0 +1,77 @@
+// What a run kind declares: the table holding its runs, its phases, its ordered steps and a handler for
+// each. lib/runs owns every change of a run's state; a kind's handlers only do the work and say what
+// comes next (StepResult).
+import type { DbClient } from '@/lib/db/types';
+import type { QueueName } from '@/lib/jobs/queue';
+import type { RunPhase } from './phases';
+import type { ProgressReporter } from './progress';
+
+/** A run as the queue knows it: its id and the attempt the job belongs to (fencing every write). */
+export interface RunRef {
+  id: string;
+  attempt: number;
+}
+
+/** Writes a step's results in the same transaction as its state change, so both land or neither. */
+export type ResultWrite = (client: DbClient) => Promise<unknown>;
+
+export type StepResult<S extends string> =
+  /** Hand over to the next step: the run stays running, queued for it (waiting is never stale). */
+  | { next: S; write?: ResultWrite }
+  /** The run's outcome is known; `followUp` names a step that runs after it (e.g. indexes). */
+  | {
+      outcome: 'succeeded' | 'partial' | 'failed';
+      message?: string | null;
+      followUp?: S;
+      write?: ResultWrite;
+    }
+  /** A follow-up step is over. */
+  | { done: true; write?: ResultWrite };
+
+export interface StepContext<P extends RunPhase> {
+  run: RunRef;
+  /** Heartbeats and progress; its signal aborts when the run was cancelled, deleted or superseded. */
+  progress: ProgressReporter<P>;
+  signal: AbortSignal;
+}
+
+export type StepHandler<S extends string, P extends RunPhase> = (
+  context: StepContext<P>,
+) => Promise<StepResult<S>>;
+
+export interface StepDef<S extends string, P extends RunPhase> {
+  name: S;
+  queue: QueueName;
+  /** The phase a worker's claim sets (not for follow-up steps, which leave the finished run's phase). */
+  phase: P;
+  /** The phase of a run queued for this step after the previous one (the first step waits as `queued`). */
+  waitingPhase: P;
+  /** Runs after the outcome was settled (succeeded/partial); cannot be cancelled. */
+  followUp?: boolean;
+  /** Shown to users when the handler throws something that is not an AppError. */
+  failure: string;
+  /** Loaded when a worker first runs the step, so the web server never loads the worker's code. */
+  handler: () => Promise<StepHandler<S, P>>;
+  /** Removes what an unfinished attempt of this step wrote, when the run was cancelled under it. */
+  discard?: (runId: string) => Promise<void>;
+}
+
+export interface RunKind<S extends string = string, P extends RunPhase = RunPhase> {
+  name: string;
+  /** What users call one run, in messages ("audit"). */
+  noun: string;
+  /** The table holding this kind's runs, with the lifecycle columns (see docs/architecture.md). */
+  table: string;
+  phases: readonly P[];
+  steps: readonly StepDef<S, P>[];
+  /** Running counters a heartbeat may write: progress key → column of the run table. */
+  counters: Readonly<Record<string, string>>;
+  /** Extra writes when a run fails (in the same transaction), e.g. marking unfinished files. */
+  onFail?: (client: DbClient, runId: string) => Promise<unknown>;
+}
+
+/** What the queue carries: the run's id and attempt, nothing else (`auditId` from before runs). */
+export interface RunJobData {
+  runId: string;
+  attempt: number;
+}
