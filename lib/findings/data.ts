@@ -1,118 +1,56 @@
-// Reads of findings: keyset pages with exact totals, one finding with its history, summaries, and a
-// batched stream for exports (a server-side cursor, so memory does not grow with the list).
-import { to as copyTo } from 'pg-copy-streams';
+// Reads of findings: keyset pages with exact totals, one finding with its history, the audit's counts and
+// findings summary. (The exports' streaming queries are in export/data.ts; rows become DTOs in dto.ts.)
 import { db, pool } from '@/lib/db/client';
 import { AppError } from '@/lib/errors';
 import { type Cursor, decodeCursor, encodeCursor } from './cursor';
+import { toFindingDto } from './dto';
 import { filterSql, isCountable } from './filter-sql';
-import type {
-  DecisionLogEntry,
-  FindingDto,
-  FindingList,
-  FindingPage,
-  FindingsOverview,
-  TFindingFilter,
-  TFindingQuery,
+import {
+  type DecisionLogEntry,
+  type FindingDto,
+  type FindingList,
+  type FindingPage,
+  type FindingsOverview,
+  type TFindingFilter,
+  type TFindingQuery,
+  type TFindingsSummary,
+  ZFindingsSummary,
 } from './schema';
+import type { FindingRow } from './types';
 
-interface FindingRow {
-  id: number;
-  url: string;
-  list: FindingList;
-  reason: string;
-  reasons: string[];
-  status: number | null;
-  crawled_url: string | null;
-  redirect_url: string | null;
-  target_status: number | null;
-  canonical_declared: boolean | null;
-  variant_url: string | null;
-  section: string | null;
-  occurrences: number | null;
-  indexable: boolean | null;
-  noindex: boolean | null;
-  blocked_by_robots: boolean | null;
-  depth: number | null;
-  crawled_at: Date | null;
-  canonical: string | null;
-  lastmod: Date | null;
-  sitemap_file_id: number | null;
-  file_url: string | null;
-  file_upload_name: string | null;
-  decision: FindingDto['decision'];
-  decided_by: string | null;
-  decided_at: Date | null;
-  note: string | null;
-}
-
-const COLUMNS = `f.id, f.url, f.list, f.reason, f.reasons, f.status, f.canonical, f.lastmod, f.crawled_url,
+/** The columns of a FindingRow, read from FINDING_FROM. */
+export const FINDING_COLUMNS = `f.id, f.url, f.list, f.reason, f.reasons, f.status, f.canonical, f.lastmod, f.crawled_url,
   f.redirect_url, f.target_status, f.canonical_declared, f.variant_url, f.section, f.occurrences, f.indexable,
   f.noindex, f.blocked_by_robots, f.depth, f.crawled_at,
   f.sitemap_file_id, sf.url AS file_url, sf.upload_name AS file_upload_name,
   f.decision, f.decided_by, f.decided_at, f.note`;
-const FROM = 'findings f LEFT JOIN sitemap_files sf ON sf.id = f.sitemap_file_id';
+export const FINDING_FROM = 'findings f LEFT JOIN sitemap_files sf ON sf.id = f.sitemap_file_id';
 
-/** The facts behind a finding, as the evidence object of the API (absent facts are left out). */
-export function evidenceOf(r: FindingRow): Record<string, unknown> {
-  const e: Record<string, unknown> = {};
-  const put = (key: string, value: unknown) => {
-    if (value !== null && value !== undefined && value !== false)
-      e[key] = value instanceof Date ? value.toISOString() : value;
-  };
-  put('status', r.status);
-  if (r.crawled_url !== r.url) put('crawledUrl', r.crawled_url);
-  put('redirectTarget', r.redirect_url);
-  put('redirectTargetStatus', r.target_status);
-  if (r.reasons?.includes('non_canonical')) {
-    put('canonical', r.canonical);
-    if (r.canonical_declared !== null) e.canonicalDeclared = r.canonical_declared;
-  }
-  put('variantUrl', r.variant_url);
-  put('lastmod', r.lastmod);
-  put('section', r.section);
-  if ((r.occurrences ?? 1) > 1) put('occurrences', r.occurrences);
-  if (r.indexable !== null) e.indexable = r.indexable;
-  put('noindex', r.noindex);
-  put('blockedByRobots', r.blocked_by_robots);
-  put('depth', r.depth);
-  put('crawledAt', r.crawled_at);
-  return e;
+/**
+ * The audit's findings summary, parsed; null when the audit has none (not reconciled). A stored value
+ * that does not parse is a bug, not old data (the schema takes everything the reconcile has written):
+ * it is logged and read as absent rather than failing the audit page.
+ */
+function parseSummary(auditId: string, value: unknown): TFindingsSummary | null {
+  if (value === null || value === undefined) return null;
+  const parsed = ZFindingsSummary.safeParse(value);
+  if (parsed.success) return parsed.data;
+  console.error(`[findings] audit ${auditId}: findings_summary does not parse`, parsed.error.issues);
+  return null;
+}
+
+/** The audit's findings summary; null when there is no such audit or it has none. */
+export async function findingsSummaryOf(auditId: string): Promise<TFindingsSummary | null> {
+  const { rows } = await pool().query<{ summary: unknown }>(
+    'SELECT findings_summary AS summary FROM audits WHERE id = $1',
+    [auditId],
+  );
+  return parseSummary(auditId, rows[0]?.summary);
 }
 
 /** The crawl time the reconcile used: evidence of every newer_than_crawl finding. */
-async function crawlTimeOf(auditId: string): Promise<string | null> {
-  const { rows } = await pool().query(
-    `SELECT findings_summary->>'crawlTime' AS t FROM audits WHERE id = $1`,
-    [auditId],
-  );
-  return rows[0]?.t ?? null;
-}
-
-function withCrawlTime(dto: FindingDto, crawlTime: string | null): FindingDto {
-  if (dto.reason === 'newer_than_crawl' && crawlTime) dto.evidence.crawlTime = crawlTime;
-  return dto;
-}
-
-export function toFindingDto(r: FindingRow): FindingDto {
-  return {
-    id: r.id,
-    url: r.url,
-    list: r.list,
-    reason: r.reason,
-    reasons: r.reasons ?? [r.reason],
-    evidence: evidenceOf(r),
-    status: r.status,
-    canonical: r.canonical,
-    lastmod: r.lastmod?.toISOString() ?? null,
-    sitemapFile:
-      r.sitemap_file_id === null
-        ? null
-        : { id: r.sitemap_file_id, url: r.file_url, uploadName: r.file_upload_name },
-    decision: r.decision,
-    decidedBy: r.decided_by,
-    decidedAt: r.decided_at?.toISOString() ?? null,
-    note: r.note,
-  };
+export async function crawlTimeOf(auditId: string): Promise<string | null> {
+  return (await findingsSummaryOf(auditId))?.crawlTime ?? null;
 }
 
 interface Segment {
@@ -202,8 +140,8 @@ export async function listFindings(auditId: string, query: TFindingQuery): Promi
       ? `WITH m AS MATERIALIZED (
            SELECT f.id, f.url, f.lastmod FROM findings f WHERE ${f.sql} AND ${segment.where}),
          page AS MATERIALIZED (SELECT * FROM m f ORDER BY ${k.order} LIMIT ${n})
-         SELECT ${COLUMNS} FROM page p JOIN ${FROM} ON f.audit_id = $1 AND f.id = p.id ORDER BY ${k.order}`
-      : `SELECT ${COLUMNS} FROM ${FROM} WHERE ${f.sql} AND ${segment.where} ORDER BY ${k.order} LIMIT ${n}`;
+         SELECT ${FINDING_COLUMNS} FROM page p JOIN ${FINDING_FROM} ON f.audit_id = $1 AND f.id = p.id ORDER BY ${k.order}`
+      : `SELECT ${FINDING_COLUMNS} FROM ${FINDING_FROM} WHERE ${f.sql} AND ${segment.where} ORDER BY ${k.order} LIMIT ${n}`;
     const { rows } = await pool().query<FindingRow>(sql, params);
     found.push(...rows);
     if (found.length > limit) break;
@@ -219,7 +157,7 @@ export async function listFindings(auditId: string, query: TFindingQuery): Promi
   }
   const crawlTime = await crawlTimePromise;
   return {
-    items: rows.map((r) => withCrawlTime(toFindingDto(r), crawlTime)),
+    items: rows.map((r) => toFindingDto(r, crawlTime)),
     nextCursor,
     total,
   };
@@ -230,7 +168,7 @@ export async function getFinding(
   id: number,
 ): Promise<(FindingDto & { history: DecisionLogEntry[] }) | null> {
   const { rows } = await pool().query<FindingRow>(
-    `SELECT ${COLUMNS} FROM ${FROM} WHERE f.audit_id = $1 AND f.id = $2`,
+    `SELECT ${FINDING_COLUMNS} FROM ${FINDING_FROM} WHERE f.audit_id = $1 AND f.id = $2`,
     [auditId, id],
   );
   const row = rows[0];
@@ -241,7 +179,7 @@ export async function getFinding(
     take: 200,
   });
   return {
-    ...withCrawlTime(toFindingDto(row), await crawlTimeOf(auditId)),
+    ...toFindingDto(row, await crawlTimeOf(auditId)),
     history: log.map((l) => ({
       from: l.fromDecision as DecisionLogEntry['from'],
       to: l.toDecision as DecisionLogEntry['to'],
@@ -259,11 +197,7 @@ export async function getFindingsOverview(auditId: string): Promise<FindingsOver
     select: { reconciledAt: true, findingsSummary: true, findingCounts: true },
   });
   if (!audit?.reconciledAt) return null;
-  const summary = (audit.findingsSummary ?? {}) as {
-    addExcluded?: FindingsOverview['addExcluded'];
-    crawlTime?: string | null;
-    indexedAt?: string;
-  };
+  const summary = parseSummary(auditId, audit.findingsSummary);
   const lists = ['prune', 'add', 'held'] as const;
   const overview: FindingsOverview = {
     prune: { total: 0, byReason: {} },
@@ -274,10 +208,10 @@ export async function getFindingsOverview(auditId: string): Promise<FindingsOver
       add: { pending: 0, approved: 0, rejected: 0 },
       held: { pending: 0, approved: 0, rejected: 0 },
     },
-    addExcluded: summary.addExcluded ?? { non200: 0, noindex: 0, canonicalised: 0 },
-    crawlTime: summary.crawlTime ?? null,
+    addExcluded: summary?.addExcluded ?? { non200: 0, noindex: 0, canonicalised: 0 },
+    crawlTime: summary?.crawlTime ?? null,
     reconciledAt: audit.reconciledAt.toISOString(),
-    indexesReady: Boolean(summary.indexedAt),
+    indexesReady: Boolean(summary?.indexedAt),
   };
   for (const c of audit.findingCounts) {
     const list = lists.find((l) => l === c.list);
@@ -290,100 +224,9 @@ export async function getFindingsOverview(auditId: string): Promise<FindingsOver
   return overview;
 }
 
-export async function findingsByFile(auditId: string): Promise<unknown[] | null> {
-  const audit = await db().audit.findUnique({ where: { id: auditId }, select: { findingsSummary: true } });
-  if (!audit) return null;
-  return ((audit.findingsSummary ?? {}) as { byFile?: unknown[] }).byFile ?? [];
-}
-
-/** The rows of one list (optionally one decision) in id order, a batch at a time, from a cursor. */
-export async function* streamFindings(
-  auditId: string,
-  list: FindingList,
-  decision: FindingDto['decision'] | 'all',
-  batchSize = 5000,
-): AsyncGenerator<FindingDto[]> {
-  const client = await pool().connect();
-  try {
-    await client.query('BEGIN READ ONLY');
-    const params: unknown[] = [auditId, list];
-    const decisionSql = decision === 'all' ? '' : ` AND f.decision = $${params.push(decision)}`;
-    await client.query(
-      `DECLARE findings_export NO SCROLL CURSOR FOR
-       SELECT ${COLUMNS} FROM ${FROM} WHERE f.audit_id = $1 AND f.list = $2${decisionSql} ORDER BY f.id`,
-      params,
-    );
-    for (;;) {
-      const { rows } = await client.query<FindingRow>(`FETCH ${batchSize} FROM findings_export`);
-      if (rows.length === 0) break;
-      yield rows.map(toFindingDto);
-    }
-    await client.query('COMMIT');
-  } catch (error) {
-    await client.query('ROLLBACK').catch(() => {});
-    throw error;
-  } finally {
-    client.release();
-  }
-}
-
-/** A cell text neutralised like csvCell: a leading = + - @ TAB or CR gets an apostrophe. */
-function neutralised(column: string): string {
-  return `CASE WHEN ${column} ~ '^[=+@\\t\\r-]' THEN '''' || ${column} ELSE ${column} END`;
-}
-
-/** The evidence as `key=value` pairs (the API's evidence keys), for the CSV's detail column. */
-const DETAIL_SQL = `concat_ws('; ',
-  'status=' || f.status,
-  CASE WHEN f.crawled_url <> f.url THEN 'crawledUrl=' || f.crawled_url END,
-  'redirectTarget=' || f.redirect_url,
-  'redirectTargetStatus=' || f.target_status,
-  CASE WHEN 'non_canonical' = ANY (f.reasons) THEN 'canonical=' || f.canonical END,
-  CASE WHEN 'non_canonical' = ANY (f.reasons) THEN 'canonicalDeclared=' || f.canonical_declared END,
-  'variantUrl=' || f.variant_url,
-  'lastmod=' || to_char(f.lastmod AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"'),
-  CASE WHEN f.reason = 'newer_than_crawl' THEN 'crawlTime=' || $3 END,
-  'section=' || f.section,
-  CASE WHEN f.occurrences > 1 THEN 'occurrences=' || f.occurrences END,
-  CASE WHEN f.noindex THEN 'noindex=true' END,
-  CASE WHEN f.blocked_by_robots THEN 'blockedByRobots=true' END,
-  'depth=' || f.depth)`;
-
-/**
- * The CSV export of one list, formatted by Postgres (COPY ... TO STDOUT, CSV quoting) and streamed as it
- * is produced. `release` must be called when the stream ends or is abandoned.
- */
-export async function copyFindingsCsv(
-  auditId: string,
-  list: FindingList,
-  decision: FindingDto['decision'] | 'all',
-): Promise<{ stream: NodeJS.ReadableStream; release: () => void }> {
-  const client = await pool().connect();
-  const params: unknown[] = [auditId, list, (await crawlTimeOf(auditId)) ?? ''];
-  const decisionSql = decision === 'all' ? '' : ` AND f.decision = ${client.escapeLiteral(decision)}`;
-  // COPY takes no parameters: the values are inlined as escaped literals.
-  const literal = (i: number) => client.escapeLiteral(String(params[i]));
-  const sql = `COPY (
-    SELECT ${neutralised('f.url')} AS url, f.reason, ${neutralised(DETAIL_SQL.replaceAll('$3', literal(2)))} AS detail,
-           f.decision, ${neutralised('f.decided_by')} AS decided_by,
-           to_char(f.decided_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS decided_at,
-           ${neutralised('f.note')} AS note
-      FROM findings f
-     WHERE f.audit_id = ${literal(0)}::uuid AND f.list = ${literal(1)}${decisionSql}
-     ORDER BY f.id
-  ) TO STDOUT WITH (FORMAT csv, HEADER)`;
-  const stream = client.query(copyTo(sql));
-  let released = false;
-  // A COPY stopped half way leaves the connection mid-protocol: such a connection is discarded.
-  const release = (broken = true) => {
-    if (released) return;
-    released = true;
-    client.release(broken);
-  };
-  stream.on('end', () => release(false));
-  stream.on('error', () => release(true));
-  stream.on('close', () => release(true));
-  return { stream, release: () => release(true) };
+/** Reasons per sitemap file (the summary's chart data); empty when the audit has no summary. */
+export async function findingsByFile(auditId: string): Promise<TFindingsSummary['byFile']> {
+  return (await findingsSummaryOf(auditId))?.byFile ?? [];
 }
 
 /** The audit's name, or a 404 when it does not exist; a 409 when it has no findings yet. */

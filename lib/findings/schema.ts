@@ -142,3 +142,35 @@ export interface FindingsOverview extends FindingsSummary {
   /** False while the review indexes are still being built (filters and sorts work, more slowly). */
   indexesReady: boolean;
 }
+
+// ── The audit's findings summary ─────────────────────────────────────────────────────────────────
+
+/** One row of the per-file chart (GET /findings/by-file); a null fileId is the "other files" bucket. */
+export const ZFindingsByFileItem = z.object({
+  fileId: z.number().int().nullable(),
+  url: z.string().nullable(),
+  uploadName: z.string().nullable(),
+  byReason: z.record(z.string(), z.number().int().nonnegative()),
+});
+
+/**
+ * What the reconcile job stores on the audit (`audits.findings_summary`); the review-index job adds
+ * `indexedAt` (Postgres's own timestamp format, hence any ISO offset). Every reconcile so far has written
+ * all the other fields in this shape; `indexedAt` is absent until the indexes are built.
+ */
+export const ZFindingsSummary = z.object({
+  /** The crawl time the reconcile judged by (the option, else the newest crawled_at), or null. */
+  crawlTime: z.iso.datetime({ offset: true }).nullable(),
+  declaredKeys: z.number().int(),
+  crawledKeys: z.number().int(),
+  matchedKeys: z.number().int(),
+  /** Undeclared crawled pages the add list left out, by why. */
+  addExcluded: z.object({
+    non200: z.number().int().nonnegative(),
+    noindex: z.number().int().nonnegative(),
+    canonicalised: z.number().int().nonnegative(),
+  }),
+  byFile: z.array(ZFindingsByFileItem),
+  indexedAt: z.iso.datetime({ offset: true }).optional(),
+});
+export type TFindingsSummary = z.infer<typeof ZFindingsSummary>;

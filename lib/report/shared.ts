@@ -9,7 +9,6 @@ import { touchShare } from '@/lib/auth/mutations';
 import { sha256 } from '@/lib/auth/secrets';
 import { AppError } from '@/lib/errors';
 import {
-  type FindingsByFileItem,
   prepareReasonsPerFile,
   prepareReasonsPerList,
   type ReasonsPerFileData,
@@ -147,7 +146,7 @@ export async function loadReportPage(share: OpenShare, params: SearchParams): Pr
     page,
     nextHref,
     perList,
-    perFile: prepareReasonsPerFile((byFile ?? []) as FindingsByFileItem[], { top: 10 }),
+    perFile: prepareReasonsPerFile(byFile, { top: 10 }),
   };
 }
 

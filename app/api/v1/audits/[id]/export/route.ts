@@ -2,7 +2,8 @@ import { Readable } from 'node:stream';
 import { auditIdParam } from '@/lib/api/params';
 import { guarded } from '@/lib/api/respond';
 import { exportFileName, findingJsonLine } from '@/lib/findings/csv';
-import { copyFindingsCsv, reconciledAudit, streamFindings } from '@/lib/findings/data';
+import { reconciledAudit } from '@/lib/findings/data';
+import { copyFindingsCsv, streamFindings } from '@/lib/findings/export/data';
 import { ZExportQuery } from '@/lib/findings/schema';
 
 export const dynamic = 'force-dynamic';

@@ -9,5 +9,5 @@ type Context = { params: Promise<{ id: string }> };
 export const GET = guarded('viewer', async (_request: Request, { params }: Context) => {
   const id = auditIdParam((await params).id);
   await reconciledAudit(id);
-  return json({ items: (await findingsByFile(id)) ?? [] });
+  return json({ items: await findingsByFile(id) });
 });

@@ -1,0 +1,33 @@
+// A finding as the reads select it (one row of `findings f` joined to its sitemap file): the input of the
+// DTO mapping and of the evidence table. Keys are the SQL column names.
+import type { Decision, FindingList } from './schema';
+
+export interface FindingRow {
+  id: number;
+  url: string;
+  list: FindingList;
+  reason: string;
+  reasons: string[] | null;
+  status: number | null;
+  crawled_url: string | null;
+  redirect_url: string | null;
+  target_status: number | null;
+  canonical_declared: boolean | null;
+  variant_url: string | null;
+  section: string | null;
+  occurrences: number | null;
+  indexable: boolean | null;
+  noindex: boolean | null;
+  blocked_by_robots: boolean | null;
+  depth: number | null;
+  crawled_at: Date | null;
+  canonical: string | null;
+  lastmod: Date | null;
+  sitemap_file_id: number | null;
+  file_url: string | null;
+  file_upload_name: string | null;
+  decision: Decision;
+  decided_by: string | null;
+  decided_at: Date | null;
+  note: string | null;
+}
