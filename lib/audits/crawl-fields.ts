@@ -14,4 +14,5 @@ export const CRAWL_FIELD_LABELS: Record<CrawlField, string> = {
   redirectUrl: 'Redirect URL',
   contentType: 'Content type',
   blockedByRobots: 'Blocked by robots.txt',
+  inlinks: 'Inlinks',
 };

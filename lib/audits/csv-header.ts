@@ -69,6 +69,7 @@ const HEADER_SYNONYMS: Record<CrawlField, string[]> = {
   redirectUrl: ['redirect url', 'redirect uri', 'redirect location', 'redirect to'],
   contentType: ['content type', 'content-type'],
   blockedByRobots: ['blocked by robots.txt', 'blocked by robots', 'robots.txt blocked'],
+  inlinks: ['unique inlinks', 'inlinks', 'inlink count'],
 };
 
 const normalizeHeader = (header: string) =>

@@ -13,6 +13,7 @@ export const CRAWL_FIELDS = [
   'redirectUrl',
   'contentType',
   'blockedByRobots',
+  'inlinks',
 ] as const;
 
 const httpUrl = z
@@ -36,6 +37,10 @@ export const ZAuditOptions = z
     columnMap: z.partialRecord(z.enum(CRAWL_FIELDS), z.string().trim().min(1).max(200)).optional(),
     /** When the crawl ran, if the export has no crawl times (else the latest crawl time is used). */
     crawlTime: z.iso.datetime({ offset: true }).optional(),
+    /** `hold` (default): a declared URL the crawl saw answer 5xx or 429 is held as `server_error`, since
+     * one bad minute of a server is no reason to drop it; `prune`: pruned as `http_<status>`, as the
+     * playbook's script does. */
+    serverErrors: z.enum(['hold', 'prune']).optional(),
   })
   .strict();
 export type TAuditOptions = z.infer<typeof ZAuditOptions>;
@@ -58,6 +63,9 @@ export const FINAL_STATUSES: readonly AuditStatus[] = ['succeeded', 'partial', '
 export interface AuditIssue {
   code: string;
   message: string;
+  /** How many URLs it is about, and up to 10 of them, for warnings about URLs (signals). */
+  count?: number;
+  examples?: string[];
 }
 
 export interface AuditError extends AuditIssue {

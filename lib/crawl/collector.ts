@@ -17,6 +17,7 @@ const FIELD_LABELS: Record<CrawlField, string> = {
   depth: 'crawl depth',
   redirectUrl: 'redirect URL',
   contentType: 'content type',
+  inlinks: 'inlinks count',
 };
 
 interface FieldProblem {

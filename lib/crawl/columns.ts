@@ -31,6 +31,8 @@ const SCREAMING_FROG: AliasTable = {
   depth: ['crawl depth'],
   redirectUrl: ['redirect url', 'redirect uri'],
   contentType: ['content type', 'content'],
+  // Unique Inlinks counts the pages that link (what tells an orphan); Inlinks every link.
+  inlinks: ['unique inlinks', 'inlinks'],
 };
 
 const GENERIC: AliasTable = {
@@ -44,6 +46,7 @@ const GENERIC: AliasTable = {
   depth: ['depth', 'crawl depth'],
   redirectUrl: ['redirect url', 'redirect uri', 'redirect target', 'redirects to'],
   contentType: ['content type'],
+  inlinks: ['unique inlinks', 'inlinks', 'inlink count', 'internal inlinks'],
 };
 
 const MULTI_FIELDS: readonly MultiField[] = ['noindex', 'blockedByRobots'];
@@ -118,6 +121,7 @@ function describePlan(headers: string[], chosen: Map<CrawlField, number[]>): Col
       depth: column('depth'),
       redirectUrl: column('redirectUrl'),
       contentType: column('contentType'),
+      inlinks: column('inlinks'),
     },
     multi: { noindex: chosen.get('noindex') ?? [], blockedByRobots: chosen.get('blockedByRobots') ?? [] },
     headerLength: headers.length,

@@ -51,6 +51,7 @@ describe('Screaming Frog CSV', () => {
       depth: 0,
       redirectUrl: null,
       contentType: 'text/html',
+      inlinks: null,
     });
     expect(rows[1]).toMatchObject({ status: 301, redirectUrl: 'https://a.com/new', indexable: false });
     expect(rows[2]).toMatchObject({ status: 0, blockedByRobots: true, noindex: false, crawledAt: null });
@@ -193,5 +194,19 @@ describe('generic CSV', () => {
   it('fails with no_valid_rows on a header-only file', async () => {
     expect(await importError(`${SF_HEADER}\n`)).toMatchObject({ code: 'no_valid_rows' });
     expect(await importError('url,status\r\n')).toMatchObject({ code: 'no_valid_rows' });
+  });
+});
+
+describe('Screaming Frog inlinks', () => {
+  it('reads Unique Inlinks (pages that link), not Inlinks or Unique JS Inlinks', async () => {
+    const { rows, report } = await readAll(
+      readFixture('crawl-exports/sf-internal_all-squareone.ca.csv').toString('utf8'),
+    );
+    expect(report.mappedColumns.inlinks).toBe('Unique Inlinks');
+    const page = rows.find((r) => r.url === 'https://www.squareone.ca/resource-centres');
+    expect(page?.inlinks).toBe(259);
+    const css = rows.find((r) => r.url.includes('classic-themes.min.css'));
+    expect(css).toMatchObject({ inlinks: 0, contentType: 'text/css' });
+    expect(rows.filter((r) => r.inlinks !== null).length).toBe(rows.length);
   });
 });

@@ -15,6 +15,7 @@ import {
   readStatus,
   readText,
   readTimestamp,
+  readWholeNumber,
 } from './values';
 
 /** A record this big means an unbalanced quote swallowing the file; stop before it eats the memory. */
@@ -174,6 +175,7 @@ class CsvRows {
       depth: this.optional('depth', line, readDepth(record[single.depth])),
       redirectUrl: this.optional('redirectUrl', line, redirectUrl),
       contentType: readText(record[single.contentType]),
+      inlinks: this.optional('inlinks', line, readWholeNumber(record[single.inlinks], 'inlinks')),
     };
   }
 

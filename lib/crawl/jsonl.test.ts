@@ -67,6 +67,7 @@ describe('JSONL crawl graph', () => {
       depth: null,
       redirectUrl: null,
       contentType: null,
+      inlinks: null,
     });
     expect(rows[1]).toMatchObject({
       status: 301,

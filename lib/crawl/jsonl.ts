@@ -14,6 +14,7 @@ import {
   readStatus,
   readText,
   readTimestamp,
+  readWholeNumber,
   show,
 } from './values';
 
@@ -32,6 +33,7 @@ const KEYS: Record<CrawlField, string[]> = {
   depth: ['depth'],
   redirectUrl: ['redirect_url'],
   contentType: ['content_type', 'resp_headers_Content-Type'],
+  inlinks: ['inlinks'],
 };
 /** Keys are only listed for the report; a file with ever-new keys must not grow this without bound. */
 const MAX_KEYS_LISTED = 1000;
@@ -151,6 +153,7 @@ class JsonlRows {
       depth: this.optional('depth', line, readDepth(row.depth)),
       redirectUrl: this.optional('redirectUrl', line, redirectUrl),
       contentType: readText(first(row.content_type, row['resp_headers_Content-Type'])),
+      inlinks: this.optional('inlinks', line, readWholeNumber(row.inlinks, 'inlinks')),
     };
   }
 

@@ -18,6 +18,8 @@ export interface CrawlRow {
   depth: number | null;
   redirectUrl: string | null;
   contentType: string | null;
+  /** Pages linking to it, where the export says (Screaming Frog Unique Inlinks, JSONL inlinks). */
+  inlinks: number | null;
 }
 
 /** Row fields a column (or JSON key) can feed; `line` comes from the reader itself. */

@@ -170,17 +170,22 @@ function fromEpoch(number: number, original: unknown): Date | Invalid {
 }
 
 /** Non-negative integer; null when absent. */
-export function readDepth(value: unknown): number | null | Invalid {
+/** A count that must be a whole number (depth, inlinks); empty means not said. */
+export function readWholeNumber(value: unknown, what: string): number | null | Invalid {
   if (value === undefined || value === null) return null;
   if (typeof value === 'number') {
     return Number.isInteger(value) && value >= 0
       ? value
-      : new Invalid(`depth ${show(value)} is not a whole number`);
+      : new Invalid(`${what} ${show(value)} is not a whole number`);
   }
-  if (typeof value !== 'string') return new Invalid(`depth ${show(value)} is not a whole number`);
+  if (typeof value !== 'string') return new Invalid(`${what} ${show(value)} is not a whole number`);
   const text = value.trim();
   if (text === '') return null;
-  return isDigits(text) ? Number(text) : new Invalid(`depth ${show(value)} is not a whole number`);
+  return isDigits(text) ? Number(text) : new Invalid(`${what} ${show(value)} is not a whole number`);
+}
+
+export function readDepth(value: unknown): number | null | Invalid {
+  return readWholeNumber(value, 'depth');
 }
 
 /** The page URL itself: must be absolute http(s); full parsing happens once, in lib/urls at ingest. */

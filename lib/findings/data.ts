@@ -1,5 +1,6 @@
 // Reads of findings: keyset pages with exact totals, one finding with its history, the audit's counts and
 // findings summary. (The exports' streaming queries are in export/data.ts; rows become DTOs in dto.ts.)
+import 'server-only';
 import { db, pool } from '@/lib/db/client';
 import { AppError } from '@/lib/errors';
 import { type Cursor, decodeCursor, encodeCursor } from './cursor';
@@ -208,7 +209,7 @@ export async function getFindingsOverview(auditId: string): Promise<FindingsOver
       add: { pending: 0, approved: 0, rejected: 0 },
       held: { pending: 0, approved: 0, rejected: 0 },
     },
-    addExcluded: summary?.addExcluded ?? { non200: 0, noindex: 0, canonicalised: 0 },
+    addExcluded: summary?.addExcluded ?? { nonHtml: 0, blocked: 0, non200: 0, noindex: 0, canonicalised: 0 },
     crawlTime: summary?.crawlTime ?? null,
     reconciledAt: audit.reconciledAt.toISOString(),
     indexesReady: Boolean(summary?.indexedAt),

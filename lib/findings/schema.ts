@@ -136,7 +136,7 @@ export interface FindingsSummary {
 /** What the audit page shows about its findings (null until reconciliation has run). */
 export interface FindingsOverview extends FindingsSummary {
   decisions: Record<FindingList, Record<Decision, number>>;
-  addExcluded: { non200: number; noindex: number; canonicalised: number };
+  addExcluded: TAddExcluded;
   crawlTime: string | null;
   reconciledAt: string;
   /** False while the review indexes are still being built (filters and sorts work, more slowly). */
@@ -158,6 +158,20 @@ export const ZFindingsByFileItem = z.object({
  * `indexedAt` (Postgres's own timestamp format, hence any ISO offset). Every reconcile so far has written
  * all the other fields in this shape; `indexedAt` is absent until the indexes are built.
  */
+const count = z.number().int().nonnegative();
+
+/** Undeclared crawled pages the add list left out, by why, in the order the rule asks (non-HTML
+ * resources, blocked, non-200, canonicalised, noindex). Audits reconciled before `nonHtml` and
+ * `blocked` were counted apart read as 0 for them (blocked pages were counted as non-200). */
+export const ZAddExcluded = z.object({
+  nonHtml: count.default(0),
+  blocked: count.default(0),
+  non200: count,
+  canonicalised: count,
+  noindex: count,
+});
+export type TAddExcluded = z.infer<typeof ZAddExcluded>;
+
 export const ZFindingsSummary = z.object({
   /** The crawl time the reconcile judged by (the option, else the newest crawled_at), or null. */
   crawlTime: z.iso.datetime({ offset: true }).nullable(),
@@ -165,11 +179,7 @@ export const ZFindingsSummary = z.object({
   crawledKeys: z.number().int(),
   matchedKeys: z.number().int(),
   /** Undeclared crawled pages the add list left out, by why. */
-  addExcluded: z.object({
-    non200: z.number().int().nonnegative(),
-    noindex: z.number().int().nonnegative(),
-    canonicalised: z.number().int().nonnegative(),
-  }),
+  addExcluded: ZAddExcluded,
   byFile: z.array(ZFindingsByFileItem),
   indexedAt: z.iso.datetime({ offset: true }).optional(),
 });

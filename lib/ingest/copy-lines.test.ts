@@ -22,6 +22,7 @@ const row = (line: number, url: string, more: Partial<CrawlRow> = {}): CrawlRow 
   depth: 1,
   redirectUrl: null,
   contentType: 'text/html',
+  inlinks: null,
   ...more,
 });
 

@@ -129,6 +129,7 @@ export const CRAWL_COLUMNS = [
   'redirect_url',
   'redirect_key',
   'content_type',
+  'inlinks',
 ] as const;
 
 /** Keys a canonical or redirect target (the reader already made it absolute); the common self-reference
@@ -155,7 +156,7 @@ function crawlLine(row: CrawlRow, keys: UrlKeys, profile: NormalizationProfile):
     row.depth,
   )}\t${text(row.redirectUrl)}\t${text(relatedKey(row.redirectUrl, row.url, key, profile))}\t${text(
     row.contentType,
-  )}\n`;
+  )}\t${int(row.inlinks)}\n`;
 }
 
 /** Encodes a batch of entries of one file (`prefix`: the file id and a tab). */

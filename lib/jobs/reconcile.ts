@@ -5,7 +5,7 @@ import { ZAuditOptions } from '@/lib/audits/schema';
 import type { DbClient } from '@/lib/db/types';
 import { reconcileInputs, sitemapFileInfo } from '@/lib/reconcile/data';
 import { reconcileAudit, saveReconcileResults } from '@/lib/reconcile/mutations';
-import { reasonsPerFile, sanityWarnings } from '@/lib/reconcile/summary';
+import { reasonsPerFile, sanityWarnings, signalWarnings } from '@/lib/reconcile/summary';
 import type { AuditPhase, AuditStep } from '@/lib/runs/phases';
 import { RunAbandoned } from '@/lib/runs/progress';
 import type { StepHandler } from '@/lib/runs/types';
@@ -21,15 +21,22 @@ export const reconcileStep: StepHandler<AuditStep, AuditPhase> = async ({ run, p
     {
       exact: options.normalization === 'exact',
       crawlTime: options.crawlTime ? new Date(options.crawlTime) : null,
+      serverErrors: options.serverErrors ?? 'hold',
     },
     signal,
   );
-  const fileIds = [...new Set(outcome.byFile.map((r) => r.fileId).filter((id): id is number => id !== null))];
-  const byFile = reasonsPerFile(outcome.byFile, await sitemapFileInfo(audit.id, fileIds));
+  const fileIds = new Set(outcome.byFile.map((r) => r.fileId).filter((id): id is number => id !== null));
+  for (const example of outcome.multiFile.examples) for (const id of example.fileIds) fileIds.add(id);
+  const files = await sitemapFileInfo(audit.id, [...fileIds]);
+  const byFile = reasonsPerFile(outcome.byFile, files);
   const previous = (audit.warnings ?? []) as { code: string; message: string }[];
   const errors = (audit.errors ?? []) as unknown[];
   const results = {
-    warnings: [...previous, ...sanityWarnings(outcome.facts, outcome.pruneTotal, outcome.crawlTime)],
+    warnings: [
+      ...previous,
+      ...sanityWarnings(outcome.facts, outcome.pruneTotal, outcome.crawlTime),
+      ...signalWarnings(outcome.signals, outcome.multiFile, files),
+    ],
     summary: {
       crawlTime: outcome.crawlTime?.toISOString() ?? null,
       declaredKeys: outcome.facts.declared,

@@ -1,4 +1,5 @@
 // Reads the reconcile step needs: the audit it works on and the sitemap files named in chart data.
+import 'server-only';
 import { db } from '@/lib/db/client';
 
 export async function reconcileInputs(auditId: string) {

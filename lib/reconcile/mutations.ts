@@ -1,6 +1,7 @@
 // Runs the reconciliation of one audit in Postgres: the sets it compares, built once and shared by two
 // sessions; findings loaded into the audit's partition and indexed in one transaction; counts per (list,
 // reason, decision, host), chart and sanity facts.
+import 'server-only';
 import type pg from 'pg';
 import { pool, transaction } from '@/lib/db/client';
 import { intEnv } from '@/lib/db/config';
@@ -15,10 +16,13 @@ import {
   secondFindingsPart,
   traced,
 } from '@/lib/db/partitions';
+import type { TFindingsSummary } from '@/lib/findings/schema';
 import {
+  type ADD_EXCLUSIONS,
   addFindingsSql,
   aggregateSql,
   analyzeSql,
+  type ClassifyOptions,
   countsInsertSql,
   crawledDuplicatesSql,
   crawledSql,
@@ -41,7 +45,7 @@ import {
 } from './sql';
 import type { FileReasonRow, ReconcileFacts } from './summary';
 
-export interface ReconcileOptions {
+export interface ReconcileOptions extends ClassifyOptions {
   /** url_variant needs exact keys: with the lenient profile the loose key adds little and is skipped. */
   exact: boolean;
   /** Overrides the crawl time (else the latest crawled_at of the crawl). */
@@ -49,10 +53,19 @@ export interface ReconcileOptions {
 }
 
 /** Undeclared crawled pages the add list's rule left out, by why. */
-interface AddExcluded {
-  non200: number;
-  noindex: number;
-  canonicalised: number;
+type AddExcluded = Record<(typeof ADD_EXCLUSIONS)[number], number>;
+
+/** A signal SEOs look for, with how many findings carry it and the first ten of their URLs. */
+export interface SignalFacts {
+  signal: string;
+  n: number;
+  examples: string[];
+}
+
+/** Declared URLs that more than one sitemap file lists (any URL, not only findings). */
+export interface MultiFileFacts {
+  n: number;
+  examples: { url: string; fileIds: number[] }[];
 }
 
 export interface ReconcileOutcome {
@@ -61,6 +74,8 @@ export interface ReconcileOutcome {
   addExcluded: AddExcluded;
   byFile: FileReasonRow[];
   pruneTotal: number;
+  signals: SignalFacts[];
+  multiFile: MultiFileFacts;
 }
 
 /** Drops an audit's reconcile sets (views first: they read the partitions and the tables below). */
@@ -133,6 +148,39 @@ function mergeAggregates(parts: AggregateRow[][]): AggregateRow[] {
     }
   }
   return [...merged.values()];
+}
+
+/** Findings per signal over the parts of an audit's findings, with the first ten URLs (in id order). */
+async function signalFacts(query: Query, parts: string[]): Promise<SignalFacts[]> {
+  const merged = new Map<string, SignalFacts>();
+  for (const part of parts) {
+    const { rows } = await query(
+      `SELECT s AS signal, count(*)::int AS n, (array_agg(f.url ORDER BY f.id))[1:10] AS examples
+         FROM "${part}" f, unnest(f.signals) s GROUP BY s ORDER BY s`,
+    );
+    for (const row of rows as SignalFacts[]) {
+      const seen = merged.get(row.signal);
+      if (!seen) merged.set(row.signal, row);
+      else
+        merged.set(row.signal, {
+          ...seen,
+          n: seen.n + row.n,
+          examples: [...seen.examples, ...row.examples].slice(0, 10),
+        });
+    }
+  }
+  return [...merged.values()];
+}
+
+/** Declared URLs in more than one sitemap file: only keys that repeat can be, so the declared set's few
+ * repeated keys are all there is to read. */
+async function multiFileFacts(query: Query, n: Sets): Promise<MultiFileFacts> {
+  const { rows } = await query(
+    `SELECT count(*) OVER ()::int AS n, loc AS url, file_ids AS "fileIds" FROM ${n.d}
+      WHERE cardinality(file_ids) > 1 ORDER BY file_id, position LIMIT 10`,
+  );
+  const typed = rows as { n: number; url: string; fileIds: number[] }[];
+  return { n: typed[0]?.n ?? 0, examples: typed.map(({ url, fileIds }) => ({ url, fileIds })) };
 }
 
 /** Stores the counts per list/reason/decision/host; returns the chart data and what the warnings need. */
@@ -250,12 +298,18 @@ const MAIN_SHARE = 61;
  * classified on a session of its own into a table of its own, keyed and committed there; the main session
  * attaches it beside its own part. Returns that part's counts and the add list's exclusions.
  */
-function secondPart(n: Sets, auditId: string, from: number, exact: boolean, crawlTime: Date | null) {
+function secondPart(
+  n: Sets,
+  auditId: string,
+  from: number,
+  options: ReconcileOptions,
+  crawlTime: Date | null,
+) {
   const part = secondFindingsPart(auditId);
   return onOwnSession(auditId, async (query) => {
     await classifySettings(query);
     for (const sql of createPartSql('findings', part, auditId, { from })) await query(sql);
-    await query(declaredFindingsSql(n, part, 'from'), [auditId, exact, crawlTime, from]);
+    await query(declaredFindingsSql(n, part, 'from', options), [auditId, options.exact, crawlTime, from]);
     const added = (await query(addFindingsSql(n, part), [auditId])).rows[0] as AddExcluded;
     const counts = await aggregate(query, part);
     for (const sql of keySql('findings', part)) await query(sql);
@@ -302,16 +356,25 @@ export async function reconcileAudit(
     let added: AddExcluded;
     const parts: AggregateRow[][] = [];
     if (mid !== null) {
-      other = secondPart(n, auditId, mid, options.exact, crawlTime);
+      other = secondPart(n, auditId, mid, options, crawlTime);
       other.catch(() => {}); // awaited below; this only keeps an early failure from going unhandled
-      await query(declaredFindingsSql(n, started.part, 'below'), [auditId, options.exact, crawlTime, mid]);
+      await query(declaredFindingsSql(n, started.part, 'below', options), [
+        auditId,
+        options.exact,
+        crawlTime,
+        mid,
+      ]);
       // This session's rows are counted while the other session may still be classifying.
       parts.push(await aggregate(query, started.part));
       const second = await other;
       parts.push(second.counts);
       added = second.added;
     } else {
-      await query(declaredFindingsSql(n, started.part), [auditId, options.exact, crawlTime]);
+      await query(declaredFindingsSql(n, started.part, undefined, options), [
+        auditId,
+        options.exact,
+        crawlTime,
+      ]);
       added = (await query(addFindingsSql(n, started.part), [auditId])).rows[0] as AddExcluded;
       parts.push(await aggregate(query, started.part));
     }
@@ -324,6 +387,9 @@ export async function reconcileAudit(
       newestLastmod: f.newest_lastmod,
       hostsNotCrawled: (await query(hostsNotCrawledSql(n), [counted.unmatchedHosts])).rows[0].hosts,
     };
+    const tables = mid === null ? [started.part] : [started.part, secondFindingsPart(auditId)];
+    const signals = await signalFacts(query, tables);
+    const multiFile = await multiFileFacts(query, n);
     // Nothing of a cancelled run is committed, even when its last statement had just finished.
     signal?.throwIfAborted();
     await started.commit(
@@ -333,7 +399,15 @@ export async function reconcileAudit(
     );
     await createAttachedPartition('decision_log', auditId);
     await dropSets(auditId);
-    return { facts, crawlTime, addExcluded: added, byFile: counted.byFile, pruneTotal: counted.pruneTotal };
+    return {
+      facts,
+      crawlTime,
+      addExcluded: added,
+      byFile: counted.byFile,
+      pruneTotal: counted.pruneTotal,
+      signals,
+      multiFile,
+    };
   } catch (error) {
     await load?.rollback().catch(() => {});
     await other?.catch(() => {});
@@ -350,7 +424,7 @@ export async function reconcileAudit(
 export async function saveReconcileResults(
   client: pg.PoolClient,
   auditId: string,
-  results: { warnings: unknown[]; summary: Record<string, unknown>; timings: Record<string, unknown> },
+  results: { warnings: unknown[]; summary: TFindingsSummary; timings: Record<string, unknown> },
 ): Promise<void> {
   await client.query(
     `UPDATE audits SET reconciled_at = now(), warnings = $2::jsonb, findings_summary = $3::jsonb,

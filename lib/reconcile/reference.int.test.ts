@@ -166,6 +166,17 @@ describe('agreement with the reference reconcile script (lenient profile)', () =
     expect(data.duplicatedCrawlKeys.size).toBeGreaterThan(10);
   });
 
+  it('holds as server_error exactly what the script prunes as http_5xx', () => {
+    const script = new Map(reference.prune);
+    const held = ours.filter((f) => f.reason === 'server_error' && !data.duplicatedCrawlKeys.has(f.key));
+    expect(held.length).toBeGreaterThan(20);
+    for (const f of held) expect(script.get(f.url), f.url).toMatch(/^http_5\d\d$/);
+    const scriptServerErrors = reference.prune.filter(
+      ([url, reason]) => /^http_5/.test(reason) && !data.duplicatedCrawlKeys.has(lenientKey(url)),
+    );
+    expect(held.length).toBe(scriptServerErrors.length);
+  });
+
   it('produces the same add list apart from keys with several crawl rows', () => {
     const skip = (url: string) => data.duplicatedCrawlKeys.has(lenientKey(url));
     const theirs = reference.add

@@ -8,6 +8,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { getAudit } from '@/lib/audits/data';
 import { insertAudit } from '@/lib/audits/mutations';
 import type { TAuditOptions } from '@/lib/audits/schema';
+import { pool } from '@/lib/db/client';
 import { listFindings } from '@/lib/findings/data';
 import { ZFindingQuery } from '@/lib/findings/schema';
 import { runAuditStep } from '@/lib/test-support/run-audit';
@@ -44,10 +45,20 @@ interface Finding {
   evidence: Record<string, unknown>;
 }
 
-async function reconcile(sitemapFile: string, crawlFile: string, options: Partial<TAuditOptions> = {}) {
+async function reconcile(
+  sitemapFile: string | string[],
+  crawlFile: string,
+  options: Partial<TAuditOptions> = {},
+) {
   const id = randomUUID();
+  const files = Array.isArray(sitemapFile) ? sitemapFile : [sitemapFile];
   await insertAudit(id, 'rules', { normalization: 'exact', ...options }, [
-    { role: 'sitemap', kind: 'upload', fileName: 'sitemap.xml', storedPath: sitemapFile },
+    ...files.map((storedPath, i) => ({
+      role: 'sitemap' as const,
+      kind: 'upload' as const,
+      fileName: `sitemap-${i + 1}.xml`,
+      storedPath,
+    })),
     { role: 'crawl', kind: 'upload', fileName: 'crawl.jsonl', storedPath: crawlFile },
   ]);
   await runAuditStep('ingest', id);
@@ -137,7 +148,8 @@ describe('reconciliation rules (exact profile)', () => {
   it('names the status of pages that answer with an error, and counts duplicates', () => {
     expect(find('prune', `${S}/gone`)).toMatchObject({ reason: 'http_404', reasons: ['http_404'] });
     expect(find('prune', `${S}/gone`).evidence).toMatchObject({ status: 404, occurrences: 2 });
-    expect(find('prune', `${S}/err`).reason).toBe('http_503');
+    // A server error is held, not pruned: one bad minute of a server is no reason to drop a URL.
+    expect(find('held', `${S}/err`)).toMatchObject({ reason: 'server_error', evidence: { status: 503 } });
     expect(find('prune', `${S}/timeout`).reason).toBe('no_response');
     expect(find('prune', `${S}/blocked`)).toMatchObject({
       reason: 'blocked_by_robots',
@@ -183,11 +195,14 @@ describe('reconciliation rules (exact profile)', () => {
     expect(f?.prune.total).toBe(result.findings.filter((x) => x.list === 'prune').length);
     expect(f?.prune.byReason).toMatchObject({
       http_404: 1,
-      http_503: 1,
       redirects: 2,
       unreached_by_crawl: 2,
     });
-    expect(f?.held).toEqual({ total: 2, byReason: { newer_than_crawl: 1, section_not_crawled: 1 } });
+    expect(f?.prune.byReason).not.toHaveProperty('http_503');
+    expect(f?.held).toEqual({
+      total: 3,
+      byReason: { newer_than_crawl: 1, section_not_crawled: 1, server_error: 1 },
+    });
     expect(f?.add.total).toBe(3);
     expect(result.audit.status).toBe('succeeded');
     const codes = result.audit.warnings.map((w) => w.code);
@@ -249,5 +264,162 @@ describe('reconciliation edge cases', () => {
       ]),
     );
     expect(r.findings).toEqual([]);
+  });
+});
+
+async function rowsOf(auditId: string) {
+  const { rows } = await pool().query(
+    `SELECT list, url, reason, reasons, signals, file_ids AS "fileIds", inlinks, canonical_status AS "canonicalStatus"
+       FROM findings WHERE audit_id = $1 ORDER BY id`,
+    [auditId],
+  );
+  return rows as {
+    list: string;
+    url: string;
+    reason: string;
+    reasons: string[];
+    signals: string[];
+    fileIds: number[];
+    inlinks: number | null;
+    canonicalStatus: number | null;
+  }[];
+}
+
+describe('server errors', () => {
+  const declared = () => sitemap([[`${S}/`], [`${S}/busy`], [`${S}/down`], [`${S}/gone`]]);
+  const crawled = () =>
+    crawl([
+      { url: `${S}/` },
+      { url: `${S}/busy`, status: 429 },
+      { url: `${S}/down`, status: 500 },
+      { url: `${S}/gone`, status: 404 },
+    ]);
+
+  it('holds 5xx and 429 as server_error by default', async () => {
+    const r = await reconcile(declared(), crawled());
+    expect(r.findings.map((f) => [f.list, f.url, f.reason])).toEqual([
+      ['held', `${S}/busy`, 'server_error'],
+      ['held', `${S}/down`, 'server_error'],
+      ['prune', `${S}/gone`, 'http_404'],
+    ]);
+  });
+
+  it('prunes them as http_<status> with serverErrors: "prune", as the playbook does', async () => {
+    const r = await reconcile(declared(), crawled(), { serverErrors: 'prune' });
+    expect(r.findings.map((f) => [f.list, f.url, f.reason])).toEqual([
+      ['prune', `${S}/busy`, 'http_429'],
+      ['prune', `${S}/down`, 'http_500'],
+      ['prune', `${S}/gone`, 'http_404'],
+    ]);
+  });
+});
+
+describe('content types', () => {
+  it('adds only HTML pages, counts resources as non_html, and leaves a declared PDF that answers 200 alone', async () => {
+    const r = await reconcile(
+      sitemap([[`${S}/`], [`${S}/guide.pdf`], [`${S}/logo.png`]]),
+      crawl([
+        { url: `${S}/` },
+        { url: `${S}/guide.pdf`, content_type: 'application/pdf', indexable: false },
+        { url: `${S}/logo.png`, content_type: 'image/png' },
+        { url: `${S}/page`, content_type: 'text/html; charset=UTF-8' },
+        { url: `${S}/xhtml`, content_type: 'application/xhtml+xml' },
+        { url: `${S}/no-type` },
+        { url: `${S}/app.js`, content_type: 'application/javascript' },
+        { url: `${S}/style.css`, content_type: 'text/css' },
+        { url: `${S}/photo.jpg`, content_type: 'image/jpeg', status: 404 },
+      ]),
+    );
+    expect(r.findings.map((f) => [f.list, f.url])).toEqual([
+      ['add', `${S}/page`],
+      ['add', `${S}/xhtml`],
+      ['add', `${S}/no-type`],
+    ]);
+    expect(r.audit.findings?.addExcluded).toMatchObject({ nonHtml: 3, non200: 0 });
+  });
+});
+
+describe('"Not added" uses the prune side precedence', () => {
+  // What Screaming Frog's Indexability Status produces, as our JSONL fields.
+  const cases: [string, Record<string, unknown>, string][] = [
+    ['Canonicalised', { canonical_url: `${S}/`, indexable: false }, 'canonicalised'],
+    ['Canonicalised, noindex', { canonical_url: `${S}/`, indexable: false, noindex: true }, 'canonicalised'],
+    ['noindex', { indexable: false, noindex: true }, 'noindex'],
+    ['Non-Indexable alone', { indexable: false }, 'noindex'],
+    ['Redirected', { status: 301, redirect_url: `${S}/`, indexable: false }, 'non200'],
+    ['Client Error', { status: 404, indexable: false }, 'non200'],
+    ['Server Error', { status: 503, indexable: false }, 'non200'],
+    ['Blocked by robots.txt', { status: 0, blocked_by_robots: true, indexable: false }, 'blocked'],
+    ['Blocked by robots.txt, noindex', { status: 0, blocked_by_robots: true, noindex: true }, 'blocked'],
+    ['Redirected, noindex', { status: 301, redirect_url: `${S}/`, noindex: true }, 'non200'],
+  ];
+  it.each(cases)('%s → %s', async (_label, fields, bucket) => {
+    const r = await reconcile(sitemap([[`${S}/`]]), crawl([{ url: `${S}/` }, { url: `${S}/x`, ...fields }]));
+    expect(r.findings).toEqual([]);
+    const excluded = r.audit.findings?.addExcluded as unknown as Record<string, number>;
+    expect(Object.entries(excluded).filter(([, n]) => n > 0)).toEqual([[bucket, 1]]);
+  });
+
+  it('declared pages keep the same order of reasons', async () => {
+    const r = await reconcile(
+      sitemap([[`${S}/a`], [`${S}/b`], [`${S}/c`]]),
+      crawl([
+        { url: `${S}/a`, canonical_url: `${S}/`, indexable: false, noindex: true },
+        { url: `${S}/b`, canonical_url: `${S}/`, indexable: false },
+        { url: `${S}/c`, status: 0, blocked_by_robots: true, noindex: true },
+        { url: `${S}/` },
+      ]),
+    );
+    expect(r.findings.filter((f) => f.list !== 'add').map((f) => [f.url, f.reasons])).toEqual([
+      [`${S}/a`, ['non_canonical', 'noindex']],
+      [`${S}/b`, ['non_canonical']],
+      [`${S}/c`, ['blocked_by_robots', 'noindex']],
+    ]);
+  });
+});
+
+describe('signals', () => {
+  it('finds redirects that fight canonicals, canonical chains and URLs in several sitemap files', async () => {
+    const W = 'https://www.ex.com';
+    const r = await reconcile(
+      [
+        sitemap([[`${W}/a`], [`${S}/chain`], [`${S}/twice`], [`${S}/ok`]]),
+        sitemap([[`${S}/twice`], [`${S}/ok`]]),
+      ],
+      crawl([
+        // www → apex redirect, apex canonical → www: the two contradict each other.
+        { url: `${W}/a`, status: 301, redirect_url: `${S}/a` },
+        { url: `${S}/a`, canonical_url: `${W}/a`, indexable: false },
+        // Its canonical redirects.
+        { url: `${S}/chain`, canonical_url: `${S}/old` },
+        { url: `${S}/old`, status: 301, redirect_url: `${S}/new` },
+        { url: `${S}/new` },
+        { url: `${S}/twice`, status: 404, inlinks: 7 },
+        { url: `${S}/ok` },
+      ]),
+    );
+    const rows = await rowsOf(r.id);
+    const byUrl = new Map(rows.filter((f) => f.list !== 'add').map((f) => [f.url, f]));
+    expect(byUrl.get(`${W}/a`)).toMatchObject({
+      reason: 'redirects',
+      signals: ['redirect_canonical_conflict'],
+    });
+    expect(byUrl.get(`${S}/chain`)).toMatchObject({
+      reason: 'non_canonical',
+      signals: ['canonical_chain'],
+      canonicalStatus: 301,
+    });
+    const twice = byUrl.get(`${S}/twice`);
+    expect(twice).toMatchObject({ reason: 'http_404', signals: ['multi_file'], inlinks: 7 });
+    expect(twice?.fileIds).toHaveLength(2);
+    const warnings = new Map(r.audit.warnings.map((w) => [w.code, w]));
+    expect(warnings.get('redirect_canonical_conflict')).toMatchObject({ count: 1, examples: [`${W}/a`] });
+    expect(warnings.get('canonical_chain')).toMatchObject({ count: 1, examples: [`${S}/chain`] });
+    // Every URL in two files counts, healthy or not, and the files are named.
+    const multi = warnings.get('multi_file');
+    expect(multi?.count).toBe(2);
+    expect(multi?.examples?.[0]).toMatch(
+      /^https:\/\/ex\.com\/twice \(in .*sitemap-1\.xml, .*sitemap-2\.xml\)$/,
+    );
   });
 });

@@ -9,6 +9,11 @@ const host = (key: string) => `split_part(${key}, '/', 3)`;
 const section = (key: string) =>
   `split_part(${key}, '/', 3) || '/' || CASE WHEN split_part(${key}, '/', 5) = '' THEN '' ELSE split_part(${key}, '/', 4) END`;
 
+/** Whether a crawled row is an HTML page: its content type says so, or it says nothing (exports without
+ * the column). Images, CSS, scripts and PDFs are resources, never pages to add. */
+const isHtml = (contentType: string) =>
+  `(${contentType} IS NULL OR btrim(split_part(lower(${contentType}), ';', 1)) IN ('text/html', 'application/xhtml+xml', ''))`;
+
 /**
  * The relations a reconcile reads, named after the audit: the declared set d and the crawled set c (views
  * over the audit's partitions, or tables when keys repeat), and the sets derived from them once. They are
@@ -32,7 +37,8 @@ export interface Sets {
   sec: string;
   /** Each sitemap file's base for finding ids. */
   fo: string;
-  /** Crawled keys that some crawled page redirects to, with their status. */
+  /** Crawled keys that some crawled page redirects to or names as its canonical, with their status and
+   * canonical (redirect targets' status, redirect/canonical conflicts, canonical chains). */
   rt: string;
   /** Declared keys that some crawled page names as its canonical. */
   cdk: string;
@@ -56,17 +62,19 @@ export function setNames(auditId: string): Sets {
  * Duplicates are usually few: they are found with a hash aggregate and only they are sorted. */
 export const declaredDuplicatesSql = (n: Sets) => `
 CREATE UNLOGGED TABLE ${n.dk} AS
-SELECT key, count(*)::int AS n FROM sitemap_entries WHERE audit_id = $1 AND key IS NOT NULL
+SELECT key, count(*)::int AS n, array_agg(DISTINCT file_id ORDER BY file_id) AS file_ids
+  FROM sitemap_entries WHERE audit_id = $1 AND key IS NOT NULL
  GROUP BY key HAVING count(*) > 1`;
 
 export const declaredSql = (n: Sets) => `
 CREATE UNLOGGED TABLE ${n.d} AS
-SELECT key, loose_key, loc, file_id, position, lastmod, 1 AS occurrences
+SELECT key, loose_key, loc, file_id, position, lastmod, 1 AS occurrences, '{}'::int[] AS file_ids
   FROM sitemap_entries e
  WHERE audit_id = $1 AND key IS NOT NULL AND NOT EXISTS (SELECT 1 FROM ${n.dk} dk WHERE dk.key = e.key)
 UNION ALL
 SELECT * FROM (
-  SELECT DISTINCT ON (e.key) e.key, e.loose_key, e.loc, e.file_id, e.position, e.lastmod, dk.n
+  SELECT DISTINCT ON (e.key) e.key, e.loose_key, e.loc, e.file_id, e.position, e.lastmod, dk.n,
+         CASE WHEN cardinality(dk.file_ids) > 1 THEN dk.file_ids ELSE '{}'::int[] END
     FROM sitemap_entries e JOIN ${n.dk} dk ON dk.key = e.key
    WHERE e.audit_id = $1
    ORDER BY e.key, e.file_id DESC, e.position DESC) last_of_duplicates`;
@@ -75,13 +83,13 @@ SELECT * FROM (
  * so the audit id (a validated UUID) is inlined. */
 export const declaredViewSql = (n: Sets, auditId: string) => `
 CREATE VIEW ${n.d} AS
-SELECT key, loose_key, loc, file_id, position, lastmod, 1 AS occurrences
+SELECT key, loose_key, loc, file_id, position, lastmod, 1 AS occurrences, '{}'::int[] AS file_ids
   FROM sitemap_entries WHERE audit_id = '${auditId}'::uuid AND key IS NOT NULL`;
 
 export const crawledViewSql = (n: Sets, auditId: string) => `
 CREATE VIEW ${n.c} AS
 SELECT key, loose_key, url, line, status, canonical, canonical_key, indexable, noindex,
-       blocked_by_robots, crawled_at, depth, redirect_url, redirect_key
+       blocked_by_robots, crawled_at, depth, redirect_url, redirect_key, content_type, inlinks
   FROM crawl_pages WHERE audit_id = '${auditId}'::uuid AND key IS NOT NULL`;
 
 /** Crawled keys, one row per key: a 2xx row wins over a 3xx, over anything else; then the last line. */
@@ -92,13 +100,14 @@ SELECT key FROM crawl_pages WHERE audit_id = $1 AND key IS NOT NULL GROUP BY key
 export const crawledSql = (n: Sets) => `
 CREATE UNLOGGED TABLE ${n.c} AS
 SELECT key, loose_key, url, line, status, canonical, canonical_key, indexable, noindex,
-       blocked_by_robots, crawled_at, depth, redirect_url, redirect_key
+       blocked_by_robots, crawled_at, depth, redirect_url, redirect_key, content_type, inlinks
   FROM crawl_pages p
  WHERE audit_id = $1 AND key IS NOT NULL AND NOT EXISTS (SELECT 1 FROM ${n.ck} ck WHERE ck.key = p.key)
 UNION ALL
 SELECT * FROM (
   SELECT DISTINCT ON (p.key) p.key, p.loose_key, p.url, p.line, p.status, p.canonical, p.canonical_key, p.indexable,
-         p.noindex, p.blocked_by_robots, p.crawled_at, p.depth, p.redirect_url, p.redirect_key
+         p.noindex, p.blocked_by_robots, p.crawled_at, p.depth, p.redirect_url, p.redirect_key, p.content_type,
+         p.inlinks
     FROM crawl_pages p JOIN ${n.ck} ck ON ck.key = p.key
    WHERE p.audit_id = $1
    ORDER BY p.key, CASE WHEN p.status BETWEEN 200 AND 299 THEN 0 WHEN p.status BETWEEN 300 AND 399 THEN 1 ELSE 2 END,
@@ -122,11 +131,15 @@ SELECT h || '/' AS section FROM (SELECT DISTINCT split_part(key, '/', 3) AS h FR
 UNION
 SELECT h || '/' || s FROM (SELECT split_part(key, '/', 3) AS h, split_part(key, '/', 4) AS s FROM ${n.c} GROUP BY 1, 2) segs`;
 
-/** Redirect targets the crawl has, with their status ("redirects to a 404"): usually far fewer than the
+/** Redirect and canonical targets the crawl has, with their status ("redirects to a 404", "canonical
+ * redirects") and canonical ("redirects to a page that canonicalises back"): usually far fewer than the
  * crawled pages, so the classification joins this small set instead of the whole crawl a second time. */
 export const redirectTargetsSql = (n: Sets) => `
 CREATE UNLOGGED TABLE ${n.rt} AS
-SELECT key, status FROM ${n.c} WHERE key IN (SELECT redirect_key FROM ${n.c} WHERE redirect_key IS NOT NULL)`;
+SELECT key, status, canonical_key FROM ${n.c}
+ WHERE key IN (SELECT redirect_key FROM ${n.c} WHERE redirect_key IS NOT NULL
+               UNION ALL
+               SELECT canonical_key FROM ${n.c} WHERE canonical_key IS NOT NULL AND canonical_key <> key)`;
 
 /** Declared keys named as another page's canonical (is the canonical declared?), for the same reason. */
 export const declaredCanonicalsSql = (n: Sets) => `
@@ -140,7 +153,7 @@ export function analyzeSql(tables: string[]): string {
 
 const FINDING_COLUMNS = `audit_id, id, list, reason, reasons, url, key, host, path, status, canonical, lastmod,
   sitemap_file_id, crawl_line, crawled_url, redirect_url, target_status, canonical_declared, variant_url, section,
-  occurrences, indexable, noindex, blocked_by_robots, depth, crawled_at`;
+  occurrences, indexable, noindex, blocked_by_robots, depth, crawled_at, inlinks, file_ids, canonical_status, signals`;
 
 /** Finding ids without a sort: a declared finding's id is its entry's place in reading order (file base +
  * position), an add finding's id comes after all of those (base + crawl line). Ids are stable, unique and
@@ -150,14 +163,28 @@ CREATE UNLOGGED TABLE ${n.fo} AS
 SELECT file_id, (sum(maxpos) OVER (ORDER BY file_id) - maxpos)::int AS base, sum(maxpos) OVER ()::int AS total
   FROM (SELECT file_id, max(position) AS maxpos FROM sitemap_entries WHERE audit_id = $1 GROUP BY file_id) m`;
 
+/** Reasons that put a declared entry on the held list: unsafe to judge yet. */
+export const HELD_REASONS = ['newer_than_crawl', 'section_not_crawled', 'server_error'] as const;
+
+export interface ClassifyOptions {
+  /** `hold` (default): a 5xx or 429 is held as `server_error`; `prune`: pruned as `http_<status>`. */
+  serverErrors: 'hold' | 'prune';
+}
+
 /**
  * Prune and held findings. $1 audit, $2 exact profile?, $3 crawl time (nullable). Healthy matches are
  * dropped first (a cheap test), so the rest of the work scales with the findings, not the sitemap.
  * Every applicable rule is kept in `reasons`; the first is `reason`. Unmatched keys get exactly one of
- * url_variant, newer_than_crawl, section_not_crawled, unreached_by_crawl (in that order).
+ * url_variant, newer_than_crawl, section_not_crawled, unreached_by_crawl (in that order). Signals
+ * (multi_file, redirect_canonical_conflict, canonical_chain) are kept beside the reasons.
  * (OFFSET 0 keeps each level a separate step, so every expression is computed once per row.)
  */
-export function declaredFindingsSql(n: Sets, part: string, ids?: 'below' | 'from'): string {
+export function declaredFindingsSql(
+  n: Sets,
+  part: string,
+  ids?: 'below' | 'from',
+  options: ClassifyOptions = { serverErrors: 'hold' },
+): string {
   // When two sessions share the work, each takes the declared keys whose finding ids are below $4, or
   // from $4 on (each session writes its own part of the audit's findings, split at that id).
   const declared =
@@ -165,13 +192,18 @@ export function declaredFindingsSql(n: Sets, part: string, ids?: 'below' | 'from
       ? `${n.d} d`
       : `(SELECT d.* FROM ${n.d} d JOIN ${n.fo} fo USING (file_id)
            WHERE fo.base + d.position ${ids === 'below' ? '<' : '>='} $4) d`;
+  const serverError = `(a.status >= 500 OR a.status = 429)`;
+  const statusReason =
+    options.serverErrors === 'hold'
+      ? `CASE WHEN ${serverError} THEN 'server_error' WHEN a.status >= 400 THEN 'http_' || a.status END`
+      : `CASE WHEN a.status >= 400 THEN 'http_' || a.status END`;
   return `
 INSERT INTO "${part}" (${FINDING_COLUMNS})
-SELECT $1, b.id, CASE WHEN b.reasons[1] IN ('newer_than_crawl', 'section_not_crawled') THEN 'held' ELSE 'prune' END,
+SELECT $1, b.id, CASE WHEN b.reasons[1] IN (${HELD_REASONS.map((r) => `'${r}'`).join(', ')}) THEN 'held' ELSE 'prune' END,
        b.reasons[1], b.reasons, b.loc, b.key, b.host, substr(b.key, length(split_part(b.key, '/', 1)) + length(b.host) + 3),
        b.status, b.canonical, b.lastmod, b.file_id, b.line, b.crawled_url, b.redirect_url, b.target_status,
        b.canonical_declared, b.variant_url, b.section, b.occurrences, b.indexable, b.noindex, b.blocked_by_robots,
-       b.depth, NULL
+       b.depth, NULL, b.inlinks, b.file_ids, b.canonical_status, b.signals
   FROM (
     SELECT a.*,
            CASE
@@ -183,21 +215,30 @@ SELECT $1, b.id, CASE WHEN b.reasons[1] IN ('newer_than_crawl', 'section_not_cra
              ELSE array_remove(ARRAY[
                CASE WHEN a.blocked_by_robots THEN 'blocked_by_robots' END,
                CASE WHEN NOT a.blocked_by_robots AND coalesce(a.status, 0) = 0 THEN 'no_response' END,
-               CASE WHEN a.status >= 400 THEN 'http_' || a.status END,
+               ${statusReason},
                CASE WHEN a.status IN (301, 302, 303, 307, 308) THEN 'redirects' END,
                CASE WHEN a.canonical_key IS NOT NULL AND a.canonical_key <> a.key THEN 'non_canonical' END,
                -- An explicit noindex always counts; "not indexable" alone only when nothing else explains it
-               -- (Screaming Frog marks redirects and canonicalised pages Non-Indexable too).
+               -- (Screaming Frog marks redirects and canonicalised pages Non-Indexable too) and on an HTML
+               -- page (a PDF or an image in a sitemap that answers 200 is legitimate).
                CASE WHEN a.noindex OR (a.indexable = false AND a.status BETWEEN 200 AND 299
-                                      AND NOT a.blocked_by_robots
+                                      AND NOT a.blocked_by_robots AND a.is_html
                                       AND (a.canonical_key IS NULL OR a.canonical_key = a.key)) THEN 'noindex' END
              ], NULL)
-           END AS reasons
+           END AS reasons,
+           array_remove(ARRAY[
+             CASE WHEN cardinality(a.file_ids) > 1 THEN 'multi_file' END,
+             CASE WHEN a.target_canonical_key = a.ckey THEN 'redirect_canonical_conflict' END,
+             CASE WHEN a.canonical_target IS NOT NULL AND a.canonical_status IS DISTINCT FROM 200
+                  THEN 'canonical_chain' END
+           ], NULL) AS signals
       FROM (
-        SELECT d.key, d.loc, d.file_id, d.position, d.lastmod, d.occurrences, fo.base + d.position AS id,
-               ${host('d.key')} AS host,
+        SELECT d.key, d.loc, d.file_id, d.position, d.lastmod, d.occurrences, d.file_ids,
+               fo.base + d.position AS id, ${host('d.key')} AS host,
                c.key AS ckey, c.url AS crawled_url, c.line, c.status, c.canonical, c.canonical_key, c.indexable,
-               c.noindex, c.blocked_by_robots, c.depth, c.redirect_url, t.status AS target_status,
+               c.noindex, c.blocked_by_robots, c.depth, c.inlinks, c.redirect_url, ${isHtml('c.content_type')} AS is_html,
+               t.status AS target_status, t.canonical_key AS target_canonical_key,
+               ct.key AS canonical_target, ct.status AS canonical_status,
                CASE WHEN c.canonical_key <> d.key THEN c.canonical_key IN (SELECT key FROM ${n.cdk}) END AS canonical_declared,
                cl.url AS variant_url,
                CASE WHEN c.key IS NULL THEN ${section('d.key')} END AS section
@@ -205,6 +246,7 @@ SELECT $1, b.id, CASE WHEN b.reasons[1] IN ('newer_than_crawl', 'section_not_cra
           JOIN ${n.fo} fo ON fo.file_id = d.file_id
           LEFT JOIN ${n.c} c ON c.key = d.key
           LEFT JOIN ${n.rt} t ON t.key = c.redirect_key
+          LEFT JOIN ${n.rt} ct ON c.canonical_key <> c.key AND ct.key = c.canonical_key
           LEFT JOIN ${n.cl} cl ON c.key IS NULL AND cl.loose_key = d.loose_key
          WHERE c.key IS NULL OR c.status IS DISTINCT FROM 200 OR c.blocked_by_robots OR c.noindex
             OR c.indexable = false OR (c.canonical_key IS NOT NULL AND c.canonical_key <> d.key)
@@ -213,15 +255,22 @@ SELECT $1, b.id, CASE WHEN b.reasons[1] IN ('newer_than_crawl', 'section_not_cra
  WHERE cardinality(b.reasons) > 0`;
 }
 
-/** Add findings — crawled 200, indexable, self- or un-canonicalised, not declared — and, from the same
- * scan, what the rule left out among undeclared pages (non-200, noindex, canonicalised). $1 audit. */
+/** Why an undeclared crawled page is not on the add list, in the prune side's order: not a page at all,
+ * blocked, not 200, canonicalised elsewhere, then noindex (an explicit one, or "not indexable" that
+ * nothing before explains). */
+export const ADD_EXCLUSIONS = ['nonHtml', 'blocked', 'non200', 'canonicalised', 'noindex'] as const;
+
+/** Add findings — crawled 200 HTML pages, indexable, self- or un-canonicalised, not declared — and, from
+ * the same scan, what the rule left out among undeclared pages, by ADD_EXCLUSIONS. $1 audit. */
 export function addFindingsSql(n: Sets, part: string): string {
   return `
 WITH v AS MATERIALIZED (
   SELECT u.*, ${host('u.key')} AS host,
-         CASE WHEN coalesce(u.status, 0) <> 200 OR u.blocked_by_robots THEN 'non200'
-              WHEN u.noindex OR u.indexable = false THEN 'noindex'
+         CASE WHEN NOT ${isHtml('u.content_type')} THEN 'nonHtml'
+              WHEN u.blocked_by_robots THEN 'blocked'
+              WHEN coalesce(u.status, 0) <> 200 THEN 'non200'
               WHEN u.canonical_key IS NOT NULL AND u.canonical_key <> u.key THEN 'canonicalised'
+              WHEN u.noindex OR u.indexable = false THEN 'noindex'
               ELSE 'add' END AS verdict
     FROM ${n.u} u),
 added AS (
@@ -229,12 +278,10 @@ added AS (
   SELECT $1, (SELECT coalesce(max(total), 0) FROM ${n.fo}) + v.line, 'add', 'reachable_not_declared',
          ARRAY['reachable_not_declared'], v.url, v.key, v.host, substr(v.key, length(split_part(v.key, '/', 1)) + length(v.host) + 3),
          v.status, v.canonical, NULL, NULL, v.line, NULL, NULL, NULL, NULL, NULL, NULL, NULL, v.indexable, NULL, NULL,
-         v.depth, v.crawled_at
+         v.depth, v.crawled_at, v.inlinks, '{}', NULL, '{}'
     FROM v WHERE v.verdict = 'add')
 -- (A data-modifying WITH clause always runs, whether or not the main query reads it.)
-SELECT count(*) FILTER (WHERE verdict = 'non200')::int AS non200,
-       count(*) FILTER (WHERE verdict = 'noindex')::int AS noindex,
-       count(*) FILTER (WHERE verdict = 'canonicalised')::int AS canonicalised
+SELECT ${ADD_EXCLUSIONS.map((e) => `count(*) FILTER (WHERE verdict = '${e}')::int AS "${e}"`).join(', ')}
   FROM v`;
 }
 

@@ -12,6 +12,9 @@ export interface ReconcileFacts {
 export interface Warning {
   code: string;
   message: string;
+  /** How many URLs the warning is about, and the first of them (up to 10), where it is about URLs. */
+  count?: number;
+  examples?: string[];
 }
 
 export const PRUNE_SHARE_LIMIT = 0.2;
@@ -100,4 +103,42 @@ export function reasonsPerFile(rows: FileReasonRow[], files: FileInfo[], top = 5
     items.push({ fileId: null, url: null, uploadName: `other files (${rest.length})`, byReason });
   }
   return items;
+}
+
+const SIGNAL_MESSAGES: Record<string, (n: string) => string> = {
+  redirect_canonical_conflict: (n) =>
+    `${n} declared URLs redirect to a page whose canonical points back to them: the redirects and the canonicals contradict each other (for example www → apex redirects with apex → www canonicals). Decide which host is canonical before pruning or adding.`,
+  canonical_chain: (n) =>
+    `${n} declared URLs name a canonical that itself redirects or does not answer 200: search engines may ignore such canonicals.`,
+};
+
+function plural(n: number): string {
+  return n.toLocaleString('en-US');
+}
+
+/** The warnings for signals SEOs look for: URLs in several sitemap files, redirect/canonical conflicts and
+ * canonical chains, each with its count and up to 10 example URLs. */
+export function signalWarnings(
+  signals: { signal: string; n: number; examples: string[] }[],
+  multiFile: { n: number; examples: { url: string; fileIds: number[] }[] },
+  files: FileInfo[],
+): Warning[] {
+  const warnings: Warning[] = [];
+  if (multiFile.n > 0) {
+    const label = new Map(files.map((f) => [f.id, f.url ?? f.uploadName ?? `file #${f.id}`]));
+    warnings.push({
+      code: 'multi_file',
+      message: `${plural(multiFile.n)} URLs are declared in more than one sitemap file: keep each URL in one file, so a removal is applied everywhere at once.`,
+      count: multiFile.n,
+      examples: multiFile.examples.map(
+        (e) => `${e.url} (in ${e.fileIds.map((id) => label.get(id) ?? `file #${id}`).join(', ')})`,
+      ),
+    });
+  }
+  for (const { signal, n, examples } of signals) {
+    const message = SIGNAL_MESSAGES[signal];
+    if (!message) continue; // multi_file is counted over every declared URL above
+    warnings.push({ code: signal, message: message(plural(n)), count: n, examples });
+  }
+  return warnings;
 }

@@ -1,0 +1,9 @@
+-- Findings a reviewer can trust on real crawl exports: inlinks from the crawl, every sitemap file that
+-- declares a URL, the status of a finding's canonical, and the signals SEOs look for (lib/reconcile/sql.ts).
+ALTER TABLE "crawl_pages" ADD COLUMN "inlinks" INTEGER;
+
+ALTER TABLE "findings"
+  ADD COLUMN "inlinks" INTEGER,
+  ADD COLUMN "file_ids" INTEGER[] NOT NULL DEFAULT '{}',
+  ADD COLUMN "canonical_status" INTEGER,
+  ADD COLUMN "signals" TEXT[] NOT NULL DEFAULT '{}';
