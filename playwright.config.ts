@@ -49,7 +49,7 @@ export default defineConfig({
       reuseExistingServer: false,
     },
     {
-      command: 'node --import tsx scripts/start.ts',
+      command: 'node --conditions=react-server --import tsx scripts/start.ts',
       url: `http://127.0.0.1:${port}/api/v1/audits`,
       env: {
         PORT: String(port),

@@ -1,7 +1,11 @@
 import path from 'node:path';
 import { defineConfig } from 'vitest/config';
 
-const alias = { '@': path.resolve(import.meta.dirname) };
+const alias = {
+  '@': path.resolve(import.meta.dirname),
+  // Tests run database modules outside Next's react-server build, where `server-only` is this empty file.
+  'server-only': path.resolve(import.meta.dirname, 'node_modules/server-only/empty.js'),
+};
 
 export default defineConfig({
   resolve: { alias },

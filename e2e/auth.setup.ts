@@ -4,6 +4,7 @@
 import { execFileSync } from 'node:child_process';
 import path from 'node:path';
 import { expect, test as setup } from '@playwright/test';
+import { SERVER_NODE_ARGS } from '../scripts/node-args';
 
 export const ADMIN = { email: 'admin@e2e.test', password: 'admin password 1' };
 export const REVIEWER = { email: 'reviewer@e2e.test', password: 'reviewer password 1' };
@@ -34,8 +35,7 @@ setup('first run: set up the admin, add a reviewer from the command line, sign i
     execFileSync(
       process.execPath,
       [
-        '--import',
-        'tsx',
+        ...SERVER_NODE_ARGS,
         'scripts/user.ts',
         'create',
         '--email',

@@ -21,6 +21,7 @@ import { stopBoss } from '@/lib/jobs/queue';
 import { startRun } from '@/lib/runs/service';
 import { measureExport, measurePages } from './bench/findings';
 import { type BenchInputs, generateInputs } from './bench/generate';
+import { SERVER_NODE_ARGS } from './node-args';
 
 const root = path.resolve(import.meta.dirname, '..');
 const URLS = Number(process.env.BENCH_URLS ?? 1_000_000);
@@ -152,8 +153,7 @@ async function main() {
     [
       // BENCH_CPU_PROF=<dir>: V8 CPU profiles of the worker's threads (open them in Chrome's DevTools).
       ...(process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : []),
-      '--import',
-      'tsx',
+      ...SERVER_NODE_ARGS,
       path.join(root, 'scripts/worker.ts'),
     ],
     {

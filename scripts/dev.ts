@@ -2,6 +2,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import path from 'node:path';
 import { ensureDatabase } from '@/lib/db/bootstrap';
+import { SERVER_NODE_ARGS } from './node-args';
 
 const root = path.resolve(import.meta.dirname, '..');
 const log = (message: string) => console.log(`[dev] ${message}`);
@@ -15,7 +16,7 @@ const children: ChildProcess[] = [
     [path.join(root, 'node_modules/next/dist/bin/next'), 'dev', '-H', host, '-p', port],
     { cwd: root, env, stdio: 'inherit' },
   ),
-  spawn(process.execPath, ['--import', 'tsx', '--watch', path.join(root, 'scripts/worker.ts')], {
+  spawn(process.execPath, [...SERVER_NODE_ARGS, '--watch', path.join(root, 'scripts/worker.ts')], {
     cwd: root,
     env,
     stdio: 'inherit',

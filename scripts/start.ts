@@ -4,6 +4,7 @@ import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { ensureDatabase } from '@/lib/db/bootstrap';
+import { SERVER_NODE_ARGS } from './node-args';
 
 const root = path.resolve(import.meta.dirname, '..');
 const nextBin = path.join(root, 'node_modules', 'next', 'dist', 'bin', 'next');
@@ -87,7 +88,7 @@ async function shutdown(code: number): Promise<void> {
 
 let workerRestarts = 0;
 function launchWorker(): void {
-  launch('worker', ['--import', 'tsx', path.join(root, 'scripts', 'worker.ts')], (code) => {
+  launch('worker', [...SERVER_NODE_ARGS, path.join(root, 'scripts', 'worker.ts')], (code) => {
     workerRestarts += 1;
     if (workerRestarts > 5) {
       log(`the worker keeps exiting (last code ${code}); stopping`);

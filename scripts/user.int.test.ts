@@ -6,12 +6,13 @@ import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { tokenUser } from '@/lib/auth/data';
 import { sha256 } from '@/lib/auth/secrets';
+import { SERVER_NODE_ARGS } from './node-args';
 
 const run = promisify(execFile);
 const script = path.resolve(import.meta.dirname, 'user.ts');
 
 function user(args: string[], input?: string) {
-  const child = run(process.execPath, ['--import', 'tsx', script, ...args], { env: process.env });
+  const child = run(process.execPath, [...SERVER_NODE_ARGS, script, ...args], { env: process.env });
   if (input !== undefined) {
     child.child.stdin?.end(input);
   }

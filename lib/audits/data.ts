@@ -1,4 +1,5 @@
 // Reads of audits and their sitemap file records, shaped as the API's DTOs.
+import 'server-only';
 import { db } from '@/lib/db/client';
 import { getFindingsOverview } from '@/lib/findings/data';
 import type { Audit, AuditSource, SitemapFile } from '@/lib/generated/prisma/client';

@@ -1,5 +1,6 @@
 // Writes on audits outside their run's state: create (with its sources), delete, and the files an audit
 // that failed leaves unfinished.
+import 'server-only';
 import { rm } from 'node:fs/promises';
 import path from 'node:path';
 import type pg from 'pg';

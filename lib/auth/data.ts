@@ -1,4 +1,5 @@
 // Reads of accounts, sessions, API tokens and share links. Secrets are looked up by their SHA-256 only.
+import 'server-only';
 import { db } from '@/lib/db/client';
 import type { Role } from './roles';
 

@@ -1,4 +1,5 @@
 // Writes for accounts: users, sessions, API tokens, sign-in throttling and share links.
+import 'server-only';
 import { randomUUID } from 'node:crypto';
 import { db, pool, transaction } from '@/lib/db/client';
 import { AppError } from '@/lib/errors';

@@ -1,4 +1,5 @@
 // Gets this process a migrated database: DATABASE_URL when set, else the embedded server in DATA_DIR.
+import 'server-only';
 import pg from 'pg';
 import { dataDir } from './config';
 import { startEmbeddedPostgres } from './embedded';

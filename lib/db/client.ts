@@ -1,5 +1,6 @@
 // The one Prisma client and the one pg pool of a process (web server or worker). Both are created
 // lazily from DATABASE_URL, which the launcher (scripts/start.ts) sets after starting Postgres.
+import 'server-only';
 import { PrismaPg } from '@prisma/adapter-pg';
 import pg from 'pg';
 import { PrismaClient } from '@/lib/generated/prisma/client';

@@ -1,4 +1,5 @@
 // Bulk loading with COPY FROM STDIN (text format): Prisma's createMany is orders of magnitude slower.
+import 'server-only';
 import type pg from 'pg';
 import { from as copyFrom } from 'pg-copy-streams';
 

@@ -2,6 +2,7 @@
 // DATABASE_URL is given. As root, Postgres refuses to run, so the server runs as a `postgres` user; that
 // user must reach the binaries and the cluster, so both are staged where it can when the project sits in a
 // folder it cannot traverse (root's home, mode 700).
+import 'server-only';
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
 import {

@@ -1,6 +1,7 @@
 // Applies prisma/migrations/<timestamp>_<name>/migration.sql in order and records each one in
 // _prisma_migrations exactly as Prisma Migrate does (same table, sha256 checksum), because Prisma's
 // own migration engine is a download this environment cannot make. `prisma migrate deploy` agrees.
+import 'server-only';
 import { createHash, randomUUID } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';

@@ -1,6 +1,7 @@
 // Per-audit partitions of the bulk tables (sitemap_entries, crawl_pages). A load creates the audit's
 // table, fills it with COPY, indexes it and attaches it, all in one transaction: with minimal WAL the
 // COPY skips the WAL, indexes are built once instead of row by row, and a crashed load leaves nothing.
+import 'server-only';
 import type pg from 'pg';
 import { pool } from './client';
 import { CopyWriter } from './copy';

@@ -1,5 +1,6 @@
 // Review decisions: one statement changes the findings (by ids or by filter), appends one decision-log
 // row per change and moves the per-reason counts, so all three always agree.
+import 'server-only';
 import { pool } from '@/lib/db/client';
 import { findingsParts } from '@/lib/db/partitions';
 import { filterSql } from './filter-sql';

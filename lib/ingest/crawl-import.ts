@@ -24,8 +24,11 @@ export async function* encodeCrawlInThread(
 ): AsyncGenerator<CrawlChunk, CrawlImportResult> {
   const worker = new Worker(new URL('./thread-boot.mjs', import.meta.url), {
     workerData: { entry: new URL('./crawl-thread.ts', import.meta.url).href, input },
-    // Only a CPU profiler's flags carry over (see BENCH_CPU_PROF in scripts/bench.ts).
-    execArgv: process.execArgv.filter((arg) => arg.startsWith('--cpu-prof')),
+    // Only a CPU profiler's flags (see BENCH_CPU_PROF in scripts/bench.ts) and the export conditions
+    // (react-server: see scripts/node-args.ts) carry over.
+    execArgv: process.execArgv.filter(
+      (arg) => arg.startsWith('--cpu-prof') || arg.startsWith('--conditions='),
+    ),
     // What the thread keeps is small (reader state, at most 100 rejections; the key tally's table is
     // outside the heap): a modest heap makes it collect its garbage early instead of growing the worker's
     // memory by a few hundred MB on a large export.

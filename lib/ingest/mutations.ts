@@ -1,5 +1,6 @@
 // Database writes of the ingest step: file records, bulk COPY of entries and crawl rows, and the final
 // counts. The audit's state (claim, heartbeat, outcome) is lib/runs' to change.
+import 'server-only';
 import type pg from 'pg';
 import { db, transaction } from '@/lib/db/client';
 import { SqlParams } from '@/lib/db/params';

@@ -1,5 +1,6 @@
 // The job queue (pg-boss on the app's own Postgres). A job only carries a run's id and attempt; the run's
 // row holds the truth about it (lib/runs: status, step, phase, counters, errors).
+import 'server-only';
 import PgBoss from 'pg-boss';
 import { databaseUrl } from '@/lib/db/client';
 import { announceJob } from './wake';

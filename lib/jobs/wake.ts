@@ -2,6 +2,7 @@
 // the web server queues an audit's first job, and a NOTIFY on the app's own Postgres lets the worker
 // process start it at once instead of at its next poll. Polling stays the fallback: a listener that
 // lost its connection only makes pickup as slow as it was without one.
+import 'server-only';
 import pg from 'pg';
 import { databaseUrl, pool } from '@/lib/db/client';
 

@@ -1,5 +1,6 @@
 // A worker process: takes the steps of every run kind from the queue, runs them, and reaps runs whose
 // worker died.
+import 'server-only';
 import { auditRun } from '@/lib/audits/run';
 import { closeDb } from '@/lib/db/client';
 import { intEnv } from '@/lib/db/config';

@@ -1,6 +1,7 @@
 // Every statement that changes a run's state: claim, heartbeat, step transitions, failure, cancellation
 // and reaping. Each is fenced by the run's attempt (and by its claim), so a superseded or cancelled
 // worker's late write changes nothing.
+import 'server-only';
 import type pg from 'pg';
 import { pool, transaction } from '@/lib/db/client';
 import type { RunPhase, RunStatus } from './phases';

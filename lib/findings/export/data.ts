@@ -1,5 +1,6 @@
 // The exports' reads, streamed so that memory does not grow with the list: JSONL rows in batches from a
 // server-side cursor, and the CSV formatted by Postgres itself (COPY ... TO STDOUT).
+import 'server-only';
 import { to as copyTo } from 'pg-copy-streams';
 import { pool } from '@/lib/db/client';
 import { crawlTimeOf, FINDING_COLUMNS, FINDING_FROM } from '@/lib/findings/data';

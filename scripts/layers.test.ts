@@ -1,0 +1,158 @@
+// The layers' direction is enforced, not remembered: the project's Biome rules refuse the imports that
+// would break it, every module that touches the database is marked `server-only`, and every Node
+// command that runs server code outside Next starts with the condition under which that mark is empty.
+import { spawnSync } from 'node:child_process';
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+
+const root = path.resolve(import.meta.dirname, '..');
+const biome = path.join(root, 'node_modules', '.bin', 'biome');
+
+// ── Biome's import rules ─────────────────────────────────────────────────────────────────────────
+
+// Biome lints nothing read from stdin (that mode only formats), so the probes are files in a scratch
+// project that has this project's biome.json: the same includes, overrides and messages.
+const project = mkdtempSync(path.join(os.tmpdir(), 'layers-'));
+cpSync(path.join(root, 'biome.json'), path.join(project, 'biome.json'));
+afterAll(() => rmSync(project, { recursive: true, force: true }));
+
+function lintImport(file: string, specifier: string): { refused: boolean; output: string } {
+  const full = path.join(project, file);
+  mkdirSync(path.dirname(full), { recursive: true });
+  writeFileSync(full, `import * as probe from '${specifier}';\n\nexport const probed = probe;\n`);
+  const result = spawnSync(
+    biome,
+    ['lint', '--vcs-enabled=false', '--only=style/noRestrictedImports', '--max-diagnostics=5', file],
+    { cwd: project, encoding: 'utf8' },
+  );
+  rmSync(full);
+  const output = `${result.stdout}${result.stderr}`;
+  if (result.status !== 0 && !output.includes('noRestrictedImports')) throw new Error(output);
+  return { refused: result.status !== 0, output };
+}
+
+describe('Biome refuses imports against the direction', () => {
+  it.each([
+    ['lib/x/data.ts', '@/components/ui/alert', /lib\/ never imports app\/ or components\//],
+    ['lib/x/utils.ts', '@/app/providers', /lib\/ never imports app\/ or components\//],
+    ['lib/x/service.ts', '@/lib/db/client', /Only lib\/db, lib\/\*\*\/data.ts/],
+    ['lib/x/service.ts', 'pg', /Only lib\/db, lib\/\*\*\/data.ts/],
+    ['components/x.tsx', '@/lib/db/client', /Only lib\/db, lib\/\*\*\/data.ts/],
+    ['components/x.tsx', '@/lib/db/partitions', /components\/ never import the database layer/],
+    ['components/ui/x.tsx', '@/lib/findings/data', /components\/ never import the database layer/],
+    ['components/x.tsx', '@/lib/findings/export/data', /components\/ never import the database layer/],
+    ['components/x.tsx', '@/lib/audits/mutations', /components\/ never import the database layer/],
+    ['app/x/page.tsx', 'pg', /Only lib\/db, lib\/\*\*\/data.ts/],
+  ])('%s importing %s', (file, specifier, message) => {
+    const { refused, output } = lintImport(file, specifier);
+    expect(refused).toBe(true);
+    expect(output).toMatch(message);
+  });
+
+  it.each([
+    ['lib/x/data.ts', 'pg'],
+    ['lib/x/mutations.ts', '@/lib/db/client'],
+    ['lib/x/utils.ts', '@/lib/findings/schema'],
+    ['components/x.tsx', '@/lib/findings/chart-data'],
+    ['app/x/page.tsx', '@/lib/findings/data'],
+    ['lib/x/flow.int.test.ts', '@/app/r/[token]/page'],
+  ])('but lets %s import %s', (file, specifier) => {
+    expect(lintImport(file, specifier).refused).toBe(false);
+  });
+});
+
+// ── server-only ──────────────────────────────────────────────────────────────────────────────────
+
+/** Modules through which code reaches the database (as module ids: aliases and relative paths resolved). */
+const DATABASE_MODULES = [
+  /^pg$/,
+  /^pg-copy-streams$/,
+  /^@prisma\//,
+  /^lib\/db\/(client|copy)$/,
+  /^lib\/generated\/prisma\//,
+];
+
+/** The module ids a source imports at run time (type-only imports are erased, so they do not count). */
+function runtimeImports(source: string, file: string): string[] {
+  const found: string[] = [];
+  const statement =
+    /\b(?:import|export)\s+(type\s+)?([^'";]*?)\s*from\s*['"]([^'"]+)['"]|\bimport\s*\(\s*['"]([^'"]+)['"]\s*\)/g;
+  for (const match of source.matchAll(statement)) {
+    const [, typeOnly, names = '', from, dynamic] = match;
+    const specifier = from ?? dynamic;
+    if (!specifier || typeOnly) continue;
+    const braced = /^\{([\s\S]*)\}$/.exec(names.trim());
+    const allTypes = braced?.[1]?.split(',').every((name) => !name.trim() || /^type\s/.test(name.trim()));
+    if (allTypes) continue;
+    if (specifier.startsWith('@/')) found.push(specifier.slice(2));
+    else if (specifier.startsWith('.'))
+      found.push(path.relative(root, path.resolve(path.dirname(file), specifier)));
+    else found.push(specifier);
+  }
+  return found;
+}
+
+function touchesDatabase(source: string, file: string): boolean {
+  return runtimeImports(source, file).some((id) => DATABASE_MODULES.some((db) => db.test(id)));
+}
+
+const hasServerOnly = (source: string) => /^import 'server-only';$/m.test(source);
+
+function sourcesUnder(dir: string): string[] {
+  return readdirSync(path.join(root, dir), { recursive: true, encoding: 'utf8' })
+    .filter((file) => /\.tsx?$/.test(file) && !/\.test\.tsx?$/.test(file))
+    .map((file) => path.join(dir, file))
+    .filter((file) => !file.startsWith(path.join('lib', 'generated')));
+}
+
+describe('server-only', () => {
+  it('tells database imports from others, type-only and relative ones included', () => {
+    const file = path.join(root, 'lib', 'db', 'partitions.ts');
+    expect(touchesDatabase("import { pool } from './client';", file)).toBe(true);
+    expect(touchesDatabase("import {\n  db,\n  pool,\n} from '@/lib/db/client';", file)).toBe(true);
+    expect(touchesDatabase("import { to as copyTo } from 'pg-copy-streams';", file)).toBe(true);
+    expect(touchesDatabase("import { PrismaPg } from '@prisma/adapter-pg';", file)).toBe(true);
+    expect(touchesDatabase("const { pool } = await import('@/lib/db/client');", file)).toBe(true);
+    expect(touchesDatabase("import type pg from 'pg';", file)).toBe(false);
+    expect(touchesDatabase("import { type Audit } from '@/lib/generated/prisma/client';", file)).toBe(false);
+    expect(touchesDatabase("import { ingestLimits } from '@/lib/db/config';", file)).toBe(false);
+    expect(touchesDatabase("import { pgTable } from 'pgx';", file)).toBe(false);
+  });
+
+  it('marks every module of lib/, app/ and components/ that touches the database', () => {
+    const sources = ['lib', 'app', 'components'].flatMap(sourcesUnder);
+    const touching = sources.filter((file) =>
+      touchesDatabase(readFileSync(path.join(root, file), 'utf8'), path.join(root, file)),
+    );
+    // Not vacuous: the scan sees the client itself, reads, exports and writes.
+    expect(touching).toEqual(
+      expect.arrayContaining([
+        'lib/db/client.ts',
+        'lib/findings/data.ts',
+        'lib/findings/export/data.ts',
+        'lib/findings/mutations.ts',
+      ]),
+    );
+    const unmarked = touching.filter((file) => !hasServerOnly(readFileSync(path.join(root, file), 'utf8')));
+    expect(unmarked).toEqual([]);
+  });
+});
+
+// ── Node commands ────────────────────────────────────────────────────────────────────────────────
+
+describe('Node commands that run server code', () => {
+  it('start with the react-server condition, so that server-only modules load', () => {
+    const { scripts } = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')) as {
+      scripts: Record<string, string>;
+    };
+    const playwright = readFileSync(path.join(root, 'playwright.config.ts'), 'utf8');
+    const commands = [
+      ...Object.values(scripts).filter((command) => /^node .*--import tsx scripts\//.test(command)),
+      ...[...playwright.matchAll(/command: '(node [^']*scripts\/[^']*)'/g)].map((m) => m[1] as string),
+    ];
+    expect(commands.length).toBeGreaterThanOrEqual(6);
+    for (const command of commands) expect(command).toContain('--conditions=react-server');
+  });
+});
