@@ -2,7 +2,6 @@
 // sessions; findings loaded into the audit's partition and indexed in one transaction; counts per (list,
 // reason, decision, host), chart and sanity facts.
 import 'server-only';
-import 'server-only';
 import type pg from 'pg';
 import { pool, transaction } from '@/lib/db/client';
 import { intEnv } from '@/lib/db/config';
