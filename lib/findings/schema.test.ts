@@ -8,7 +8,7 @@ const written = {
   declaredKeys: 1200,
   crawledKeys: 1100,
   matchedKeys: 1000,
-  addExcluded: { non200: 4, noindex: 2, canonicalised: 1 },
+  addExcluded: { nonHtml: 3, blocked: 1, non200: 4, noindex: 2, canonicalised: 1 },
   byFile: reasonsPerFile(
     [
       { fileId: 1, reason: 'unreached_by_crawl', n: 150 },
@@ -27,6 +27,17 @@ describe('ZFindingsSummary', () => {
   it('reads what the reconcile job writes, before the review indexes exist', () => {
     expect(written.byFile).toHaveLength(2); // one named file and the folded "other files"
     expect(ZFindingsSummary.parse(written)).toEqual(written);
+  });
+
+  it('reads the exclusions of audits reconciled before non-HTML and blocked pages were counted apart', () => {
+    const old = { ...written, addExcluded: { non200: 4, noindex: 2, canonicalised: 1 } };
+    expect(ZFindingsSummary.parse(old).addExcluded).toEqual({
+      nonHtml: 0,
+      blocked: 0,
+      non200: 4,
+      noindex: 2,
+      canonicalised: 1,
+    });
   });
 
   it('reads indexedAt in the format Postgres writes it (to_jsonb(now()))', () => {
