@@ -1,6 +1,7 @@
 // Every API endpoint, called as anonymous, viewer, reviewer and admin: 401 without credentials, 403 for
-// a role below the endpoint's, and the endpoint's own exact answer for the others. Plus sessions: sign-in without account
-// enumeration, throttling, cross-site refusal, sign-out everywhere, and the one-time setup.
+// a role below the endpoint's, and the endpoint's own exact answer for the others. Plus sessions:
+// sign-in without account enumeration, throttling, cross-site refusal, sign-out everywhere, and the
+// one-time setup.
 import { randomUUID } from 'node:crypto';
 import { afterAll, describe, expect, it } from 'vitest';
 import { publicOrigin } from '@/lib/auth/request';
