@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { isRetryableStatus, isTransientError, parseRetryAfter, retryDelay, sleep } from './retry-policy';
 import { rejectionOf } from './test-server';
 import { NetError } from './types';
@@ -77,12 +77,39 @@ describe('retryDelay', () => {
 });
 
 describe('sleep', () => {
-  it('rejects with the given error as soon as the signal aborts', async () => {
+  beforeEach(() => {
+    vi.useFakeTimers();
+  });
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  it('resolves once the time has passed, not before', async () => {
+    let done = false;
+    const waiting = sleep(10_000, undefined, () => new Error('stopped')).then(() => {
+      done = true;
+    });
+    await vi.advanceTimersByTimeAsync(9_999);
+    expect(done).toBe(false);
+    await vi.advanceTimersByTimeAsync(1);
+    await waiting;
+    expect(done).toBe(true);
+  });
+
+  it('rejects with the given error as soon as the signal aborts, and clears its timer', async () => {
     const controller = new AbortController();
-    const started = Date.now();
     const pending = sleep(10_000, controller.signal, () => new Error('stopped'));
-    setTimeout(() => controller.abort(), 10);
+    controller.abort();
     expect(await rejectionOf(pending)).toEqual(new Error('stopped'));
-    expect(Date.now() - started).toBeLessThan(1000);
+    expect(vi.getTimerCount()).toBe(0);
+  });
+
+  it('rejects at once when the signal has already aborted', async () => {
+    const controller = new AbortController();
+    controller.abort();
+    expect(await rejectionOf(sleep(10_000, controller.signal, () => new Error('stopped')))).toEqual(
+      new Error('stopped'),
+    );
+    expect(vi.getTimerCount()).toBe(0);
   });
 });

@@ -109,18 +109,20 @@ describe('safeFetch body', () => {
   });
 
   it('errors the body with timeout at the overall deadline even while data trickles in', async () => {
-    const started = Date.now();
+    // Data comes every 20 ms, so the idle timeout never fires: the message names the deadline.
     const err = await bodyError(`${server.origin}/drip`, { ...local, timeoutMs: 250, idleTimeoutMs: 200 });
     expect(err.code).toBe('timeout');
     expect(err.message).toContain('timed out after 250 ms');
-    expect(Date.now() - started).toBeLessThan(1000);
   });
 
   it('errors the body with aborted when the signal fires mid-stream', async () => {
     const controller = new AbortController();
     const res = await safeFetch(`${server.origin}/drip`, { ...local, signal: controller.signal });
-    setTimeout(() => controller.abort(), 50);
-    expect(((await rejectionOf(readAll(res.body))) as NetError).code).toBe('aborted');
+    const reading = (async () => {
+      // Aborted once the body has started to arrive.
+      for await (const _chunk of res.body) controller.abort();
+    })();
+    expect(((await rejectionOf(reading)) as NetError).code).toBe('aborted');
   });
 
   it('closes the socket when the consumer stops early', async () => {

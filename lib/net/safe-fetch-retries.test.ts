@@ -1,9 +1,24 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { sleep } from './retry-policy';
 import { safeFetch } from './safe-fetch';
 import { readAll, rejectionOf, startTestServer, type TestServer } from './test-server';
 import { NetError, type SafeFetchOptions } from './types';
 
-const local: SafeFetchOptions = { allowPrivateNetwork: true, timeoutMs: 2000, retryBaseMs: 5 };
+// The waits between attempts are recorded, not slept: the backoff is asserted without the clock.
+let waits: number[] = [];
+beforeEach(() => {
+  waits = [];
+});
+const local: SafeFetchOptions = {
+  allowPrivateNetwork: true,
+  timeoutMs: 2000,
+  testHooks: {
+    sleep: async (ms) => {
+      waits.push(ms);
+    },
+    random: () => 0.5,
+  },
+};
 
 let server: TestServer;
 const hits = new Map<string, number>();
@@ -42,25 +57,40 @@ async function netError(promise: Promise<unknown>): Promise<NetError> {
 
 describe('safeFetch retries', () => {
   it('waits for Retry-After on 429, then returns the success', async () => {
-    const started = Date.now();
     const res = await safeFetch(`${server.origin}/busy-once`, local);
-    expect(Date.now() - started).toBeGreaterThanOrEqual(950);
+    expect(waits).toEqual([1000]);
     expect(res.status).toBe(200);
     expect(res.attempts).toBe(2);
     expect((await readAll(res.body)).toString()).toBe('ok');
   });
 
-  it('retries 503 three times, then returns the 200', async () => {
+  it('retries 503 three times with exponential backoff, then returns the 200', async () => {
     const res = await safeFetch(`${server.origin}/flaky`, local);
     expect(res.status).toBe(200);
     expect(res.attempts).toBe(4);
     expect(hits.get('/flaky')).toBe(4);
+    // Full jitter (here half) of 500 ms doubling per attempt.
+    expect(waits).toEqual([250, 500, 1000]);
+  });
+
+  it('never waits longer than maxRetryAfterMs, whatever the backoff or Retry-After ask', async () => {
+    await safeFetch(`${server.origin}/down`, {
+      ...local,
+      retries: 4,
+      retryBaseMs: 1000,
+      maxRetryAfterMs: 3000,
+    });
+    expect(waits).toEqual([500, 1000, 1500, 1500]);
+    hits.delete('/busy-once');
+    await safeFetch(`${server.origin}/busy-once`, { ...local, maxRetryAfterMs: 300 });
+    expect(waits.at(-1)).toBe(300);
   });
 
   it('returns the last 503 (not an error) after retries + 1 attempts, body intact', async () => {
     const res = await safeFetch(`${server.origin}/down`, { ...local, retries: 2 });
     expect(res.status).toBe(503);
     expect(res.attempts).toBe(3);
+    expect(waits).toHaveLength(2);
     expect((await readAll(res.body)).toString()).toBe('still down');
     // The discarded attempts' sockets are closed, not leaked.
     await expect.poll(() => server.openConnections(), { timeout: 1000, interval: 10 }).toBe(0);
@@ -69,6 +99,7 @@ describe('safeFetch retries', () => {
   it('returns other 4xx at once, without retrying', async () => {
     const res = await safeFetch(`${server.origin}/gone`, local);
     expect([res.status, res.attempts, hits.get('/gone')]).toEqual([404, 1, 1]);
+    expect(waits).toEqual([]);
     res.body.destroy();
   });
 
@@ -88,14 +119,13 @@ describe('safeFetch retries', () => {
   });
 
   it('times out when headers never come, retrying first', async () => {
-    const started = Date.now();
     const err = await netError(
       safeFetch(`${server.origin}/silent`, { ...local, timeoutMs: 1000, idleTimeoutMs: 100, retries: 1 }),
     );
     expect(err.code).toBe('timeout');
     expect(err.attempts).toBe(2);
+    // The idle timeout ended both attempts, not the 1000 ms deadline.
     expect(err.message).toBe(`${server.origin}/silent sent nothing for 100 ms (2 attempts)`);
-    expect(Date.now() - started).toBeLessThan(1500);
   });
 
   it('uses the overall deadline when it is shorter than the idle timeout would allow', async () => {
@@ -106,14 +136,26 @@ describe('safeFetch retries', () => {
     expect(err.message).toBe(`${server.origin}/silent timed out after 120 ms`);
   });
 
-  it('stops waiting between attempts when aborted', async () => {
+  it('stops waiting between attempts when aborted, and tries no more', async () => {
     const controller = new AbortController();
-    setTimeout(() => controller.abort(), 50);
-    const started = Date.now();
+    hits.delete('/down');
     const err = await netError(
-      safeFetch(`${server.origin}/down`, { ...local, retryBaseMs: 10_000, signal: controller.signal }),
+      safeFetch(`${server.origin}/down`, {
+        ...local,
+        signal: controller.signal,
+        // The caller gives up during the first wait; the real sleep then rejects.
+        testHooks: {
+          sleep: (ms, signal, onAbort) => {
+            waits.push(ms);
+            controller.abort();
+            return sleep(ms, signal, onAbort);
+          },
+        },
+      }),
     );
     expect(err.code).toBe('aborted');
-    expect(Date.now() - started).toBeLessThan(1000);
+    expect(err.attempts).toBe(1);
+    expect(waits).toHaveLength(1);
+    expect(hits.get('/down')).toBe(1);
   });
 });

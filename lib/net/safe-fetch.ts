@@ -80,8 +80,13 @@ async function fetchWithRetries(
       if (!(err instanceof NetError)) throw err;
       if (!canRetry || !isTransientError(err)) throw err.withAttempts(attempt);
     }
-    const wait = retryDelay(attempt, { baseMs: opts.retryBaseMs, capMs: opts.maxRetryAfterMs, retryAfterMs });
-    await sleep(wait, opts.signal, () => abortedError(shown).withAttempts(attempt));
+    const { sleep: wait = sleep, random } = opts.testHooks;
+    const ms = retryDelay(
+      attempt,
+      { baseMs: opts.retryBaseMs, capMs: opts.maxRetryAfterMs, retryAfterMs },
+      random,
+    );
+    await wait(ms, opts.signal, () => abortedError(shown).withAttempts(attempt));
   }
 }
 

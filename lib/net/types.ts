@@ -105,9 +105,12 @@ export type Resolver = (hostname: string) => Promise<ResolvedAddress[]>;
 /**
  * Seams that let tests run against 127.0.0.1 only while exercising the public-address path.
  * `resolve` replaces dns.lookup (its answers are still checked); `dial` sees each checked address
- * right before the socket connects and may swap in a loopback stand-in.
+ * right before the socket connects and may swap in a loopback stand-in. `sleep` and `random` replace
+ * the wait between attempts and its jitter, so that a test sees the backoff without waiting it out.
  */
 export interface NetTestHooks {
   resolve?: Resolver;
   dial?: (checked: ResolvedAddress) => ResolvedAddress;
+  sleep?: (ms: number, signal: AbortSignal | undefined, onAbort: () => Error) => Promise<void>;
+  random?: () => number;
 }
