@@ -18,6 +18,7 @@ const FIELD_LABELS: Record<CrawlField, string> = {
   redirectUrl: 'redirect URL',
   contentType: 'content type',
   inlinks: 'inlinks count',
+  canonicalised: 'canonicalised value',
 };
 
 interface FieldProblem {

@@ -5,7 +5,7 @@ import { type CrawlField, CrawlImportError } from './types';
 export type ColumnMap = Partial<Record<CrawlField, string>>;
 
 /** Fields where every matching column counts (any one saying noindex is enough). */
-type MultiField = 'noindex' | 'blockedByRobots';
+type MultiField = 'noindex' | 'blockedByRobots' | 'canonicalised';
 type SingleField = Exclude<CrawlField, MultiField>;
 
 export interface ColumnPlan {
@@ -27,6 +27,7 @@ const SCREAMING_FROG: AliasTable = {
   indexable: ['indexability'],
   noindex: ['indexability status', 'meta robots 1', 'x robots tag 1'],
   blockedByRobots: ['status', 'indexability status'],
+  canonicalised: ['indexability status'],
   crawledAt: ['crawl timestamp'],
   depth: ['crawl depth'],
   redirectUrl: ['redirect url', 'redirect uri'],
@@ -42,6 +43,7 @@ const GENERIC: AliasTable = {
   indexable: ['indexable', 'is indexable', 'is indexable page', 'indexability'],
   noindex: ['noindex', 'meta robots', 'meta robots 1', 'x robots tag', 'x robots tag 1'],
   blockedByRobots: ['blocked by robots', 'blocked by robots.txt'],
+  canonicalised: ['canonicalised', 'canonicalized', 'is canonicalised'],
   crawledAt: ['crawled at', 'crawl timestamp', 'crawl time', 'crawl date', 'last crawled'],
   depth: ['depth', 'crawl depth'],
   redirectUrl: ['redirect url', 'redirect uri', 'redirect target', 'redirects to'],
@@ -49,7 +51,7 @@ const GENERIC: AliasTable = {
   inlinks: ['unique inlinks', 'inlinks', 'inlink count', 'internal inlinks'],
 };
 
-const MULTI_FIELDS: readonly MultiField[] = ['noindex', 'blockedByRobots'];
+const MULTI_FIELDS: readonly MultiField[] = ['noindex', 'blockedByRobots', 'canonicalised'];
 
 export function normalizeHeader(header: string): string {
   return header
@@ -123,7 +125,11 @@ function describePlan(headers: string[], chosen: Map<CrawlField, number[]>): Col
       contentType: column('contentType'),
       inlinks: column('inlinks'),
     },
-    multi: { noindex: chosen.get('noindex') ?? [], blockedByRobots: chosen.get('blockedByRobots') ?? [] },
+    multi: {
+      noindex: chosen.get('noindex') ?? [],
+      blockedByRobots: chosen.get('blockedByRobots') ?? [],
+      canonicalised: chosen.get('canonicalised') ?? [],
+    },
     headerLength: headers.length,
     mapped,
     unmapped: headers.filter((_, index) => !used.has(index)),

@@ -52,6 +52,7 @@ describe('Screaming Frog CSV', () => {
       redirectUrl: null,
       contentType: 'text/html',
       inlinks: null,
+      canonicalised: false,
     });
     expect(rows[1]).toMatchObject({ status: 301, redirectUrl: 'https://a.com/new', indexable: false });
     expect(rows[2]).toMatchObject({ status: 0, blockedByRobots: true, noindex: false, crawledAt: null });

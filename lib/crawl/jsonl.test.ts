@@ -68,6 +68,7 @@ describe('JSONL crawl graph', () => {
       redirectUrl: null,
       contentType: null,
       inlinks: null,
+      canonicalised: false,
     });
     expect(rows[1]).toMatchObject({
       status: 301,

@@ -7,6 +7,7 @@ import {
   hasNoindex,
   Invalid,
   isBlockedByRobots,
+  isCanonicalised,
   readBoolean,
   readDepth,
   readLinkedUrl,
@@ -29,6 +30,7 @@ const KEYS: Record<CrawlField, string[]> = {
   indexable: ['indexable'],
   noindex: ['noindex', 'meta_robots', 'x_robots_tag', 'resp_headers_X-Robots-Tag'],
   blockedByRobots: ['blocked_by_robots'],
+  canonicalised: ['canonicalised'],
   crawledAt: ['crawled_at', 'crawl_time'],
   depth: ['depth'],
   redirectUrl: ['redirect_url'],
@@ -149,6 +151,7 @@ class JsonlRows {
         hasNoindex(row.x_robots_tag) ||
         hasNoindex(row['resp_headers_X-Robots-Tag']),
       blockedByRobots: isBlockedByRobots(row.blocked_by_robots),
+      canonicalised: isCanonicalised(row.canonicalised),
       crawledAt: this.optional('crawledAt', line, crawledAt),
       depth: this.optional('depth', line, readDepth(row.depth)),
       redirectUrl: this.optional('redirectUrl', line, redirectUrl),

@@ -14,6 +14,9 @@ export interface CrawlRow {
   /** A noindex directive was seen. JSONL `indexable: false` alone does NOT imply it. */
   noindex: boolean;
   blockedByRobots: boolean;
+  /** The export says the page is canonicalised to another URL (Screaming Frog "Canonicalised"), even
+   * when it does not name that URL. */
+  canonicalised: boolean;
   crawledAt: Date | null;
   depth: number | null;
   redirectUrl: string | null;

@@ -70,6 +70,14 @@ export function isBlockedByRobots(value: unknown): boolean {
   return lower.includes('blocked by robots') || YES.has(lower);
 }
 
+/** True for SF's "Canonicalised" indexability status texts or a yes value. */
+export function isCanonicalised(value: unknown): boolean {
+  if (value === true) return true;
+  if (typeof value !== 'string' || value === '') return false;
+  const lower = value.trim().toLowerCase();
+  return lower.includes('canonicalised') || lower.includes('canonicalized') || YES.has(lower);
+}
+
 /** ISO-like timestamps (no zone = UTC, as Screaming Frog writes them), HTTP dates, epoch s/ms. */
 export function readTimestamp(value: unknown): Date | null | Invalid {
   if (value === undefined || value === null) return null;

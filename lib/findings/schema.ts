@@ -160,13 +160,13 @@ export const ZFindingsByFileItem = z.object({
  */
 const count = z.number().int().nonnegative();
 
-/** Undeclared crawled pages the add list left out, by why, in the order the rule asks (non-HTML
- * resources, blocked, non-200, canonicalised, noindex). Audits reconciled before `nonHtml` and
+/** Undeclared crawled pages the add list left out, by why, in the order the rule asks (blocked,
+ * non-200, non-HTML resources, canonicalised, noindex). Audits reconciled before `nonHtml` and
  * `blocked` were counted apart read as 0 for them (blocked pages were counted as non-200). */
 export const ZAddExcluded = z.object({
-  nonHtml: count.default(0),
   blocked: count.default(0),
   non200: count,
+  nonHtml: count.default(0),
   canonicalised: count,
   noindex: count,
 });

@@ -23,6 +23,7 @@ const row = (line: number, url: string, more: Partial<CrawlRow> = {}): CrawlRow 
   redirectUrl: null,
   contentType: 'text/html',
   inlinks: null,
+  canonicalised: false,
   ...more,
 });
 

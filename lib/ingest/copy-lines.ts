@@ -130,6 +130,7 @@ export const CRAWL_COLUMNS = [
   'redirect_key',
   'content_type',
   'inlinks',
+  'canonicalised',
 ] as const;
 
 /** Keys a canonical or redirect target (the reader already made it absolute); the common self-reference
@@ -156,7 +157,7 @@ function crawlLine(row: CrawlRow, keys: UrlKeys, profile: NormalizationProfile):
     row.depth,
   )}\t${text(row.redirectUrl)}\t${text(relatedKey(row.redirectUrl, row.url, key, profile))}\t${text(
     row.contentType,
-  )}\t${int(row.inlinks)}\n`;
+  )}\t${int(row.inlinks)}\t${bool(row.canonicalised)}\n`;
 }
 
 /** Encodes a batch of entries of one file (`prefix`: the file id and a tab). */

@@ -325,6 +325,8 @@ describe('content types', () => {
         { url: `${S}/page`, content_type: 'text/html; charset=UTF-8' },
         { url: `${S}/xhtml`, content_type: 'application/xhtml+xml' },
         { url: `${S}/no-type` },
+        // No content type at all (Screaming Frog leaves some images without one): the path tells.
+        { url: `${S}/banner.webp?v=2` },
         { url: `${S}/app.js`, content_type: 'application/javascript' },
         { url: `${S}/style.css`, content_type: 'text/css' },
         { url: `${S}/photo.jpg`, content_type: 'image/jpeg', status: 404 },
@@ -335,7 +337,8 @@ describe('content types', () => {
       ['add', `${S}/xhtml`],
       ['add', `${S}/no-type`],
     ]);
-    expect(r.audit.findings?.addExcluded).toMatchObject({ nonHtml: 3, non200: 0 });
+    // The 404 image is counted as non-200: a response that failed says nothing by its content type.
+    expect(r.audit.findings?.addExcluded).toMatchObject({ nonHtml: 3, non200: 1 });
   });
 });
 
@@ -343,6 +346,11 @@ describe('"Not added" uses the prune side precedence', () => {
   // What Screaming Frog's Indexability Status produces, as our JSONL fields.
   const cases: [string, Record<string, unknown>, string][] = [
     ['Canonicalised', { canonical_url: `${S}/`, indexable: false }, 'canonicalised'],
+    [
+      'Canonicalised, with no canonical URL in the export',
+      { canonicalised: true, indexable: false },
+      'canonicalised',
+    ],
     ['Canonicalised, noindex', { canonical_url: `${S}/`, indexable: false, noindex: true }, 'canonicalised'],
     ['noindex', { indexable: false, noindex: true }, 'noindex'],
     ['Non-Indexable alone', { indexable: false }, 'noindex'],
@@ -362,8 +370,9 @@ describe('"Not added" uses the prune side precedence', () => {
 
   it('declared pages keep the same order of reasons', async () => {
     const r = await reconcile(
-      sitemap([[`${S}/a`], [`${S}/b`], [`${S}/c`]]),
+      sitemap([[`${S}/a`], [`${S}/b`], [`${S}/c`], [`${S}/d`]]),
       crawl([
+        { url: `${S}/d`, canonicalised: true, indexable: false },
         { url: `${S}/a`, canonical_url: `${S}/`, indexable: false, noindex: true },
         { url: `${S}/b`, canonical_url: `${S}/`, indexable: false },
         { url: `${S}/c`, status: 0, blocked_by_robots: true, noindex: true },
@@ -374,6 +383,8 @@ describe('"Not added" uses the prune side precedence', () => {
       [`${S}/a`, ['non_canonical', 'noindex']],
       [`${S}/b`, ['non_canonical']],
       [`${S}/c`, ['blocked_by_robots', 'noindex']],
+      // Canonicalised by the export's word alone: not "noindex" for want of the canonical's URL.
+      [`${S}/d`, ['non_canonical']],
     ]);
   });
 });

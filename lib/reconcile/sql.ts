@@ -9,10 +9,22 @@ const host = (key: string) => `split_part(${key}, '/', 3)`;
 const section = (key: string) =>
   `split_part(${key}, '/', 3) || '/' || CASE WHEN split_part(${key}, '/', 5) = '' THEN '' ELSE split_part(${key}, '/', 4) END`;
 
-/** Whether a crawled row is an HTML page: its content type says so, or it says nothing (exports without
- * the column). Images, CSS, scripts and PDFs are resources, never pages to add. */
-const isHtml = (contentType: string) =>
-  `(${contentType} IS NULL OR btrim(split_part(lower(${contentType}), ';', 1)) IN ('text/html', 'application/xhtml+xml', ''))`;
+/** File extensions of resources, for crawl rows whose export left the content type empty (Screaming
+ * Frog does so for some images): such a row is a page only if its path does not end in one of them. */
+const RESOURCE_EXTENSIONS =
+  'webp|jpe?g|png|gif|svg|ico|bmp|avif|tiff?|css|js|mjs|map|json|xml|txt|pdf|docx?|xlsx?|pptx?|csv|zip|gz|rar|7z|mp3|mp4|m4a|webm|mov|avi|wav|ogg|woff2?|ttf|otf|eot';
+
+/** Whether a crawled row is an HTML page: its content type says so, or it says nothing and the URL's path
+ * does not name a resource file. Images, CSS, scripts and PDFs are resources, never pages to add. */
+const isHtml = (contentType: string, url: string) =>
+  `(CASE WHEN coalesce(btrim(${contentType}), '') = ''
+         THEN lower(split_part(split_part(${url}, '#', 1), '?', 1)) !~ '\\.(${RESOURCE_EXTENSIONS})$'
+         ELSE btrim(split_part(lower(${contentType}), ';', 1)) IN ('text/html', 'application/xhtml+xml') END)`;
+
+/** Whether a crawl row (columns prefixed by `p`) is canonicalised to another URL: its canonical differs,
+ * or the export says "Canonicalised" without naming one. */
+const canonicalisedElsewhere = (p: string) =>
+  `((${p}canonical_key IS NOT NULL AND ${p}canonical_key <> ${p}key) OR (${p}canonical_key IS NULL AND ${p}canonicalised))`;
 
 /**
  * The relations a reconcile reads, named after the audit: the declared set d and the crawled set c (views
@@ -31,7 +43,7 @@ export interface Sets {
   ck: string;
   /** Crawled pages the sitemap does not declare. */
   u: string;
-  /** One undeclared crawled URL per loose key. */
+  /** One undeclared crawled URL per loose key (the first), and whether it names another canonical. */
   cl: string;
   /** Sections the crawl reached. */
   sec: string;
@@ -89,7 +101,7 @@ SELECT key, loose_key, loc, file_id, position, lastmod, 1 AS occurrences, '{}'::
 export const crawledViewSql = (n: Sets, auditId: string) => `
 CREATE VIEW ${n.c} AS
 SELECT key, loose_key, url, line, status, canonical, canonical_key, indexable, noindex,
-       blocked_by_robots, crawled_at, depth, redirect_url, redirect_key, content_type, inlinks
+       blocked_by_robots, crawled_at, depth, redirect_url, redirect_key, content_type, inlinks, canonicalised
   FROM crawl_pages WHERE audit_id = '${auditId}'::uuid AND key IS NOT NULL`;
 
 /** Crawled keys, one row per key: a 2xx row wins over a 3xx, over anything else; then the last line. */
@@ -100,14 +112,14 @@ SELECT key FROM crawl_pages WHERE audit_id = $1 AND key IS NOT NULL GROUP BY key
 export const crawledSql = (n: Sets) => `
 CREATE UNLOGGED TABLE ${n.c} AS
 SELECT key, loose_key, url, line, status, canonical, canonical_key, indexable, noindex,
-       blocked_by_robots, crawled_at, depth, redirect_url, redirect_key, content_type, inlinks
+       blocked_by_robots, crawled_at, depth, redirect_url, redirect_key, content_type, inlinks, canonicalised
   FROM crawl_pages p
  WHERE audit_id = $1 AND key IS NOT NULL AND NOT EXISTS (SELECT 1 FROM ${n.ck} ck WHERE ck.key = p.key)
 UNION ALL
 SELECT * FROM (
   SELECT DISTINCT ON (p.key) p.key, p.loose_key, p.url, p.line, p.status, p.canonical, p.canonical_key, p.indexable,
          p.noindex, p.blocked_by_robots, p.crawled_at, p.depth, p.redirect_url, p.redirect_key, p.content_type,
-         p.inlinks
+         p.inlinks, p.canonicalised
     FROM crawl_pages p JOIN ${n.ck} ck ON ck.key = p.key
    WHERE p.audit_id = $1
    ORDER BY p.key, CASE WHEN p.status BETWEEN 200 AND 299 THEN 0 WHEN p.status BETWEEN 300 AND 399 THEN 1 ELSE 2 END,
@@ -122,7 +134,8 @@ SELECT c.* FROM ${n.c} c WHERE NOT EXISTS (SELECT 1 FROM ${n.d} d WHERE d.key = 
  * crawled URL is on the add list, so applying both lists fixes the sitemap). Empty for other profiles. */
 export const looseSql = (n: Sets, exact: boolean) => `
 CREATE UNLOGGED TABLE ${n.cl} AS
-SELECT loose_key, min(url) AS url FROM ${n.u} WHERE ${exact ? 'loose_key IS NOT NULL' : 'false'} GROUP BY loose_key`;
+SELECT DISTINCT ON (loose_key) loose_key, url, ${canonicalisedElsewhere('')} AS canonicalised
+  FROM ${n.u} WHERE ${exact ? 'loose_key IS NOT NULL' : 'false'} ORDER BY loose_key, url`;
 
 /** Sections the crawl reached at all: every crawled host's root, and host + first path segment. */
 export const sectionsSql = (n: Sets) => `
@@ -176,7 +189,7 @@ export interface ClassifyOptions {
  * dropped first (a cheap test), so the rest of the work scales with the findings, not the sitemap.
  * Every applicable rule is kept in `reasons`; the first is `reason`. Unmatched keys get exactly one of
  * url_variant, newer_than_crawl, section_not_crawled, unreached_by_crawl (in that order). Signals
- * (multi_file, redirect_canonical_conflict, canonical_chain) are kept beside the reasons.
+ * (multi_file, redirect_canonical_conflict, canonical_chain, variant_canonicalised) are kept beside the reasons.
  * (OFFSET 0 keeps each level a separate step, so every expression is computed once per row.)
  */
 export function declaredFindingsSql(
@@ -217,30 +230,31 @@ SELECT $1, b.id, CASE WHEN b.reasons[1] IN (${HELD_REASONS.map((r) => `'${r}'`).
                CASE WHEN NOT a.blocked_by_robots AND coalesce(a.status, 0) = 0 THEN 'no_response' END,
                ${statusReason},
                CASE WHEN a.status IN (301, 302, 303, 307, 308) THEN 'redirects' END,
-               CASE WHEN a.canonical_key IS NOT NULL AND a.canonical_key <> a.key THEN 'non_canonical' END,
+               CASE WHEN a.elsewhere THEN 'non_canonical' END,
                -- An explicit noindex always counts; "not indexable" alone only when nothing else explains it
                -- (Screaming Frog marks redirects and canonicalised pages Non-Indexable too) and on an HTML
                -- page (a PDF or an image in a sitemap that answers 200 is legitimate).
                CASE WHEN a.noindex OR (a.indexable = false AND a.status BETWEEN 200 AND 299
-                                      AND NOT a.blocked_by_robots AND a.is_html
-                                      AND (a.canonical_key IS NULL OR a.canonical_key = a.key)) THEN 'noindex' END
+                                      AND NOT a.blocked_by_robots AND a.is_html AND NOT a.elsewhere) THEN 'noindex' END
              ], NULL)
            END AS reasons,
            array_remove(ARRAY[
              CASE WHEN cardinality(a.file_ids) > 1 THEN 'multi_file' END,
              CASE WHEN a.target_canonical_key = a.ckey THEN 'redirect_canonical_conflict' END,
              CASE WHEN a.canonical_target IS NOT NULL AND a.canonical_status IS DISTINCT FROM 200
-                  THEN 'canonical_chain' END
+                  THEN 'canonical_chain' END,
+             CASE WHEN a.variant_url IS NOT NULL AND a.variant_canonicalised THEN 'variant_canonicalised' END
            ], NULL) AS signals
       FROM (
         SELECT d.key, d.loc, d.file_id, d.position, d.lastmod, d.occurrences, d.file_ids,
                fo.base + d.position AS id, ${host('d.key')} AS host,
                c.key AS ckey, c.url AS crawled_url, c.line, c.status, c.canonical, c.canonical_key, c.indexable,
-               c.noindex, c.blocked_by_robots, c.depth, c.inlinks, c.redirect_url, ${isHtml('c.content_type')} AS is_html,
+               c.noindex, c.blocked_by_robots, c.depth, c.inlinks, c.redirect_url, ${isHtml('c.content_type', 'c.url')} AS is_html,
+               ${canonicalisedElsewhere('c.')} AS elsewhere,
                t.status AS target_status, t.canonical_key AS target_canonical_key,
                ct.key AS canonical_target, ct.status AS canonical_status,
                CASE WHEN c.canonical_key <> d.key THEN c.canonical_key IN (SELECT key FROM ${n.cdk}) END AS canonical_declared,
-               cl.url AS variant_url,
+               cl.url AS variant_url, cl.canonicalised AS variant_canonicalised,
                CASE WHEN c.key IS NULL THEN ${section('d.key')} END AS section
           FROM ${declared}
           JOIN ${n.fo} fo ON fo.file_id = d.file_id
@@ -249,16 +263,17 @@ SELECT $1, b.id, CASE WHEN b.reasons[1] IN (${HELD_REASONS.map((r) => `'${r}'`).
           LEFT JOIN ${n.rt} ct ON c.canonical_key <> c.key AND ct.key = c.canonical_key
           LEFT JOIN ${n.cl} cl ON c.key IS NULL AND cl.loose_key = d.loose_key
          WHERE c.key IS NULL OR c.status IS DISTINCT FROM 200 OR c.blocked_by_robots OR c.noindex
-            OR c.indexable = false OR (c.canonical_key IS NOT NULL AND c.canonical_key <> d.key)
+            OR c.indexable = false OR c.canonicalised OR (c.canonical_key IS NOT NULL AND c.canonical_key <> d.key)
         OFFSET 0) a
     OFFSET 0) b
  WHERE cardinality(b.reasons) > 0`;
 }
 
-/** Why an undeclared crawled page is not on the add list, in the prune side's order: not a page at all,
- * blocked, not 200, canonicalised elsewhere, then noindex (an explicit one, or "not indexable" that
- * nothing before explains). */
-export const ADD_EXCLUSIONS = ['nonHtml', 'blocked', 'non200', 'canonicalised', 'noindex'] as const;
+/** Why an undeclared crawled page is not on the add list, in the prune side's order: blocked, not 200,
+ * a 200 that is not an HTML page (an image, a script: the content type of a redirect or an error says
+ * nothing), canonicalised elsewhere, then noindex (an explicit one, or "not indexable" that nothing before
+ * explains). */
+export const ADD_EXCLUSIONS = ['blocked', 'non200', 'nonHtml', 'canonicalised', 'noindex'] as const;
 
 /** Add findings — crawled 200 HTML pages, indexable, self- or un-canonicalised, not declared — and, from
  * the same scan, what the rule left out among undeclared pages, by ADD_EXCLUSIONS. $1 audit. */
@@ -266,10 +281,10 @@ export function addFindingsSql(n: Sets, part: string): string {
   return `
 WITH v AS MATERIALIZED (
   SELECT u.*, ${host('u.key')} AS host,
-         CASE WHEN NOT ${isHtml('u.content_type')} THEN 'nonHtml'
-              WHEN u.blocked_by_robots THEN 'blocked'
+         CASE WHEN u.blocked_by_robots THEN 'blocked'
               WHEN coalesce(u.status, 0) <> 200 THEN 'non200'
-              WHEN u.canonical_key IS NOT NULL AND u.canonical_key <> u.key THEN 'canonicalised'
+              WHEN NOT ${isHtml('u.content_type', 'u.url')} THEN 'nonHtml'
+              WHEN ${canonicalisedElsewhere('u.')} THEN 'canonicalised'
               WHEN u.noindex OR u.indexable = false THEN 'noindex'
               ELSE 'add' END AS verdict
     FROM ${n.u} u),

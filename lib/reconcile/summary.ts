@@ -108,6 +108,8 @@ export function reasonsPerFile(rows: FileReasonRow[], files: FileInfo[], top = 5
 const SIGNAL_MESSAGES: Record<string, (n: string) => string> = {
   redirect_canonical_conflict: (n) =>
     `${n} declared URLs redirect to a page whose canonical points back to them: the redirects and the canonicals contradict each other (for example www → apex redirects with apex → www canonicals). Decide which host is canonical before pruning or adding.`,
+  variant_canonicalised: (n) =>
+    `${n} declared URLs were crawled only in another form (url_variant) whose canonical is yet another URL: that form is no replacement — check which URL the site means before changing the sitemap.`,
   canonical_chain: (n) =>
     `${n} declared URLs name a canonical that itself redirects or does not answer 200: search engines may ignore such canonicals.`,
 };
