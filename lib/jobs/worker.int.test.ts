@@ -244,7 +244,7 @@ describe('fifty audits created at once', () => {
         JSON.stringify({ url: `https://slow.example/p/${i}`, status: 200, indexable: true }),
       ).join('\n'),
     );
-    const ids = Array.from({ length: 50 }, () => randomUUID());
+    const ids: string[] = Array.from({ length: 50 }, () => randomUUID());
     for (const id of ids) {
       await insertAudit(id, 'fifty', { normalization: 'exact' }, [
         { role: 'sitemap', kind: 'url', url: `${origin}/small.xml` },
