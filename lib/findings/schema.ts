@@ -153,11 +153,6 @@ export const ZFindingsByFileItem = z.object({
   byReason: z.record(z.string(), z.number().int().nonnegative()),
 });
 
-/**
- * What the reconcile job stores on the audit (`audits.findings_summary`); the review-index job adds
- * `indexedAt` (Postgres's own timestamp format, hence any ISO offset). Every reconcile so far has written
- * all the other fields in this shape; `indexedAt` is absent until the indexes are built.
- */
 const count = z.number().int().nonnegative();
 
 /** Undeclared crawled pages the add list left out, by why, in the order the rule asks (blocked,
@@ -172,6 +167,11 @@ export const ZAddExcluded = z.object({
 });
 export type TAddExcluded = z.infer<typeof ZAddExcluded>;
 
+/**
+ * What the reconcile job stores on the audit (`audits.findings_summary`); the review-index job adds
+ * `indexedAt` (Postgres's own timestamp format, hence any ISO offset). Every reconcile so far has written
+ * all the other fields in this shape; `indexedAt` is absent until the indexes are built.
+ */
 export const ZFindingsSummary = z.object({
   /** The crawl time the reconcile judged by (the option, else the newest crawled_at), or null. */
   crawlTime: z.iso.datetime({ offset: true }).nullable(),
