@@ -53,6 +53,7 @@ describe('CSV header sniffing', () => {
       url: 'URL',
       status: 'HTTP status code',
     });
-    expect(suggestColumnMap(['Title', 'Inlinks'])).toEqual({});
+    expect(suggestColumnMap(['Title', 'Meta Description 1'])).toEqual({});
+    expect(suggestColumnMap(['Title', 'Unique Inlinks'])).toEqual({ inlinks: 'Unique Inlinks' });
   });
 });

@@ -16,6 +16,7 @@ import { reapStaleRuns } from '@/lib/runs/reaper';
 import { startRun } from '@/lib/runs/service';
 import { MAX_ATTEMPTS } from '@/lib/runs/settings';
 import { runAuditStep } from '@/lib/test-support/run-audit';
+import { SERVER_NODE_ARGS } from '@/scripts/node-args';
 import { stopBoss } from './queue';
 
 const root = path.resolve(import.meta.dirname, '..', '..');
@@ -63,8 +64,8 @@ afterAll(async () => {
 });
 
 function startWorker(env: Record<string, string> = {}): ChildProcess & { output: () => string } {
-  // `node --import tsx` keeps the worker one process, so SIGKILL really kills it (the tsx CLI forks a child).
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'scripts/worker.ts')], {
+  // `node … --import tsx` keeps the worker one process, so SIGKILL really kills it (the tsx CLI forks a child).
+  const child = spawn(process.execPath, [...SERVER_NODE_ARGS, path.join(root, 'scripts/worker.ts')], {
     cwd: root,
     env: { ...process.env, JOB_STALE_SECONDS: '2', ALLOW_PRIVATE_NETWORK: 'true', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
