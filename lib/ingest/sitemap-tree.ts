@@ -331,7 +331,7 @@ class Walker {
       if (!origin) {
         this.summary.warnings.push({
           code: 'bad_child_url',
-          message: `Index entry ${child.position} has an invalid URL: ${child.loc}`,
+          message: `${label(task.origin)}: index entry ${child.position} has an invalid URL: ${child.loc}`,
           source: label(task.origin),
         });
         continue;

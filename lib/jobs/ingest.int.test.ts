@@ -247,7 +247,13 @@ describe('limits', () => {
       'too_deep',
     ]);
     expect(audit.sitemap.entries).toBe(0);
-    expect(audit.warnings.filter((w) => w.code === 'too_deep')).toHaveLength(3);
+    const tooDeep = audit.warnings.filter((w) => w.code === 'too_deep');
+    expect(tooDeep).toHaveLength(3);
+    // Each warning names the file it is about.
+    for (const [i, w] of tooDeep.entries())
+      expect(w.message).toMatch(
+        new RegExp(`^${server.origin}/minisite/sitemap-0${i + 1}\\.xml(\\.gz)?: Skipped`),
+      );
   });
 
   it('stops at SITEMAP_MAX_FILES and SITEMAP_MAX_ENTRIES, keeping what was read', async () => {

@@ -170,9 +170,10 @@ export const ingestStep: StepHandler<AuditStep, AuditPhase> = async ({ run, prog
   sitemapsDone = true;
   if (crawlSource) await reporter.update('crawl', 0, 0);
 
-  const warnings: { code: string; message: string }[] = tree.warnings.map(({ code, message }) => ({
+  // A warning about one file says which file, whoever shows it (the audit page, the report, the API).
+  const warnings: { code: string; message: string }[] = tree.warnings.map(({ code, message, source }) => ({
     code,
-    message,
+    message: source && !message.includes(source) ? `${source}: ${message}` : message,
   }));
   const crawl = await crawlRun;
   if (!crawlSource) {
