@@ -1,4 +1,5 @@
-// Cancelling and deleting runs while their steps run, in this process as a worker would run them.
+// Cancelling and deleting runs while their steps run, in this process as a worker would run them; and
+// the heartbeats that make both noticed.
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
@@ -8,12 +9,14 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getAudit } from '@/lib/audits/data';
 import { deleteAudit, insertAudit, type NewSource } from '@/lib/audits/mutations';
+import { auditRun } from '@/lib/audits/run';
 import { cancelAudit } from '@/lib/audits/service';
 import { pool } from '@/lib/db/client';
 import { partitionName } from '@/lib/db/partitions';
 import { AppError } from '@/lib/errors';
 import { stopBoss } from '@/lib/jobs/queue';
 import { runAuditStep } from '@/lib/test-support/run-audit';
+import { heartbeat } from './mutations';
 
 // Heartbeats every 500 ms: a cancelled step must notice within one.
 process.env.JOB_STALE_SECONDS = '2';
@@ -174,5 +177,44 @@ describe('deleting a running audit', () => {
     expect(await getAudit(id)).toBeNull();
     expect(await entriesOf(id)).toBe(0);
     expect(await filesOf(id)).toBe(0);
+  });
+});
+
+describe('heartbeats', () => {
+  it('keep a follow-up step (review indexes) alive without touching the finished run', async () => {
+    const id = await newAudit([{ role: 'sitemap', kind: 'url', url: `${origin}/slow/follow-up.xml` }]);
+    await pool().query(
+      `UPDATE audits SET status = 'succeeded', phase = 'done', step = 'review_indexes', claimed_at = now(),
+         heartbeat_at = now() - interval '1 hour', progress_done = 7, progress_total = 7 WHERE id = $1`,
+      [id],
+    );
+    expect(
+      await heartbeat(auditRun, { id, attempt: 1 }, { phase: null, done: 0, total: 0, counters: {} }),
+    ).toBe(true);
+    const { rows } = await pool().query(
+      `SELECT phase, progress_done, heartbeat_at > now() - interval '1 minute' AS fresh FROM audits WHERE id = $1`,
+      [id],
+    );
+    expect(rows[0]).toEqual({ phase: 'done', progress_done: 7, fresh: true });
+  });
+
+  it('of a claimed step write its phase and counters', async () => {
+    const id = await newAudit([{ role: 'sitemap', kind: 'url', url: `${origin}/slow/counters.xml` }]);
+    await pool().query(`UPDATE audits SET status = 'running', claimed_at = now() WHERE id = $1`, [id]);
+    const alive = await heartbeat(
+      auditRun,
+      { id, attempt: 1 },
+      { phase: 'sitemaps', done: 2, total: 5, counters: { sitemapEntries: 1234 } },
+    );
+    expect(alive).toBe(true);
+    expect(await getAudit(id)).toMatchObject({
+      phase: 'sitemaps',
+      progress: { done: 2, total: 5 },
+      sitemap: { entries: 1234 },
+    });
+    // Another attempt's heartbeat is refused: the run is not its own.
+    expect(
+      await heartbeat(auditRun, { id, attempt: 2 }, { phase: 'crawl', done: 0, total: 0, counters: {} }),
+    ).toBe(false);
   });
 });

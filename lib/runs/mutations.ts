@@ -39,9 +39,13 @@ export interface Progress {
 
 /** Records progress of a claimed step; false when the run no longer belongs to this worker's claim. */
 export async function heartbeat(kind: RunKind, run: RunRef, progress: Progress): Promise<boolean> {
-  const values: unknown[] = [run.id, run.attempt, progress.phase, progress.done, progress.total];
-  const sets = ['heartbeat_at = now()', 'phase = coalesce($3, phase)'];
-  if (progress.phase !== null) sets.push('progress_done = $4', 'progress_total = $5');
+  const values: unknown[] = [run.id, run.attempt];
+  const sets = ['heartbeat_at = now()'];
+  // A follow-up step (phase null) leaves the finished run's phase and progress as they are.
+  if (progress.phase !== null) {
+    values.push(progress.phase, progress.done, progress.total);
+    sets.push('phase = $3', 'progress_done = $4', 'progress_total = $5');
+  }
   for (const [key, value] of Object.entries(progress.counters)) {
     const column = kind.counters[key];
     if (!column) throw new Error(`${kind.name} runs have no counter "${key}"`);
