@@ -4,6 +4,7 @@ import 'server-only';
 import { PrismaPg } from '@prisma/adapter-pg';
 import pg from 'pg';
 import { PrismaClient } from '@/lib/generated/prisma/client';
+import { poolSize } from './config';
 
 interface DbGlobals {
   prisma?: PrismaClient;
@@ -27,7 +28,7 @@ export function pool(): pg.Pool {
   if (!state.pool) {
     state.pool = new pg.Pool({
       connectionString: databaseUrl(),
-      max: Number(process.env.DB_POOL_SIZE ?? 10),
+      max: poolSize(),
       idleTimeoutMillis: 30_000,
     });
     // An idle connection the server closes (restart, shutdown) must not take the process down with it;

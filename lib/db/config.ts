@@ -42,3 +42,15 @@ export function ingestLimits(): IngestLimits {
 }
 
 export { intEnv };
+
+/** Connections one step of each queue can hold at once: an ingest keeps two COPY sessions open while it
+ * runs queries beside them, a reconcile works on two sessions plus a small one, an index build one. */
+const CONNECTIONS_PER_SLOT = 7;
+
+/** The pool size of a process (DB_POOL_SIZE). By default large enough for WORKER_CONCURRENCY jobs of
+ * every queue at once: a smaller pool lets concurrent ingests take every connection with their COPY
+ * sessions and wait for ever for one more (seen with 5 ingests on a pool of 10). */
+export function poolSize(): number {
+  const concurrency = Math.max(1, intEnv('WORKER_CONCURRENCY', 1));
+  return intEnv('DB_POOL_SIZE', Math.max(10, CONNECTIONS_PER_SLOT * concurrency + 2));
+}
