@@ -235,7 +235,8 @@ SELECT $1, b.id, CASE WHEN b.reasons[1] IN (${HELD_REASONS.map((r) => `'${r}'`).
                -- (Screaming Frog marks redirects and canonicalised pages Non-Indexable too) and on an HTML
                -- page (a PDF or an image in a sitemap that answers 200 is legitimate).
                CASE WHEN a.noindex OR (a.indexable = false AND a.status BETWEEN 200 AND 299
-                                      AND NOT a.blocked_by_robots AND a.is_html AND NOT a.elsewhere) THEN 'noindex' END
+                                      AND NOT a.blocked_by_robots AND NOT a.elsewhere
+                                      AND ${isHtml('a.content_type', 'a.crawled_url')}) THEN 'noindex' END
              ], NULL)
            END AS reasons,
            array_remove(ARRAY[
@@ -249,7 +250,7 @@ SELECT $1, b.id, CASE WHEN b.reasons[1] IN (${HELD_REASONS.map((r) => `'${r}'`).
         SELECT d.key, d.loc, d.file_id, d.position, d.lastmod, d.occurrences, d.file_ids,
                fo.base + d.position AS id, ${host('d.key')} AS host,
                c.key AS ckey, c.url AS crawled_url, c.line, c.status, c.canonical, c.canonical_key, c.indexable,
-               c.noindex, c.blocked_by_robots, c.depth, c.inlinks, c.redirect_url, ${isHtml('c.content_type', 'c.url')} AS is_html,
+               c.noindex, c.blocked_by_robots, c.depth, c.inlinks, c.redirect_url, c.content_type,
                ${canonicalisedElsewhere('c.')} AS elsewhere,
                t.status AS target_status, t.canonical_key AS target_canonical_key,
                ct.key AS canonical_target, ct.status AS canonical_status,
