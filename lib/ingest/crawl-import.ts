@@ -1,8 +1,6 @@
 // Runs the crawl export's parsing and encoding on a worker thread (lib/ingest/crawl-thread.ts) and hands
 // the encoded chunks to the caller, who writes them to COPY. Flow control keeps at most a few chunks in
 // memory; aborting the signal stops the thread.
-import path from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { CrawlReport } from '@/lib/crawl/types';
 import type { LoadFacts } from './copy-lines';
@@ -15,8 +13,6 @@ import {
 
 export type { CrawlChunk, CrawlThreadInput } from './crawl-thread-protocol';
 
-const here = path.dirname(fileURLToPath(import.meta.url));
-
 /** The thread's outcome; a failure comes with what the report had gathered until then. */
 export type CrawlImportResult =
   | { ok: true; report: CrawlReport; facts: LoadFacts }
@@ -26,11 +22,8 @@ export async function* encodeCrawlInThread(
   input: CrawlThreadInput,
   signal: AbortSignal,
 ): AsyncGenerator<CrawlChunk, CrawlImportResult> {
-  // Paths built at run time, not `new URL('./…', import.meta.url)`: the web build sees this module (through
-  // the audit run kind's lazily loaded step handlers, which only a worker runs) and would otherwise try to
-  // bundle the thread's entry and its TypeScript loader.
-  const worker = new Worker(path.join(here, 'thread-boot.mjs'), {
-    workerData: { entry: pathToFileURL(path.join(here, 'crawl-thread.ts')).href, input },
+  const worker = new Worker(new URL('./thread-boot.mjs', import.meta.url), {
+    workerData: { entry: new URL('./crawl-thread.ts', import.meta.url).href, input },
     // Only a CPU profiler's flags (see BENCH_CPU_PROF in scripts/bench.ts) and the export conditions
     // (react-server: see scripts/node-args.ts) carry over.
     execArgv: process.execArgv.filter(
