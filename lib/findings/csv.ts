@@ -1,18 +1,47 @@
-// JSONL lines and file names for exports (the CSV itself is formatted by Postgres: see copyFindingsCsv).
-import type { FindingDto } from './schema';
+// The exports' columns, JSONL lines and file names (the CSV itself is formatted by Postgres: see
+// copyFindingsCsv, which writes the same columns in the same order).
+import type { FindingDto, SitemapFileRef } from './schema';
 
+/** The columns of both exports, in order: what a person needs to apply a row without looking anything up. */
+export const EXPORT_COLUMNS = [
+  'url',
+  'reason',
+  'reasons',
+  'sitemap_files',
+  'status',
+  'lastmod',
+  'replace_with',
+  'target_status',
+  'decision',
+  'decided_by',
+  'decided_at',
+  'note',
+] as const;
+
+/** A sitemap file as the exports name it: its URL, else the name it was uploaded under. */
+export function exportFileLabel(file: SitemapFileRef): string | null {
+  return file.url ?? file.uploadName;
+}
+
+type ExportRow = Record<(typeof EXPORT_COLUMNS)[number], unknown>;
+
+/** One JSONL line: the CSV's columns, with the lists as arrays and the numbers as numbers. */
 export function findingJsonLine(f: FindingDto): string {
-  return `${JSON.stringify({
+  const row: ExportRow = {
     url: f.url,
     reason: f.reason,
     reasons: f.reasons,
-    list: f.list,
-    evidence: f.evidence,
+    sitemap_files: f.sitemapFiles.map(exportFileLabel).filter((label) => label !== null),
+    status: f.status,
+    lastmod: f.lastmod,
+    replace_with: f.target?.url ?? null,
+    target_status: f.target?.status ?? null,
     decision: f.decision,
     decided_by: f.decidedBy,
     decided_at: f.decidedAt,
     note: f.note,
-  })}\n`;
+  };
+  return `${JSON.stringify(row)}\n`;
 }
 
 /** A download name that says what is inside: `<audit>-<list>-<decision>-<date>.csv`. */

@@ -3,15 +3,20 @@
 import 'server-only';
 import { db, pool } from '@/lib/db/client';
 import { AppError } from '@/lib/errors';
-import { type Cursor, decodeCursor, encodeCursor } from './cursor';
+import { decodeCursor, encodeCursor } from './cursor';
+import { previewOf } from './decision-rule';
 import { toFindingDto } from './dto';
-import { filterSql, isCountable } from './filter-sql';
+import { countsFilterSql, filterSql, isCountable } from './filter-sql';
+import { cursorAfter, keyset } from './keyset';
 import {
+  type Decision,
   type DecisionLogEntry,
+  type DecisionPreviewDto,
   type FindingDto,
   type FindingList,
   type FindingPage,
   type FindingsOverview,
+  type ReasonCountsDto,
   type TFindingFilter,
   type TFindingQuery,
   type TFindingsSummary,
@@ -22,8 +27,11 @@ import type { FindingRow } from './types';
 /** The columns of a FindingRow, read from FINDING_FROM. */
 export const FINDING_COLUMNS = `f.id, f.url, f.list, f.reason, f.reasons, f.status, f.canonical, f.lastmod, f.crawled_url,
   f.redirect_url, f.target_status, f.canonical_declared, f.variant_url, f.section, f.occurrences, f.indexable,
-  f.noindex, f.blocked_by_robots, f.depth, f.crawled_at,
+  f.noindex, f.blocked_by_robots, f.depth, f.crawled_at, f.inlinks, f.file_ids, f.canonical_status, f.signals,
   f.sitemap_file_id, sf.url AS file_url, sf.upload_name AS file_upload_name,
+  CASE WHEN cardinality(f.file_ids) > 0 THEN (
+    SELECT json_agg(json_build_object('id', s.id, 'url', s.url, 'uploadName', s.upload_name) ORDER BY s.id)
+      FROM sitemap_files s WHERE s.id = ANY (f.file_ids)) END AS files,
   f.decision, f.decided_by, f.decided_at, f.note`;
 export const FINDING_FROM = 'findings f LEFT JOIN sitemap_files sf ON sf.id = f.sitemap_file_id';
 
@@ -54,62 +62,12 @@ export async function crawlTimeOf(auditId: string): Promise<string | null> {
   return (await findingsSummaryOf(auditId))?.crawlTime ?? null;
 }
 
-interface Segment {
-  where: string;
-  params: unknown[];
-}
-
-/**
- * Keyset order and the query segments that continue after `cursor`. Each segment is a plain index range
- * (row comparison), so a deep page costs the same as the first. lastmod may be null: null rows form a
- * block of their own (last ascending, first descending), read as a separate segment.
- */
-function keyset(
-  sort: TFindingQuery['sort'],
-  cursor: Cursor | null,
-  n: number,
-): { order: string; segments: Segment[] } {
-  const desc = sort.startsWith('-');
-  const column = sort.replace('-', '');
-  const dir = desc ? 'DESC' : 'ASC';
-  const op = desc ? '<' : '>';
-  if (column === 'id') {
-    return {
-      order: `f.id ${dir}`,
-      segments: [cursor ? { where: `f.id ${op} $${n}`, params: [cursor.id] } : { where: 'true', params: [] }],
-    };
-  }
-  const col = `f.${column}`;
-  const cast = column === 'lastmod' ? '::timestamptz' : '';
-  const order = `${col} ${dir}, f.id ${dir}`;
-  // url is never null; lastmod may be, and its null block is a segment of its own.
-  const notNull = column === 'url' ? 'true' : `${col} IS NOT NULL`;
-  const valued: Segment =
-    cursor && cursor.v !== null && cursor.v !== undefined
-      ? {
-          where: `${notNull} AND (${col}, f.id) ${op} ($${n}${cast}, $${n + 1})`,
-          params: [cursor.v, cursor.id],
-        }
-      : { where: notNull, params: [] };
-  if (column === 'url') return { order, segments: [valued] };
-  const inNullBlock = cursor !== null && (cursor.v === null || cursor.v === undefined);
-  const nulls: Segment = inNullBlock
-    ? { where: `${col} IS NULL AND f.id ${op} $${n}`, params: [cursor.id] }
-    : { where: `${col} IS NULL`, params: [] };
-  if (desc) return { order, segments: cursor && !inNullBlock ? [valued] : [nulls, valued] };
-  return { order, segments: inNullBlock ? [nulls] : [valued, nulls] };
-}
-
 async function countMatching(auditId: string, filter: TFindingFilter): Promise<number> {
   if (isCountable(filter)) {
-    const params: unknown[] = [auditId, filter.list];
-    let where = 'audit_id = $1 AND list = $2';
-    if (filter.reason) where += ` AND reason = $${params.push(filter.reason)}`;
-    if (filter.decision) where += ` AND decision = $${params.push(filter.decision)}`;
-    if (filter.host) where += ` AND host = $${params.push(filter.host.toLowerCase())}`;
+    const c = countsFilterSql(auditId, filter);
     const { rows } = await pool().query(
-      `SELECT coalesce(sum(n), 0)::int AS n FROM finding_counts WHERE ${where}`,
-      params,
+      `SELECT coalesce(sum(n), 0)::int AS n FROM finding_counts WHERE ${c.sql}`,
+      c.params,
     );
     return rows[0].n;
   }
@@ -118,9 +76,10 @@ async function countMatching(auditId: string, filter: TFindingFilter): Promise<n
   return rows[0].n;
 }
 
-/** Up to this many matching rows, a page filtered by search, host or path is read filter-first (then
- * sorted), not sort-first: a sort-order scan that filters would read past every non-matching row when
- * matches are rare or clustered. (Reason and decision filters have sort indexes of their own.) */
+/** Up to this many matching rows, a page filtered by search, host, path, file or signal is read
+ * filter-first (then sorted), not sort-first: a sort-order scan that filters would read past every
+ * non-matching row when matches are rare or clustered. (Reason and decision filters have sort indexes of
+ * their own.) */
 const FILTER_FIRST_MAX = 50_000;
 
 export async function listFindings(auditId: string, query: TFindingQuery): Promise<FindingPage> {
@@ -130,7 +89,10 @@ export async function listFindings(auditId: string, query: TFindingQuery): Promi
   const k = keyset(sort, cursor, f.params.length + 1);
   const crawlTimePromise = crawlTimeOf(auditId);
   const total = await countMatching(auditId, filter);
-  const filterFirst = Boolean(filter.q || filter.host || filter.pathPrefix) && total <= FILTER_FIRST_MAX;
+  const isNarrowing = Boolean(
+    filter.q || filter.host || filter.pathPrefix || filter.file !== undefined || filter.signal,
+  );
+  const filterFirst = isNarrowing && total <= FILTER_FIRST_MAX;
   const found: FindingRow[] = [];
   for (const segment of k.segments) {
     const params = [...f.params, ...segment.params, limit + 1 - found.length];
@@ -139,7 +101,7 @@ export async function listFindings(auditId: string, query: TFindingQuery): Promi
     // the page's rows are then fetched whole.
     const sql = filterFirst
       ? `WITH m AS MATERIALIZED (
-           SELECT f.id, f.url, f.lastmod FROM findings f WHERE ${f.sql} AND ${segment.where}),
+           SELECT f.id${k.column ? `, f.${k.column}` : ''} FROM findings f WHERE ${f.sql} AND ${segment.where}),
          page AS MATERIALIZED (SELECT * FROM m f ORDER BY ${k.order} LIMIT ${n})
          SELECT ${FINDING_COLUMNS} FROM page p JOIN ${FINDING_FROM} ON f.audit_id = $1 AND f.id = p.id ORDER BY ${k.order}`
       : `SELECT ${FINDING_COLUMNS} FROM ${FINDING_FROM} WHERE ${f.sql} AND ${segment.where} ORDER BY ${k.order} LIMIT ${n}`;
@@ -150,18 +112,61 @@ export async function listFindings(auditId: string, query: TFindingQuery): Promi
   const rows = found.slice(0, limit);
   const last = rows[rows.length - 1];
   let nextCursor: string | null = null;
-  if (found.length > limit && last) {
-    const column = sort.replace('-', '');
-    const value =
-      column === 'id' ? undefined : column === 'url' ? last.url : (last.lastmod?.toISOString() ?? null);
-    nextCursor = encodeCursor(value === undefined ? { id: last.id } : { v: value, id: last.id });
-  }
+  if (found.length > limit && last) nextCursor = encodeCursor(cursorAfter(sort, last));
   const crawlTime = await crawlTimePromise;
   return {
     items: rows.map((r) => toFindingDto(r, crawlTime)),
     nextCursor,
     total,
   };
+}
+
+/** The list's rows per reason under every filter but the reason: what each reason chip would show.
+ * From finding_counts when only decision and host narrow it (instant), else one GROUP BY. */
+export async function reasonCounts(auditId: string, filter: TFindingFilter): Promise<ReasonCountsDto> {
+  const { reason: _ignored, ...rest } = filter;
+  let sql: string;
+  let params: unknown[];
+  if (isCountable(rest)) {
+    const c = countsFilterSql(auditId, rest);
+    sql = `SELECT reason, sum(n)::int AS n FROM finding_counts WHERE ${c.sql} GROUP BY reason HAVING sum(n) > 0`;
+    params = c.params;
+  } else {
+    const f = filterSql(auditId, rest);
+    sql = `SELECT f.reason, count(*)::int AS n FROM findings f WHERE ${f.sql} GROUP BY f.reason`;
+    params = f.params;
+  }
+  const { rows } = await pool().query<{ reason: string; n: number }>(sql, params);
+  const byReason: Record<string, number> = {};
+  let total = 0;
+  for (const row of rows) {
+    byReason[row.reason] = row.n;
+    total += row.n;
+  }
+  return { list: filter.list, total, byReason };
+}
+
+/** What a decision by this filter would change, skip and find already set (decision-rule.ts), changing
+ * nothing: the matching rows counted per decision, from finding_counts when it can answer. */
+export async function previewDecision(
+  auditId: string,
+  filter: TFindingFilter,
+  decision: Decision,
+  override: boolean,
+): Promise<DecisionPreviewDto> {
+  let sql: string;
+  let params: unknown[];
+  if (isCountable(filter)) {
+    const c = countsFilterSql(auditId, filter);
+    sql = `SELECT decision, sum(n)::int AS n FROM finding_counts WHERE ${c.sql} GROUP BY decision`;
+    params = c.params;
+  } else {
+    const f = filterSql(auditId, filter);
+    sql = `SELECT f.decision, count(*)::int AS n FROM findings f WHERE ${f.sql} GROUP BY f.decision`;
+    params = f.params;
+  }
+  const { rows } = await pool().query<{ decision: Decision; n: number }>(sql, params);
+  return previewOf(Object.fromEntries(rows.map((r) => [r.decision, r.n])), decision, !override);
 }
 
 export async function getFinding(

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { findingRow } from '@/lib/test-support/finding-row';
 import { toFindingDto } from './dto';
 import { evidenceOf } from './evidence';
+import type { FindingRow } from './types';
 
 describe('toFindingDto', () => {
   it('maps a row to the API shape, dates as ISO strings', () => {
@@ -28,10 +29,15 @@ describe('toFindingDto', () => {
       reason: 'http_404',
       reasons: ['http_404', 'noindex'],
       evidence: { status: 404, lastmod: '2026-11-01T10:00:00.250Z' },
+      signals: [],
       status: 404,
       canonical: 'https://example.com/c',
       lastmod: '2026-11-01T10:00:00.250Z',
+      depth: null,
+      inlinks: null,
+      target: null,
       sitemapFile: { id: 3, url: 'https://example.com/sitemap.xml', uploadName: null },
+      sitemapFiles: [{ id: 3, url: 'https://example.com/sitemap.xml', uploadName: null }],
       decision: 'approved',
       decidedBy: 'rita@example.com',
       decidedAt: '2026-11-30T08:00:00.000Z',
@@ -40,9 +46,71 @@ describe('toFindingDto', () => {
   });
 
   it('falls back to the reason when a row has no reasons, and to no file', () => {
-    const dto = toFindingDto(findingRow({ reason: 'redirects', reasons: null }), null);
+    const dto = toFindingDto(findingRow({ reason: 'redirects', reasons: null, signals: null }), null);
     expect(dto.reasons).toEqual(['redirects']);
+    expect(dto.signals).toEqual([]);
     expect(dto.sitemapFile).toBeNull();
+    expect(dto.sitemapFiles).toEqual([]);
+  });
+
+  it('lists every declaring file when several do, in file_ids order, and keeps the shown one', () => {
+    const dto = toFindingDto(
+      findingRow({
+        sitemap_file_id: 9,
+        file_url: null,
+        file_upload_name: 'news.xml',
+        file_ids: [4, 9, 12],
+        // The JSON aggregate of the reads; a file it lacks is still named by its id.
+        files: [
+          { id: 9, url: null, uploadName: 'news.xml' },
+          { id: 4, url: 'https://example.com/sitemap-a.xml', uploadName: null },
+        ],
+        signals: ['multi_file'],
+        depth: 0,
+        inlinks: 12,
+      }),
+      null,
+    );
+    expect(dto.sitemapFile).toEqual({ id: 9, url: null, uploadName: 'news.xml' });
+    expect(dto.sitemapFiles).toEqual([
+      { id: 4, url: 'https://example.com/sitemap-a.xml', uploadName: null },
+      { id: 9, url: null, uploadName: 'news.xml' },
+      { id: 12, url: null, uploadName: null },
+    ]);
+    expect(dto).toMatchObject({ signals: ['multi_file'], depth: 0, inlinks: 12 });
+  });
+});
+
+describe('the target of a finding', () => {
+  const facts = {
+    redirect_url: 'https://example.com/r',
+    target_status: 404,
+    canonical: 'https://example.com/c',
+    canonical_status: 301,
+    variant_url: 'https://example.com/a/',
+  };
+  const targetOf = (reasons: string[], more: Partial<FindingRow> = {}) =>
+    toFindingDto(findingRow({ reason: reasons[0], reasons, ...facts, ...more }), null).target;
+
+  it('is the redirect target, the canonical or the variant, with their crawl status', () => {
+    expect(targetOf(['redirects'])).toEqual({ kind: 'redirect', url: 'https://example.com/r', status: 404 });
+    expect(targetOf(['non_canonical'])).toEqual({
+      kind: 'canonical',
+      url: 'https://example.com/c',
+      status: 301,
+    });
+    expect(targetOf(['url_variant'])).toEqual({
+      kind: 'variant',
+      url: 'https://example.com/a/',
+      status: null,
+    });
+  });
+
+  it('follows the order of the reasons, skipping one that names no URL', () => {
+    expect(targetOf(['http_404', 'non_canonical', 'redirects'])?.kind).toBe('canonical');
+    expect(targetOf(['redirects', 'non_canonical'], { redirect_url: null })?.kind).toBe('canonical');
+    expect(targetOf(['noindex', 'unreached_by_crawl', 'server_error'])).toBeNull();
+    expect(targetOf(['non_canonical'], { canonical: null })).toBeNull();
   });
 });
 
@@ -72,12 +140,13 @@ describe('evidenceOf', () => {
     });
   });
 
-  it('shows the canonical and whether it is declared only for non_canonical findings, false included', () => {
-    const facts = { canonical: 'https://example.com/c', canonical_declared: false };
+  it('shows the canonical, whether it is declared and what it answers only for non_canonical findings', () => {
+    const facts = { canonical: 'https://example.com/c', canonical_declared: false, canonical_status: 301 };
     expect(evidenceOf(findingRow({ ...facts, reasons: ['noindex'] }), null)).toEqual({});
     expect(evidenceOf(findingRow({ ...facts, reasons: ['redirects', 'non_canonical'] }), null)).toEqual({
       canonical: 'https://example.com/c',
       canonicalDeclared: false,
+      canonicalStatus: 301,
     });
   });
 

@@ -1,10 +1,22 @@
 // A finding row as the API shows it (pure): the DTO of the list, detail and JSONL export.
 import { evidenceOf } from './evidence';
-import type { FindingDto } from './schema';
+import type { FindingDto, SitemapFileRef } from './schema';
+import { targetOf } from './target';
 import type { FindingRow } from './types';
+
+/** Every declaring file: file_ids when the key is declared more than once, else the one sitemap file. */
+function sitemapFilesOf(row: FindingRow, file: SitemapFileRef | null): SitemapFileRef[] {
+  const ids = row.file_ids ?? [];
+  if (ids.length === 0) return file ? [file] : [];
+  return ids.map((id) => row.files?.find((f) => f.id === id) ?? { id, url: null, uploadName: null });
+}
 
 /** `crawlTime` is the audit's, shown as evidence of newer_than_crawl findings (null leaves it out). */
 export function toFindingDto(row: FindingRow, crawlTime: string | null): FindingDto {
+  const sitemapFile =
+    row.sitemap_file_id === null
+      ? null
+      : { id: row.sitemap_file_id, url: row.file_url, uploadName: row.file_upload_name };
   return {
     id: row.id,
     url: row.url,
@@ -12,13 +24,15 @@ export function toFindingDto(row: FindingRow, crawlTime: string | null): Finding
     reason: row.reason,
     reasons: row.reasons ?? [row.reason],
     evidence: evidenceOf(row, crawlTime),
+    signals: row.signals ?? [],
     status: row.status,
     canonical: row.canonical,
     lastmod: row.lastmod?.toISOString() ?? null,
-    sitemapFile:
-      row.sitemap_file_id === null
-        ? null
-        : { id: row.sitemap_file_id, url: row.file_url, uploadName: row.file_upload_name },
+    depth: row.depth,
+    inlinks: row.inlinks,
+    target: targetOf(row),
+    sitemapFile,
+    sitemapFiles: sitemapFilesOf(row, sitemapFile),
     decision: row.decision,
     decidedBy: row.decided_by,
     decidedAt: row.decided_at?.toISOString() ?? null,

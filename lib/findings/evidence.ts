@@ -1,19 +1,19 @@
 // The evidence of a finding, defined once: which facts it holds, where each comes from and how it is
-// shown. The API's evidence object (evidenceOf) and the CSV export's detail column (evidenceDetailSql,
-// formatted by Postgres) are both derived from EVIDENCE, in its order.
+// shown, in the order of EVIDENCE. The API's evidence object (evidenceOf) is derived from it; the exports
+// carry the facts a person applies as columns of their own (export/data.ts).
 import type { FindingRow } from './types';
 
 /** The audit's crawl time (the reconcile's, from its findings summary), the one fact not on the row. */
 export const CRAWL_TIME = 'crawl_time';
 
-type Column = Exclude<keyof FindingRow, 'file_url' | 'file_upload_name'>;
+type Column = Exclude<keyof FindingRow, 'file_url' | 'file_upload_name' | 'files'>;
 
 /**
  * How a fact is shown, absent facts being left out everywhere:
  * - `value`: text or number as it is (null is absent);
  * - `boolean`: true or false once known (null is absent);
  * - `flag`: only when true;
- * - `instant`: an ISO 8601 UTC timestamp; to the millisecond in the API, to the second in the CSV.
+ * - `instant`: an ISO 8601 UTC timestamp, to the millisecond.
  */
 type Shown = 'value' | 'boolean' | 'flag' | 'instant';
 
@@ -29,13 +29,11 @@ type Condition =
   | 'newer_than_crawl';
 
 export interface EvidenceField {
-  /** The key in the API's evidence object and in the CSV's `key=value` detail. */
+  /** The key in the API's evidence object. */
   key: string;
   source: Column | typeof CRAWL_TIME;
   shown: Shown;
   when?: Condition;
-  /** False for facts the CSV's detail column has never carried (its format is what spreadsheets parse). */
-  inDetail?: false;
 }
 
 export const EVIDENCE: readonly EvidenceField[] = [
@@ -45,16 +43,17 @@ export const EVIDENCE: readonly EvidenceField[] = [
   { key: 'redirectTargetStatus', source: 'target_status', shown: 'value' },
   { key: 'canonical', source: 'canonical', shown: 'value', when: 'non_canonical' },
   { key: 'canonicalDeclared', source: 'canonical_declared', shown: 'boolean', when: 'non_canonical' },
+  { key: 'canonicalStatus', source: 'canonical_status', shown: 'value', when: 'non_canonical' },
   { key: 'variantUrl', source: 'variant_url', shown: 'value' },
   { key: 'lastmod', source: 'lastmod', shown: 'instant' },
   { key: 'crawlTime', source: CRAWL_TIME, shown: 'value', when: 'newer_than_crawl' },
   { key: 'section', source: 'section', shown: 'value' },
   { key: 'occurrences', source: 'occurrences', shown: 'value', when: 'repeated' },
-  { key: 'indexable', source: 'indexable', shown: 'boolean', inDetail: false },
+  { key: 'indexable', source: 'indexable', shown: 'boolean' },
   { key: 'noindex', source: 'noindex', shown: 'flag' },
   { key: 'blockedByRobots', source: 'blocked_by_robots', shown: 'flag' },
   { key: 'depth', source: 'depth', shown: 'value' },
-  { key: 'crawledAt', source: 'crawled_at', shown: 'instant', inDetail: false },
+  { key: 'crawledAt', source: 'crawled_at', shown: 'instant' },
 ];
 
 // ── The API's evidence object ────────────────────────────────────────────────────────────────────
@@ -97,46 +96,4 @@ export function evidenceOf(row: FindingRow, crawlTime: string | null): Record<st
     if (shown !== undefined) evidence[field.key] = shown;
   }
   return evidence;
-}
-
-// ── The CSV's detail column ──────────────────────────────────────────────────────────────────────
-
-function conditionSql(when: Condition, column: string): string {
-  switch (when) {
-    case 'differs_from_url':
-      return `${column} <> f.url`;
-    case 'non_canonical':
-      return `'non_canonical' = ANY (f.reasons)`;
-    case 'repeated':
-      return `${column} > 1`;
-    case 'newer_than_crawl':
-      return `f.reason = 'newer_than_crawl'`;
-  }
-}
-
-function shownSql(field: EvidenceField, column: string): string {
-  const prefix = `'${field.key}='`;
-  switch (field.shown) {
-    case 'value':
-    case 'boolean':
-      // Concatenating NULL gives NULL, which concat_ws leaves out: an absent fact has no pair.
-      return `${prefix} || ${column}`;
-    case 'flag':
-      return `CASE WHEN ${column} THEN ${prefix} || 'true' END`;
-    case 'instant':
-      return `${prefix} || to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"')`;
-  }
-}
-
-/**
- * The evidence as `key=value` pairs joined by `; `, as an SQL expression over `findings f`.
- * `crawlTime` is an SQL expression (a literal: COPY takes no parameters) for the audit's crawl time.
- */
-export function evidenceDetailSql(crawlTime: string): string {
-  const pairs = EVIDENCE.filter((field) => field.inDetail !== false).map((field) => {
-    const column = field.source === CRAWL_TIME ? crawlTime : `f.${field.source}`;
-    const shown = shownSql(field, column);
-    return field.when ? `CASE WHEN ${conditionSql(field.when, column)} THEN ${shown} END` : shown;
-  });
-  return `concat_ws('; ', ${pairs.join(', ')})`;
 }

@@ -27,10 +27,39 @@ export function filterSql(auditId: string, filter: TFindingFilter, first = 1): S
     add((n) => `f.path LIKE ${n}`, `${likeEscape(prefix)}%`);
   }
   if (filter.q) add((n) => `f.url ILIKE ${n}`, `%${likeEscape(filter.q)}%`);
+  // file_ids holds every declaring file only when there are several; else sitemap_file_id is the one.
+  if (filter.file !== undefined)
+    add((n) => `(f.sitemap_file_id = ${n} OR ${n} = ANY (f.file_ids))`, filter.file);
+  if (filter.signal) add((n) => `${n} = ANY (f.signals)`, filter.signal);
   return { sql: where.join(' AND '), params };
 }
 
-/** True when the total can be read from finding_counts instead of counting rows. */
+/** The filter over finding_counts (no alias), for the filters it can answer (see isCountable); `reason`
+ * is left out when `withReason` is false. */
+export function countsFilterSql(auditId: string, filter: TFindingFilter, withReason = true): SqlFragment {
+  const params: unknown[] = [auditId, filter.list];
+  let sql = 'audit_id = $1 AND list = $2';
+  if (withReason && filter.reason) sql += ` AND reason = $${params.push(filter.reason)}`;
+  if (filter.decision) sql += ` AND decision = $${params.push(filter.decision)}`;
+  if (filter.host) sql += ` AND host = $${params.push(filter.host.toLowerCase())}`;
+  return { sql, params };
+}
+
+/** True when counts can be read from finding_counts (kept per list, reason, decision and host) instead of
+ * counting rows. */
 export function isCountable(filter: TFindingFilter): boolean {
-  return !filter.q && !filter.pathPrefix;
+  return !filter.q && !filter.pathPrefix && filter.file === undefined && !filter.signal;
+}
+
+/**
+ * A fragment with its parameters written in as literals, for statements that take none (COPY). Text goes
+ * through `literal` (the connection's own escaping), numbers must be integers.
+ */
+export function inlineSql(fragment: SqlFragment, literal: (text: string) => string): string {
+  return fragment.sql.replace(/\$(\d+)/g, (_match, digits: string) => {
+    const value = fragment.params[Number(digits) - 1];
+    if (typeof value === 'string') return literal(value);
+    if (typeof value === 'number' && Number.isSafeInteger(value)) return String(value);
+    throw new Error(`parameter $${digits} cannot be inlined`);
+  });
 }

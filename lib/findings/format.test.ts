@@ -8,11 +8,12 @@ import {
   formatLastmod,
   isSanityWarning,
   reasonLabel,
+  SORT_LABELS,
   sanityWarningTitle,
   sitemapFileLabel,
   toSearchParams,
 } from './format';
-import type { FindingDto } from './schema';
+import { type FindingDto, SORTS } from './schema';
 
 function finding(overrides: Partial<FindingDto>): FindingDto {
   return {
@@ -22,10 +23,15 @@ function finding(overrides: Partial<FindingDto>): FindingDto {
     reason: 'unreached_by_crawl',
     reasons: [],
     evidence: {},
+    signals: [],
     status: null,
     canonical: null,
     lastmod: null,
+    depth: null,
+    inlinks: null,
+    target: null,
     sitemapFile: null,
+    sitemapFiles: [],
     decision: 'pending',
     decidedBy: null,
     decidedAt: null,
@@ -200,7 +206,7 @@ describe('sanity warnings', () => {
 describe('URL state', () => {
   it('reads a full view from search params', () => {
     const params = new URLSearchParams(
-      'list=held&reason=newer_than_crawl&decision=approved&q=blog&host=example.com&pathPrefix=/a/&sort=-lastmod&cursor=abc',
+      'list=held&reason=newer_than_crawl&decision=approved&q=blog&host=example.com&pathPrefix=/a/&file=7&signal=multi_file&sort=-inlinks&cursor=abc',
     );
     expect(findingQueryFromSearchParams(params)).toEqual({
       list: 'held',
@@ -209,14 +215,18 @@ describe('URL state', () => {
       q: 'blog',
       host: 'example.com',
       pathPrefix: '/a/',
-      sort: '-lastmod',
+      file: 7,
+      signal: 'multi_file',
+      sort: '-inlinks',
       cursor: 'abc',
     });
   });
 
   it('falls back to defaults for missing or invalid values', () => {
     const view = findingQueryFromSearchParams(
-      new URLSearchParams('list=bogus&decision=maybe&sort=random&reason=DROP TABLE&q=%20%20'),
+      new URLSearchParams(
+        'list=bogus&decision=maybe&sort=random&reason=DROP TABLE&q=%20%20&file=1.5&signal=bogus',
+      ),
       'add',
     );
     expect(view).toEqual({
@@ -226,6 +236,8 @@ describe('URL state', () => {
       q: undefined,
       host: undefined,
       pathPrefix: undefined,
+      file: undefined,
+      signal: undefined,
       sort: 'id',
       cursor: undefined,
     });
@@ -234,19 +246,29 @@ describe('URL state', () => {
   });
 
   it('writes only what differs from the defaults, and round-trips', () => {
-    const view: FindingView = { list: 'prune', sort: 'id', reason: 'http_404', q: 'a b&c' };
+    const view: FindingView = { list: 'prune', sort: 'id', reason: 'http_404', q: 'a b&c', file: 3 };
     const params = toSearchParams(view);
-    expect(params.toString()).toBe('list=prune&reason=http_404&q=a+b%26c');
+    expect(params.toString()).toBe('list=prune&reason=http_404&q=a+b%26c&file=3');
     expect(findingQueryFromSearchParams(params)).toMatchObject(view);
     const sorted = toSearchParams({ list: 'add', sort: '-url', cursor: 'c1' });
     expect(sorted.toString()).toBe('list=add&sort=-url&cursor=c1');
   });
 
   it('keeps only the filter for bulk decisions (no sort, no cursor)', () => {
-    expect(filterOf({ list: 'prune', sort: '-url', cursor: 'x', decision: 'pending', host: 'h' })).toEqual({
+    expect(
+      filterOf({
+        list: 'prune',
+        sort: '-url',
+        cursor: 'x',
+        decision: 'pending',
+        host: 'h',
+        signal: 'multi_file',
+      }),
+    ).toEqual({
       list: 'prune',
       decision: 'pending',
       host: 'h',
+      signal: 'multi_file',
     });
   });
 
@@ -257,5 +279,22 @@ describe('URL state', () => {
     expect(exportHref('id', 'add', 'all', 'jsonl')).toBe(
       '/api/v1/audits/id/export?list=add&decision=all&format=jsonl',
     );
+    // A filter's rows, its own decision replaced by the export's; the BOM only for a CSV.
+    const filter = {
+      list: 'prune' as const,
+      decision: 'pending' as const,
+      file: 4,
+      signal: 'multi_file' as const,
+    };
+    expect(exportHref('id', filter, 'approved', 'csv', { bom: true })).toBe(
+      '/api/v1/audits/id/export?list=prune&file=4&signal=multi_file&decision=approved&format=csv&bom=1',
+    );
+    expect(exportHref('id', filter, 'all', 'jsonl', { bom: true })).toBe(
+      '/api/v1/audits/id/export?list=prune&file=4&signal=multi_file&decision=all&format=jsonl',
+    );
+  });
+
+  it('labels every sort', () => {
+    expect(Object.keys(SORT_LABELS)).toEqual([...SORTS]);
   });
 });

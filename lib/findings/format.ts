@@ -1,5 +1,7 @@
 // Human wording for findings (reason labels, evidence sentences) and the findings view's URL state:
 // list, filters, sort and cursor live in the page's search params so a view can be linked and reloaded.
+import { filterParams } from './links';
+import { reasonInfo } from './reasons';
 import {
   DECISIONS,
   type Decision,
@@ -7,33 +9,14 @@ import {
   type FindingList,
   type FindingSort,
   LISTS,
+  SIGNALS,
   SORTS,
   type TFindingFilter,
 } from './schema';
 
-const REASON_LABELS: Record<string, string> = {
-  unreached_by_crawl: 'Not reached by the crawl',
-  url_variant: 'URL variant',
-  blocked_by_robots: 'Blocked by robots.txt',
-  no_response: 'No response',
-  redirects: 'Redirects',
-  non_canonical: 'Not canonical',
-  noindex: 'Noindex',
-  newer_than_crawl: 'Newer than the crawl',
-  section_not_crawled: 'Section not crawled',
-  reachable_not_declared: 'Reachable, not declared',
-};
-
-const HTTP_REASON = /^http_(\d{3})$/;
-
-/** "HTTP 404" for http_404; known reasons get a fixed label, unknown codes are humanised. */
+/** "HTTP 404" for http_404; known reasons get a fixed label, unknown codes are humanised (reasons.ts). */
 export function reasonLabel(reason: string): string {
-  const known = REASON_LABELS[reason];
-  if (known) return known;
-  const http = HTTP_REASON.exec(reason);
-  if (http) return `HTTP ${http[1]}`;
-  const words = reason.replace(/_/g, ' ').trim();
-  return words ? words.charAt(0).toUpperCase() + words.slice(1) : 'Unknown reason';
+  return reasonInfo(reason).label;
 }
 
 const LIST_LABELS: Record<FindingList, string> = { prune: 'Prune', add: 'Add', held: 'Held' };
@@ -184,6 +167,25 @@ export function sanityWarningTitle(code: string): string {
 
 export const PAGE_SIZE = 100;
 
+/** What each sort shows first (rows without the value come last in every sort). */
+export const SORT_LABELS: Record<FindingSort, string> = {
+  id: 'Default order',
+  url: 'URL, A to Z',
+  '-url': 'URL, Z to A',
+  lastmod: 'Last modified, oldest first',
+  '-lastmod': 'Last modified, newest first',
+  status: 'Status, lowest first',
+  '-status': 'Status, highest first',
+  depth: 'Crawl depth, shallowest first',
+  '-depth': 'Crawl depth, deepest first',
+  inlinks: 'Inlinks, fewest first',
+  '-inlinks': 'Inlinks, most first',
+  reason: 'Reason, A to Z',
+  '-reason': 'Reason, Z to A',
+  decision: 'Decision, A to Z',
+  '-decision': 'Decision, Z to A',
+};
+
 /** What the findings view shows; every field maps to one search param. */
 export interface FindingView extends TFindingFilter {
   sort: FindingSort;
@@ -207,6 +209,7 @@ export function findingQueryFromSearchParams(
   fallbackList: FindingList = 'prune',
 ): FindingView {
   const reason = param(params, 'reason', 64);
+  const file = Number(param(params, 'file', 10));
   return {
     list: oneOf(LISTS, param(params, 'list', 10)) ?? fallbackList,
     reason: reason && /^[a-z0-9_]+$/.test(reason) ? reason : undefined,
@@ -214,6 +217,8 @@ export function findingQueryFromSearchParams(
     q: param(params, 'q', 500),
     host: param(params, 'host', 255),
     pathPrefix: param(params, 'pathPrefix', 1000),
+    file: Number.isSafeInteger(file) && file > 0 ? file : undefined,
+    signal: oneOf(SIGNALS, param(params, 'signal', 40)),
     sort: oneOf(SORTS, param(params, 'sort', 10)) ?? 'id',
     cursor: param(params, 'cursor', 2000),
   };
@@ -228,6 +233,8 @@ export function toSearchParams(view: FindingView): URLSearchParams {
     ['q', view.q],
     ['host', view.host],
     ['pathPrefix', view.pathPrefix],
+    ['file', view.file === undefined ? undefined : String(view.file)],
+    ['signal', view.signal],
     ['sort', view.sort === 'id' ? undefined : view.sort],
     ['cursor', view.cursor],
   ];
@@ -243,18 +250,27 @@ export function filterOf(view: FindingView): TFindingFilter {
   if (view.q) filter.q = view.q;
   if (view.host) filter.host = view.host;
   if (view.pathPrefix) filter.pathPrefix = view.pathPrefix;
+  if (view.file !== undefined) filter.file = view.file;
+  if (view.signal) filter.signal = view.signal;
   return filter;
 }
 
 export type ExportDecision = Decision | 'all';
 export type ExportFormat = 'csv' | 'jsonl';
 
+/** The export of a list (or of a filter's rows: `list` may be a whole filter; its own decision is
+ * replaced by `decision`). `bom` adds the byte order mark Excel needs to read UTF-8. */
 export function exportHref(
   auditId: string,
-  list: FindingList,
+  list: FindingList | TFindingFilter,
   decision: ExportDecision,
   format: ExportFormat = 'csv',
+  { bom = false } = {},
 ): string {
-  const params = new URLSearchParams({ list, decision, format });
+  const { decision: _filterDecision, ...filter } = typeof list === 'string' ? { list } : list;
+  const params = filterParams(filter);
+  params.set('decision', decision);
+  params.set('format', format);
+  if (bom && format === 'csv') params.set('bom', '1');
   return `/api/v1/audits/${encodeURIComponent(auditId)}/export?${params}`;
 }

@@ -3,9 +3,10 @@
 import 'server-only';
 import { pool } from '@/lib/db/client';
 import { findingsParts } from '@/lib/db/partitions';
+import { changesSql } from './decision-rule';
 import { filterSql } from './filter-sql';
 import { reviewIndexes } from './indexes';
-import type { Decision, TFindingFilter } from './schema';
+import type { Decision, DecisionsRecordedDto, TFindingFilter } from './schema';
 
 export interface DecisionChange {
   decision: Decision;
@@ -14,22 +15,26 @@ export interface DecisionChange {
 }
 
 /**
- * Applies a decision to the findings selected by `where` (already scoped to the audit). Rows that already
- * have this decision are left alone (no log row). Returns how many changed.
+ * Applies a decision to the findings selected by `where` (already scoped to the audit): to every one that
+ * does not have it, or (`onlyPending`) only to pending ones (decision-rule.ts). Rows left alone get no log
+ * row. Counts what changed, what was skipped and what already had the decision, from the same statement.
  */
 async function apply(
   auditId: string,
   where: string,
   whereParams: unknown[],
   change: DecisionChange,
-): Promise<number> {
+  onlyPending: boolean,
+): Promise<DecisionsRecordedDto> {
   const n = whereParams.length;
   const params = [...whereParams, change.decision, change.by, change.note, auditId];
   const p = { decision: `$${n + 1}`, by: `$${n + 2}`, note: `$${n + 3}`, audit: `$${n + 4}` };
-  const { rows } = await pool().query<{ updated: number }>(
-    `WITH target AS (
+  const { rows } = await pool().query<{ updated: number; unchanged: number; matched: number }>(
+    `WITH matched AS (
+       SELECT f.decision, count(*)::int AS n FROM findings f WHERE ${where} GROUP BY f.decision),
+     target AS (
        SELECT f.id, f.list, f.reason, f.host, f.decision AS old FROM findings f
-        WHERE ${where} AND f.decision <> ${p.decision}
+        WHERE ${where} AND ${changesSql(p.decision, onlyPending)}
         FOR UPDATE),
      changed AS (
        UPDATE findings f SET decision = ${p.decision}, decided_by = ${p.by}, decided_at = now(), note = ${p.note}
@@ -47,23 +52,44 @@ async function apply(
        INSERT INTO finding_counts (audit_id, list, reason, decision, host, n)
        SELECT ${p.audit}::uuid, list, reason, ${p.decision}, host, sum(n)::int FROM moved GROUP BY list, reason, host
        ON CONFLICT (audit_id, list, reason, decision, host) DO UPDATE SET n = finding_counts.n + EXCLUDED.n)
-     SELECT count(*)::int AS updated FROM changed`,
+     SELECT (SELECT count(*)::int FROM changed) AS updated,
+            (SELECT coalesce(sum(n), 0)::int FROM matched WHERE decision = ${p.decision}) AS unchanged,
+            (SELECT coalesce(sum(n), 0)::int FROM matched) AS matched`,
     params,
   );
-  return rows[0]?.updated ?? 0;
+  const { updated = 0, unchanged = 0, matched = 0 } = rows[0] ?? {};
+  // A row another reviewer decided meanwhile is counted where this statement's snapshot saw it.
+  return { updated, unchanged, skipped: Math.max(0, matched - updated - unchanged) };
 }
 
+/** What a decision applies to: rows the reviewer picked (each changes whatever it holds), or every row
+ * matching a filter (only pending ones change unless `override` says decided ones may too). */
+export type DecisionTarget = { ids: number[] } | { filter: TFindingFilter; override?: boolean };
+
+export async function decide(
+  auditId: string,
+  target: DecisionTarget,
+  change: DecisionChange,
+): Promise<DecisionsRecordedDto> {
+  if ('ids' in target) {
+    return apply(auditId, 'f.audit_id = $1 AND f.id = ANY($2::int[])', [auditId, target.ids], change, false);
+  }
+  const f = filterSql(auditId, target.filter);
+  return apply(auditId, f.sql, f.params, change, !target.override);
+}
+
+/** `decide` by ids, answering how many rows changed. */
 export async function decideByIds(auditId: string, ids: number[], change: DecisionChange): Promise<number> {
-  return apply(auditId, 'f.audit_id = $1 AND f.id = ANY($2::int[])', [auditId, ids], change);
+  return (await decide(auditId, { ids }, change)).updated;
 }
 
+/** `decide` by filter (pending rows only), answering how many rows changed. */
 export async function decideByFilter(
   auditId: string,
   filter: TFindingFilter,
   change: DecisionChange,
 ): Promise<number> {
-  const f = filterSql(auditId, filter);
-  return apply(auditId, f.sql, f.params, change);
+  return (await decide(auditId, { filter }, change)).updated;
 }
 
 /** Notes on the audit that its findings' review indexes are built (the UI and the benchmark read it). */

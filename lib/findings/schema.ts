@@ -19,10 +19,36 @@ export const PRUNE_REASONS = [
   'non_canonical',
   'noindex',
 ] as const;
-export const HELD_REASONS = ['newer_than_crawl', 'section_not_crawled'] as const;
+export const HELD_REASONS = ['newer_than_crawl', 'section_not_crawled', 'server_error'] as const;
 export const ADD_REASONS = ['reachable_not_declared'] as const;
 
-export const SORTS = ['id', 'url', '-url', 'lastmod', '-lastmod'] as const;
+/** Facts beside the reasons that SEOs look for (docs/reconciliation.md, "Signals"). */
+export const SIGNALS = [
+  'multi_file',
+  'redirect_canonical_conflict',
+  'canonical_chain',
+  'variant_canonicalised',
+] as const;
+export type FindingSignal = (typeof SIGNALS)[number];
+
+/** Sort keys; `-` is descending. Rows without the value (lastmod, status, depth, inlinks) come last either way. */
+export const SORTS = [
+  'id',
+  'url',
+  '-url',
+  'lastmod',
+  '-lastmod',
+  'status',
+  '-status',
+  'depth',
+  '-depth',
+  'inlinks',
+  '-inlinks',
+  'reason',
+  '-reason',
+  'decision',
+  '-decision',
+] as const;
 export type FindingSort = (typeof SORTS)[number];
 
 /** Optional text where an empty value means "not given" (as it arrives from a query string). */
@@ -34,6 +60,9 @@ const optionalText = (max: number) =>
     .transform((v) => (v === '' ? undefined : v))
     .optional();
 
+/** An empty query-string value is "not given". */
+const blankIsAbsent = (value: unknown) => (value === '' ? undefined : value);
+
 /** Filters shared by the list endpoint, bulk decisions and export. */
 export const ZFindingFilter = z
   .object({
@@ -43,6 +72,9 @@ export const ZFindingFilter = z
     q: optionalText(500),
     host: optionalText(255),
     pathPrefix: optionalText(1000),
+    /** A sitemap file id: rows it declares (alone or with other files). */
+    file: z.preprocess(blankIsAbsent, z.coerce.number().int().positive().max(2_147_483_647).optional()),
+    signal: z.preprocess(blankIsAbsent, z.enum(SIGNALS).optional()),
   })
   .strict();
 export type TFindingFilter = z.infer<typeof ZFindingFilter>;
@@ -59,6 +91,8 @@ export const ZDecisionRequest = z
     decision: z.enum(DECISIONS),
     ids: z.array(z.number().int().positive()).min(1).max(10_000).optional(),
     filter: ZFindingFilter.optional(),
+    /** A filter decision changes only pending rows unless this is true (ids change whatever they hold). */
+    override: z.boolean().default(false),
     note: z.string().trim().max(2000).optional(),
   })
   .strict()
@@ -67,14 +101,37 @@ export const ZDecisionRequest = z
   });
 export type TDecisionRequest = z.infer<typeof ZDecisionRequest>;
 
-export const ZExportQuery = z
-  .object({
-    list: z.enum(LISTS),
-    decision: z.enum([...DECISIONS, 'all']).default('approved'),
-    format: z.enum(['csv', 'jsonl']).default('csv'),
+/** A yes/no query-string flag: `1`/`true` or `0`/`false` (absent: no). */
+const queryFlag = z.preprocess(
+  blankIsAbsent,
+  z
+    .enum(['1', 'true', '0', 'false'])
+    .default('0')
+    .transform((v) => v === '1' || v === 'true'),
+);
+
+/** The export takes the list's filters; its `decision` defaults to approved and may be `all`. */
+export const ZExportQuery = ZFindingFilter.extend({
+  decision: z.enum([...DECISIONS, 'all']).default('approved'),
+  format: z.enum(['csv', 'jsonl']).default('csv'),
+  /** Prepend a UTF-8 byte order mark to the CSV (Excel reads the file as UTF-8 then). */
+  bom: queryFlag,
+}).strict();
+export type TExportQuery = z.infer<typeof ZExportQuery>;
+
+/** `GET /findings/reasons`: the list's filters; a `reason` is accepted and ignored (every reason is counted). */
+export const ZReasonCountsQuery = ZFindingFilter;
+
+/** `GET /decisions/preview`: the decision to apply, and the filter it would apply to. The filter's own
+ * decision (rows that have it now) is `filterDecision`, since `decision` names the one to apply. */
+export const ZDecisionPreviewQuery = ZFindingFilter.omit({ decision: true })
+  .extend({
+    decision: z.enum(DECISIONS),
+    filterDecision: z.preprocess(blankIsAbsent, z.enum(DECISIONS).optional()),
+    override: queryFlag,
   })
   .strict();
-export type TExportQuery = z.infer<typeof ZExportQuery>;
+export type TDecisionPreviewQuery = z.infer<typeof ZDecisionPreviewQuery>;
 
 export interface DecisionLogEntry {
   from: Decision;
@@ -82,6 +139,19 @@ export interface DecisionLogEntry {
   by: string;
   at: string;
   note: string | null;
+}
+
+export interface SitemapFileRef {
+  id: number;
+  url: string | null;
+  uploadName: string | null;
+}
+
+export interface FindingTarget {
+  kind: 'redirect' | 'canonical' | 'variant';
+  url: string;
+  /** Its own crawl status when it was crawled (a variant's is not kept: null). */
+  status: number | null;
 }
 
 export interface FindingDto {
@@ -93,10 +163,20 @@ export interface FindingDto {
   reasons: string[];
   /** Reason-specific facts: redirect target and its status, canonical and whether it is declared, variant URL, ... */
   evidence: Record<string, unknown>;
+  /** multi_file, redirect_canonical_conflict, canonical_chain, variant_canonicalised (SIGNALS). */
+  signals: string[];
   status: number | null;
   canonical: string | null;
   lastmod: string | null;
-  sitemapFile: { id: number; url: string | null; uploadName: string | null } | null;
+  /** Crawl depth and (unique) inlinks, when the crawl export has them. */
+  depth: number | null;
+  inlinks: number | null;
+  /** What the reason points to: the redirect target, the canonical or the crawled variant (see target.ts). */
+  target: FindingTarget | null;
+  /** The sitemap file of the URL shown (the last declaring entry). */
+  sitemapFile: SitemapFileRef | null;
+  /** Every sitemap file declaring the URL, in id order (one when only one does; none for add rows). */
+  sitemapFiles: SitemapFileRef[];
   decision: Decision;
   decidedBy: string | null;
   decidedAt: string | null;
@@ -117,9 +197,30 @@ export interface FindingsByFileDto {
   items: FindingsByFileItem[];
 }
 
-/** `POST /audits/{id}/decisions`: how many findings the decision changed. */
+/** `POST /audits/{id}/decisions`: what the decision did to the rows it was given or matched. */
 export interface DecisionsRecordedDto {
+  /** Rows that changed to the decision. */
   updated: number;
+  /** Decided rows a filter decision left alone (always 0 with override or ids). */
+  skipped: number;
+  /** Rows that already had this decision. */
+  unchanged: number;
+}
+
+/** `GET /audits/{id}/decisions/preview`: what the same filter decision would do, changing nothing. */
+export interface DecisionPreviewDto {
+  willChange: number;
+  willSkip: number;
+  alreadySet: number;
+  /** The matching rows by their decision now (for "1 rejected row stays rejected"). */
+  byDecision: Record<Decision, number>;
+}
+
+/** `GET /audits/{id}/findings/reasons`: the list's rows per reason under every filter but the reason. */
+export interface ReasonCountsDto {
+  list: FindingList;
+  total: number;
+  byReason: Record<string, number>;
 }
 
 export interface ListSummary {

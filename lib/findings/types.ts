@@ -21,11 +21,19 @@ export interface FindingRow {
   blocked_by_robots: boolean | null;
   depth: number | null;
   crawled_at: Date | null;
+  inlinks: number | null;
+  /** Every sitemap file declaring the key when more than one entry does; empty: sitemap_file_id alone. */
+  file_ids: number[] | null;
+  /** The canonical's own crawl status (when the canonical is another crawled URL). */
+  canonical_status: number | null;
+  signals: string[] | null;
   canonical: string | null;
   lastmod: Date | null;
   sitemap_file_id: number | null;
   file_url: string | null;
   file_upload_name: string | null;
+  /** The files of file_ids, when it is not empty (a JSON aggregate in the reads). */
+  files: { id: number; url: string | null; uploadName: string | null }[] | null;
   decision: Decision;
   decided_by: string | null;
   decided_at: Date | null;

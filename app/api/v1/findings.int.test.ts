@@ -6,9 +6,10 @@ import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { insertAudit } from '@/lib/audits/mutations';
 import { pool } from '@/lib/db/client';
+import { EXPORT_COLUMNS } from '@/lib/findings/csv';
 import { reviewIndexes } from '@/lib/findings/indexes';
 import { buildReviewIndexes } from '@/lib/findings/mutations';
-import type { FindingDto, FindingPage } from '@/lib/findings/schema';
+import { type FindingDto, type FindingPage, type FindingSort, SORTS } from '@/lib/findings/schema';
 import { testCaller } from '@/lib/test-support/auth';
 import { runAuditStep } from '@/lib/test-support/run-audit';
 import { POST as decide } from './audits/[id]/decisions/route';
@@ -30,7 +31,8 @@ const viewer = await testCaller('viewer');
 let auditId = '';
 const base = 'http://localhost/api/v1/audits';
 
-/** 600 declared pages on two hosts: every 3rd unreached, every 5th a 404, some with lastmod; plus 50 undeclared. */
+/** 600 declared pages on two hosts: every 3rd unreached, every 5th a 404 (every 50th a 410), some with
+ * lastmod, depth and inlinks; plus 50 undeclared. */
 async function reconciledAudit(): Promise<string> {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'findings-api-'));
   const urls: string[] = [];
@@ -45,9 +47,11 @@ async function reconciledAudit(): Promise<string> {
     crawl.push(
       JSON.stringify({
         url,
-        status: i % 5 === 0 ? 404 : 200,
+        status: i % 5 === 0 ? (i % 50 === 0 ? 410 : 404) : 200,
         indexable: true,
         crawled_at: '2026-11-01T00:00:00Z',
+        // Some rows without depth or inlinks, so those sorts have a null block.
+        ...(i % 8 ? { depth: i % 4, inlinks: i % 11 } : {}),
       }),
     );
   }
@@ -109,39 +113,39 @@ beforeAll(async () => {
 describe('GET findings', () => {
   it('counts per list and reason on the audit', async () => {
     const audit = await (await getAudit(viewer.request(`${base}/${auditId}`), ctx())).json();
-    expect(audit.findings.prune.byReason).toEqual({ unreached_by_crawl: 200, http_404: 80 });
+    expect(audit.findings.prune.byReason).toEqual({ unreached_by_crawl: 200, http_404: 72, http_410: 8 });
     expect(audit.findings.add).toEqual({ total: 50, byReason: { reachable_not_declared: 50 } });
     expect(audit.findings.decisions.prune).toEqual({ pending: 280, approved: 0, rejected: 0 });
   });
 
-  it.each(['id', 'url', '-url', 'lastmod', '-lastmod'])(
-    'walks every row exactly once with sort=%s',
-    async (sort) => {
-      const items = await allPages(`list=prune&sort=${sort}`);
-      expect(items).toHaveLength(280);
-      expect(new Set(items.map((i) => i.id)).size).toBe(280);
-      const key = (f: FindingDto) =>
-        sort.includes('url') ? f.url : sort.includes('lastmod') ? f.lastmod : null;
-      if (sort !== 'id') {
-        const values = items.map(key);
-        const nonNull = values.filter((v): v is string => v !== null);
-        const sorted = [...nonNull].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
-        expect(nonNull).toEqual(sort.startsWith('-') ? sorted.reverse() : sorted);
-        if (sort.includes('lastmod')) {
-          // Rows without a lastmod form one block: last ascending, first descending.
-          const firstNull = values.indexOf(null);
-          expect(
-            values.slice(firstNull).every((v) => v === null) ||
-              values.slice(0, values.lastIndexOf(null) + 1).every((v) => v === null),
-          ).toBe(true);
-        }
-      }
-    },
-  );
+  it.each(SORTS)('walks every row exactly once with sort=%s, nulls last', async (sort) => {
+    const items = await allPages(`list=prune&sort=${sort}`);
+    expect(items).toHaveLength(280);
+    expect(new Set(items.map((i) => i.id)).size).toBe(280);
+    const column = sort.replace('-', '') as Exclude<FindingSort, `-${string}`>;
+    const values = items.map((f) => f[column]);
+    const nonNull = values.filter((v): v is string | number => v !== null);
+    // Ties in the sort value are broken by id, in the same direction.
+    const byId = items.filter((f) => f[column] !== null).map((f) => [f[column], f.id] as const);
+    const sorted = [...byId].sort(([a, ai], [b, bi]) => (a < b ? -1 : a > b ? 1 : ai - bi));
+    expect(byId).toEqual(sort.startsWith('-') ? sorted.reverse() : sorted);
+    // Rows without the value form one block, last in both directions.
+    expect(values.slice(nonNull.length).every((v) => v === null)).toBe(true);
+    if (['lastmod', 'status', 'depth', 'inlinks'].includes(column)) expect(nonNull.length).toBeLessThan(280);
+    // The order is not vacuous (decisions are sorted once some are made, below).
+    if (column !== 'decision') expect(new Set(nonNull).size).toBeGreaterThan(1);
+  });
+
+  it('refuses a cursor made for another sort', async () => {
+    const first = await page('list=prune&sort=url&limit=5');
+    const wrong = await page(`list=prune&sort=status&limit=5&cursor=${first.body.nextCursor}`);
+    expect(wrong.status).toBe(400);
+    expect(JSON.stringify(wrong.body)).toMatch(/cursor is not valid for this sort/);
+  });
 
   it('filters by reason, host, path prefix and search, with exact totals', async () => {
     const gone = await page('list=prune&reason=http_404&limit=5');
-    expect(gone.body.total).toBe(80);
+    expect(gone.body.total).toBe(72);
     expect(gone.body.items.every((i) => i.reason === 'http_404' && i.evidence.status === 404)).toBe(true);
     const hostB = await allPages('list=prune&host=b.example');
     expect(hostB.every((i) => i.url.startsWith('https://b.example/'))).toBe(true);
@@ -175,7 +179,7 @@ describe('GET findings', () => {
         fileId: expect.any(Number),
         url: null,
         uploadName: 's.xml',
-        byReason: { unreached_by_crawl: 200, http_404: 80 },
+        byReason: { unreached_by_crawl: 200, http_404: 72, http_410: 8 },
       },
     ]);
   });
@@ -185,8 +189,13 @@ describe('decisions', () => {
   it('approves by ids, logs who and when, and moves the counts', async () => {
     const first = (await page('list=prune&reason=http_404&limit=3')).body.items.map((i) => i.id);
     const res = await post({ decision: 'approved', ids: first, note: 'gone for good' });
-    expect(res).toEqual({ status: 200, body: { updated: 3 } });
-    expect((await post({ decision: 'approved', ids: first })).body.updated).toBe(0); // no-op: already approved
+    expect(res).toEqual({ status: 200, body: { updated: 3, skipped: 0, unchanged: 0 } });
+    // Approving approved rows says so, instead of "0 updated".
+    expect((await post({ decision: 'approved', ids: first })).body).toEqual({
+      updated: 0,
+      skipped: 0,
+      unchanged: 3,
+    });
     const one = await (await getFinding(viewer.request('http://x'), findingCtx(String(first[0])))).json();
     expect(one).toMatchObject({ decision: 'approved', decidedBy: 'Ana', note: 'gone for good' });
     expect(one.history).toEqual([
@@ -202,7 +211,7 @@ describe('decisions', () => {
       'Bo',
     );
     const expected = (await page('list=prune&reason=unreached_by_crawl&host=a.example')).body.total;
-    expect(res.body.updated).toBe(expected);
+    expect(res.body).toEqual({ updated: expected, skipped: 0, unchanged: 0 });
     expect((await page('list=prune&decision=rejected')).body.total).toBe(expected);
     const { rows } = await pool().query(
       "SELECT count(*)::int AS n FROM decision_log WHERE audit_id = $1 AND to_decision = 'rejected' AND decided_by = 'Bo'",
@@ -236,17 +245,21 @@ describe('export', () => {
       /attachment; filename="findings-api-prune-approved-\d{4}-\d{2}-\d{2}\.csv"/,
     );
     const lines = text.trimEnd().split('\n');
-    expect(lines[0]).toBe('url,reason,detail,decision,decided_by,decided_at,note');
+    expect(lines[0]).toBe(
+      'url,reason,reasons,sitemap_files,status,lastmod,replace_with,target_status,decision,decided_by,decided_at,note',
+    );
+    expect(lines[0]).toBe(EXPORT_COLUMNS.join(','));
     expect(lines).toHaveLength(4);
     expect(
       lines
         .slice(1)
         .every((l) =>
-          /^https:\/\/\S+,http_404,status=404[^,]*,approved,Ana,\d{4}-\d\d-\d\dT[\d:.]+Z,gone for good$/.test(
+          /^https:\/\/\S+,http_404,http_404,s\.xml,404,(\d{4}-\d\d-\d\dT[\d:.]+Z)?,,,approved,Ana,\d{4}-\d\d-\d\dT[\d:.]+Z,gone for good$/.test(
             l,
           ),
         ),
     ).toBe(true);
+    expect(text.charCodeAt(0)).toBe('u'.charCodeAt(0)); // no byte order mark unless asked
   });
 
   it('neutralises cells a spreadsheet would run as a formula', async () => {
@@ -265,7 +278,32 @@ describe('export', () => {
       .split('\n')
       .map((l) => JSON.parse(l));
     expect(rows).toHaveLength(50);
-    expect(rows[0]).toMatchObject({ reason: 'reachable_not_declared', list: 'add' });
+    expect(Object.keys(rows[0])).toEqual([...EXPORT_COLUMNS]);
+    expect(rows[0]).toMatchObject({
+      reason: 'reachable_not_declared',
+      reasons: ['reachable_not_declared'],
+      sitemap_files: [],
+      status: 200,
+      replace_with: null,
+    });
+  });
+
+  it('exports only the rows matching the filters', async () => {
+    const { text } = await download('list=prune&decision=all&host=b.example&reason=http_404&format=csv');
+    const lines = text.trimEnd().split('\n').slice(1);
+    expect(lines.length).toBe((await page('list=prune&host=b.example&reason=http_404')).body.total);
+    expect(lines.every((l) => l.startsWith('https://b.example/') && l.includes(',http_404,'))).toBe(true);
+    const q = await download('list=prune&decision=all&q=ITEM-30&format=jsonl');
+    expect(q.text.trim().split('\n')).toHaveLength(6);
+  });
+});
+
+describe('after decisions', () => {
+  it('sorts by decision once there are several', async () => {
+    const items = await allPages('list=prune&sort=-decision', 90);
+    const values = items.map((f) => f.decision);
+    expect(new Set(values).size).toBe(3);
+    expect(values).toEqual([...values].sort().reverse());
   });
 });
 

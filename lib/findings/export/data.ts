@@ -1,37 +1,36 @@
 // The exports' reads, streamed so that memory does not grow with the list: JSONL rows in batches from a
-// server-side cursor, and the CSV formatted by Postgres itself (COPY ... TO STDOUT).
+// server-side cursor, and the CSV formatted by Postgres itself (COPY ... TO STDOUT). Both take the list
+// endpoint's filters and write EXPORT_COLUMNS (csv.ts).
 import 'server-only';
 import { to as copyTo } from 'pg-copy-streams';
 import { pool } from '@/lib/db/client';
-import { crawlTimeOf, FINDING_COLUMNS, FINDING_FROM } from '@/lib/findings/data';
+import { EXPORT_COLUMNS } from '@/lib/findings/csv';
+import { FINDING_COLUMNS, FINDING_FROM } from '@/lib/findings/data';
 import { toFindingDto } from '@/lib/findings/dto';
-import { evidenceDetailSql } from '@/lib/findings/evidence';
-import type { FindingDto, FindingList } from '@/lib/findings/schema';
+import { filterSql, inlineSql } from '@/lib/findings/filter-sql';
+import type { FindingDto, TFindingFilter } from '@/lib/findings/schema';
+import { targetSql } from '@/lib/findings/target';
 import type { FindingRow } from '@/lib/findings/types';
 
-/**
- * The rows of one list (optionally one decision) in id order, a batch at a time, from a cursor. Their
- * evidence has no crawlTime: the JSONL lines have never carried it (the CSV's detail does).
- */
+/** The rows matching the filter in id order, a batch at a time, from a cursor. */
 export async function* streamFindings(
   auditId: string,
-  list: FindingList,
-  decision: FindingDto['decision'] | 'all',
+  filter: TFindingFilter,
   batchSize = 5000,
 ): AsyncGenerator<FindingDto[]> {
   const client = await pool().connect();
   try {
     await client.query('BEGIN READ ONLY');
-    const params: unknown[] = [auditId, list];
-    const decisionSql = decision === 'all' ? '' : ` AND f.decision = $${params.push(decision)}`;
+    const f = filterSql(auditId, filter);
     await client.query(
       `DECLARE findings_export NO SCROLL CURSOR FOR
-       SELECT ${FINDING_COLUMNS} FROM ${FINDING_FROM} WHERE f.audit_id = $1 AND f.list = $2${decisionSql} ORDER BY f.id`,
-      params,
+       SELECT ${FINDING_COLUMNS} FROM ${FINDING_FROM} WHERE ${f.sql} ORDER BY f.id`,
+      f.params,
     );
     for (;;) {
       const { rows } = await client.query<FindingRow>(`FETCH ${batchSize} FROM findings_export`);
       if (rows.length === 0) break;
+      // The exports carry no evidence object, so the crawl time it would show is not read.
       yield rows.map((row) => toFindingDto(row, null));
     }
     await client.query('COMMIT');
@@ -48,28 +47,49 @@ function neutralised(column: string): string {
   return `CASE WHEN ${column} ~ '^[=+@\\t\\r-]' THEN '''' || ${column} ELSE ${column} END`;
 }
 
+const instant = (column: string) => `to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
+
+/** Every declaring file's URL (else upload name), `|`-separated: file_ids when several entries declare
+ * the key, else the row's one file (`sf`). */
+const SITEMAP_FILES = `CASE WHEN cardinality(f.file_ids) > 0 THEN (
+    SELECT string_agg(coalesce(s.url, s.upload_name), '|' ORDER BY s.id) FROM sitemap_files s
+     WHERE s.id = ANY (f.file_ids))
+  ELSE coalesce(sf.url, sf.upload_name) END`;
+
+/** The SELECT list of the CSV, in EXPORT_COLUMNS order. */
+const CSV_COLUMNS: Record<(typeof EXPORT_COLUMNS)[number], string> = {
+  url: neutralised('f.url'),
+  reason: 'f.reason',
+  reasons: `array_to_string(coalesce(f.reasons, ARRAY[f.reason]), '|')`,
+  sitemap_files: neutralised(SITEMAP_FILES),
+  status: 'f.status',
+  lastmod: instant('f.lastmod'),
+  replace_with: neutralised('t.url'),
+  target_status: 't.status',
+  decision: 'f.decision',
+  decided_by: neutralised('f.decided_by'),
+  decided_at: instant('f.decided_at'),
+  note: neutralised('f.note'),
+};
+
 /**
- * The CSV export of one list, formatted by Postgres (COPY ... TO STDOUT, CSV quoting) and streamed as it
- * is produced. `release` must be called when the stream ends or is abandoned.
+ * The CSV export of the rows matching the filter, formatted by Postgres (COPY ... TO STDOUT, CSV quoting)
+ * and streamed as it is produced. `release` must be called when the stream ends or is abandoned.
  */
 export async function copyFindingsCsv(
   auditId: string,
-  list: FindingList,
-  decision: FindingDto['decision'] | 'all',
+  filter: TFindingFilter,
 ): Promise<{ stream: NodeJS.ReadableStream; release: () => void }> {
-  const crawlTime = await crawlTimeOf(auditId);
   const client = await pool().connect();
-  // COPY takes no parameters: the values are inlined as escaped literals.
-  const literal = (value: string) => client.escapeLiteral(value);
-  const decisionSql = decision === 'all' ? '' : ` AND f.decision = ${literal(decision)}`;
-  const detail = evidenceDetailSql(crawlTime === null ? 'NULL::text' : literal(crawlTime));
+  // COPY takes no parameters: the filter's values are inlined as escaped literals.
+  const where = inlineSql(filterSql(auditId, filter), (value) => client.escapeLiteral(value));
+  const select = EXPORT_COLUMNS.map((name) => `${CSV_COLUMNS[name]} AS ${name}`).join(',\n           ');
   const sql = `COPY (
-    SELECT ${neutralised('f.url')} AS url, f.reason, ${neutralised(detail)} AS detail,
-           f.decision, ${neutralised('f.decided_by')} AS decided_by,
-           to_char(f.decided_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS decided_at,
-           ${neutralised('f.note')} AS note
+    SELECT ${select}
       FROM findings f
-     WHERE f.audit_id = ${literal(auditId)}::uuid AND f.list = ${literal(list)}${decisionSql}
+      LEFT JOIN sitemap_files sf ON sf.id = f.sitemap_file_id
+      LEFT JOIN LATERAL ${targetSql()} t ON true
+     WHERE ${where}
      ORDER BY f.id
   ) TO STDOUT WITH (FORMAT csv, HEADER)`;
   const stream = client.query(copyTo(sql));

@@ -3,7 +3,7 @@ import { auditIdParam } from '@/lib/api/params';
 import { guarded, json } from '@/lib/api/respond';
 import { AppError } from '@/lib/errors';
 import { reconciledAudit } from '@/lib/findings/data';
-import { decideByFilter, decideByIds } from '@/lib/findings/mutations';
+import { decide } from '@/lib/findings/mutations';
 import type { DecisionsRecordedDto } from '@/lib/findings/schema';
 import { ZDecisionRequest } from '@/lib/findings/schema';
 
@@ -22,8 +22,8 @@ export const POST = guarded('reviewer', async (request: Request, { params }: Con
   const input = ZDecisionRequest.parse(body);
   const change = { decision: input.decision, by: actor.name, note: input.note || null };
   await reconciledAudit(id);
-  const updated = input.ids
-    ? await decideByIds(id, input.ids, change)
-    : await decideByFilter(id, input.filter as NonNullable<typeof input.filter>, change);
-  return json({ updated } satisfies Sendable<DecisionsRecordedDto>);
+  const target = input.ids
+    ? { ids: input.ids }
+    : { filter: input.filter as NonNullable<typeof input.filter>, override: input.override };
+  return json((await decide(id, target, change)) satisfies Sendable<DecisionsRecordedDto>);
 });

@@ -12,22 +12,24 @@ type Context = { params: Promise<{ id: string }> };
 
 export const GET = guarded('viewer', async (request: Request, { params }: Context) => {
   const id = auditIdParam((await params).id);
-  const query = ZExportQuery.parse(Object.fromEntries(new URL(request.url).searchParams));
+  const { format, bom, decision, ...rest } = ZExportQuery.parse(
+    Object.fromEntries(new URL(request.url).searchParams),
+  );
+  const filter = { ...rest, decision: decision === 'all' ? undefined : decision };
   const audit = await reconciledAudit(id);
-  const name = exportFileName(audit.name, query.list, query.decision, query.format);
+  const name = exportFileName(audit.name, filter.list, decision, format);
   const headers = {
-    'content-type':
-      query.format === 'csv' ? 'text/csv; charset=utf-8' : 'application/x-ndjson; charset=utf-8',
+    'content-type': format === 'csv' ? 'text/csv; charset=utf-8' : 'application/x-ndjson; charset=utf-8',
     'content-disposition': `attachment; filename="${name}"`,
     'cache-control': 'no-store',
   };
-  if (query.format === 'csv') {
+  if (format === 'csv') {
     // Postgres formats the CSV (COPY ... TO STDOUT): the rows are streamed straight from the database.
-    const { stream, release } = await copyFindingsCsv(id, query.list, query.decision);
+    const { stream, release } = await copyFindingsCsv(id, filter);
     const body = Readable.toWeb(stream as Readable) as ReadableStream<Uint8Array>;
-    return new Response(withCancel(body, release), { headers });
+    return new Response(withCancel(body, release, bom ? UTF8_BOM : undefined), { headers });
   }
-  const batches = streamFindings(id, query.list, query.decision);
+  const batches = streamFindings(id, filter);
   const encoder = new TextEncoder();
   // Pulled batch by batch from a database cursor: the export never sits in memory whole.
   const body = new ReadableStream<Uint8Array>({
@@ -46,10 +48,20 @@ export const GET = guarded('viewer', async (request: Request, { params }: Contex
   return new Response(body, { headers });
 });
 
-/** Passes a stream through, calling `onCancel` if the client goes away before the end. */
-function withCancel(body: ReadableStream<Uint8Array>, onCancel: () => void): ReadableStream<Uint8Array> {
+/** The UTF-8 byte order mark: Excel reads a CSV that starts with it as UTF-8 (else as the locale's code page). */
+const UTF8_BOM = new Uint8Array([0xef, 0xbb, 0xbf]);
+
+/** Passes a stream through, after `prefix`, calling `onCancel` if the client goes away before the end. */
+function withCancel(
+  body: ReadableStream<Uint8Array>,
+  onCancel: () => void,
+  prefix?: Uint8Array,
+): ReadableStream<Uint8Array> {
   const reader = body.getReader();
   return new ReadableStream<Uint8Array>({
+    start(controller) {
+      if (prefix) controller.enqueue(prefix);
+    },
     async pull(controller) {
       const { done, value } = await reader.read();
       if (done) controller.close();

@@ -1,0 +1,16 @@
+import type { Sendable } from '@/lib/api/client';
+import { auditIdParam } from '@/lib/api/params';
+import { guarded, json } from '@/lib/api/respond';
+import { reasonCounts, reconciledAudit } from '@/lib/findings/data';
+import { type ReasonCountsDto, ZReasonCountsQuery } from '@/lib/findings/schema';
+
+export const dynamic = 'force-dynamic';
+
+type Context = { params: Promise<{ id: string }> };
+
+export const GET = guarded('viewer', async (request: Request, { params }: Context) => {
+  const id = auditIdParam((await params).id);
+  const query = ZReasonCountsQuery.parse(Object.fromEntries(new URL(request.url).searchParams));
+  await reconciledAudit(id);
+  return json((await reasonCounts(id, query)) satisfies Sendable<ReasonCountsDto>);
+});

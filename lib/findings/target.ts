@@ -1,0 +1,49 @@
+// What a finding's reason points to — the redirect target, the canonical or the crawled variant — defined
+// once: the API's `target` (targetOf) and the export's replace_with / target_status columns (targetSql,
+// computed by Postgres) both follow TARGETS.
+import type { FindingTarget } from './schema';
+import type { FindingRow } from './types';
+
+type Column = 'redirect_url' | 'target_status' | 'canonical' | 'canonical_status' | 'variant_url';
+
+interface TargetRule {
+  /** The reason that points somewhere. */
+  reason: 'redirects' | 'non_canonical' | 'url_variant';
+  kind: FindingTarget['kind'];
+  url: Column;
+  /** The target's own crawl status; none is kept for a variant. */
+  status: Column | null;
+}
+
+export const TARGETS: readonly TargetRule[] = [
+  { reason: 'redirects', kind: 'redirect', url: 'redirect_url', status: 'target_status' },
+  { reason: 'non_canonical', kind: 'canonical', url: 'canonical', status: 'canonical_status' },
+  { reason: 'url_variant', kind: 'variant', url: 'variant_url', status: null },
+];
+
+/** The target of the first of the row's reasons (in reasons order) that points to a known URL; else null. */
+export function targetOf(row: FindingRow): FindingTarget | null {
+  for (const reason of row.reasons ?? [row.reason]) {
+    const rule = TARGETS.find((t) => t.reason === reason);
+    const url = rule ? row[rule.url] : null;
+    if (!rule || typeof url !== 'string' || url === '') continue;
+    const status = rule.status === null ? null : row[rule.status];
+    return { kind: rule.kind, url, status: typeof status === 'number' ? status : null };
+  }
+  return null;
+}
+
+/**
+ * The same as a LATERAL subquery over `findings f`, giving `kind`, `url` and `status` (one row, or none when
+ * no reason points anywhere): `LEFT JOIN LATERAL ${targetSql()} t ON true`.
+ */
+export function targetSql(): string {
+  const candidates = TARGETS.map(
+    (t) =>
+      `(array_position(coalesce(f.reasons, ARRAY[f.reason]), '${t.reason}'), '${t.kind}', f.${t.url}, ${
+        t.status ? `f.${t.status}` : 'NULL::int'
+      })`,
+  );
+  return `(SELECT c.kind, c.url, c.status FROM (VALUES ${candidates.join(', ')}) c(pos, kind, url, status)
+     WHERE c.pos IS NOT NULL AND c.url <> '' ORDER BY c.pos LIMIT 1)`;
+}
