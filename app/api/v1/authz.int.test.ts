@@ -10,10 +10,12 @@ import { pool } from '@/lib/db/client';
 import { stopBoss } from '@/lib/jobs/queue';
 import { testCaller } from '@/lib/test-support/auth';
 import * as cancel from './audits/[id]/cancel/route';
+import * as preview from './audits/[id]/decisions/preview/route';
 import * as decisions from './audits/[id]/decisions/route';
 import * as exportRoute from './audits/[id]/export/route';
 import * as finding from './audits/[id]/findings/[findingId]/route';
 import * as byFile from './audits/[id]/findings/by-file/route';
+import * as reasons from './audits/[id]/findings/reasons/route';
 import * as findings from './audits/[id]/findings/route';
 import * as audit from './audits/[id]/route';
 import * as shares from './audits/[id]/shares/route';
@@ -49,9 +51,18 @@ const ENDPOINTS: [string, string, Handler, never, Role, number][] = [
   ['GET', `/api/v1/audits/${id}/sitemaps`, sitemaps.GET, params({ id }), 'viewer', 404],
   ['GET', `/api/v1/audits/${id}/findings?list=prune`, findings.GET, params({ id }), 'viewer', 404],
   ['GET', `/api/v1/audits/${id}/findings/by-file`, byFile.GET, params({ id }), 'viewer', 404],
+  ['GET', `/api/v1/audits/${id}/findings/reasons?list=prune`, reasons.GET, params({ id }), 'viewer', 404],
   ['GET', `/api/v1/audits/${id}/findings/1`, finding.GET, params({ id, findingId: '1' }), 'viewer', 404],
   ['GET', `/api/v1/audits/${id}/export?list=prune`, exportRoute.GET, params({ id }), 'viewer', 404],
   ['POST', `/api/v1/audits/${id}/decisions`, decisions.POST, params({ id }), 'reviewer', 400],
+  [
+    'GET',
+    `/api/v1/audits/${id}/decisions/preview?list=prune&decision=approved`,
+    preview.GET,
+    params({ id }),
+    'reviewer',
+    404,
+  ],
   ['GET', `/api/v1/audits/${id}/shares`, shares.GET, params({ id }), 'reviewer', 404],
   ['POST', `/api/v1/audits/${id}/shares`, shares.POST, params({ id }), 'reviewer', 404],
   ['DELETE', `/api/v1/shares/${id}`, share.DELETE, params({ id }), 'reviewer', 404],
