@@ -7,6 +7,7 @@ ALTER TABLE "crawl_pages"
 
 ALTER TABLE "findings"
   ADD COLUMN "inlinks" INTEGER,
-  ADD COLUMN "file_ids" INTEGER[] NOT NULL DEFAULT '{}',
+  -- Lists as Prisma writes them (nullable, defaulting to empty); the reconcile always fills them.
+  ADD COLUMN "file_ids" INTEGER[] DEFAULT '{}',
   ADD COLUMN "canonical_status" INTEGER,
-  ADD COLUMN "signals" TEXT[] NOT NULL DEFAULT '{}';
+  ADD COLUMN "signals" TEXT[] DEFAULT '{}';
