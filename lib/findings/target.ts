@@ -34,16 +34,25 @@ export function targetOf(row: FindingRow): FindingTarget | null {
 }
 
 /**
- * The same as a LATERAL subquery over `findings f`, giving `kind`, `url` and `status` (one row, or none when
- * no reason points anywhere): `LEFT JOIN LATERAL ${targetSql()} t ON true`.
+ * The same as a LATERAL subquery over `findings f`, giving `kind`, `url` and `status` (all null when no
+ * reason points anywhere): `LEFT JOIN LATERAL ${targetSql()} t ON true`. Each rule's place among the
+ * reasons is compared with the others' in CASE expressions: no per-row sort (a VALUES list sorted per row
+ * made a 720,000-row CSV export take 7.5 s instead of 1).
  */
 export function targetSql(): string {
-  const candidates = TARGETS.map(
-    (t) =>
-      `(array_position(coalesce(f.reasons, ARRAY[f.reason]), '${t.reason}'), '${t.kind}', f.${t.url}, ${
-        t.status ? `f.${t.status}` : 'NULL::int'
-      })`,
+  const reasons = 'coalesce(f.reasons, ARRAY[f.reason])';
+  const places = TARGETS.map(
+    (t, i) => `CASE WHEN f.${t.url} <> '' THEN array_position(${reasons}, '${t.reason}') END AS p${i}`,
   );
-  return `(SELECT c.kind, c.url, c.status FROM (VALUES ${candidates.join(', ')}) c(pos, kind, url, status)
-     WHERE c.pos IS NOT NULL AND c.url <> '' ORDER BY c.pos LIMIT 1)`;
+  // Rule i applies when it has a place and every other rule with a place comes after it.
+  const first = (i: number) =>
+    [
+      `p${i} IS NOT NULL`,
+      ...TARGETS.flatMap((_, j) => (j === i ? [] : [`(p${j} IS NULL OR p${i} < p${j})`])),
+    ].join(' AND ');
+  const pick = (value: (t: TargetRule) => string) =>
+    `CASE ${TARGETS.map((t, i) => `WHEN ${first(i)} THEN ${value(t)}`).join(' ')} END`;
+  return `(SELECT ${pick((t) => `'${t.kind}'`)} AS kind, ${pick((t) => `f.${t.url}`)} AS url,
+            ${pick((t) => (t.status ? `f.${t.status}` : 'NULL::int'))} AS status
+     FROM (SELECT ${places.join(', ')}) p)`;
 }

@@ -7,6 +7,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { insertAudit } from '@/lib/audits/mutations';
 import { pool } from '@/lib/db/client';
 import { EXPORT_COLUMNS } from '@/lib/findings/csv';
+import { filterSql } from '@/lib/findings/filter-sql';
 import { reviewIndexes } from '@/lib/findings/indexes';
 import { buildReviewIndexes } from '@/lib/findings/mutations';
 import { type FindingDto, type FindingPage, type FindingSort, SORTS } from '@/lib/findings/schema';
@@ -126,7 +127,9 @@ describe('GET findings', () => {
     const values = items.map((f) => f[column]);
     const nonNull = values.filter((v): v is string | number => v !== null);
     // Ties in the sort value are broken by id, in the same direction.
-    const byId = items.filter((f) => f[column] !== null).map((f) => [f[column], f.id] as const);
+    const byId = items.flatMap((f) =>
+      f[column] === null ? [] : [[f[column] as string | number, f.id] as const],
+    );
     const sorted = [...byId].sort(([a, ai], [b, bi]) => (a < b ? -1 : a > b ? 1 : ai - bi));
     expect(byId).toEqual(sort.startsWith('-') ? sorted.reverse() : sorted);
     // Rows without the value form one block, last in both directions.
@@ -323,6 +326,24 @@ describe('review indexes', () => {
     const after = await (await getAudit(viewer.request(`${base}/${auditId}`), ctx())).json();
     expect(after.findings.indexesReady).toBe(true);
     expect((await page('list=prune&q=item-30&sort=url')).body.total).toBe(6);
+  });
+
+  it.each([
+    [{ file: 1 }, '_files_idx'],
+    [{ signal: 'multi_file' }, '_signals_idx'],
+  ] as const)('answer the filter %j with %s (its expression matches the index)', async (filter, index) => {
+    const f = filterSql(auditId, { list: 'prune', ...filter });
+    const client = await pool().connect();
+    try {
+      // A table this small is cheaper to scan: forbid that, so only a matching index can answer.
+      await client.query('BEGIN');
+      await client.query('SET LOCAL enable_seqscan = off');
+      const { rows } = await client.query(`EXPLAIN SELECT count(*) FROM findings f WHERE ${f.sql}`, f.params);
+      expect(rows.map((r) => r['QUERY PLAN']).join('\n')).toContain(index);
+    } finally {
+      await client.query('ROLLBACK');
+      client.release();
+    }
   });
 });
 
