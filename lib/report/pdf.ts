@@ -5,86 +5,25 @@ import PDFDocument from 'pdfkit';
 import { formatCount } from '@/lib/audits/format';
 import { statusLabel } from '@/lib/audits/labels';
 import { rankReasons } from '@/lib/findings/chart-data';
-import { decisionLabel, LIST_HINTS, listLabel, reasonLabel, sanityWarningTitle } from '@/lib/findings/format';
+import { decisionLabel, LIST_HINTS, listLabel, sanityWarningTitle } from '@/lib/findings/format';
+import { EXCLUDED_INFO, type ReasonInfo, reasonInfo } from '@/lib/findings/reasons';
 import { type FindingList, LISTS } from '@/lib/findings/schema';
 import { utcDateTime } from './format';
+import {
+  BLACK,
+  bottom,
+  contentWidth,
+  type Doc,
+  ensureSpace,
+  fitText,
+  GREY,
+  heading,
+  MARGIN,
+  paragraph,
+  pdfSafe,
+  rule,
+} from './pdf-text';
 import type { PdfListRows, PdfReportData } from './shared';
-
-type Doc = PDFKit.PDFDocument;
-
-const MARGIN = 48;
-const BLACK = '#000000';
-const GREY = '#555555';
-const RULE = '#bbbbbb';
-
-// Characters the standard fonts can show (WinAnsi): Latin-1 plus these; anything else becomes "?".
-const WIN_ANSI_EXTRA = new Set('€‚ƒ„…†‡ˆ‰Š‹ŒŽ‘’“”•–—˜™š›œžŸ');
-
-/** Text the built-in Helvetica can encode: control characters dropped, other scripts shown as "?". */
-export function pdfSafe(text: string): string {
-  let out = '';
-  for (const char of text) {
-    const code = char.codePointAt(0) ?? 0;
-    if (code === 0x09 || code === 0x0a) out += ' ';
-    else if (code < 0x20 || (code >= 0x7f && code < 0xa0)) continue;
-    else if (code <= 0xff || WIN_ANSI_EXTRA.has(char)) out += char;
-    else out += '?';
-  }
-  return out;
-}
-
-/** The longest start of `text` that fits `width` at the current font, with "…" when it was cut. */
-function fitText(doc: Doc, text: string, width: number): string {
-  const safe = pdfSafe(text);
-  if (doc.widthOfString(safe) <= width) return safe;
-  let low = 0;
-  let high = safe.length;
-  while (low < high) {
-    const mid = Math.ceil((low + high) / 2);
-    if (doc.widthOfString(`${safe.slice(0, mid)}…`) <= width) low = mid;
-    else high = mid - 1;
-  }
-  return `${safe.slice(0, low)}…`;
-}
-
-function bottom(doc: Doc): number {
-  return doc.page.height - doc.page.margins.bottom;
-}
-
-function contentWidth(doc: Doc): number {
-  return doc.page.width - doc.page.margins.left - doc.page.margins.right;
-}
-
-/** Starts a new page unless `height` more points fit on this one. */
-function ensureSpace(doc: Doc, height: number): void {
-  if (doc.y + height > bottom(doc)) doc.addPage();
-}
-
-function paragraph(doc: Doc, text: string, { size = 10, bold = false, colour = BLACK, gap = 2 } = {}): void {
-  doc
-    .font(bold ? 'Helvetica-Bold' : 'Helvetica')
-    .fontSize(size)
-    .fillColor(colour)
-    .text(pdfSafe(text), doc.page.margins.left, doc.y, { width: contentWidth(doc) });
-  doc.y += gap;
-}
-
-function heading(doc: Doc, text: string, size = 13): void {
-  ensureSpace(doc, size * 4);
-  doc.y += size * 0.6;
-  paragraph(doc, text, { size, bold: true, gap: 4 });
-}
-
-function rule(doc: Doc): void {
-  const left = doc.page.margins.left;
-  doc
-    .moveTo(left, doc.y)
-    .lineTo(left + contentWidth(doc), doc.y)
-    .lineWidth(0.5)
-    .strokeColor(RULE)
-    .stroke();
-  doc.y += 6;
-}
 
 // ── Summary ──────────────────────────────────────────────────────────────────────────────────────
 
@@ -104,6 +43,31 @@ function keyValues(doc: Doc, pairs: [string, string][]): void {
   }
 }
 
+/** A reason's (or bucket's) definition and fix, small and grey under its line. */
+function definition(doc: Doc, info: ReasonInfo, indent: number): void {
+  const left = doc.page.margins.left + indent;
+  doc
+    .font('Helvetica')
+    .fontSize(8)
+    .fillColor(GREY)
+    .text(pdfSafe(`${info.definition} Usual fix: ${info.fix}`), left, doc.y, {
+      width: contentWidth(doc) - indent,
+    });
+  doc.y += 3;
+}
+
+/** A count line: a label on the left, the number right-aligned at 300 points. */
+function countLine(doc: Doc, label: string, count: number, indent: number): void {
+  ensureSpace(doc, 34);
+  const left = doc.page.margins.left + indent;
+  const y = doc.y;
+  doc.font('Helvetica').fontSize(9.5).fillColor(BLACK);
+  doc.text(fitText(doc, label, 220), left, y, { lineBreak: false });
+  const n = formatCount(count);
+  doc.text(n, left + 300 - doc.widthOfString(n), y, { lineBreak: false });
+  doc.y = y + 12;
+}
+
 function listSummary(doc: Doc, data: PdfReportData, list: FindingList): void {
   const findings = data.audit.findings;
   if (!findings) return;
@@ -114,15 +78,10 @@ function listSummary(doc: Doc, data: PdfReportData, list: FindingList): void {
   paragraph(doc, LIST_HINTS[list], { size: 9, colour: GREY, gap: 3 });
   const reasons = rankReasons(summary.byReason);
   if (reasons.length === 0) paragraph(doc, 'Nothing in this list.', { size: 9.5, colour: GREY });
-  const left = doc.page.margins.left + 12;
   for (const [reason, count] of reasons) {
-    ensureSpace(doc, 13);
-    const y = doc.y;
-    doc.font('Helvetica').fontSize(9.5).fillColor(BLACK);
-    doc.text(fitText(doc, reasonLabel(reason), 220), left, y, { lineBreak: false });
-    const n = formatCount(count);
-    doc.text(n, left + 300 - doc.widthOfString(n), y, { lineBreak: false });
-    doc.y = y + 12.5;
+    const info = reasonInfo(reason);
+    countLine(doc, info.label, count, 12);
+    definition(doc, info, 12);
   }
   paragraph(
     doc,
@@ -156,9 +115,10 @@ function summary(doc: Doc, data: PdfReportData): void {
   );
   if (audit.findings) {
     const excluded = audit.findings.addExcluded;
+    const buckets = Object.keys(EXCLUDED_INFO) as (keyof typeof EXCLUDED_INFO)[];
     pairs.push([
       'Not added',
-      `${formatCount(excluded.non200)} non-200, ${formatCount(excluded.noindex)} noindex, ${formatCount(excluded.canonicalised)} canonicalised`,
+      buckets.map((b) => `${EXCLUDED_INFO[b].label}: ${formatCount(excluded[b])}`).join(', '),
     ]);
   }
   keyValues(doc, pairs);
@@ -177,6 +137,18 @@ function summary(doc: Doc, data: PdfReportData): void {
     return;
   }
   for (const list of LISTS) listSummary(doc, data, list);
+  notAdded(doc, data);
+}
+
+/** Undeclared crawled pages the Add list left out, bucket by bucket, each explained. */
+function notAdded(doc: Doc, data: PdfReportData): void {
+  const excluded = data.audit.findings?.addExcluded;
+  if (!excluded) return;
+  heading(doc, 'Not added: crawled pages the Add list leaves out', 11);
+  for (const bucket of Object.keys(EXCLUDED_INFO) as (keyof typeof EXCLUDED_INFO)[]) {
+    countLine(doc, EXCLUDED_INFO[bucket].label, excluded[bucket], 12);
+    definition(doc, EXCLUDED_INFO[bucket], 12);
+  }
 }
 
 // ── Lists ────────────────────────────────────────────────────────────────────────────────────────
@@ -221,6 +193,7 @@ function tableHeader(doc: Doc): void {
 
 function listRows(doc: Doc, rows: PdfListRows): void {
   heading(doc, `${listLabel(rows.list)} list: ${formatCount(rows.total)} rows`);
+  paragraph(doc, LIST_HINTS[rows.list], { size: 9, colour: GREY, gap: 6 });
   if (rows.rows.length === 0) {
     paragraph(doc, 'Nothing in this list.', { size: 9.5, colour: GREY });
     return;
@@ -235,7 +208,7 @@ function listRows(doc: Doc, rows: PdfListRows): void {
     }
     tableRow(doc, [
       finding.url,
-      reasonLabel(finding.reason),
+      reasonInfo(finding.reason).label,
       decisionLabel(finding.decision),
       finding.decidedBy ?? '—',
     ]);

@@ -13,6 +13,7 @@ import { insertAudit } from '@/lib/audits/mutations';
 import { createShare, createUser, revokeShare } from '@/lib/auth/mutations';
 import { pool } from '@/lib/db/client';
 import { decideByIds } from '@/lib/findings/mutations';
+import { EXCLUDED_INFO, reasonInfo } from '@/lib/findings/reasons';
 import { runAuditStep } from '@/lib/test-support/run-audit';
 import { buildReportPdf } from './pdf';
 import { loadPdfReport, loadReportPage, openShare, PDF_ROWS_PER_LIST, reportFileName } from './shared';
@@ -204,6 +205,15 @@ describe('the PDF', () => {
     expect(text).toContain('Rita Reviewer');
     expect(text).toContain('Warnings');
     expect(text).toContain('and 50 more rows');
+    // Each reason and each Not added bucket explained, in the words the app uses.
+    const unreached = reasonInfo('unreached_by_crawl');
+    expect(text).toContain(`${unreached.definition} Usual fix:`);
+    expect(text).toContain('Not added: crawled pages the Add list leaves out');
+    for (const info of Object.values(EXCLUDED_INFO)) {
+      expect(text).toContain(info.label);
+      expect(text).toContain(info.definition.slice(0, 40));
+    }
+    expect(text).toContain('Blocked by robots.txt: 0, Not 200: 0, Not HTML: 0, Canonicalised: 0, Noindex: 0');
     const lines = text.split('\n');
     expect(lines.filter((l) => l.startsWith('https://alpha.example/p/'))).toHaveLength(PDF_ROWS_PER_LIST);
     expect(lines.filter((l) => l.startsWith('https://alpha.example/new/'))).toHaveLength(30);
@@ -301,6 +311,13 @@ describe('the page', () => {
     expect(html).toContain('Rita Reviewer');
     expect(html).toContain('550 rows');
     expect(html.match(/<tr>/g)).toHaveLength(101);
+    // The list's reasons explained, each with its fix, and on the reason cells; every Not added bucket.
+    const unreached = reasonInfo('unreached_by_crawl');
+    expect(html).toContain(`data-testid="report-reason-unreached_by_crawl"`);
+    expect(html).toContain(unreached.definition);
+    expect(html).toContain(`Usual fix: ${unreached.fix}`);
+    expect(html).toContain(`title="${unreached.definition} Usual fix: ${unreached.fix}"`);
+    for (const bucket of Object.keys(EXCLUDED_INFO)) expect(html).toContain(`report-excluded-${bucket}`);
     expect(html).toContain(`href="/r/${alphaToken}/report.pdf"`);
     expect(html).not.toContain(BRAVO);
     const hrefs = [...html.matchAll(/href="([^"]*)"/g)].map((m) => m[1] ?? '');

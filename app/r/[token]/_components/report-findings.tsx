@@ -1,10 +1,13 @@
 // The prune / add / held lists of the report (a server component): tabs and the next-page link are plain
 // links that change the search params; each page is 100 rows read by keyset from the server.
 import { formatCount } from '@/lib/audits/format';
-import { decisionLabel, listLabel, reasonLabel } from '@/lib/findings/format';
+import { rankReasons } from '@/lib/findings/chart-data';
+import { decisionLabel, LIST_HINTS, listLabel } from '@/lib/findings/format';
+import { reasonInfo } from '@/lib/findings/reasons';
 import { type FindingList, type FindingPage, type FindingsOverview, LISTS } from '@/lib/findings/schema';
 import { shortEvidence, utcDateTime } from '@/lib/report/format';
 import { type ReportView, reportHref } from '@/lib/report/shared';
+import { definitionTitle, ReasonDefinitions } from './report-definitions';
 
 function Tabs({ current, findings }: { current: FindingList; findings: FindingsOverview }) {
   return (
@@ -37,6 +40,8 @@ export function ReportFindings({
 }) {
   const from = view.start;
   const to = view.start + page.items.length - 1;
+  const reasons = rankReasons(findings[view.list].byReason).map(([reason]) => reason);
+  const signals = [...new Set(page.items.flatMap((finding) => finding.signals))].sort();
   return (
     <section className="card report-section" aria-labelledby="report-list-heading">
       <Tabs current={view.list} findings={findings} />
@@ -48,6 +53,10 @@ export function ReportFindings({
             ? ` · showing ${formatCount(from)}–${formatCount(to)}`
             : ''}
         </span>
+      </div>
+      <div className="card__body report-list-intro">
+        <p className="muted small">{LIST_HINTS[view.list]}</p>
+        <ReasonDefinitions reasons={reasons} signals={signals} />
       </div>
       {page.items.length === 0 ? (
         <div className="card__body">
@@ -71,7 +80,9 @@ export function ReportFindings({
               {page.items.map((finding) => (
                 <tr key={finding.id}>
                   <td className="report-table__url">{finding.url}</td>
-                  <td className="report-table__reason">{reasonLabel(finding.reason)}</td>
+                  <td className="report-table__reason" title={definitionTitle(reasonInfo(finding.reason))}>
+                    {reasonInfo(finding.reason).label}
+                  </td>
                   <td className="report-table__evidence small">{shortEvidence(finding)}</td>
                   <td>
                     <span className={`report-decision report-decision--${finding.decision}`}>

@@ -1,11 +1,18 @@
 // The report's summary (a server component): audit facts, warnings, counts per list, reason and decision,
 // and the two charts (client components, fed data prepared on the server).
-import { AddExcluded, ListCounts, ReasonCharts, WarningAlerts } from '@/components/findings/summary-parts';
+import { ListCounts, ReasonCharts, WarningAlerts } from '@/components/findings/summary-parts';
 import { formatCount } from '@/lib/audits/format';
 import type { AuditDto } from '@/lib/audits/schema';
 import type { ReasonsPerFileData, ReasonsPerListData } from '@/lib/findings/chart-data';
+import { reasonInfo } from '@/lib/findings/reasons';
 import { LISTS } from '@/lib/findings/schema';
 import { utcDateTime } from '@/lib/report/format';
+import { definitionTitle, ExcludedDefinitions } from './report-definitions';
+
+/** A reason's label with its definition and fix on hover (the list's section spells them out). */
+function reasonWithDefinition(_list: unknown, reason: string | undefined, label: string) {
+  return reason ? <span title={definitionTitle(reasonInfo(reason))}>{label}</span> : label;
+}
 
 export function ReportSummary({
   audit,
@@ -57,10 +64,10 @@ export function ReportSummary({
           <>
             <div className="summary-lists">
               {LISTS.map((list) => (
-                <ListCounts key={list} list={list} findings={findings} />
+                <ListCounts key={list} list={list} findings={findings} label={reasonWithDefinition} />
               ))}
             </div>
-            <AddExcluded excluded={findings.addExcluded} />
+            <ExcludedDefinitions excluded={findings.addExcluded} />
             <ReasonCharts perList={perList} perFile={perFile} />
           </>
         ) : null}
