@@ -1,5 +1,6 @@
-// Reads of findings: keyset pages with exact totals, one finding with its history, the audit's counts and
-// findings summary. (The exports' streaming queries are in export/data.ts; rows become DTOs in dto.ts.)
+// Reads of findings: keyset pages with exact totals, reason counts under the other filters, what a filter
+// decision would do, one finding with its history, the audit's counts and findings summary. (The exports'
+// streaming queries are in export/data.ts; rows become DTOs in dto.ts.)
 import 'server-only';
 import { db, pool } from '@/lib/db/client';
 import { AppError } from '@/lib/errors';
