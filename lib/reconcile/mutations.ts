@@ -127,8 +127,10 @@ interface AggregateRow {
   decision: string | null;
   host: string | null;
   file_id: number | null;
+  signals: string[] | null;
   n: number;
   by_list: boolean;
+  by_signals: boolean;
 }
 
 /** Counts per list/reason/decision/host and per file/reason of some findings, in one scan. */
@@ -141,7 +143,16 @@ function mergeAggregates(parts: AggregateRow[][]): AggregateRow[] {
   const merged = new Map<string, AggregateRow>();
   for (const rows of parts) {
     for (const row of rows) {
-      const key = JSON.stringify([row.by_list, row.list, row.reason, row.decision, row.host, row.file_id]);
+      const key = JSON.stringify([
+        row.by_list,
+        row.by_signals,
+        row.list,
+        row.reason,
+        row.decision,
+        row.host,
+        row.file_id,
+        row.signals,
+      ]);
       const seen = merged.get(key);
       if (seen) seen.n += row.n;
       else merged.set(key, { ...row });
@@ -150,26 +161,27 @@ function mergeAggregates(parts: AggregateRow[][]): AggregateRow[] {
   return [...merged.values()];
 }
 
-/** Findings per signal over the parts of an audit's findings, with the first ten URLs (in id order). */
-async function signalFacts(query: Query, parts: string[]): Promise<SignalFacts[]> {
-  const merged = new Map<string, SignalFacts>();
-  for (const part of parts) {
-    const { rows } = await query(
-      `SELECT s AS signal, count(*)::int AS n, (array_agg(f.url ORDER BY f.id))[1:10] AS examples
-         FROM "${part}" f, unnest(f.signals) s GROUP BY s ORDER BY s`,
-    );
-    for (const row of rows as SignalFacts[]) {
-      const seen = merged.get(row.signal);
-      if (!seen) merged.set(row.signal, row);
-      else
-        merged.set(row.signal, {
-          ...seen,
-          n: seen.n + row.n,
-          examples: [...seen.examples, ...row.examples].slice(0, 10),
-        });
+/** Findings per signal, from the aggregate's counts per combination of signals, with up to ten URLs of
+ * each (read only for signals that occur, so an audit without any costs no scan). */
+async function signalFacts(query: Query, parts: string[], rows: AggregateRow[]): Promise<SignalFacts[]> {
+  const counts = new Map<string, number>();
+  for (const row of rows)
+    if (row.by_signals)
+      for (const signal of row.signals ?? []) counts.set(signal, (counts.get(signal) ?? 0) + row.n);
+  const facts: SignalFacts[] = [];
+  for (const [signal, n] of [...counts.entries()].sort(([a], [b]) => a.localeCompare(b))) {
+    const examples: string[] = [];
+    for (const part of parts) {
+      if (examples.length >= 10) break;
+      const { rows: found } = await query(
+        `SELECT url FROM "${part}" WHERE $1 = ANY(signals) ORDER BY id LIMIT ${10 - examples.length}`,
+        [signal],
+      );
+      examples.push(...found.map((r) => r.url as string));
     }
+    facts.push({ signal, n, examples });
   }
-  return [...merged.values()];
+  return facts;
 }
 
 /** Declared URLs in more than one sitemap file: only keys that repeat can be, so the declared set's few
@@ -188,7 +200,7 @@ async function storeCounts(load: PartitionLoad, auditId: string, rows: Aggregate
   const counts = rows.filter((r) => r.by_list);
   await load.query(countsInsertSql, [auditId, JSON.stringify(counts)]);
   const byFile: FileReasonRow[] = rows
-    .filter((r) => !r.by_list && r.list !== 'add')
+    .filter((r) => !r.by_list && !r.by_signals && r.list !== 'add')
     .map((r) => ({ fileId: r.file_id, reason: r.reason, n: r.n }));
   const unmatchedRows = counts.filter((r) => r.list !== 'add' && UNMATCHED.has(r.reason));
   return {
@@ -378,7 +390,8 @@ export async function reconcileAudit(
       added = (await query(addFindingsSql(n, started.part), [auditId])).rows[0] as AddExcluded;
       parts.push(await aggregate(query, started.part));
     }
-    const counted = await storeCounts(started, auditId, mergeAggregates(parts));
+    const merged = mergeAggregates(parts);
+    const counted = await storeCounts(started, auditId, merged);
     const facts: ReconcileFacts = {
       declared: f.declared,
       crawled: f.crawled,
@@ -388,7 +401,7 @@ export async function reconcileAudit(
       hostsNotCrawled: (await query(hostsNotCrawledSql(n), [counted.unmatchedHosts])).rows[0].hosts,
     };
     const tables = mid === null ? [started.part] : [started.part, secondFindingsPart(auditId)];
-    const signals = await signalFacts(query, tables);
+    const signals = await signalFacts(query, tables, merged);
     const multiFile = await multiFileFacts(query, n);
     // Nothing of a cancelled run is committed, even when its last statement had just finished.
     signal?.throwIfAborted();

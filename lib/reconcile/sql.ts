@@ -43,7 +43,8 @@ export interface Sets {
   ck: string;
   /** Crawled pages the sitemap does not declare. */
   u: string;
-  /** One undeclared crawled URL per loose key (the first), and whether it names another canonical. */
+  /** One undeclared crawled URL per loose key (the first), and whether every such URL names another
+   * canonical. */
   cl: string;
   /** Sections the crawl reached. */
   sec: string;
@@ -134,8 +135,8 @@ SELECT c.* FROM ${n.c} c WHERE NOT EXISTS (SELECT 1 FROM ${n.d} d WHERE d.key = 
  * crawled URL is on the add list, so applying both lists fixes the sitemap). Empty for other profiles. */
 export const looseSql = (n: Sets, exact: boolean) => `
 CREATE UNLOGGED TABLE ${n.cl} AS
-SELECT DISTINCT ON (loose_key) loose_key, url, ${canonicalisedElsewhere('')} AS canonicalised
-  FROM ${n.u} WHERE ${exact ? 'loose_key IS NOT NULL' : 'false'} ORDER BY loose_key, url`;
+SELECT loose_key, min(url) AS url, bool_and(${canonicalisedElsewhere('')}) AS canonicalised
+  FROM ${n.u} WHERE ${exact ? 'loose_key IS NOT NULL' : 'false'} GROUP BY loose_key`;
 
 /** Sections the crawl reached at all: every crawled host's root, and host + first path segment. */
 export const sectionsSql = (n: Sets) => `
@@ -308,13 +309,13 @@ SELECT (SELECT count(*)::int FROM ${n.d}) AS declared,
        (SELECT max(crawled_at) FROM ${n.c}) AS latest_crawl,
        (SELECT max(lastmod) FROM ${n.d}) AS newest_lastmod`;
 
-/** One pass over the findings: counts per (list, reason, decision, host) and per (sitemap file, reason).
- * Rows with a null file_id are the first kind, the others the second. */
+/** One pass over the findings: counts per (list, reason, decision, host), per (sitemap file, reason) and
+ * per combination of signals. Rows with a null file_id are the first kind (by_list). */
 export const aggregateSql = (part: string) => `
-SELECT list, reason, decision, host, sitemap_file_id AS file_id, count(*)::int AS n,
-       GROUPING(sitemap_file_id) = 1 AS by_list
+SELECT list, reason, decision, host, sitemap_file_id AS file_id, signals, count(*)::int AS n,
+       GROUPING(sitemap_file_id) = 1 AND GROUPING(signals) = 1 AS by_list, GROUPING(signals) = 0 AS by_signals
   FROM "${part}"
- GROUP BY GROUPING SETS ((list, reason, decision, host), (list, sitemap_file_id, reason))`;
+ GROUP BY GROUPING SETS ((list, reason, decision, host), (list, sitemap_file_id, reason), (signals))`;
 
 export const countsInsertSql = `
 INSERT INTO finding_counts (audit_id, list, reason, decision, host, n)
