@@ -1,16 +1,19 @@
-// TanStack Query hooks for the findings API (list, one finding, per-file counts, decisions). Decisions are
-// recorded under the signed-in user's name, server-side.
+// TanStack Query hooks for the findings API (list, one finding, per-file and per-reason counts, decisions
+// and their preview). Decisions are recorded under the signed-in user's name, server-side.
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { apiFetch } from '@/lib/api/client';
 import { auditKeys } from '@/lib/audits/hooks';
 import { type FindingView, PAGE_SIZE, toSearchParams } from './format';
+import { decisionPreviewHref, reasonCountsHref } from './links';
 import type {
   Decision,
+  DecisionPreviewDto,
   DecisionsRecordedDto,
   FindingDetailDto,
   FindingDto,
   FindingPage,
   FindingsByFileDto,
+  ReasonCountsDto,
   TFindingFilter,
 } from './schema';
 
@@ -23,6 +26,12 @@ export const findingKeys = {
   details: (auditId: string) => ['findings', auditId, 'detail'] as const,
   detail: (auditId: string, findingId: number) => ['findings', auditId, 'detail', findingId] as const,
   byFile: (auditId: string) => ['findings', auditId, 'by-file'] as const,
+  /** Counts that decisions change: reason counts (a decision filter narrows them) and previews. */
+  counts: (auditId: string) => ['findings', auditId, 'counts'] as const,
+  reasons: (auditId: string, filter: Omit<TFindingFilter, 'reason'>) =>
+    ['findings', auditId, 'counts', 'reasons', filter] as const,
+  preview: (auditId: string, preview: PreviewInput) =>
+    ['findings', auditId, 'counts', 'preview', preview] as const,
 };
 
 /** One keyset page of findings for the view (its cursor included); the previous page stays on screen
@@ -58,11 +67,52 @@ export function useFindingsByFile(auditId: string, { enabled = true } = {}) {
   });
 }
 
+/** The rows of a list per reason under every other filter of the view (for the reason chips); the
+ * previous counts stay on screen while new ones load. */
+export function useReasonCounts(auditId: string, filter: TFindingFilter, { enabled = true } = {}) {
+  const { reason: _reason, ...rest } = filter;
+  return useQuery({
+    queryKey: findingKeys.reasons(auditId, rest),
+    queryFn: ({ signal }) => apiFetch<ReasonCountsDto>(reasonCountsHref(auditId, rest), { signal }),
+    placeholderData: keepPreviousData,
+    enabled,
+  });
+}
+
+export interface PreviewInput {
+  decision: Decision;
+  filter: TFindingFilter;
+  override: boolean;
+}
+
+/** What a decision by filter would change, skip and find already set, changing nothing. Always asked
+ * afresh (staleTime 0), since another reviewer may have decided rows since. */
+export function useDecisionPreview(auditId: string, input: PreviewInput | null) {
+  return useQuery({
+    queryKey: findingKeys.preview(
+      auditId,
+      input ?? { decision: 'pending', filter: { list: 'prune' }, override: false },
+    ),
+    queryFn: ({ signal }) => {
+      if (!input) throw new Error('no decision to preview');
+      return apiFetch<DecisionPreviewDto>(
+        decisionPreviewHref(auditId, input.decision, input.filter, input.override),
+        { signal },
+      );
+    },
+    enabled: input !== null,
+    staleTime: 0,
+    placeholderData: keepPreviousData,
+  });
+}
+
 export type DecisionTarget = { ids: number[] } | { filter: TFindingFilter };
 
 export interface DecideInput {
   decision: Decision;
   target: DecisionTarget;
+  /** A decision by filter changes only pending rows unless this is true (ids change whatever they hold). */
+  override?: boolean;
   note?: string;
 }
 
@@ -85,18 +135,25 @@ function applyDecision(
   };
 }
 
-/** Records a decision for some ids or for every row matching a filter. Rows chosen by id change on
- * screen at once; everything is refetched (lists, counts, the audit's summary) when the server answers. */
+/** Records a decision for some ids or for every row matching a filter, answering with how many rows
+ * changed, were left alone (decided rows a filter decision skips) and already had it. Rows chosen by id
+ * change on screen at once; everything is refetched (lists, counts, the audit's summary) when the server
+ * answers. */
 export function useDecide(auditId: string) {
   const queryClient = useQueryClient();
   const mutationKey = ['findings', auditId, 'decide'];
   return useMutation({
     mutationKey,
-    mutationFn: ({ decision, target, note }: DecideInput) =>
+    mutationFn: ({ decision, target, override, note }: DecideInput) =>
       apiFetch<DecisionsRecordedDto>(`${base(auditId)}/decisions`, {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ decision, ...target, ...(note ? { note } : {}) }),
+        body: JSON.stringify({
+          decision,
+          ...target,
+          ...('filter' in target && override ? { override: true } : {}),
+          ...(note ? { note } : {}),
+        }),
       }),
     onMutate: async ({ decision, target }): Promise<{ snapshot: PageSnapshot }> => {
       if (!('ids' in target)) return { snapshot: [] };
@@ -122,6 +179,7 @@ export function useDecide(auditId: string) {
             // Per-file counts do not depend on decisions: only lists, details and the audit's counts change.
             queryClient.invalidateQueries({ queryKey: findingKeys.lists(auditId) }),
             queryClient.invalidateQueries({ queryKey: findingKeys.details(auditId) }),
+            queryClient.invalidateQueries({ queryKey: findingKeys.counts(auditId) }),
             queryClient.invalidateQueries({ queryKey: auditKeys.detail(auditId), exact: true }),
           ]),
   });
