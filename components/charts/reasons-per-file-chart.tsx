@@ -1,6 +1,7 @@
 'use client';
 // Stacked horizontal bars: prune and held reasons per sitemap file. Renders prepared data only (see
-// prepareReasonsPerFile); which files and reasons get their own bar or series is decided there.
+// prepareReasonsPerFile); which files and reasons get their own bar or series is decided there. With
+// `onSelectFile`, a click on a file's bar reports that file (the "Other files" bar is no one file).
 import { Bar, BarChart, CartesianGrid, Legend, Tooltip, XAxis, YAxis } from 'recharts';
 import { formatCount } from '@/lib/audits/format';
 import type { FileRow, ReasonsPerFileData } from '@/lib/findings/chart-data';
@@ -11,8 +12,19 @@ function shorten(text: string, max = 34): string {
   return text.length <= max ? text : `…${text.slice(text.length - max + 1)}`;
 }
 
-export function ReasonsPerFileChart({ data, title }: { data: ReasonsPerFileData; title: string }) {
+export function ReasonsPerFileChart({
+  data,
+  title,
+  onSelectFile,
+}: {
+  data: ReasonsPerFileData;
+  title: string;
+  onSelectFile?: (fileId: number) => void;
+}) {
   const byKey = new Map(data.rows.map((row) => [row.key, row]));
+  const select = (row: FileRow | undefined) => {
+    if (onSelectFile && row?.fileId !== null && row?.fileId !== undefined) onSelectFile(row.fileId);
+  };
   const height = data.rows.length * ROW_HEIGHT + 80;
   return (
     <BarChart
@@ -59,6 +71,8 @@ export function ReasonsPerFileChart({ data, title }: { data: ReasonsPerFileData;
           fill={series.colour}
           isAnimationActive={false}
           dataKey={(row: FileRow) => row.values[series.key] ?? 0}
+          cursor={onSelectFile ? 'pointer' : undefined}
+          onClick={onSelectFile ? (bar) => select((bar as { payload?: FileRow }).payload) : undefined}
         />
       ))}
     </BarChart>

@@ -1,6 +1,7 @@
-// Pieces of a findings summary shared by the audit page (interactive: reasons link to the filtered list)
-// and the shared report (read-only, rendered on the server): counts per list, reason and decision, the
-// warnings, the add-rule exclusions and the two charts. No hooks, so both kinds of component can use them.
+// Pieces of a findings summary shared by the audit page (interactive: reasons link to the filtered list,
+// a signal warning or a file's bar filters the review) and the shared report (read-only, rendered on the
+// server): counts per list, reason and decision, the warnings with their example URLs, the add-rule
+// exclusions explained, and the two charts. No hooks, so both kinds of component can use them.
 import type { ReactNode } from 'react';
 import { ReasonsPerFileChart } from '@/components/charts/reasons-per-file-chart';
 import { ReasonsPerListChart } from '@/components/charts/reasons-per-list-chart';
@@ -14,7 +15,9 @@ import {
   reasonColour,
 } from '@/lib/findings/chart-data';
 import { LIST_HINTS, listLabel, reasonLabel, sanityWarningTitle } from '@/lib/findings/format';
-import type { FindingList, FindingsOverview } from '@/lib/findings/schema';
+import { EXCLUDED_INFO, signalInfo } from '@/lib/findings/reasons';
+import type { FindingList, FindingsOverview, TAddExcluded } from '@/lib/findings/schema';
+import { isSignalWarning, warningMessage } from './warning-words';
 
 /** Renders a list or reason label, e.g. as a link to that part of the list; plain text by default. */
 export type ListLabel = (list: FindingList, reason: string | undefined, label: string) => ReactNode;
@@ -68,7 +71,47 @@ export function ListCounts({
   );
 }
 
-export function WarningAlerts({ warnings, testId }: { warnings: readonly AuditIssue[]; testId: string }) {
+/** The URLs a warning is about: the first few (up to 10) of `count`, folded until asked for. */
+export function WarningExamples({
+  count,
+  examples,
+}: {
+  count: number | undefined;
+  examples: readonly string[];
+}) {
+  if (examples.length === 0) return null;
+  const total = Math.max(count ?? examples.length, examples.length);
+  return (
+    <details className="warning-examples" data-testid="warning-examples">
+      <summary className="small">
+        {total > examples.length
+          ? `Show the first ${formatCount(examples.length)} of ${formatCount(total)} URLs`
+          : `Show the ${examples.length === 1 ? 'URL' : `${formatCount(examples.length)} URLs`}`}
+      </summary>
+      <ul className="warning-examples__list">
+        {examples.map((example) => (
+          <li key={example} className="mono">
+            {example}
+          </li>
+        ))}
+      </ul>
+    </details>
+  );
+}
+
+/** The audit's warnings about the reconciliation (and its signals): title, message, count and examples.
+ * `action` adds a control to a warning (the audit page's "Show these rows"). */
+export function WarningAlerts({
+  warnings,
+  testId,
+  findings = null,
+  action,
+}: {
+  warnings: readonly AuditIssue[];
+  testId: string;
+  findings?: FindingsOverview | null;
+  action?: (warning: AuditIssue) => ReactNode;
+}) {
   if (warnings.length === 0) return null;
   return (
     <div className="stack" style={{ gap: '0.5rem' }} data-testid={testId}>
@@ -76,21 +119,62 @@ export function WarningAlerts({ warnings, testId }: { warnings: readonly AuditIs
         <Alert
           key={`${warning.code}:${warning.message}`}
           tone="warning"
-          title={sanityWarningTitle(warning.code)}
+          title={isSignalWarning(warning) ? signalInfo(warning.code).label : sanityWarningTitle(warning.code)}
         >
-          {warning.message} <code className="small">{warning.code}</code>
+          <p className="warning-text" data-code={warning.code}>
+            {warningMessage(warning, findings)} <code className="small">{warning.code}</code>
+          </p>
+          <WarningExamples count={warning.count} examples={warning.examples ?? []} />
+          {action?.(warning)}
         </Alert>
       ))}
     </div>
   );
 }
 
-export function AddExcluded({ excluded }: { excluded: FindingsOverview['addExcluded'] }) {
+/** The rule's order: the first bucket that applies is the one a page is counted in. */
+const EXCLUDED_ORDER: readonly (keyof TAddExcluded)[] = [
+  'blocked',
+  'non200',
+  'nonHtml',
+  'canonicalised',
+  'noindex',
+];
+
+/** Crawled pages no sitemap declares that the Add list leaves out, in all five buckets, each explained. */
+export function AddExcluded({ excluded }: { excluded: TAddExcluded }) {
+  const total = EXCLUDED_ORDER.reduce((sum, bucket) => sum + excluded[bucket], 0);
   return (
-    <p className="small" data-testid="add-excluded">
-      <strong>Not added:</strong> {formatCount(excluded.non200)} non-200, {formatCount(excluded.noindex)}{' '}
-      noindex, {formatCount(excluded.canonicalised)} canonicalised
-    </p>
+    <section className="not-added" data-testid="add-excluded" aria-labelledby="not-added-heading">
+      <h3 id="not-added-heading">
+        Not added{' '}
+        <span className="muted small">
+          {formatCount(total)} crawled {total === 1 ? 'page' : 'pages'} no sitemap declares, left off the Add
+          list: each is counted under the first of these that applies
+        </span>
+      </h3>
+      <dl className="not-added__list">
+        {EXCLUDED_ORDER.map((bucket) => {
+          const info = EXCLUDED_INFO[bucket];
+          return (
+            <div
+              key={bucket}
+              className="not-added__item"
+              data-bucket={bucket}
+              data-testid={`add-excluded-${bucket}`}
+              data-value={excluded[bucket]}
+            >
+              <dt>
+                <span className="not-added__n">{formatCount(excluded[bucket])}</span> {info.label}
+              </dt>
+              <dd>
+                {info.definition} <span className="muted">{info.fix}</span>
+              </dd>
+            </div>
+          );
+        })}
+      </dl>
+    </section>
   );
 }
 
@@ -100,15 +184,18 @@ export function ReasonCharts({
   perFile,
   perFileState,
   className = 'grid-2',
+  onSelectFile,
 }: {
   perList: ReasonsPerListData;
   perFile: ReasonsPerFileData;
   perFileState?: ReactNode;
   className?: string;
+  /** Makes each file's bar a filter of the review (the audit page). */
+  onSelectFile?: (fileId: number) => void;
 }) {
   return (
     <div className={className}>
-      <figure className="chart" data-testid="chart-reasons-per-list">
+      <figure className="chart chart--contained" data-testid="chart-reasons-per-list">
         <figcaption>Reasons per list</figcaption>
         {perList.isEmpty ? (
           <p className="muted small">No findings to chart.</p>
@@ -121,14 +208,21 @@ export function ReasonCharts({
           </p>
         ) : null}
       </figure>
-      <figure className="chart" data-testid="chart-reasons-per-file">
+      <figure className="chart chart--contained" data-testid="chart-reasons-per-file">
         <figcaption>Prune and held reasons per sitemap file</figcaption>
         {perFileState ??
           (perFile.isEmpty ? (
             <p className="muted small">No prune or held findings to chart.</p>
           ) : (
-            <ReasonsPerFileChart data={perFile} title="Prune and held reasons per sitemap file" />
+            <ReasonsPerFileChart
+              data={perFile}
+              title="Prune and held reasons per sitemap file"
+              onSelectFile={onSelectFile}
+            />
           ))}
+        {onSelectFile && !perFile.isEmpty && !perFileState ? (
+          <p className="muted small">Click a file’s bar to review only the rows it declares.</p>
+        ) : null}
         {perFile.foldedFiles > 0 ? (
           <p className="muted small">The largest files are shown; the rest are grouped as “Other files”.</p>
         ) : null}

@@ -1,9 +1,11 @@
 'use client';
 // The audit page body: header, live progress, totals, issues, findings summary and review, crawl report, file tree.
+import type { UseQueryResult } from '@tanstack/react-query';
 import Link from 'next/link';
 import { useRouter } from 'next/navigation';
 import { Suspense, useEffect } from 'react';
 import { useCan } from '@/app/session-context';
+import { isSignalWarning } from '@/components/findings/warning-words';
 import { Alert } from '@/components/ui/alert';
 import { EmptyState } from '@/components/ui/empty-state';
 import { ProgressBar } from '@/components/ui/progress-bar';
@@ -11,8 +13,9 @@ import { isNotFound } from '@/lib/api/client';
 import { formatCount, progressPercent } from '@/lib/audits/format';
 import { useAudit, useCancelAudit, useDeleteAudit, useSitemapFiles } from '@/lib/audits/hooks';
 import { isActiveStatus } from '@/lib/audits/labels';
-import type { AuditDto } from '@/lib/audits/schema';
+import type { AuditDto, SitemapFileDto } from '@/lib/audits/schema';
 import { isSanityWarning } from '@/lib/findings/format';
+import type { FindingsOverview } from '@/lib/findings/schema';
 import { phaseLabel } from '@/lib/runs/phases';
 import { AuditCounts } from './audit-counts';
 import { AuditHeader } from './audit-header';
@@ -21,6 +24,7 @@ import { FindingsArea } from './findings-area';
 import { IssueLists } from './issue-lists';
 import { SharePanel } from './share-panel';
 import { SitemapTree } from './sitemap-tree';
+import { useReviewView } from './use-finding-view';
 
 function ProgressPanel({ audit }: { audit: AuditDto }) {
   const percent = progressPercent(audit.progress);
@@ -39,6 +43,24 @@ function ProgressPanel({ audit }: { audit: AuditDto }) {
       </div>
       <ProgressBar value={isQueued ? 0 : percent} label="Audit progress" />
     </section>
+  );
+}
+
+/** The file tree, where choosing a file filters the review to the URLs it declares. */
+function ReviewedSitemapTree({
+  files,
+  findings,
+}: {
+  files: UseQueryResult<SitemapFileDto[], Error>;
+  findings: FindingsOverview;
+}) {
+  const [view, , filterReview] = useReviewView(findings);
+  return (
+    <SitemapTree
+      files={files}
+      selectedFileId={view.file}
+      onSelectFile={(file) => filterReview({ file: view.file === file ? undefined : file })}
+    />
   );
 }
 
@@ -92,10 +114,11 @@ export function AuditView({ id }: { id: string }) {
 
   const data = audit.data;
   const findings = data.findings;
-  // Sanity warnings lead the findings summary; the general list keeps the rest.
+  // Sanity warnings lead the findings summary and signals filter its review; the general list keeps the rest.
   const sanityWarnings = findings ? data.warnings.filter(isSanityWarning) : [];
+  const signalWarnings = findings ? data.warnings.filter(isSignalWarning) : [];
   const otherIssues = findings
-    ? { ...data, warnings: data.warnings.filter((w) => !isSanityWarning(w)) }
+    ? { ...data, warnings: data.warnings.filter((w) => !isSanityWarning(w) && !isSignalWarning(w)) }
     : data;
   return (
     <div className="stack">
@@ -122,12 +145,25 @@ export function AuditView({ id }: { id: string }) {
       <IssueLists audit={otherIssues} />
       {findings ? (
         <Suspense fallback={null}>
-          <FindingsArea auditId={id} findings={findings} warnings={sanityWarnings} />
+          <FindingsArea
+            auditId={id}
+            findings={findings}
+            warnings={sanityWarnings}
+            signalWarnings={signalWarnings}
+            hasNoOverlap={data.warnings.some((w) => w.code === 'no_overlap')}
+            hasInlinks={Object.hasOwn(data.crawl.mappedColumns, 'inlinks')}
+          />
         </Suspense>
       ) : null}
       {findings && canShare ? <SharePanel auditId={id} /> : null}
       <CrawlReport audit={data} />
-      <SitemapTree files={sitemapFiles} />
+      {findings ? (
+        <Suspense fallback={<SitemapTree files={sitemapFiles} />}>
+          <ReviewedSitemapTree files={sitemapFiles} findings={findings} />
+        </Suspense>
+      ) : (
+        <SitemapTree files={sitemapFiles} />
+      )}
     </div>
   );
 }

@@ -1,7 +1,8 @@
 'use client';
-import { useCan, useSessionUser } from '@/app/session-context';
 // The bulk bar: what is selected (rows by id, or every row matching the filter), an optional note, the
-// three decisions, who is deciding (the signed-in user), and a live region that reports how many rows changed.
+// three decisions, who is deciding (the signed-in user), a live region that says what the server did
+// (rows changed, decided rows left alone, rows that already had the decision) and why a decision failed.
+import { useCan, useSessionUser } from '@/app/session-context';
 import { formatCount } from '@/lib/audits/format';
 import type { Decision } from '@/lib/findings/schema';
 
@@ -37,15 +38,29 @@ export function FindingsActions({
   onDecide: (decision: Decision) => void;
 }) {
   const canDecide = useCan('reviewer');
+  const errorLine = error ? (
+    <p className="field__error" role="alert" data-testid="decision-error">
+      {error}
+    </p>
+  ) : null;
   if (!canDecide) {
     return (
-      <p className="small muted" data-testid="read-only-note">
-        You have read-only access: reviewers and admins approve or reject findings.
-      </p>
+      <>
+        <p className="small muted" data-testid="read-only-note">
+          You have read-only access: reviewers and admins approve or reject findings.
+        </p>
+        {errorLine}
+      </>
     );
   }
   const hasSelection = selection.count > 0;
   const isAll = selection.mode === 'all';
+  // aria-disabled, not disabled: a button that disables itself (busy, or the selection it cleared) would
+  // drop keyboard focus to the page.
+  const isOff = !hasSelection || isBusy;
+  const decide = (decision: Decision) => {
+    if (!isOff) onDecide(decision);
+  };
   return (
     <div className="bulk-bar" data-testid="bulk-bar">
       <div className="bulk-bar__selection">
@@ -84,24 +99,24 @@ export function FindingsActions({
         <button
           type="button"
           className="button button--small button--approve"
-          disabled={!hasSelection || isBusy}
-          onClick={() => onDecide('approved')}
+          aria-disabled={isOff}
+          onClick={() => decide('approved')}
         >
           Approve
         </button>
         <button
           type="button"
           className="button button--small button--reject"
-          disabled={!hasSelection || isBusy}
-          onClick={() => onDecide('rejected')}
+          aria-disabled={isOff}
+          onClick={() => decide('rejected')}
         >
           Reject
         </button>
         <button
           type="button"
           className="button button--small"
-          disabled={!hasSelection || isBusy}
-          onClick={() => onDecide('pending')}
+          aria-disabled={isOff}
+          onClick={() => decide('pending')}
         >
           Reset
         </button>
@@ -110,11 +125,7 @@ export function FindingsActions({
       <p className="bulk-bar__status small" role="status" aria-live="polite" data-testid="decision-status">
         <span key={announcement.id}>{announcement.text}</span>
       </p>
-      {error ? (
-        <p className="field__error" role="alert">
-          {error}
-        </p>
-      ) : null}
+      {errorLine}
     </div>
   );
 }

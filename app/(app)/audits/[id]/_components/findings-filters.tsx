@@ -1,42 +1,82 @@
 'use client';
-// Filters of the findings list: reason chips with server-side counts, search, host, path prefix,
-// decision and sort. Every change becomes the URL (and starts again from the first page).
+// Filters of the findings list: reason chips counted under every other active filter (each with its
+// definition and usual fix behind a "?"), search, host, path prefix, sitemap file, signal, review status
+// and sort. Every change becomes the URL (and starts again from the first page).
+import { useState } from 'react';
 import { DebouncedInput } from '@/components/ui/debounced-input';
 import { formatCount } from '@/lib/audits/format';
+import { useSitemapFiles } from '@/lib/audits/hooks';
+import { fileLabel } from '@/lib/audits/labels';
 import { rankReasons, reasonColour } from '@/lib/findings/chart-data';
-import { decisionLabel, type FindingView, reasonLabel } from '@/lib/findings/format';
-import { DECISIONS, type Decision, type FindingSort, SORTS } from '@/lib/findings/schema';
+import { decisionLabel, type FindingView, filterOf, SORT_LABELS } from '@/lib/findings/format';
+import { useReasonCounts } from '@/lib/findings/hooks';
+import { reasonInfo, signalInfo } from '@/lib/findings/reasons';
+import { DECISIONS, type Decision, type FindingSort, SIGNALS, SORTS } from '@/lib/findings/schema';
+import { declaresUrls } from './sitemap-tree';
 import type { HistoryMode } from './use-finding-view';
 
-const SORT_LABELS: Record<FindingSort, string> = {
-  id: 'Default order',
-  url: 'URL, A to Z',
-  '-url': 'URL, Z to A',
-  lastmod: 'Last modified, oldest first',
-  '-lastmod': 'Last modified, newest first',
-};
+const HELP_ID = 'reason-help';
+
+/** Sorts that mean something for the list: add rows have no lastmod; inlinks only when the crawl had them. */
+function sortOptions(view: FindingView, hasInlinks: boolean): FindingSort[] {
+  return SORTS.filter(
+    (sort) =>
+      sort === view.sort ||
+      ((view.list !== 'add' || !sort.endsWith('lastmod')) && (hasInlinks || !sort.endsWith('inlinks'))),
+  );
+}
 
 export function FindingsFilters({
+  auditId,
   view,
   byReason,
   decisions,
+  hasInlinks,
   onChange,
 }: {
+  auditId: string;
   view: FindingView;
+  /** The whole list's rows per reason (the audit's summary): the chips and their order. */
   byReason: Record<string, number>;
   decisions: Record<Decision, number> | undefined;
+  hasInlinks: boolean;
   onChange: (next: FindingView, mode?: HistoryMode) => void;
 }) {
-  const reasons = rankReasons(byReason);
-  const listTotal = reasons.reduce((sum, [, count]) => sum + count, 0);
+  const counts = useReasonCounts(auditId, filterOf(view));
+  // Counts of another list (kept while this one loads) would put wrong numbers on these chips.
+  const filtered = counts.data?.list === view.list ? counts.data : undefined;
+  const files = useSitemapFiles(auditId);
+  const [explained, setExplained] = useState<string | null>(null);
+
+  const reasons = rankReasons(byReason).map(([reason, count]): [string, number] => [
+    reason,
+    filtered ? (filtered.byReason[reason] ?? 0) : count,
+  ]);
+  for (const [reason, count] of Object.entries(filtered?.byReason ?? {}))
+    if (!reasons.some(([known]) => known === reason)) reasons.push([reason, count]);
   // A linked reason with no rows still gets a chip, so the active filter is always visible and removable.
   if (view.reason && !reasons.some(([reason]) => reason === view.reason)) reasons.push([view.reason, 0]);
+  const allCount = filtered?.total ?? reasons.reduce((sum, [, count]) => sum + count, 0);
+  const help = explained ? reasonInfo(explained) : null;
+
   const update = (patch: Partial<FindingView>, mode: HistoryMode = 'push') =>
     onChange({ ...view, ...patch, cursor: undefined }, mode);
+  const hasFilters = Boolean(
+    view.reason ||
+      view.decision ||
+      view.q ||
+      view.host ||
+      view.pathPrefix ||
+      view.file !== undefined ||
+      view.signal,
+  );
+  const declaring = (files.data ?? []).filter(declaresUrls);
+  // Add rows are declared nowhere and carry no signal: the two filters would only ever empty the list.
+  const isDeclaredList = view.list !== 'add';
 
   return (
     <div className="findings-filters">
-      <fieldset className="reason-chips">
+      <fieldset className="reason-chips" aria-busy={counts.isFetching}>
         <legend className="visually-hidden">Reason</legend>
         <button
           type="button"
@@ -44,22 +84,62 @@ export function FindingsFilters({
           aria-pressed={!view.reason}
           onClick={() => update({ reason: undefined })}
         >
-          All reasons <span className="filter-chip__n">{formatCount(listTotal)}</span>
+          All reasons{' '}
+          <span className="filter-chip__n" data-testid="reason-chip-count" data-reason="">
+            {formatCount(allCount)}
+          </span>
         </button>
-        {reasons.map(([reason, count]) => (
-          <button
-            key={reason}
-            type="button"
-            className="filter-chip"
-            aria-pressed={view.reason === reason}
-            data-reason={reason}
-            onClick={() => update({ reason: view.reason === reason ? undefined : reason })}
-          >
-            <span className="reason-dot" style={{ background: reasonColour(reason) }} aria-hidden="true" />
-            {reasonLabel(reason)} <span className="filter-chip__n">{formatCount(count)}</span>
-          </button>
-        ))}
+        {reasons.map(([reason, count]) => {
+          const info = reasonInfo(reason);
+          return (
+            <span key={reason} className="chip-group">
+              <button
+                type="button"
+                className="filter-chip"
+                aria-pressed={view.reason === reason}
+                data-reason={reason}
+                title={info.definition}
+                onClick={() => update({ reason: view.reason === reason ? undefined : reason })}
+              >
+                <span
+                  className="reason-dot"
+                  style={{ background: reasonColour(reason) }}
+                  aria-hidden="true"
+                />
+                {info.label}{' '}
+                <span className="filter-chip__n" data-testid="reason-chip-count" data-reason={reason}>
+                  {formatCount(count)}
+                </span>
+              </button>
+              <button
+                type="button"
+                className="chip-help"
+                aria-label={`What “${info.label}” means`}
+                aria-expanded={explained === reason}
+                aria-controls={HELP_ID}
+                onClick={() => setExplained(explained === reason ? null : reason)}
+              >
+                ?
+              </button>
+            </span>
+          );
+        })}
       </fieldset>
+      <div id={HELP_ID} className="reason-help" hidden={help === null} data-testid="reason-help">
+        {help ? (
+          <>
+            <p>
+              <strong>{help.label}:</strong> {help.definition}
+            </p>
+            <p>
+              <span className="reason-help__fix">Usual fix:</span> {help.fix}
+            </p>
+            <button type="button" className="button button--link small" onClick={() => setExplained(null)}>
+              Hide the explanation
+            </button>
+          </>
+        ) : null}
+      </div>
       <div className="findings-filters__row">
         <DebouncedInput
           label="Search URLs"
@@ -74,15 +154,60 @@ export function FindingsFilters({
           value={view.host ?? ''}
           placeholder="www.example.com"
           onCommit={(host) => update({ host: host || undefined }, 'replace')}
-          width="13rem"
+          className="findings-filters__host"
         />
         <DebouncedInput
           label="Path prefix"
           value={view.pathPrefix ?? ''}
           placeholder="/blog/"
           onCommit={(pathPrefix) => update({ pathPrefix: pathPrefix || undefined }, 'replace')}
-          width="11rem"
+          className="findings-filters__path"
         />
+        {isDeclaredList || view.file !== undefined ? (
+          <div className="field field--inline findings-filters__file">
+            <label htmlFor="findings-file" className="field__label field__label--small">
+              Sitemap file
+            </label>
+            <select
+              id="findings-file"
+              className="select select--small"
+              value={view.file ?? ''}
+              onChange={(event) => update({ file: Number(event.target.value) || undefined })}
+            >
+              <option value="">Any file</option>
+              {declaring.map((file) => (
+                <option key={file.id} value={file.id}>
+                  {fileLabel(file)}
+                </option>
+              ))}
+              {view.file !== undefined && !declaring.some((file) => file.id === view.file) ? (
+                <option value={view.file}>File #{view.file}</option>
+              ) : null}
+            </select>
+          </div>
+        ) : null}
+        {isDeclaredList || view.signal ? (
+          <div className="field field--inline">
+            <label htmlFor="findings-signal" className="field__label field__label--small">
+              Signal
+            </label>
+            <select
+              id="findings-signal"
+              className="select select--small"
+              value={view.signal ?? ''}
+              onChange={(event) =>
+                update({ signal: SIGNALS.find((signal) => signal === event.target.value) })
+              }
+            >
+              <option value="">Any signal</option>
+              {SIGNALS.map((signal) => (
+                <option key={signal} value={signal}>
+                  {signalInfo(signal).label}
+                </option>
+              ))}
+            </select>
+          </div>
+        ) : null}
         <div className="field field--inline">
           <label htmlFor="findings-decision" className="field__label field__label--small">
             Review status
@@ -115,15 +240,22 @@ export function FindingsFilters({
             value={view.sort}
             onChange={(event) => update({ sort: SORTS.find((sort) => sort === event.target.value) ?? 'id' })}
           >
-            {SORTS.filter(
-              (sort) => view.list !== 'add' || !sort.endsWith('lastmod') || sort === view.sort,
-            ).map((sort) => (
+            {sortOptions(view, hasInlinks).map((sort) => (
               <option key={sort} value={sort}>
                 {SORT_LABELS[sort]}
               </option>
             ))}
           </select>
         </div>
+        {hasFilters ? (
+          <button
+            type="button"
+            className="button button--small"
+            onClick={() => onChange({ list: view.list, sort: view.sort })}
+          >
+            Clear filters
+          </button>
+        ) : null}
       </div>
     </div>
   );

@@ -1,9 +1,12 @@
 'use client';
-// The side panel for the focused finding: evidence in sentences and raw, its sitemap file, the decision
-// (as radios, so the page keeps one "Approve" button) and the decision history.
+// The side panel for the focused finding: the decision (as radios, so the page keeps one "Approve"
+// button), what each of its reasons and signals means and how it is usually fixed, the evidence in
+// sentences and raw, its target, crawl facts, every sitemap file declaring it, and the decision history.
 import { useEffect, useRef } from 'react';
+import { ReasonExplanations } from '@/components/findings/reason-explanations';
+import { targetKindLabel } from '@/components/findings/target-words';
 import { Alert } from '@/components/ui/alert';
-import { formatDateTime } from '@/lib/audits/format';
+import { formatCount, formatDateTime } from '@/lib/audits/format';
 import {
   decisionLabel,
   evidenceLines,
@@ -43,7 +46,7 @@ export function FindingsPanel({
   const lines = evidenceLines(finding);
   const evidence = Object.entries(finding.evidence ?? {});
   const history = detail.data?.id === finding.id ? detail.data.history : undefined;
-  const file = finding.sitemapFile;
+  const { target } = finding;
 
   return (
     <aside className="side-panel" aria-labelledby="finding-panel-heading" data-testid="finding-panel">
@@ -84,8 +87,9 @@ export function FindingsPanel({
             </p>
           ) : null}
         </fieldset>
+        <ReasonExplanations reasons={finding.reasons} signals={finding.signals} />
         <section className="stack" style={{ gap: '0.4rem' }} aria-labelledby="panel-evidence">
-          <h3 id="panel-evidence">Why</h3>
+          <h3 id="panel-evidence">Evidence</h3>
           {lines.length > 0 ? (
             <ul className="evidence-lines" data-testid="evidence-lines">
               {lines.map((line) => (
@@ -95,19 +99,43 @@ export function FindingsPanel({
           ) : (
             <p className="muted small">No evidence beyond the reason.</p>
           )}
-          {finding.reasons.length > 1 ? (
-            <p className="small">Also applies: {finding.reasons.slice(1).map(reasonLabel).join(', ')}</p>
-          ) : null}
         </section>
-        <dl className="kv">
-          <dt>Sitemap file</dt>
-          <dd className="mono" title={file?.url ?? undefined}>
-            {file ? sitemapFileLabel(file) : <span className="muted">Not declared in a sitemap</span>}
+        <dl className="kv" data-testid="panel-facts">
+          {target ? (
+            <>
+              <dt>{targetKindLabel(target.kind)}</dt>
+              <dd className="mono" data-testid="panel-target">
+                {target.url}
+                {target.status !== null ? <span className="muted"> (answers {target.status})</span> : null}
+              </dd>
+            </>
+          ) : null}
+          <dt>
+            {finding.sitemapFiles.length > 1
+              ? `Sitemap files (${finding.sitemapFiles.length})`
+              : 'Sitemap file'}
+          </dt>
+          <dd data-testid="panel-files">
+            {finding.sitemapFiles.length === 0 ? (
+              <span className="muted">Not declared in a sitemap</span>
+            ) : (
+              <ul className="panel-files">
+                {finding.sitemapFiles.map((file) => (
+                  <li key={file.id} className="mono" title={file.url ?? undefined}>
+                    {sitemapFileLabel(file)}
+                  </li>
+                ))}
+              </ul>
+            )}
           </dd>
           <dt>HTTP status</dt>
           <dd>{finding.status ?? '—'}</dd>
           <dt>Canonical</dt>
           <dd className="mono">{finding.canonical ?? '—'}</dd>
+          <dt>Crawl depth</dt>
+          <dd>{finding.depth ?? '—'}</dd>
+          <dt>Inlinks</dt>
+          <dd>{finding.inlinks === null ? '—' : formatCount(finding.inlinks)}</dd>
           <dt>Last modified</dt>
           <dd>{formatLastmod(finding.lastmod)}</dd>
         </dl>

@@ -1,12 +1,16 @@
 'use client';
 // Review of one findings list: tabs, filters, the keyset-paged table, selection (by row or "all
-// matching"), decisions by button or key, the side panel and exports. View state lives in the URL.
+// matching"), decisions by button or key (a decision on more than a page of matching rows is confirmed
+// first, with the server's preview), the side panel and exports. View state lives in the URL.
 import { useCallback, useRef, useState } from 'react';
+import { resultSentence } from '@/components/findings/decision-words';
+import { emptyListMessage } from '@/components/findings/review-words';
 import { Alert } from '@/components/ui/alert';
 import { formatCount } from '@/lib/audits/format';
 import { type FindingView, filterOf, PAGE_SIZE } from '@/lib/findings/format';
 import { type DecisionTarget, useDecide, useFindings } from '@/lib/findings/hooks';
 import type { Decision, FindingDto, FindingList, FindingsOverview } from '@/lib/findings/schema';
+import { BulkDecisionDialog, type BulkRequest } from './bulk-decision-dialog';
 import { FindingsActions, type SelectionSummary } from './findings-actions';
 import { FindingsExport } from './findings-export';
 import { FindingsFilters } from './findings-filters';
@@ -16,12 +20,6 @@ import { FindingsTable } from './findings-table';
 import { FindingsTabs, TAB_PANEL_ID, tabId } from './findings-tabs';
 import type { HistoryMode } from './use-finding-view';
 import { useReviewKeys } from './use-review-keys';
-
-const EMPTY_LIST: Record<FindingList, string> = {
-  prune: 'Nothing to prune: the crawl backs up every declared URL.',
-  add: 'Nothing to add: every indexable crawled page is declared.',
-  held: 'Nothing is held: every declared URL could be judged.',
-};
 
 interface Selection {
   /** The filter the selection belongs to; a new filter starts with nothing selected. */
@@ -35,11 +33,16 @@ export function FindingsSection({
   findings,
   view,
   setView,
+  hasNoOverlap,
+  hasInlinks,
 }: {
   auditId: string;
   findings: FindingsOverview;
   view: FindingView;
   setView: (next: FindingView, mode?: HistoryMode) => void;
+  hasNoOverlap: boolean;
+  /** The crawl export had an inlinks column. */
+  hasInlinks: boolean;
 }) {
   const region = useRef<HTMLElement>(null);
   const tableRef = useRef<HTMLTableElement>(null);
@@ -74,6 +77,8 @@ export function FindingsSection({
   const [note, setNote] = useState('');
   const [announcement, setAnnouncement] = useState({ text: '', id: 0 });
   const [error, setError] = useState<string | null>(null);
+  const [bulk, setBulk] = useState<BulkRequest | null>(null);
+  const [bulkError, setBulkError] = useState<string | null>(null);
 
   const announce = (text: string) => setAnnouncement((current) => ({ text, id: current.id + 1 }));
   const isSelected = useCallback(
@@ -82,22 +87,34 @@ export function FindingsSection({
   );
   const onFocusRow = useCallback((index: number) => setFocus({ key: pageKey, index }), [pageKey]);
 
-  const run = async (decision: Decision, target: DecisionTarget, withNote?: string): Promise<boolean> => {
+  /** Records the decision and says what the server did; a failure is said in words and returned. */
+  const run = async (
+    decision: Decision,
+    target: DecisionTarget,
+    { note: withNote, override }: { note?: string; override?: boolean } = {},
+  ): Promise<string | null> => {
     setError(null);
     try {
-      const { updated } = await decide.mutateAsync({ decision, target, note: withNote });
-      announce(`${formatCount(updated)} ${updated === 1 ? 'row' : 'rows'} updated`);
-      return true;
+      const result = await decide.mutateAsync({ decision, target, note: withNote, override });
+      announce(resultSentence(result, decision));
+      return null;
     } catch (failure) {
-      setError(failure instanceof Error ? failure.message : 'The decision could not be saved.');
-      return false;
+      const reason = failure instanceof Error ? failure.message : 'The server did not answer.';
+      return `The decision was not saved: ${reason}`;
     }
   };
 
-  /** Keyboard review decides and moves on; the panel's radios decide in place. */
+  /** Keyboard review decides and moves on; the panel's radios decide in place. If the decision fails,
+   * focus goes back to the row it was for. */
   const decideRow = (finding: FindingDto, decision: Decision, advance = false) => {
     const index = items.findIndex((item) => item.id === finding.id);
-    void run(decision, { ids: [finding.id] });
+    void run(decision, { ids: [finding.id] }).then((failure) => {
+      if (failure === null) return;
+      setError(failure);
+      if (!advance || index < 0) return;
+      setFocus({ key: pageKey, index });
+      setFocusRequest((n) => n + 1);
+    });
     if (!advance) return;
     // A row that leaves a decision-filtered view is removed at once, so the next row slides into place.
     const willLeave = view.decision !== undefined && view.decision !== decision;
@@ -105,12 +122,39 @@ export function FindingsSection({
     setFocusRequest((n) => n + 1);
   };
 
+  const clearSelection = () => {
+    setSelection({ key: filterKey, isAll: false, ids: new Set() });
+    setNote('');
+  };
+
+  /** Rows picked by id are decided at once; every row matching a filter of more than one page is
+   * confirmed first (the dialog says what will change and what stays). */
   const onBulk = async (decision: Decision) => {
-    const target: DecisionTarget = selection.isAll ? { filter: filterOf(view) } : { ids: [...selection.ids] };
-    if (await run(decision, target, note.trim() || undefined)) {
-      setSelection({ key: filterKey, isAll: false, ids: new Set() });
-      setNote('');
+    if (selection.isAll && total > PAGE_SIZE) {
+      setBulkError(null);
+      setBulk({ id: Date.now(), decision, filter: filterOf(view), total });
+      return;
     }
+    const target: DecisionTarget = selection.isAll ? { filter: filterOf(view) } : { ids: [...selection.ids] };
+    const failure = await run(decision, target, { note: note.trim() || undefined });
+    if (failure === null) clearSelection();
+    else setError(failure);
+  };
+
+  const onConfirmBulk = async (override: boolean) => {
+    if (!bulk) return;
+    setBulkError(null);
+    const failure = await run(
+      bulk.decision,
+      { filter: bulk.filter },
+      { note: note.trim() || undefined, override },
+    );
+    if (failure !== null) {
+      setBulkError(failure);
+      return;
+    }
+    setBulk(null);
+    clearSelection();
   };
 
   const toggle = useCallback(
@@ -174,12 +218,14 @@ export function FindingsSection({
     ? { mode: 'all', count: total }
     : { mode: 'ids', count: selection.ids.size };
   const listSummary = findings[view.list];
+  // Older audits did not record the mapping of an inlinks column; their rows still say.
+  const showInlinks = hasInlinks || items.some((item) => item.inlinks !== null);
 
   return (
     <section ref={region} id="findings" className="card findings" aria-labelledby="findings-heading">
       <div className="card__header">
         <h2 id="findings-heading">Review</h2>
-        <FindingsExport auditId={auditId} list={view.list} />
+        <FindingsExport auditId={auditId} list={view.list} findings={findings} />
       </div>
       <FindingsTabs
         active={view.list}
@@ -188,9 +234,11 @@ export function FindingsSection({
       />
       <div role="tabpanel" id={TAB_PANEL_ID} aria-labelledby={tabId(view.list)} className="card__body stack">
         <FindingsFilters
+          auditId={auditId}
           view={view}
           byReason={listSummary.byReason}
           decisions={findings.decisions?.[view.list]}
+          hasInlinks={showInlinks}
           onChange={setView}
         />
         <div className="findings-meta">
@@ -225,17 +273,28 @@ export function FindingsSection({
           onClearSelection={() => setSelection({ key: filterKey, isAll: false, ids: new Set() })}
           onDecide={(decision) => void onBulk(decision)}
         />
+        <BulkDecisionDialog
+          auditId={auditId}
+          request={bulk}
+          isBusy={decide.isPending}
+          error={bulkError}
+          onConfirm={(override) => void onConfirmBulk(override)}
+          onCancel={() => setBulk(null)}
+        />
         {page.isError ? <Alert title="Could not load the findings">{page.error.message}</Alert> : null}
         <div aria-busy={page.isFetching && page.isPlaceholderData} className="findings-table-wrap">
           <FindingsTable
             items={items}
             list={view.list}
+            hasInlinks={showInlinks}
             emptyMessage={
-              listSummary.total === 0
-                ? EMPTY_LIST[view.list]
-                : view.cursor
-                  ? 'No more rows here. Go back to the first page.'
-                  : 'No findings match these filters.'
+              !page.data
+                ? 'Loading the findings…'
+                : listSummary.total === 0
+                  ? emptyListMessage(view.list, findings, { hasNoOverlap })
+                  : view.cursor
+                    ? 'No more rows here. Go back to the first page.'
+                    : 'No findings match these filters.'
             }
             sort={view.sort}
             focusIndex={focusIndex}
@@ -249,6 +308,7 @@ export function FindingsSection({
               setFocus({ key: pageKey, index });
               setPanelOpen(true);
             }}
+            onSort={(sort) => setView({ ...view, sort, cursor: undefined })}
             tableRef={tableRef}
           />
         </div>

@@ -1,6 +1,7 @@
 'use client';
 // What reconciliation found: sanity warnings first, then counts per list and reason (each a link to the
-// filtered list), decisions so far, add-rule exclusions and two charts.
+// filtered list), decisions so far, add-rule exclusions, the signals (each filters the review) and two
+// charts (a file's bar filters the review too).
 import { type MouseEvent, useMemo } from 'react';
 import { AddExcluded, ListCounts, ReasonCharts, WarningAlerts } from '@/components/findings/summary-parts';
 import { formatDateTime } from '@/lib/audits/format';
@@ -8,7 +9,8 @@ import type { AuditIssue } from '@/lib/audits/schema';
 import { prepareReasonsPerFile, prepareReasonsPerList } from '@/lib/findings/chart-data';
 import { toSearchParams } from '@/lib/findings/format';
 import { useFindingsByFile } from '@/lib/findings/hooks';
-import { type FindingList, type FindingsOverview, LISTS } from '@/lib/findings/schema';
+import { type FindingList, type FindingSignal, type FindingsOverview, LISTS } from '@/lib/findings/schema';
+import type { FilterReview } from './use-finding-view';
 
 type OpenList = (list: FindingList, reason?: string) => void;
 
@@ -40,12 +42,18 @@ export function FindingsSummary({
   auditId,
   findings,
   warnings,
+  signalWarnings,
+  activeSignal,
   onOpenList,
+  onFilter,
 }: {
   auditId: string;
   findings: FindingsOverview;
   warnings: readonly AuditIssue[];
+  signalWarnings: readonly AuditIssue[];
+  activeSignal: FindingSignal | undefined;
   onOpenList: OpenList;
+  onFilter: FilterReview;
 }) {
   const perList = useMemo(() => prepareReasonsPerList(findings), [findings]);
   const byFile = useFindingsByFile(auditId);
@@ -61,7 +69,7 @@ export function FindingsSummary({
         </span>
       </div>
       <div className="card__body stack">
-        <WarningAlerts warnings={warnings} testId="sanity-warnings" />
+        <WarningAlerts warnings={warnings} testId="sanity-warnings" findings={findings} />
         <div className="summary-lists">
           {LISTS.map((list) => (
             <ListCounts
@@ -77,7 +85,35 @@ export function FindingsSummary({
           ))}
         </div>
         <AddExcluded excluded={findings.addExcluded} />
+        {signalWarnings.length > 0 ? (
+          <section className="stack signals" aria-labelledby="signals-heading">
+            <h3 id="signals-heading">Signals</h3>
+            <WarningAlerts
+              warnings={signalWarnings}
+              testId="signal-warnings"
+              findings={findings}
+              action={(warning) => {
+                const signal = warning.code as FindingSignal;
+                const isActive = activeSignal === signal;
+                return (
+                  <div>
+                    <button
+                      type="button"
+                      className="button button--small"
+                      aria-pressed={isActive}
+                      data-testid="signal-filter"
+                      onClick={() => onFilter({ signal: isActive ? undefined : signal })}
+                    >
+                      Review only the findings with this signal
+                    </button>
+                  </div>
+                );
+              }}
+            />
+          </section>
+        ) : null}
         <ReasonCharts
+          onSelectFile={(file) => onFilter({ file })}
           perList={perList}
           perFile={perFile}
           perFileState={

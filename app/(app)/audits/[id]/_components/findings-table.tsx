@@ -1,16 +1,17 @@
 'use client';
-// One page of findings as a grid with row focus (roving tabindex) and row selection. Keys are handled
-// by the page (use-review-keys); this component only renders and reports clicks.
+// One page of findings as a grid with row focus (roving tabindex) and row selection: the URL with its
+// sitemap file and signals, the reason, what the reason points to (redirect target, canonical, variant, with
+// its status), status, crawl depth, inlinks (when the crawl had them), date and decision. Column headers
+// sort (the sort lives in the URL). Keys are handled by the page (use-review-keys); this component only
+// renders and reports clicks.
 import { memo, type RefObject, useEffect, useRef } from 'react';
+import { isBadTargetStatus, shortTargetUrl, targetKindLabel } from '@/components/findings/target-words';
+import { formatCount } from '@/lib/audits/format';
 import { reasonColour } from '@/lib/findings/chart-data';
 import { decisionLabel, reasonLabel, sitemapFileLabel } from '@/lib/findings/format';
+import { signalInfo } from '@/lib/findings/reasons';
 import type { FindingDto, FindingList, FindingSort } from '@/lib/findings/schema';
-
-function ariaSort(sort: FindingSort, column: 'url' | 'lastmod') {
-  if (sort === column) return 'ascending' as const;
-  if (sort === `-${column}`) return 'descending' as const;
-  return undefined;
-}
+import { SortHeader } from './sort-header';
 
 /** Declared rows show their lastmod; add rows were never declared, so they show when they were crawled. */
 function dateCell(finding: FindingDto) {
@@ -19,9 +20,29 @@ function dateCell(finding: FindingDto) {
   return typeof value === 'string' && value ? value.slice(0, 10) : <span className="muted">—</span>;
 }
 
+const dash = <span className="muted">—</span>;
+
+/** "→ /new (404)": the status stays in sight when a long target is cut short. */
+function TargetCell({ finding }: { finding: FindingDto }) {
+  const { target } = finding;
+  if (!target) return dash;
+  return (
+    <span className="target-cell" title={`${targetKindLabel(target.kind)}: ${target.url}`}>
+      <span
+        className={`target-cell__line mono${isBadTargetStatus(target.status) ? ' target-cell--bad' : ''}`}
+      >
+        <span className="target-cell__url">→ {shortTargetUrl(target.url, finding.url)}</span>
+        {target.status !== null ? <span className="target-cell__status"> ({target.status})</span> : null}
+      </span>
+      <span className="target-cell__kind">{targetKindLabel(target.kind)}</span>
+    </span>
+  );
+}
+
 const Row = memo(function Row({
   finding,
   index,
+  hasInlinks,
   isFocusable,
   isSelected,
   onFocusRow,
@@ -30,6 +51,7 @@ const Row = memo(function Row({
 }: {
   finding: FindingDto;
   index: number;
+  hasInlinks: boolean;
   isFocusable: boolean;
   isSelected: boolean;
   onFocusRow: (index: number) => void;
@@ -37,6 +59,7 @@ const Row = memo(function Row({
   onOpen: (index: number) => void;
 }) {
   const more = finding.reasons.length - 1;
+  const otherFiles = finding.sitemapFiles.length - 1;
   return (
     <tr
       data-testid="finding-row"
@@ -71,10 +94,27 @@ const Row = memo(function Row({
           {finding.url}
         </span>
         {finding.sitemapFile ? (
-          <span className="finding-row__file">{sitemapFileLabel(finding.sitemapFile)}</span>
+          <span className="finding-row__file" data-testid="finding-file">
+            {sitemapFileLabel(finding.sitemapFile)}
+            {otherFiles > 0 ? ` +${otherFiles} more ${otherFiles === 1 ? 'file' : 'files'}` : ''}
+          </span>
+        ) : null}
+        {finding.signals.length > 0 ? (
+          <span className="signal-badges">
+            {finding.signals.map((signal) => (
+              <span
+                key={signal}
+                className="signal-badge"
+                data-signal={signal}
+                title={signalInfo(signal).definition}
+              >
+                {signalInfo(signal).label}
+              </span>
+            ))}
+          </span>
         ) : null}
       </td>
-      <td>
+      <td className="finding-row__reason">
         <span className="reason-tag">
           <span
             className="reason-dot"
@@ -83,11 +123,31 @@ const Row = memo(function Row({
           />
           {reasonLabel(finding.reason)}
         </span>
-        {more > 0 ? <span className="muted small"> +{more}</span> : null}
+        {more > 0 ? (
+          <span className="muted small" title={finding.reasons.slice(1).map(reasonLabel).join(', ')}>
+            {' '}
+            +{more}
+          </span>
+        ) : null}
       </td>
-      <td className="num">{finding.status ?? <span className="muted">—</span>}</td>
-      <td className="num">{dateCell(finding)}</td>
-      <td>
+      <td className="finding-row__target">
+        <TargetCell finding={finding} />
+      </td>
+      <td className="num" data-label="HTTP">
+        {finding.status ?? dash}
+      </td>
+      <td className="num" data-label="Depth">
+        {finding.depth ?? dash}
+      </td>
+      {hasInlinks ? (
+        <td className="num" data-label="Inlinks">
+          {finding.inlinks === null ? dash : formatCount(finding.inlinks)}
+        </td>
+      ) : null}
+      <td className="num" data-label={finding.list === 'add' ? 'Crawled' : 'Last modified'}>
+        {dateCell(finding)}
+      </td>
+      <td className="finding-row__decision">
         <span className={`decision decision--${finding.decision}`}>{decisionLabel(finding.decision)}</span>
       </td>
     </tr>
@@ -97,6 +157,7 @@ const Row = memo(function Row({
 export function FindingsTable({
   items,
   list,
+  hasInlinks,
   emptyMessage,
   sort,
   focusIndex,
@@ -107,10 +168,13 @@ export function FindingsTable({
   onToggle,
   onTogglePage,
   onOpen,
+  onSort,
   tableRef,
 }: {
   items: FindingDto[];
   list: FindingList;
+  /** Show the inlinks column (the crawl export had one). */
+  hasInlinks: boolean;
   emptyMessage: string;
   sort: FindingSort;
   focusIndex: number;
@@ -122,6 +186,7 @@ export function FindingsTable({
   onToggle: (id: number) => void;
   onTogglePage: () => void;
   onOpen: (index: number) => void;
+  onSort: (sort: FindingSort) => void;
   tableRef: RefObject<HTMLTableElement | null>;
 }) {
   const headerBox = useRef<HTMLInputElement>(null);
@@ -145,8 +210,9 @@ export function FindingsTable({
     tableRef.current?.querySelector<HTMLElement>(`tr[data-row-index="${focusIndex}"]`)?.focus();
   }, [items]);
 
+  const header = { sort, onSort };
   return (
-    <div className="table-wrap">
+    <div className="table-wrap findings-table-scroll">
       <table
         onFocus={() => {
           hasFocus.current = true;
@@ -155,7 +221,7 @@ export function FindingsTable({
           hasFocus.current = event.currentTarget.contains(event.relatedTarget as Node | null);
         }}
         ref={tableRef}
-        className="table findings-table"
+        className={`table findings-table${hasInlinks ? ' findings-table--inlinks' : ''}`}
         // biome-ignore lint/a11y/noNoninteractiveElementToInteractiveRole: rows are focusable and selectable (aria-selected), which needs grid semantics
         role="grid"
         aria-multiselectable="true"
@@ -164,7 +230,7 @@ export function FindingsTable({
       >
         <thead>
           <tr>
-            <th scope="col" className="finding-row__check">
+            <th scope="col" className="finding-row__check col-check">
               <input
                 ref={headerBox}
                 type="checkbox"
@@ -174,23 +240,24 @@ export function FindingsTable({
                 disabled={items.length === 0}
               />
             </th>
-            <th scope="col" aria-sort={ariaSort(sort, 'url')}>
-              URL
+            <SortHeader {...header} column="url" label="URL" className="col-url" />
+            <SortHeader {...header} column="reason" label="Reason" className="col-reason" />
+            <th scope="col" className="col-target">
+              Target
             </th>
-            <th scope="col">Reason</th>
-            <th scope="col" className="num">
-              HTTP
-            </th>
+            <SortHeader {...header} column="status" label="HTTP" className="col-num num" />
+            <SortHeader {...header} column="depth" label="Depth" className="col-num num" />
+            {hasInlinks ? (
+              <SortHeader {...header} column="inlinks" label="Inlinks" className="col-inlinks num" />
+            ) : null}
             {list === 'add' ? (
-              <th scope="col" className="num">
+              <th scope="col" className="col-date num">
                 Crawled
               </th>
             ) : (
-              <th scope="col" className="num" aria-sort={ariaSort(sort, 'lastmod')}>
-                Last modified
-              </th>
+              <SortHeader {...header} column="lastmod" label="Lastmod" className="col-date num" />
             )}
-            <th scope="col">Decision</th>
+            <SortHeader {...header} column="decision" label="Decision" className="col-decision" />
           </tr>
         </thead>
         <tbody>
@@ -199,6 +266,7 @@ export function FindingsTable({
               key={finding.id}
               finding={finding}
               index={index}
+              hasInlinks={hasInlinks}
               isFocusable={index === focusIndex}
               isSelected={isSelected(finding.id)}
               onFocusRow={onFocusRow}

@@ -1,6 +1,8 @@
 'use client';
-// The audit's errors and warnings, each with its stable code. Long lists show the first few until asked.
+// The audit's errors and warnings, each with its stable code and, for warnings about URLs, how many and
+// the first of them. Long lists show the first few until asked.
 import { useState } from 'react';
+import { WarningExamples } from '@/components/findings/summary-parts';
 import { formatCount } from '@/lib/audits/format';
 import type { AuditDto, AuditError, AuditIssue } from '@/lib/audits/schema';
 
@@ -33,7 +35,7 @@ function IssueCard({
               // biome-ignore lint/suspicious/noArrayIndexKey: server-built list that is only ever appended to
               <li key={`${issue.code}-${index}`} className="issue">
                 <code>{issue.code}</code>
-                <span>
+                <div className="issue__text">
                   {issue.message}
                   {/* The source is often already in the message; repeat it only when it adds something. */}
                   {source && !issue.message.includes(source) ? (
@@ -42,7 +44,10 @@ function IssueCard({
                       <span className="muted small mono">({source})</span>
                     </>
                   ) : null}
-                </span>
+                  {issue.examples && issue.examples.length > 0 ? (
+                    <WarningExamples count={issue.count} examples={issue.examples} />
+                  ) : null}
+                </div>
               </li>
             );
           })}

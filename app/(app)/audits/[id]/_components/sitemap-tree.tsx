@@ -1,6 +1,7 @@
 'use client';
 // The sitemap file tree (ARIA tree, roving tabindex). Large groups render 100 children at a time and
-// collapsed branches render nothing, so thousands of files stay responsive.
+// collapsed branches render nothing, so thousands of files stay responsive. With `onSelectFile`, choosing
+// a file that declares URLs (click, Enter or Space) filters the review to its rows; it shows as selected.
 import type { UseQueryResult } from '@tanstack/react-query';
 import { type KeyboardEvent, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { Alert } from '@/components/ui/alert';
@@ -23,6 +24,11 @@ function hasProblem(file: SitemapFileDto): boolean {
   return file.status === 'failed' || file.partial || file.error !== null || file.warnings.length > 0;
 }
 
+/** Files that declare URLs themselves (not robots.txt or an index), so the review can be narrowed to them. */
+export function declaresUrls(file: SitemapFileDto): boolean {
+  return file.entries > 0 && file.kind !== 'index' && file.kind !== 'robots';
+}
+
 function collectParents(nodes: readonly TreeNode<SitemapFileDto>[], into = new Set<number>()): Set<number> {
   for (const node of nodes) {
     if (node.children.length === 0) continue;
@@ -33,7 +39,16 @@ function collectParents(nodes: readonly TreeNode<SitemapFileDto>[], into = new S
 }
 
 /** `files` is the page's useSitemapFiles result, shared with the headline counts. */
-export function SitemapTree({ files }: { files: UseQueryResult<SitemapFileDto[], Error> }) {
+export function SitemapTree({
+  files,
+  selectedFileId,
+  onSelectFile,
+}: {
+  files: UseQueryResult<SitemapFileDto[], Error>;
+  /** The file the review is filtered to. */
+  selectedFileId?: number;
+  onSelectFile?: (fileId: number) => void;
+}) {
   const items = files.data;
   const tree = useMemo(() => buildFileTree(items ?? []), [items]);
   const problemCount = useMemo(() => (items ?? []).filter(hasProblem).length, [items]);
@@ -134,6 +149,7 @@ export function SitemapTree({ files }: { files: UseQueryResult<SitemapFileDto[],
       case ' ':
         if (row.type === 'more') showMore(row.groupKey);
         else if (hasChildren) toggle(row.node.file.id);
+        else if (onSelectFile && declaresUrls(row.node.file)) onSelectFile(row.node.file.id);
         break;
       default:
         return;
@@ -157,6 +173,9 @@ export function SitemapTree({ files }: { files: UseQueryResult<SitemapFileDto[],
               ? `${formatCount(items.length)} ${items.length === 1 ? 'file' : 'files'} · ${formatCount(failedCount)} failed · ${formatCount(problemCount)} with problems`
               : 'Loading…'}
           </p>
+          {onSelectFile && items?.some(declaresUrls) ? (
+            <p className="muted small">Choose a file to review only the URLs it declares.</p>
+          ) : null}
         </div>
         <div className="tree-toolbar">
           <label className="choice" style={{ padding: '0.3rem 0.6rem', alignItems: 'center' }}>
@@ -214,6 +233,8 @@ export function SitemapTree({ files }: { files: UseQueryResult<SitemapFileDto[],
                   descendants={row.node.descendants}
                   isExpanded={expanded.has(row.node.file.id)}
                   isFocusable={row.key === focusable}
+                  isSelected={row.node.file.id === selectedFileId}
+                  onSelect={onSelectFile && declaresUrls(row.node.file) ? onSelectFile : undefined}
                   onToggle={toggle}
                   onFocusRow={setActiveKey}
                 />

@@ -34,6 +34,10 @@ export interface TreeRowProps {
   descendants: number;
   isExpanded: boolean;
   isFocusable: boolean;
+  /** The review is filtered to this file. */
+  isSelected: boolean;
+  /** Given when choosing the file filters the review (files that declare URLs). */
+  onSelect?: (id: number) => void;
   onToggle: (id: number) => void;
   onFocusRow: (key: string) => void;
 }
@@ -48,6 +52,8 @@ export const TreeRow = memo(function TreeRow({
   descendants,
   isExpanded,
   isFocusable,
+  isSelected,
+  onSelect,
   onToggle,
   onFocusRow,
 }: TreeRowProps) {
@@ -68,7 +74,8 @@ export const TreeRow = memo(function TreeRow({
       aria-posinset={posInSet}
       aria-expanded={hasChildren ? isExpanded : undefined}
       aria-labelledby={labelId}
-      aria-selected={false}
+      aria-selected={isSelected}
+      data-selectable={onSelect ? true : undefined}
       tabIndex={isFocusable ? 0 : -1}
       onFocus={(event) => {
         if (event.target === event.currentTarget) onFocusRow(rowKey);
@@ -76,6 +83,7 @@ export const TreeRow = memo(function TreeRow({
       onClick={() => {
         onFocusRow(rowKey);
         if (hasChildren) onToggle(file.id);
+        else onSelect?.(file.id);
       }}
     >
       <div className="tree-row" style={{ paddingLeft: `${(level - 1) * 1.5 + 0.5}rem` }}>
@@ -92,6 +100,11 @@ export const TreeRow = memo(function TreeRow({
             <span id={labelId} className="tree-row__label" title={label}>
               {label}
             </span>
+            {isSelected ? (
+              <Badge tone="info" dot={false} testId="sitemap-file-reviewing">
+                Reviewing
+              </Badge>
+            ) : null}
             {hasChildren ? (
               <span className="tree-row__below">
                 {formatCount(descendants)} {descendants === 1 ? 'file' : 'files'}

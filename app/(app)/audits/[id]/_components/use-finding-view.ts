@@ -1,18 +1,26 @@
 'use client';
 // The findings view (list, filters, sort, cursor) as the page's search params. Changes go through the
 // browser history, which Next.js keeps in sync with useSearchParams, so no server round trip is made.
+// Without a list in the URL the view opens on the first list that has rows.
 import { usePathname, useSearchParams } from 'next/navigation';
 import { useCallback, useMemo } from 'react';
+import { firstNonEmptyList } from '@/components/findings/review-words';
 import { type FindingView, findingQueryFromSearchParams, toSearchParams } from '@/lib/findings/format';
+import type { FindingList, FindingsOverview } from '@/lib/findings/schema';
 
 export type HistoryMode = 'push' | 'replace';
 
-export function useFindingView(): [FindingView, (next: FindingView, mode?: HistoryMode) => void] {
+export function useFindingView(
+  fallbackList: FindingList = 'prune',
+): [FindingView, (next: FindingView, mode?: HistoryMode) => void] {
   const searchParams = useSearchParams();
   const pathname = usePathname();
   const key = searchParams.toString();
   // Keyed on the text: the params object may change identity without its content changing.
-  const view = useMemo(() => findingQueryFromSearchParams(new URLSearchParams(key)), [key]);
+  const view = useMemo(
+    () => findingQueryFromSearchParams(new URLSearchParams(key), fallbackList),
+    [key, fallbackList],
+  );
   const setView = useCallback(
     (next: FindingView, mode: HistoryMode = 'push') => {
       const url = `${pathname}?${toSearchParams(next)}`;
@@ -22,4 +30,30 @@ export function useFindingView(): [FindingView, (next: FindingView, mode?: Histo
     [pathname],
   );
   return [view, setView];
+}
+
+/** Filters of the review set from elsewhere on the page (a file's bar or tree row, a signal warning). */
+export type FilterReview = (patch: Pick<Partial<FindingView>, 'file' | 'signal'>) => void;
+
+/** The view, and a way to filter it from outside the review that brings the review into sight. File and
+ * signal filters only select declared rows, so from the Add list they switch to the first declared list
+ * that has rows. */
+export function useReviewView(
+  findings: Pick<FindingsOverview, FindingList>,
+): [FindingView, (next: FindingView, mode?: HistoryMode) => void, FilterReview] {
+  const [view, setView] = useFindingView(firstNonEmptyList(findings));
+  const filterReview = useCallback<FilterReview>(
+    (patch) => {
+      const list: FindingList =
+        view.list !== 'add'
+          ? view.list
+          : findings.prune.total === 0 && findings.held.total > 0
+            ? 'held'
+            : 'prune';
+      setView({ ...view, ...patch, list, cursor: undefined });
+      document.getElementById('findings')?.scrollIntoView({ behavior: 'smooth', block: 'start' });
+    },
+    [view, setView, findings],
+  );
+  return [view, setView, filterReview];
 }
