@@ -65,7 +65,9 @@ test('review the prune list, approve by keyboard and by filter, export the appro
   const csv = readFileSync(await download.path(), 'utf8')
     .trim()
     .split(/\r?\n/);
-  expect(csv[0]).toBe('url,reason,detail,decision,decided_by,decided_at,note');
+  expect(csv[0]).toBe(
+    'url,reason,reasons,sitemap_files,status,lastmod,replace_with,target_status,decision,decided_by,decided_at,note',
+  );
   const body = csv.slice(1).map((line) => line.split(',').slice(0, 2).join(','));
   expect(body.sort()).toEqual([`${S}/blog/old-news,http_404`, `${S}/help/returns,http_410`]);
   expect(csv.find((l) => l.startsWith(`${S}/help/returns`))).toMatch(/,approved,.*,gone for good$/);
