@@ -22,6 +22,18 @@ function dateCell(finding: FindingDto) {
 
 const dash = <span className="muted">—</span>;
 
+/** A URL that wraps after its slashes (then anywhere) instead of inside a path segment. */
+function BreakableUrl({ url }: { url: string }) {
+  const parts = url.split(/(?<=\/)/);
+  return parts.map((part, index) => (
+    // biome-ignore lint/suspicious/noArrayIndexKey: the parts of one URL, in order, never reordered
+    <span key={index}>
+      {part}
+      {index < parts.length - 1 ? <wbr /> : null}
+    </span>
+  ));
+}
+
 /** "→ /new (404)": the status stays in sight when a long target is cut short. */
 function TargetCell({ finding }: { finding: FindingDto }) {
   const { target } = finding;
@@ -43,6 +55,7 @@ const Row = memo(function Row({
   finding,
   index,
   hasInlinks,
+  hasTargets,
   isFocusable,
   isSelected,
   onFocusRow,
@@ -52,6 +65,7 @@ const Row = memo(function Row({
   finding: FindingDto;
   index: number;
   hasInlinks: boolean;
+  hasTargets: boolean;
   isFocusable: boolean;
   isSelected: boolean;
   onFocusRow: (index: number) => void;
@@ -90,29 +104,31 @@ const Row = memo(function Row({
         />
       </td>
       <td className="finding-row__url">
-        <span className="mono" title={finding.url}>
-          {finding.url}
-        </span>
-        {finding.sitemapFile ? (
-          <span className="finding-row__file" data-testid="finding-file">
-            {sitemapFileLabel(finding.sitemapFile)}
-            {otherFiles > 0 ? ` +${otherFiles} more ${otherFiles === 1 ? 'file' : 'files'}` : ''}
+        <div className="finding-row__stack">
+          <span className="mono" title={finding.url}>
+            <BreakableUrl url={finding.url} />
           </span>
-        ) : null}
-        {finding.signals.length > 0 ? (
-          <span className="signal-badges">
-            {finding.signals.map((signal) => (
-              <span
-                key={signal}
-                className="signal-badge"
-                data-signal={signal}
-                title={signalInfo(signal).definition}
-              >
-                {signalInfo(signal).label}
-              </span>
-            ))}
-          </span>
-        ) : null}
+          {finding.sitemapFile ? (
+            <span className="finding-row__file" data-testid="finding-file">
+              {sitemapFileLabel(finding.sitemapFile)}
+              {otherFiles > 0 ? ` +${otherFiles} more ${otherFiles === 1 ? 'file' : 'files'}` : ''}
+            </span>
+          ) : null}
+          {finding.signals.length > 0 ? (
+            <span className="signal-badges">
+              {finding.signals.map((signal) => (
+                <span
+                  key={signal}
+                  className="signal-badge"
+                  data-signal={signal}
+                  title={signalInfo(signal).definition}
+                >
+                  {signalInfo(signal).label}
+                </span>
+              ))}
+            </span>
+          ) : null}
+        </div>
       </td>
       <td className="finding-row__reason">
         <span className="reason-tag">
@@ -130,9 +146,11 @@ const Row = memo(function Row({
           </span>
         ) : null}
       </td>
-      <td className="finding-row__target">
-        <TargetCell finding={finding} />
-      </td>
+      {hasTargets ? (
+        <td className="finding-row__target">
+          <TargetCell finding={finding} />
+        </td>
+      ) : null}
       <td className="num" data-label="HTTP">
         {finding.status ?? dash}
       </td>
@@ -211,6 +229,8 @@ export function FindingsTable({
   }, [items]);
 
   const header = { sort, onSort };
+  // Add rows are pages to declare as they are: no reason of theirs points elsewhere.
+  const hasTargets = list !== 'add';
   return (
     <div className="table-wrap findings-table-scroll">
       <table
@@ -242,9 +262,11 @@ export function FindingsTable({
             </th>
             <SortHeader {...header} column="url" label="URL" className="col-url" />
             <SortHeader {...header} column="reason" label="Reason" className="col-reason" />
-            <th scope="col" className="col-target">
-              Target
-            </th>
+            {hasTargets ? (
+              <th scope="col" className="col-target">
+                Target
+              </th>
+            ) : null}
             <SortHeader {...header} column="status" label="HTTP" className="col-num num" />
             <SortHeader {...header} column="depth" label="Depth" className="col-num num" />
             {hasInlinks ? (
@@ -267,6 +289,7 @@ export function FindingsTable({
               finding={finding}
               index={index}
               hasInlinks={hasInlinks}
+              hasTargets={hasTargets}
               isFocusable={index === focusIndex}
               isSelected={isSelected(finding.id)}
               onFocusRow={onFocusRow}
