@@ -221,6 +221,23 @@ test('a bulk approval by filter leaves a rejected row alone unless told to overr
   await page.keyboard.press('a');
   await expect(page.getByTestId('decision-status')).toHaveText('Already approved');
 
+  // A decision the server refuses says why, and focus stays on the row it was for.
+  await page.route('**/decisions', (route) =>
+    route.fulfill({
+      status: 503,
+      contentType: 'application/json',
+      body: JSON.stringify({ error: { code: 'unavailable', message: 'The database is busy; try again.' } }),
+    }),
+  );
+  await rows.nth(2).focus();
+  await page.keyboard.press('r');
+  await expect(page.getByTestId('decision-error')).toHaveText(
+    'The decision was not saved: The database is busy; try again.',
+  );
+  await expect(rows.nth(2)).toBeFocused();
+  await expect(rows.nth(2)).toHaveAttribute('data-decision', 'approved');
+  await page.unroute('**/decisions');
+
   // The export now holds the 130 approved rows, in the columns a person applies.
   const download = page.waitForEvent('download');
   await page.getByRole('link', { name: 'Export approved CSV' }).click();
@@ -255,6 +272,18 @@ test('the review filters by sitemap file from the file tree and the chart, and b
   await expect(b32.locator('.finding-row__target')).toContainText('→ /blog/moved-32 (404)');
   await expect(b32.locator('.signal-badge')).toHaveText('In several sitemap files');
   await shoot(page, 'review-table');
+
+  // Column headers sort, by keyboard too, and the sort is in the URL.
+  await page.getByTestId('sort-depth').focus();
+  await page.keyboard.press('Enter');
+  await expect(page).toHaveURL(/[?&]sort=depth/);
+  await expect(page.locator('th', { has: page.getByTestId('sort-depth') })).toHaveAttribute(
+    'aria-sort',
+    'ascending',
+  );
+  await page.keyboard.press('Enter');
+  await expect(page).toHaveURL(/[?&]sort=-depth/);
+  await expectTotal(page, 5);
 
   // The side panel: the reason explained, the target, every declaring file.
   await b32.click();
