@@ -8,7 +8,8 @@ export function isSignalWarning(warning: { code: string }): warning is { code: F
   return (SIGNALS as readonly string[]).includes(warning.code);
 }
 
-/** The reconcile's clause after the crawl and lastmod dates (lib/reconcile/summary.ts). */
+/** The clause audits reconciled before the held count was written ended with (lib/reconcile/summary.ts
+ * now words it itself); for those, the page says what is true. */
 const HELD_CLAUSE = /: recently changed pages are held, not judged\.?$/;
 
 /** The warning's message as the page shows it. `crawl_older_than_lastmod` says recently changed pages

@@ -34,7 +34,7 @@ export const reconcileStep: StepHandler<AuditStep, AuditPhase> = async ({ run, p
   const results = {
     warnings: [
       ...previous,
-      ...sanityWarnings(outcome.facts, outcome.pruneTotal, outcome.crawlTime),
+      ...sanityWarnings(outcome.facts, outcome.pruneTotal, outcome.crawlTime, outcome.heldRecent),
       ...signalWarnings(outcome.signals, outcome.multiFile, files),
     ],
     summary: {

@@ -74,6 +74,8 @@ export interface ReconcileOutcome {
   addExcluded: AddExcluded;
   byFile: FileReasonRow[];
   pruneTotal: number;
+  /** Held as newer_than_crawl: changed after the crawl, which did not reach them. */
+  heldRecent: number;
   signals: SignalFacts[];
   multiFile: MultiFileFacts;
 }
@@ -206,6 +208,9 @@ async function storeCounts(load: PartitionLoad, auditId: string, rows: Aggregate
   return {
     byFile,
     pruneTotal: counts.filter((r) => r.list === 'prune').reduce((sum, r) => sum + r.n, 0),
+    heldRecent: counts
+      .filter((r) => r.list === 'held' && r.reason === 'newer_than_crawl')
+      .reduce((sum, r) => sum + r.n, 0),
     unmatched: unmatchedRows.reduce((sum, r) => sum + r.n, 0),
     unmatchedHosts: [...new Set(unmatchedRows.map((r) => r.host as string))],
   };
@@ -418,6 +423,7 @@ export async function reconcileAudit(
       addExcluded: added,
       byFile: counted.byFile,
       pruneTotal: counted.pruneTotal,
+      heldRecent: counted.heldRecent,
       signals,
       multiFile,
     };

@@ -28,7 +28,12 @@ function day(d: Date): string {
 }
 
 /** Signs that the crawl cannot be trusted to judge the sitemap (stale, partial, or the wrong export). */
-export function sanityWarnings(facts: ReconcileFacts, pruneTotal: number, crawlTime: Date | null): Warning[] {
+export function sanityWarnings(
+  facts: ReconcileFacts,
+  pruneTotal: number,
+  crawlTime: Date | null,
+  heldRecent = 0,
+): Warning[] {
   const warnings: Warning[] = [];
   if (facts.declared > 0 && facts.crawled > 0 && facts.matched === 0) {
     warnings.push({
@@ -45,7 +50,11 @@ export function sanityWarnings(facts: ReconcileFacts, pruneTotal: number, crawlT
   if (crawlTime && facts.newestLastmod && facts.newestLastmod > crawlTime) {
     warnings.push({
       code: 'crawl_older_than_lastmod',
-      message: `The crawl (${day(crawlTime)}) is older than the newest lastmod in the sitemap (${day(facts.newestLastmod)}): recently changed pages are held, not judged`,
+      message: `The crawl (${day(crawlTime)}) is older than the newest lastmod in the sitemap (${day(facts.newestLastmod)}): ${
+        heldRecent > 0
+          ? `${urls(heldRecent, 'recently changed page')} the crawl did not reach ${heldRecent === 1 ? 'is' : 'are'} held, not judged`
+          : 'every page changed since was crawled, so none is held for it'
+      }`,
     });
   }
   if (facts.hostsNotCrawled.length > 0 && facts.crawled > 0) {
@@ -105,17 +114,18 @@ export function reasonsPerFile(rows: FileReasonRow[], files: FileInfo[], top = 5
   return items;
 }
 
-const SIGNAL_MESSAGES: Record<string, (n: string) => string> = {
+const SIGNAL_MESSAGES: Record<string, (n: number) => string> = {
   redirect_canonical_conflict: (n) =>
-    `${n} declared URLs redirect to a page whose canonical points back to them: the redirects and the canonicals contradict each other (for example www → apex redirects with apex → www canonicals). Decide which host is canonical before pruning or adding.`,
+    `${urls(n, 'declared URL')} ${n === 1 ? 'redirects to a page whose canonical points back to it' : 'redirect to a page whose canonical points back to them'}: the redirects and the canonicals contradict each other (for example www → apex redirects with apex → www canonicals). Decide which host is canonical before pruning or adding.`,
   variant_canonicalised: (n) =>
-    `${n} declared URLs were crawled only in another form (url_variant) whose canonical is yet another URL: that form is no replacement — check which URL the site means before changing the sitemap.`,
+    `${urls(n, 'declared URL')} ${n === 1 ? 'was' : 'were'} crawled only in another form (url_variant) whose canonical is yet another URL: that form is no replacement — check which URL the site means before changing the sitemap.`,
   canonical_chain: (n) =>
-    `${n} declared URLs name a canonical that itself redirects or does not answer 200: search engines may ignore such canonicals.`,
+    `${urls(n, 'declared URL')} ${n === 1 ? 'names' : 'name'} a canonical that itself redirects or does not answer 200: search engines may ignore such canonicals.`,
 };
 
-function plural(n: number): string {
-  return n.toLocaleString('en-US');
+/** "1 declared URL", "2 declared URLs". */
+function urls(n: number, noun: string): string {
+  return `${n.toLocaleString('en-US')} ${noun}${n === 1 ? '' : 's'}`;
 }
 
 /** The warnings for signals SEOs look for: URLs in several sitemap files, redirect/canonical conflicts and
@@ -130,7 +140,7 @@ export function signalWarnings(
     const label = new Map(files.map((f) => [f.id, f.url ?? f.uploadName ?? `file #${f.id}`]));
     warnings.push({
       code: 'multi_file',
-      message: `${plural(multiFile.n)} URLs are declared in more than one sitemap file: keep each URL in one file, so a removal is applied everywhere at once.`,
+      message: `${urls(multiFile.n, 'URL')} ${multiFile.n === 1 ? 'is' : 'are'} declared in more than one sitemap file: keep each URL in one file, so a removal is applied everywhere at once.`,
       count: multiFile.n,
       examples: multiFile.examples.map(
         (e) => `${e.url} (in ${e.fileIds.map((id) => label.get(id) ?? `file #${id}`).join(', ')})`,
@@ -140,7 +150,7 @@ export function signalWarnings(
   for (const { signal, n, examples } of signals) {
     const message = SIGNAL_MESSAGES[signal];
     if (!message) continue; // multi_file is counted over every declared URL above
-    warnings.push({ code: signal, message: message(plural(n)), count: n, examples });
+    warnings.push({ code: signal, message: message(n), count: n, examples });
   }
   return warnings;
 }
