@@ -240,13 +240,18 @@ SELECT $1, b.id, CASE WHEN b.reasons[1] IN (${HELD_REASONS.map((r) => `'${r}'`).
                                       AND ${isHtml('a.content_type', 'a.crawled_url')}) THEN 'noindex' END
              ], NULL)
            END AS reasons,
-           array_remove(ARRAY[
-             CASE WHEN cardinality(a.file_ids) > 1 THEN 'multi_file' END,
-             CASE WHEN a.target_canonical_key = a.ckey THEN 'redirect_canonical_conflict' END,
-             CASE WHEN a.canonical_target IS NOT NULL AND a.canonical_status IS DISTINCT FROM 200
-                  THEN 'canonical_chain' END,
-             CASE WHEN a.variant_url IS NOT NULL AND a.variant_canonicalised THEN 'variant_canonicalised' END
-           ], NULL) AS signals
+           -- Most rows carry no signal: they get the empty array without building one.
+           CASE WHEN cardinality(a.file_ids) > 1 OR a.target_canonical_key = a.ckey
+                  OR (a.canonical_target IS NOT NULL AND a.canonical_status IS DISTINCT FROM 200)
+                  OR (a.variant_url IS NOT NULL AND a.variant_canonicalised)
+             THEN array_remove(ARRAY[
+               CASE WHEN cardinality(a.file_ids) > 1 THEN 'multi_file' END,
+               CASE WHEN a.target_canonical_key = a.ckey THEN 'redirect_canonical_conflict' END,
+               CASE WHEN a.canonical_target IS NOT NULL AND a.canonical_status IS DISTINCT FROM 200
+                    THEN 'canonical_chain' END,
+               CASE WHEN a.variant_url IS NOT NULL AND a.variant_canonicalised THEN 'variant_canonicalised' END
+             ], NULL)
+             ELSE '{}'::text[] END AS signals
       FROM (
         SELECT d.key, d.loc, d.file_id, d.position, d.lastmod, d.occurrences, d.file_ids,
                fo.base + d.position AS id, ${host('d.key')} AS host,
