@@ -1,19 +1,11 @@
-// Bulk decisions that cannot undo a review by accident, through the real route handlers: a filter decision
-// changes only pending rows unless it overrides, ids change what the reviewer picked, the answer says what
-// changed, what was left alone and what already had the decision, and the preview says the same first.
-import { randomUUID } from 'node:crypto';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { GET as previewRoute } from '@/app/api/v1/audits/[id]/decisions/preview/route';
 import { POST as decide } from '@/app/api/v1/audits/[id]/decisions/route';
 import { GET as getFinding } from '@/app/api/v1/audits/[id]/findings/[findingId]/route';
 import { GET as listFindings } from '@/app/api/v1/audits/[id]/findings/route';
-import { insertAudit } from '@/lib/audits/mutations';
 import type { FindingDto, FindingPage } from '@/lib/findings/schema';
 import { testCaller } from '@/lib/test-support/auth';
-import { runAuditStep } from '@/lib/test-support/run-audit';
+import { reconciledAuditOf, urlsetXml } from '@/lib/test-support/run-audit';
 
 const reviewers = { Ana: await testCaller('reviewer', 'Ana') };
 const viewer = await testCaller('viewer');
@@ -22,28 +14,15 @@ let auditId = '';
 
 /** 200 declared pages on two hosts and two sections: every 2nd unreached, every 3rd (crawled) a 404. */
 async function reconciledAudit(): Promise<string> {
-  const dir = mkdtempSync(path.join(os.tmpdir(), 'decisions-'));
   const urls: string[] = [];
   const crawl: string[] = [];
   for (let i = 1; i <= 200; i++) {
     const url = `https://${i % 4 < 2 ? 'a' : 'b'}.example/${i % 3 ? 'shop' : 'blog'}/item-${i}`;
-    urls.push(`<url><loc>${url}</loc></url>`);
+    urls.push(url);
     if (i % 2 === 0) continue;
     crawl.push(JSON.stringify({ url, status: i % 3 === 0 ? 404 : 200, crawled_at: '2026-11-01T00:00:00Z' }));
   }
-  writeFileSync(
-    path.join(dir, 's.xml'),
-    `<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">${urls.join('')}</urlset>`,
-  );
-  writeFileSync(path.join(dir, 'c.jsonl'), crawl.join('\n'));
-  const id = randomUUID();
-  await insertAudit(id, 'Decisions', { normalization: 'exact' }, [
-    { role: 'sitemap', kind: 'upload', fileName: 's.xml', storedPath: path.join(dir, 's.xml') },
-    { role: 'crawl', kind: 'upload', fileName: 'c.jsonl', storedPath: path.join(dir, 'c.jsonl') },
-  ]);
-  await runAuditStep('ingest', id);
-  await runAuditStep('reconcile', id);
-  return id;
+  return reconciledAuditOf('Decisions', { sitemaps: { 's.xml': urlsetXml(urls) }, crawl });
 }
 
 const ctx = () => ({ params: Promise.resolve({ id: auditId }) });

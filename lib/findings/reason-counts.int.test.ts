@@ -1,19 +1,11 @@
-// Reason counts that follow the other filters (GET /findings/reasons), through the route handler: what each
-// reason chip would show, from the kept counts when they can answer and by counting rows otherwise, always
-// equal to the total of the list endpoint for that reason.
-import { randomUUID } from 'node:crypto';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { GET as reasonCounts } from '@/app/api/v1/audits/[id]/findings/reasons/route';
 import { GET as listFindings } from '@/app/api/v1/audits/[id]/findings/route';
-import { insertAudit } from '@/lib/audits/mutations';
 import { pool } from '@/lib/db/client';
 import { decide } from '@/lib/findings/mutations';
 import type { FindingPage } from '@/lib/findings/schema';
 import { testCaller } from '@/lib/test-support/auth';
-import { runAuditStep } from '@/lib/test-support/run-audit';
+import { reconciledAuditOf, urlsetXml } from '@/lib/test-support/run-audit';
 
 const viewer = await testCaller('viewer');
 const base = 'http://localhost/api/v1/audits';
@@ -23,32 +15,20 @@ let fileB = 0;
 /** 300 declared pages in two files (b.xml: every 3rd), two hosts and two sections: every 3rd unreached,
  * every 5th crawled one a 404 (every 25th a 410), a few on a second host's redirect. */
 async function reconciledAudit(): Promise<string> {
-  const dir = mkdtempSync(path.join(os.tmpdir(), 'reason-counts-'));
   const inFile: Record<'a' | 'b', string[]> = { a: [], b: [] };
   const crawl: string[] = [];
   for (let i = 1; i <= 300; i++) {
     const url = `https://${i % 2 ? 'a' : 'b'}.example/${i % 4 ? 'shop' : 'blog'}/item-${i}`;
-    inFile[i % 3 === 1 ? 'b' : 'a'].push(`<url><loc>${url}</loc></url>`);
+    inFile[i % 3 === 1 ? 'b' : 'a'].push(url);
     if (i % 3 === 0) continue;
     const status = i % 5 === 0 ? (i % 25 === 0 ? 410 : 404) : i % 7 === 0 ? 301 : 200;
     const redirect = status === 301 ? { redirect_url: `https://a.example/moved/${i}` } : {};
     crawl.push(JSON.stringify({ url, status, ...redirect, crawled_at: '2026-11-01T00:00:00Z' }));
   }
-  for (const name of ['a', 'b'] as const)
-    writeFileSync(
-      path.join(dir, `${name}.xml`),
-      `<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">${inFile[name].join('')}</urlset>`,
-    );
-  writeFileSync(path.join(dir, 'c.jsonl'), crawl.join('\n'));
-  const id = randomUUID();
-  await insertAudit(id, 'Reason counts', { normalization: 'exact' }, [
-    { role: 'sitemap', kind: 'upload', fileName: 'a.xml', storedPath: path.join(dir, 'a.xml') },
-    { role: 'sitemap', kind: 'upload', fileName: 'b.xml', storedPath: path.join(dir, 'b.xml') },
-    { role: 'crawl', kind: 'upload', fileName: 'c.jsonl', storedPath: path.join(dir, 'c.jsonl') },
-  ]);
-  await runAuditStep('ingest', id);
-  await runAuditStep('reconcile', id);
-  return id;
+  return reconciledAuditOf('Reason counts', {
+    sitemaps: { 'a.xml': urlsetXml(inFile.a), 'b.xml': urlsetXml(inFile.b) },
+    crawl,
+  });
 }
 
 const ctx = () => ({ params: Promise.resolve({ id: auditId }) });

@@ -1,8 +1,5 @@
 // Findings, decisions and export through the real route handlers, on a reconciled audit in Postgres.
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { insertAudit } from '@/lib/audits/mutations';
 import { pool } from '@/lib/db/client';
@@ -12,7 +9,7 @@ import { reviewIndexes } from '@/lib/findings/indexes';
 import { buildReviewIndexes } from '@/lib/findings/mutations';
 import { type FindingDto, type FindingPage, type FindingSort, SORTS } from '@/lib/findings/schema';
 import { testCaller } from '@/lib/test-support/auth';
-import { runAuditStep } from '@/lib/test-support/run-audit';
+import { reconciledAuditOf, runAuditStep } from '@/lib/test-support/run-audit';
 import { POST as decide } from './audits/[id]/decisions/route';
 import { GET as exportFindings } from './audits/[id]/export/route';
 import { GET as getFinding } from './audits/[id]/findings/[findingId]/route';
@@ -35,7 +32,6 @@ const base = 'http://localhost/api/v1/audits';
 /** 600 declared pages on two hosts: every 3rd unreached, every 5th a 404 (every 50th a 410), some with
  * lastmod, depth and inlinks; plus 50 undeclared. */
 async function reconciledAudit(): Promise<string> {
-  const dir = mkdtempSync(path.join(os.tmpdir(), 'findings-api-'));
   const urls: string[] = [];
   const crawl: string[] = [];
   for (let i = 1; i <= N; i++) {
@@ -61,19 +57,12 @@ async function reconciledAudit(): Promise<string> {
       JSON.stringify({ url: `https://a.example/new/${i}`, status: 200, crawled_at: '2026-11-01T00:00:00Z' }),
     );
   }
-  writeFileSync(
-    path.join(dir, 's.xml'),
-    `<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">${urls.join('')}</urlset>`,
-  );
-  writeFileSync(path.join(dir, 'c.jsonl'), crawl.join('\n'));
-  const id = randomUUID();
-  await insertAudit(id, 'Findings API', { normalization: 'exact' }, [
-    { role: 'sitemap', kind: 'upload', fileName: 's.xml', storedPath: path.join(dir, 's.xml') },
-    { role: 'crawl', kind: 'upload', fileName: 'c.jsonl', storedPath: path.join(dir, 'c.jsonl') },
-  ]);
-  await runAuditStep('ingest', id);
-  await runAuditStep('reconcile', id);
-  return id;
+  return reconciledAuditOf('Findings API', {
+    sitemaps: {
+      's.xml': `<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">${urls.join('')}</urlset>`,
+    },
+    crawl,
+  });
 }
 
 const ctx = () => ({ params: Promise.resolve({ id: auditId }) });

@@ -1,15 +1,6 @@
-// Exports a person can apply, on a reconciled audit of two sitemap files: every declaring file, what to
-// replace a URL with (the redirect target, the canonical, the crawled variant) and what that answers, in
-// the CSV (with and without a BOM), the JSONL and the API's DTO; the file and signal filters. And the
-// target rule's two derivations (TypeScript for the API, SQL for the CSV) agree.
-import { randomUUID } from 'node:crypto';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { GET as exportRoute } from '@/app/api/v1/audits/[id]/export/route';
 import { GET as listRoute } from '@/app/api/v1/audits/[id]/findings/route';
-import { insertAudit } from '@/lib/audits/mutations';
 import { pool } from '@/lib/db/client';
 import { decide } from '@/lib/findings/mutations';
 import type { FindingPage } from '@/lib/findings/schema';
@@ -17,7 +8,7 @@ import { targetOf, targetSql } from '@/lib/findings/target';
 import type { FindingRow } from '@/lib/findings/types';
 import { testCaller } from '@/lib/test-support/auth';
 import { findingRow } from '@/lib/test-support/finding-row';
-import { runAuditStep } from '@/lib/test-support/run-audit';
+import { reconciledAuditOf, urlsetXml } from '@/lib/test-support/run-audit';
 
 const viewer = await testCaller('viewer');
 const base = 'http://localhost/api/v1/audits';
@@ -28,11 +19,7 @@ const files = { a: 0, b: 0 };
 
 /** Two sitemap files (the second uploaded as `@b.xml`, a name a spreadsheet would run) and a crawl. */
 async function reconciledAudit(): Promise<string> {
-  const dir = mkdtempSync(path.join(os.tmpdir(), 'export-'));
-  const urlset = (paths: string[]) =>
-    `<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">${paths.map((p) => `<url><loc>${u(p)}</loc></url>`).join('')}</urlset>`;
-  writeFileSync(path.join(dir, 'a.xml'), urlset(['/old', '/dup', '/folder', '/flaky', '/both-gone']));
-  writeFileSync(path.join(dir, 'b.xml'), urlset(['/old', '/main', '/both-gone', '/gone']));
+  const urlset = (paths: string[]) => urlsetXml(paths.map(u));
   const crawl = [
     { url: u('/old'), status: 301, redirect_url: u('/new') },
     { url: u('/new'), status: 200 },
@@ -42,19 +29,13 @@ async function reconciledAudit(): Promise<string> {
     { url: u('/flaky'), status: 503 },
     { url: u('/gone'), status: 404 },
   ];
-  writeFileSync(
-    path.join(dir, 'c.jsonl'),
-    crawl.map((r) => JSON.stringify({ ...r, crawled_at: at })).join('\n'),
-  );
-  const id = randomUUID();
-  await insertAudit(id, 'Two files', { normalization: 'exact' }, [
-    { role: 'sitemap', kind: 'upload', fileName: 'a.xml', storedPath: path.join(dir, 'a.xml') },
-    { role: 'sitemap', kind: 'upload', fileName: '@b.xml', storedPath: path.join(dir, 'b.xml') },
-    { role: 'crawl', kind: 'upload', fileName: 'c.jsonl', storedPath: path.join(dir, 'c.jsonl') },
-  ]);
-  await runAuditStep('ingest', id);
-  await runAuditStep('reconcile', id);
-  return id;
+  return reconciledAuditOf('Two files', {
+    sitemaps: {
+      'a.xml': urlset(['/old', '/dup', '/folder', '/flaky', '/both-gone']),
+      '@b.xml': urlset(['/old', '/main', '/both-gone', '/gone']),
+    },
+    crawl: crawl.map((r) => JSON.stringify({ ...r, crawled_at: at })),
+  });
 }
 
 const ctx = () => ({ params: Promise.resolve({ id: auditId }) });
