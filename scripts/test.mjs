@@ -2,6 +2,7 @@
 // (Vitest, against a real embedded Postgres), a production build, then Playwright end-to-end in Chromium.
 // Ends with one summary line "N passed, N failed" over every test that ran.
 import { spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 
@@ -42,7 +43,16 @@ for (const step of steps) {
   console.log(`\n── ${step.name} ──`);
   const started = Date.now();
   const env = { NEXT_TELEMETRY_DISABLED: '1', ...process.env };
-  if (step.fresh) rmSync(step.fresh, { recursive: true, force: true });
+  if (step.fresh) {
+    rmSync(step.fresh, { recursive: true, force: true });
+    // As root, a data directory the postgres user cannot traverse keeps its cluster elsewhere, named by
+    // the directory's path (lib/db/embedded.ts): a fresh directory needs a fresh cluster too, or a second
+    // run in the same checkout finds the old cluster without its password.
+    if (process.getuid?.() === 0) {
+      const digest = createHash('sha256').update(step.fresh).digest('hex').slice(0, 16);
+      rmSync(path.join('/var/lib/sitemap-audit/clusters', digest), { recursive: true, force: true });
+    }
+  }
   const result = spawnSync(step.cmd, step.args, { cwd: root, stdio: 'inherit', env });
   console.log(
     `── ${step.name}: ${result.status === 0 ? 'ok' : `FAILED (exit ${result.status})`} in ${((Date.now() - started) / 1000).toFixed(1)} s`,
