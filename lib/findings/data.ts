@@ -122,52 +122,49 @@ export async function listFindings(auditId: string, query: TFindingQuery): Promi
   };
 }
 
-/** The list's rows per reason under every filter but the reason: what each reason chip would show.
- * From finding_counts when only decision and host narrow it (instant), else one GROUP BY. */
-export async function reasonCounts(auditId: string, filter: TFindingFilter): Promise<ReasonCountsDto> {
-  const { reason: _ignored, ...rest } = filter;
+/** The rows matching `filter`, counted per `column`: from finding_counts when only decision and host
+ * narrow the filter (instant), else one GROUP BY over the findings. Columns with no rows are left out. */
+async function countBy<C extends 'reason' | 'decision'>(
+  auditId: string,
+  filter: TFindingFilter,
+  column: C,
+): Promise<{ key: string; n: number }[]> {
   let sql: string;
   let params: unknown[];
-  if (isCountable(rest)) {
-    const c = countsFilterSql(auditId, rest);
-    sql = `SELECT reason, sum(n)::int AS n FROM finding_counts WHERE ${c.sql} GROUP BY reason HAVING sum(n) > 0`;
+  if (isCountable(filter)) {
+    const c = countsFilterSql(auditId, filter);
+    sql = `SELECT ${column} AS key, sum(n)::int AS n FROM finding_counts WHERE ${c.sql} GROUP BY ${column} HAVING sum(n) > 0`;
     params = c.params;
   } else {
-    const f = filterSql(auditId, rest);
-    sql = `SELECT f.reason, count(*)::int AS n FROM findings f WHERE ${f.sql} GROUP BY f.reason`;
+    const f = filterSql(auditId, filter);
+    sql = `SELECT f.${column} AS key, count(*)::int AS n FROM findings f WHERE ${f.sql} GROUP BY f.${column}`;
     params = f.params;
   }
-  const { rows } = await pool().query<{ reason: string; n: number }>(sql, params);
+  return (await pool().query<{ key: string; n: number }>(sql, params)).rows;
+}
+
+/** The list's rows per reason under every filter but the reason: what each reason chip would show. */
+export async function reasonCounts(auditId: string, filter: TFindingFilter): Promise<ReasonCountsDto> {
+  const { reason: _ignored, ...rest } = filter;
   const byReason: Record<string, number> = {};
   let total = 0;
-  for (const row of rows) {
-    byReason[row.reason] = row.n;
+  for (const row of await countBy(auditId, rest, 'reason')) {
+    byReason[row.key] = row.n;
     total += row.n;
   }
   return { list: filter.list, total, byReason };
 }
 
 /** What a decision by this filter would change, skip and find already set (decision-rule.ts), changing
- * nothing: the matching rows counted per decision, from finding_counts when it can answer. */
+ * nothing: the matching rows counted per decision. */
 export async function previewDecision(
   auditId: string,
   filter: TFindingFilter,
   decision: Decision,
   override: boolean,
 ): Promise<DecisionPreviewDto> {
-  let sql: string;
-  let params: unknown[];
-  if (isCountable(filter)) {
-    const c = countsFilterSql(auditId, filter);
-    sql = `SELECT decision, sum(n)::int AS n FROM finding_counts WHERE ${c.sql} GROUP BY decision`;
-    params = c.params;
-  } else {
-    const f = filterSql(auditId, filter);
-    sql = `SELECT f.decision, count(*)::int AS n FROM findings f WHERE ${f.sql} GROUP BY f.decision`;
-    params = f.params;
-  }
-  const { rows } = await pool().query<{ decision: Decision; n: number }>(sql, params);
-  return previewOf(Object.fromEntries(rows.map((r) => [r.decision, r.n])), decision, !override);
+  const rows = await countBy(auditId, filter, 'decision');
+  return previewOf(Object.fromEntries(rows.map((r) => [r.key, r.n])), decision, !override);
 }
 
 export async function getFinding(
