@@ -11,8 +11,26 @@ const PUBLIC_RANGES = new Set(['unicast']);
 // IPv6 forms that carry an IPv4 address; they are judged by the address they carry.
 const EMBEDS_IPV4 = new Set(['ipv4Mapped', 'rfc6145', 'rfc6052', '6to4']);
 
-// Named explicitly so the rule survives any change in how the ranges above are drawn.
-const CLOUD_METADATA = new Set(['169.254.169.254', 'fd00:ec2::254', '100.100.100.200']);
+// Cloud metadata services hand out the host's credentials, so they are refused even when
+// ALLOW_PRIVATE_NETWORK=true lets intranet sites through. All of IPv4 link-local is in: AWS, GCP, Azure,
+// OCI, DigitalOcean, OpenStack (169.254.169.254), ECS and EKS (169.254.170.2, .23) and Tencent
+// (169.254.0.23) all live there, and no intranet site is served from it.
+const METADATA_RANGES_V4 = [ipaddr.IPv4.parseCIDR('169.254.0.0/16')];
+// AWS's IPv6 endpoints (fd00:ec2::254 IMDS, fd00:ec2::23 EKS pod identity) sit in fd00:ec2::/32.
+const METADATA_RANGES_V6 = [ipaddr.IPv6.parseCIDR('fd00:ec2::/32')];
+// Outside the ranges above: Alibaba (100.100.100.200), Azure's WireServer (168.63.129.16, public space).
+const METADATA_ADDRESSES = new Set(['100.100.100.200', '168.63.129.16']);
+// Names of metadata services, refused before any DNS is asked (an intranet resolver may answer them with
+// anything). Compared without a trailing dot, case-insensitively.
+const METADATA_HOSTS = new Set([
+  'metadata',
+  'metadata.google.internal',
+  'metadata.goog',
+  'metadata.azure.internal',
+  'metadata.tencentyun.com',
+  'instance-data',
+  'instance-data.ec2.internal',
+]);
 
 const IPV4_COMPATIBLE = ipaddr.IPv6.parseCIDR('::/96');
 // Only the well-known NAT64 prefix embeds an address we can judge; local-use 64:ff9b:1::/48 is private.
@@ -28,17 +46,43 @@ export interface GuardOptions {
 export function isBlockedAddress(ip: string): boolean {
   const bare = ip.startsWith('[') && ip.endsWith(']') ? ip.slice(1, -1) : ip;
   if (!ipaddr.isValid(bare)) return true;
+  if (isMetadataAddress(bare)) return true;
   const parsed = ipaddr.parse(bare);
-  if (parsed.kind() === 'ipv4') {
-    return CLOUD_METADATA.has(parsed.toString()) || !PUBLIC_RANGES.has(parsed.range());
-  }
+  if (parsed.kind() === 'ipv4') return !PUBLIC_RANGES.has(parsed.range());
   const v6 = parsed as ipaddr.IPv6;
   const range = v6.range();
   if (range === 'rfc6052' && !v6.match(NAT64_WELL_KNOWN)) return true;
   if (EMBEDS_IPV4.has(range)) return isBlockedAddress(embeddedIpv4(v6, range));
   // The deprecated IPv4-compatible form (::a.b.c.d) is still 'unicast' to ipaddr.js.
   if (v6.match(IPV4_COMPATIBLE)) return true;
-  return CLOUD_METADATA.has(v6.toRFC5952String()) || !PUBLIC_RANGES.has(range);
+  return !PUBLIC_RANGES.has(range);
+}
+
+/**
+ * True when `ip` is (or carries) a cloud metadata address: refused whatever ALLOW_PRIVATE_NETWORK says.
+ * IPv6 forms that embed an IPv4 address (mapped, IPv4-compatible, NAT64, 6to4, SIIT) are judged by that
+ * address, so ::ffff:169.254.169.254 is metadata too. Anything that is not an address is false here
+ * (isBlockedAddress refuses it).
+ */
+export function isMetadataAddress(ip: string): boolean {
+  const bare = (ip.startsWith('[') && ip.endsWith(']') ? ip.slice(1, -1) : ip).replace(/%.*$/, '');
+  if (!ipaddr.isValid(bare)) return false;
+  const parsed = ipaddr.parse(bare);
+  if (parsed.kind() === 'ipv4') {
+    const v4 = parsed as ipaddr.IPv4;
+    return METADATA_ADDRESSES.has(v4.toString()) || METADATA_RANGES_V4.some((cidr) => v4.match(cidr));
+  }
+  const v6 = parsed as ipaddr.IPv6;
+  const range = v6.range();
+  if (EMBEDS_IPV4.has(range) || v6.match(IPV4_COMPATIBLE)) {
+    return isMetadataAddress(embeddedIpv4(v6, range));
+  }
+  return METADATA_RANGES_V6.some((cidr) => v6.match(cidr));
+}
+
+/** True when `hostname` names a cloud metadata service (metadata.google.internal and the like). */
+export function isMetadataHost(hostname: string): boolean {
+  return METADATA_HOSTS.has(hostname.toLowerCase().replace(/\.$/, ''));
 }
 
 function embeddedIpv4(v6: ipaddr.IPv6, range: string): string {
@@ -98,10 +142,14 @@ export function assertUrlShape(url: URL, opts: Omit<GuardOptions, 'resolve'>): v
 export async function assertPublicUrl(url: URL, opts: GuardOptions): Promise<ResolvedAddress[]> {
   assertUrlShape(url, opts);
   const shown = displayUrl(url);
+  // Metadata services first, and regardless of allowPrivateNetwork: by name before DNS is asked, then by
+  // every answer (a name of ours may resolve there; an IP literal is its own answer).
+  if (isMetadataHost(url.hostname)) throw metadataError(shown);
   const addresses = await resolveHost(url, opts.resolve);
   if (addresses.length === 0) {
     throw new NetError('dns_failed', shown, `${url.hostname} (in ${shown}) has no address`);
   }
+  if (addresses.some((a) => isMetadataAddress(a.address))) throw metadataError(shown);
   if (!opts.allowPrivateNetwork && addresses.some((a) => isBlockedAddress(a.address))) {
     // The address itself stays out of the message: it would reveal internal DNS to the user.
     throw new NetError(
@@ -111,6 +159,14 @@ export async function assertPublicUrl(url: URL, opts: GuardOptions): Promise<Res
     );
   }
   return addresses;
+}
+
+function metadataError(shown: string): NetError {
+  return new NetError(
+    'blocked_address',
+    shown,
+    `${shown} points to a cloud metadata service, which is never fetched (not even with ALLOW_PRIVATE_NETWORK=true)`,
+  );
 }
 
 async function resolveHost(url: URL, resolve: Resolver | undefined): Promise<ResolvedAddress[]> {
