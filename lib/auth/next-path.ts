@@ -6,6 +6,7 @@ const BASE = 'http://next-path.invalid';
 const MAX_LENGTH = 2048;
 // Browsers drop tab, CR and LF anywhere in a URL and C0 controls/space at its ends, and read `\` as `/`:
 // `/\evil`, `/%09/evil` and `\\evil` all name another host. A real path of ours holds none of them.
+// biome-ignore lint/suspicious/noControlCharactersInRegex: matching control characters is the point
 const FORBIDDEN = /[\u0000-\u001f\u007f-\u009f\\]/;
 const MAX_DECODES = 5;
 
