@@ -139,6 +139,17 @@ export async function traced<T>(sql: string, run: () => Promise<T>): Promise<T> 
 
 const READ_ONLY = new Set<BulkTable>(['sitemap_entries', 'crawl_pages']);
 
+/**
+ * A bulk load's transaction need not wait for its WAL to reach the disk. Safe because nobody is told it
+ * succeeded: the step's results and its state change are written later, in one transaction of their
+ * own with a synchronous commit (lib/runs/mutations.ts `transition`). WAL is one stream, so that flush
+ * (or any later synchronous commit: a heartbeat, a decision) makes this commit durable too; a crash
+ * before it loses this commit and every later one, which leaves the step claimed with a stale heartbeat:
+ * the reaper re-queues it and the next attempt drops what was half written (its `discard`, then
+ * `dropPartition` in `PartitionLoad.begin`). Only for the transaction it is run in (SET LOCAL).
+ */
+export const ASYNCHRONOUS_COMMIT = 'SET LOCAL synchronous_commit = off';
+
 /** One audit's load into one bulk table, on a dedicated connection holding one transaction. */
 export class PartitionLoad {
   private closed = false;
@@ -165,6 +176,7 @@ export class PartitionLoad {
       // The new table's pages reach the disk while the load goes on (the kernel is asked to write back
       // every 2 MB written) instead of all at the commit, whose fsync of a few hundred MB then waits less.
       await client.query("SET LOCAL backend_flush_after = '2MB'");
+      await client.query(ASYNCHRONOUS_COMMIT);
       for (const sql of createPartSql(table, part, auditId, ids)) await client.query(sql);
     } catch (error) {
       await client.query('ROLLBACK').catch(() => {});

@@ -6,6 +6,7 @@ import type pg from 'pg';
 import { pool, transaction } from '@/lib/db/client';
 import { intEnv } from '@/lib/db/config';
 import {
+  ASYNCHRONOUS_COMMIT,
   createAttachedPartition,
   createPartSql,
   dropPartition,
@@ -224,10 +225,13 @@ function sessionName(auditId: string): string {
 }
 
 /** Hash tables of a million keys want more than the default 4 MB of work memory. Two sessions already
- * keep both cores busy: parallel workers on top of them only compete (measured slower). */
+ * keep both cores busy: parallel workers on top of them only compete (measured slower). The sets and
+ * findings parts are committed asynchronously: nothing of a reconcile is final before its step's state
+ * change commits (synchronously) after them, so a crash that loses one of these commits is a clean retry
+ * (ASYNCHRONOUS_COMMIT says why). */
 async function setSession(query: Query, auditId: string): Promise<void> {
   await query(
-    `SET LOCAL work_mem = '512MB'; SET LOCAL max_parallel_workers_per_gather = 0; SET LOCAL application_name = '${sessionName(auditId)}'`,
+    `SET LOCAL work_mem = '512MB'; SET LOCAL max_parallel_workers_per_gather = 0; SET LOCAL application_name = '${sessionName(auditId)}'; ${ASYNCHRONOUS_COMMIT}`,
   );
 }
 
