@@ -23,6 +23,28 @@ export function exportFileLabel(file: SitemapFileRef): string | null {
   return file.url ?? file.uploadName;
 }
 
+/**
+ * Where a reader may split a CSV cell: the comma itself, the `;` and tab of other locales' readers, the
+ * `|` the export joins lists with, and line ends (a reader that ignores quotes starts a new row there).
+ */
+const SPLIT_CHARS = ',;|\\t\\r\\n';
+/** What a spreadsheet runs as a formula when a cell starts with it (OWASP's list). */
+const FORMULA_CHARS = '=+@\\t\\r-';
+
+/**
+ * A cell no reader can turn into a formula, whatever separator it splits on: a `'` goes before every
+ * segment that would start (after optional spaces) with a formula character, the cell's start and the
+ * start after each split character alike. `ok;=1+1` becomes `ok;'=1+1`, `=1` becomes `'=1`; a cell with
+ * nothing to fear is left as it is. The export applies the same rule in SQL (neutralisedSql).
+ */
+export const NEUTRALISE_PATTERN = `(?:^|(?<=[${SPLIT_CHARS}]))(?=[ ]*[${FORMULA_CHARS}])`;
+
+const NEUTRALISE = new RegExp(NEUTRALISE_PATTERN, 'g');
+
+export function neutraliseCell(text: string): string {
+  return text.replace(NEUTRALISE, "'");
+}
+
 type ExportRow = Record<(typeof EXPORT_COLUMNS)[number], unknown>;
 
 /** One JSONL line: the CSV's columns, with the lists as arrays and the numbers as numbers. */

@@ -4,7 +4,7 @@
 import 'server-only';
 import { to as copyTo } from 'pg-copy-streams';
 import { pool } from '@/lib/db/client';
-import { EXPORT_COLUMNS } from '@/lib/findings/csv';
+import { EXPORT_COLUMNS, NEUTRALISE_PATTERN } from '@/lib/findings/csv';
 import { FINDING_COLUMNS, FINDING_FROM } from '@/lib/findings/data';
 import { toFindingDto } from '@/lib/findings/dto';
 import { filterSql, inlineSql } from '@/lib/findings/filter-sql';
@@ -42,10 +42,12 @@ export async function* streamFindings(
   }
 }
 
-/** A cell text a spreadsheet would not run as a formula: a leading = + - @ TAB or CR gets an apostrophe. */
-function neutralised(column: string): string {
-  return `CASE WHEN ${column} ~ '^[=+@\\t\\r-]' THEN '''' || ${column} ELSE ${column} END`;
+/** A cell text no reader runs as a formula, whatever it splits on: neutraliseCell's rule (csv.ts), in SQL.
+ * The cheap test first: most cells hold none of the formula characters and skip the regex. */
+export function neutralisedSql(column: string): string {
+  return `CASE WHEN ${column} ~ '[=+@\\t\\r-]' THEN regexp_replace(${column}, '${NEUTRALISE_PATTERN}', '''', 'g') ELSE ${column} END`;
 }
+const neutralised = neutralisedSql;
 
 const instant = (column: string) => `to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
 

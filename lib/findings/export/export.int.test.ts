@@ -2,6 +2,8 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { GET as exportRoute } from '@/app/api/v1/audits/[id]/export/route';
 import { GET as listRoute } from '@/app/api/v1/audits/[id]/findings/route';
 import { pool } from '@/lib/db/client';
+import { neutraliseCell } from '@/lib/findings/csv';
+import { neutralisedSql } from '@/lib/findings/export/data';
 import { decide } from '@/lib/findings/mutations';
 import type { FindingPage } from '@/lib/findings/schema';
 import { targetOf, targetSql } from '@/lib/findings/target';
@@ -76,9 +78,10 @@ describe('the CSV export', () => {
     const rows = lines.map((l) => l.replace(/,\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z,$/, ',<at>,')).sort();
     expect(rows).toEqual(
       [
-        // Declared in both files: both named, in file order.
-        `${u('/both-gone')},unreached_by_crawl,unreached_by_crawl,a.xml|@b.xml,,,,,approved,Ana,<at>,`,
-        `${u('/old')},redirects,redirects,a.xml|@b.xml,301,,${u('/new')},200,approved,Ana,<at>,`,
+        // Declared in both files: both named, in file order (the second neutralised: a reader splitting
+        // on the `|` would otherwise see a formula).
+        `${u('/both-gone')},unreached_by_crawl,unreached_by_crawl,a.xml|'@b.xml,,,,,approved,Ana,<at>,`,
+        `${u('/old')},redirects,redirects,a.xml|'@b.xml,301,,${u('/new')},200,approved,Ana,<at>,`,
         `${u('/dup')},non_canonical,non_canonical,a.xml,200,,${u('/main')},200,approved,Ana,<at>,`,
         `${u('/folder')},url_variant,url_variant,a.xml,,,${u('/folder/')},,approved,Ana,<at>,`,
         // One file, whose name starts like a formula: neutralised.
@@ -108,6 +111,54 @@ describe('the CSV export', () => {
     expect(await rowsOf(`list=prune&decision=all&file=${files.b}`)).toEqual(['/both-gone', '/gone', '/old']);
     expect(await rowsOf('list=prune&decision=all&signal=multi_file')).toEqual(['/both-gone', '/old']);
     expect(await rowsOf(`list=held&decision=all&file=${files.a}`)).toEqual(['/flaky']);
+  });
+});
+
+describe('formula neutralisation', () => {
+  const cells = [
+    'https://r.example/a-b?x=-1',
+    '=1+1',
+    '  @x',
+    'ok;=1+1',
+    'ok; +1',
+    'ok\t=1',
+    '\t=1',
+    'ok\t\t-1',
+    'a.xml|@b.xml',
+    'x,=1',
+    'say "hi";=2',
+    'line\r\n=HYPERLINK("http://evil")',
+    'ok;x=1',
+  ];
+
+  it('is the same rule in SQL as in TypeScript', async () => {
+    for (const cell of cells) {
+      const { rows } = await pool().query<{ out: string }>(`SELECT ${neutralisedSql('$1::text')} AS out`, [
+        cell,
+      ]);
+      expect(rows[0]?.out, JSON.stringify(cell)).toBe(neutraliseCell(cell));
+    }
+    // Not vacuous: most of the cells are changed.
+    expect(cells.filter((c) => neutraliseCell(c) !== c).length).toBeGreaterThan(9);
+  });
+
+  it('reaches the exported CSV: no ;- or tab-split segment starts with a formula character', async () => {
+    const { rows } = await pool().query<{ id: number }>(
+      `SELECT id FROM findings WHERE audit_id = $1 AND list = 'held'`,
+      [auditId],
+    );
+    await decide(
+      auditId,
+      { ids: rows.map((r) => r.id) },
+      { decision: 'rejected', by: 'Eve\t+cmd', note: 'ok;=1+1\r\n -2' },
+    );
+    const { text } = await download('list=held&decision=rejected');
+    const line = text.slice(text.indexOf('\n') + 1);
+    expect(line).toContain(`,Eve\t'+cmd,`);
+    expect(line).toContain(`,"ok;'=1+1\r\n' -2"\n`);
+    for (const separator of [',', ';', '\t', /\r?\n/]) {
+      for (const cell of line.split(separator)) expect(cell.replace(/^[" ]+/, '')).not.toMatch(/^[=+\-@]/);
+    }
   });
 });
 
