@@ -2,6 +2,7 @@
 import { type Actor, isHttps, requireActor, sessionCookie } from '@/lib/auth/request';
 import type { Role } from '@/lib/auth/roles';
 import { toErrorResponse } from './errors';
+import { checkQuery } from './params';
 
 // BigInt columns (byte counts) serialise as numbers; they stay far below 2^53.
 function replacer(_key: string, value: unknown): unknown {
@@ -22,10 +23,12 @@ export function errorResponse(error: unknown): Response {
 
 type Handler<C> = (request: Request, context: C) => Promise<Response>;
 
-/** Wraps a route handler so every thrown error becomes the API's error envelope. */
+/** Wraps a route handler so every thrown error becomes the API's error envelope. The query string is
+ * checked first (length, NUL, unpaired surrogates), so no handler has to remember it. */
 export function route<C>(handler: Handler<C>): Handler<C> {
   return async (request, context) => {
     try {
+      checkQuery(request.url);
       return await handler(request, context);
     } catch (error) {
       return errorResponse(error);

@@ -1,5 +1,6 @@
 // Shapes of audit input and output (isomorphic: used by route handlers, the worker and the UI).
 import { z } from 'zod';
+import { zText } from '@/lib/api/text';
 import type { FindingsOverview } from '@/lib/findings/schema';
 
 export const CRAWL_FIELDS = [
@@ -16,8 +17,7 @@ export const CRAWL_FIELDS = [
   'inlinks',
 ] as const;
 
-const httpUrl = z
-  .string()
+const httpUrl = zText()
   .trim()
   .min(1)
   .max(2048)
@@ -34,7 +34,7 @@ export const ZAuditOptions = z
   .object({
     normalization: z.enum(['exact', 'lenient']).default('exact'),
     crawlFormat: z.enum(['jsonl', 'screaming-frog', 'csv']).optional(),
-    columnMap: z.partialRecord(z.enum(CRAWL_FIELDS), z.string().trim().min(1).max(200)).optional(),
+    columnMap: z.partialRecord(z.enum(CRAWL_FIELDS), zText().trim().min(1).max(200)).optional(),
     /** When the crawl ran, if the export has no crawl times (else the latest crawl time is used). */
     crawlTime: z.iso.datetime({ offset: true }).optional(),
     /** `hold` (default): a declared URL the crawl saw answer 5xx or 429 is held as `server_error`, since
@@ -45,9 +45,12 @@ export const ZAuditOptions = z
   .strict();
 export type TAuditOptions = z.infer<typeof ZAuditOptions>;
 
+/** An audit's name as given (JSON or multipart); empty means "make one up". */
+export const ZAuditName = zText().trim().max(200);
+
 export const ZCreateAuditJson = z
   .object({
-    name: z.string().trim().max(200).optional(),
+    name: ZAuditName.optional(),
     sitemapUrls: z.array(httpUrl).min(1, 'give at least one sitemap URL').max(100),
     crawlUrl: httpUrl.optional(),
     options: ZAuditOptions.optional(),

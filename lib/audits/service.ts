@@ -2,6 +2,8 @@
 import { randomUUID } from 'node:crypto';
 import { rm } from 'node:fs/promises';
 import path from 'node:path';
+import type { z } from 'zod';
+import { jsonBody } from '@/lib/api/params';
 import { ingestLimits, uploadsDir } from '@/lib/db/config';
 import { AppError } from '@/lib/errors';
 import { cancelRunFor, startRun } from '@/lib/runs/service';
@@ -10,6 +12,7 @@ import { auditRun } from './run';
 import {
   type TAuditOptions,
   type TCreateAuditJson,
+  ZAuditName,
   ZAuditOptions,
   ZCreateAuditJson,
   ZSitemapUrl,
@@ -52,6 +55,15 @@ function validateSources(sources: NewSource[]): void {
   }
 }
 
+/** A multipart field's value through its schema, with a message that names the field. */
+function fieldValue<T>(schema: z.ZodType<T>, field: string, value: string): T {
+  const result = schema.safeParse(value);
+  if (result.success) return result.data;
+  throw new AppError('validation_failed', `${field}: ${result.error.issues[0]?.message ?? 'is not valid'}`);
+}
+
+const MAX_SITEMAP_URLS = 100;
+
 async function fromMultipart(request: Request, id: string) {
   const limits = ingestLimits();
   const dir = path.join(uploadsDir(), id);
@@ -83,18 +95,22 @@ async function fromMultipart(request: Request, id: string) {
         bytes: file.bytes,
       });
     }
-    for (const url of fields.get('sitemapUrl') ?? []) {
-      if (url.trim() === '') continue;
-      sources.push({ role: 'sitemap', kind: 'url', url: ZSitemapUrl.parse(url) });
+    const sitemapUrls = (fields.get('sitemapUrl') ?? []).filter((url) => url.trim() !== '');
+    if (sitemapUrls.length > MAX_SITEMAP_URLS) {
+      throw new AppError('validation_failed', `Give at most ${MAX_SITEMAP_URLS} sitemapUrl values`);
+    }
+    for (const url of sitemapUrls) {
+      sources.push({ role: 'sitemap', kind: 'url', url: fieldValue(ZSitemapUrl, 'sitemapUrl', url) });
     }
     for (const url of fields.get('crawlUrl') ?? []) {
       if (url.trim() === '') continue;
-      sources.push({ role: 'crawl', kind: 'url', url: ZSitemapUrl.parse(url) });
+      sources.push({ role: 'crawl', kind: 'url', url: fieldValue(ZSitemapUrl, 'crawlUrl', url) });
     }
     validateSources(sources);
     const options = parseOptionsText(fields.get('options')?.[0]);
-    const name = fields.get('name')?.[0]?.trim() || defaultName(sources);
-    return { name, options, sources };
+    const given = fields.get('name')?.[0];
+    const name = (given === undefined ? '' : fieldValue(ZAuditName, 'name', given)) || defaultName(sources);
+    return { name, options, sources, dir };
   } catch (error) {
     await rm(dir, { recursive: true, force: true });
     throw error;
@@ -102,30 +118,30 @@ async function fromMultipart(request: Request, id: string) {
 }
 
 async function fromJson(request: Request) {
-  let body: unknown;
-  try {
-    body = await request.json();
-  } catch (error) {
-    throw new AppError('bad_request', `The body is not valid JSON: ${(error as Error).message}`);
-  }
-  const input: TCreateAuditJson = ZCreateAuditJson.parse(body);
+  const input: TCreateAuditJson = ZCreateAuditJson.parse(await jsonBody(request));
   const sources: NewSource[] = input.sitemapUrls.map((url) => ({ role: 'sitemap', kind: 'url', url }));
   if (input.crawlUrl) sources.push({ role: 'crawl', kind: 'url', url: input.crawlUrl });
   validateSources(sources);
   const options = ZAuditOptions.parse(input.options ?? {});
-  return { name: input.name?.trim() || defaultName(sources), options, sources };
+  return { name: input.name?.trim() || defaultName(sources), options, sources, dir: null };
 }
 
 export async function createAuditFromRequest(request: Request): Promise<{ id: string; status: 'queued' }> {
-  const contentType = request.headers.get('content-type') ?? '';
+  const contentType = (request.headers.get('content-type') ?? '').toLowerCase();
   const id = randomUUID();
-  let input: { name: string; options: TAuditOptions; sources: NewSource[] };
+  let input: { name: string; options: TAuditOptions; sources: NewSource[]; dir: string | null };
   if (contentType.startsWith('multipart/form-data')) input = await fromMultipart(request, id);
   else if (contentType.startsWith('application/json')) input = await fromJson(request);
   else {
     throw new AppError('unsupported_media_type', 'Send multipart/form-data (with files) or application/json');
   }
-  await insertAudit(id, input.name, input.options, input.sources);
+  try {
+    await insertAudit(id, input.name, input.options, input.sources);
+  } catch (error) {
+    // No audit row refers to the files: keep nothing of a request that did not become an audit.
+    if (input.dir) await rm(input.dir, { recursive: true, force: true });
+    throw error;
+  }
   await startRun(auditRun, id);
   return { id, status: 'queued' };
 }

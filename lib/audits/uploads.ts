@@ -6,6 +6,7 @@ import { Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { ReadableStream as WebReadableStream } from 'node:stream/web';
 import busboy from 'busboy';
+import { textProblem } from '@/lib/api/text';
 import { AppError } from '@/lib/errors';
 
 export interface UploadedFile {
@@ -40,6 +41,38 @@ function size(bytes: number): string {
   return `${bytes} bytes`;
 }
 
+/** Longest upload name kept (a file system's own limit is 255 bytes; the name is stored as sent). */
+const MAX_FILE_NAME = 1000;
+const MAX_FIELD_BYTES = 1024 * 1024;
+
+/** What busboy's own errors mean to the client who sent the body. */
+function malformed(error: Error): AppError {
+  const message = error.message;
+  if (/boundary not found/i.test(message)) {
+    return new AppError(
+      'bad_request',
+      'The multipart body has no boundary: send Content-Type: multipart/form-data; boundary=…',
+    );
+  }
+  if (/unsupported content type|malformed content type/i.test(message)) {
+    return new AppError(
+      'unsupported_media_type',
+      'Send multipart/form-data (with files) or application/json',
+    );
+  }
+  if (/unexpected end of (form|file)/i.test(message)) {
+    return new AppError(
+      'bad_request',
+      'The upload was cut short: the multipart body ends before its last boundary',
+    );
+  }
+  return new AppError('bad_request', `Malformed upload: ${message}`);
+}
+
+/**
+ * Streams the request's parts to files in `dir`. On any failure (a malformed or truncated body, a client
+ * that goes away, a limit, a field Postgres could not store) nothing of the request is left on disk.
+ */
 export async function parseMultipart(
   request: Request,
   dir: string,
@@ -47,68 +80,124 @@ export async function parseMultipart(
 ): Promise<ParsedMultipart> {
   const contentType = request.headers.get('content-type') ?? '';
   if (!request.body) throw new AppError('bad_request', 'The request has no body');
+  let parser: busboy.Busboy;
+  try {
+    parser = busboy({
+      headers: { 'content-type': contentType },
+      // File names are UTF-8 (browsers send them so); busboy's default reads them as latin1.
+      defParamCharset: 'utf8',
+      limits: {
+        fileSize: limits.maxFileBytes,
+        files: limits.maxFiles,
+        fieldSize: MAX_FIELD_BYTES,
+        fields: 1000,
+        parts: limits.maxFiles + 1000,
+      },
+    });
+  } catch (error) {
+    // Thrown before anything is read (no boundary, not multipart): nothing was written yet.
+    throw malformed(error as Error);
+  }
   await mkdir(dir, { recursive: true });
   const fields = new Map<string, string[]>();
   const files: UploadedFile[] = [];
-  const writes: Promise<void>[] = [];
+  const writes: Promise<unknown>[] = [];
   let index = 0;
   let tooLarge: string | null = null;
+  // The first reason to refuse the request; the body is still read to its end (or its error) after it.
+  let failure: AppError | null = null;
+  let storeError: { fileName: string; error: Error } | null = null;
+  const fail = (error: AppError) => {
+    failure ??= error;
+  };
 
-  const parser = busboy({
-    headers: { 'content-type': contentType },
-    limits: { fileSize: limits.maxFileBytes, files: limits.maxFiles, fieldSize: 1024 * 1024, fields: 1000 },
+  parser.on('field', (name, value, info) => {
+    const problem = textProblem(name) ?? textProblem(value);
+    if (problem) return fail(new AppError('validation_failed', `field ${JSON.stringify(name)} ${problem}`));
+    if (info.valueTruncated) {
+      return fail(
+        new AppError('payload_too_large', `field "${name}" is longer than ${size(MAX_FIELD_BYTES)}`),
+      );
+    }
+    const list = fields.get(name) ?? [];
+    list.push(value);
+    fields.set(name, list);
   });
-
-  const done = new Promise<void>((resolve, reject) => {
-    parser.on('field', (name, value) => {
-      const list = fields.get(name) ?? [];
-      list.push(value);
-      fields.set(name, list);
+  parser.on('file', (field, stream, info) => {
+    index += 1;
+    const fileName = info.filename || `${field}-${index}`;
+    const problem =
+      textProblem(field) ??
+      textProblem(fileName) ??
+      (fileName.length > MAX_FILE_NAME ? `is longer than ${MAX_FILE_NAME} characters` : null);
+    if (problem) fail(new AppError('validation_failed', `the name of the "${field}" file ${problem}`));
+    if (failure) {
+      stream.resume();
+      return;
+    }
+    const storedPath = path.join(dir, `${String(index).padStart(4, '0')}-${safeFileName(fileName)}`);
+    const record: UploadedFile = { field, fileName, storedPath, bytes: 0 };
+    files.push(record);
+    const counter = new Transform({
+      transform(chunk: Buffer, _enc, cb) {
+        record.bytes += chunk.length;
+        cb(null, chunk);
+      },
     });
-    parser.on('file', (field, stream, info) => {
-      index += 1;
-      const fileName = info.filename || `${field}-${index}`;
-      const storedPath = path.join(dir, `${String(index).padStart(4, '0')}-${safeFileName(fileName)}`);
-      const record: UploadedFile = { field, fileName, storedPath, bytes: 0 };
-      files.push(record);
-      const counter = new Transform({
-        transform(chunk: Buffer, _enc, cb) {
-          record.bytes += chunk.length;
-          cb(null, chunk);
-        },
-      });
-      // Busboy truncates the file at the limit and keeps reading the request; fail once it is consumed.
-      stream.on('limit', () => {
-        tooLarge ??= fileName;
-      });
-      writes.push(pipeline(stream, counter, createWriteStream(storedPath)));
+    // Busboy truncates the file at the limit and keeps reading the request; fail once it is consumed.
+    stream.on('limit', () => {
+      tooLarge ??= fileName;
     });
-    parser.on('filesLimit', () =>
-      reject(new AppError('payload_too_large', `At most ${limits.maxFiles} files can be uploaded at once`)),
-    );
-    parser.on('error', (error: Error) =>
-      reject(new AppError('bad_request', `Malformed upload: ${error.message}`)),
-    );
-    parser.on('close', resolve);
+    const out = createWriteStream(storedPath);
+    // Settled only once the file is closed, so removing the directory cannot race a pending open.
+    const closed = new Promise<void>((resolve) => out.once('close', () => resolve()));
+    const written = pipeline(stream, counter, out).catch((error: Error) => {
+      // Cut short by the body's own failure (recorded when the body pipeline ends), or the disk failed.
+      storeError ??= { fileName, error };
+    });
+    writes.push(written.then(() => closed));
   });
+  const limitReached = (what: string) => () =>
+    fail(new AppError('payload_too_large', `The upload has too many ${what}`));
+  parser.on('filesLimit', () =>
+    fail(new AppError('payload_too_large', `At most ${limits.maxFiles} files can be uploaded at once`)),
+  );
+  parser.on('fieldsLimit', limitReached('fields'));
+  parser.on('partsLimit', limitReached('parts'));
 
   try {
     await pipeline(Readable.fromWeb(request.body as unknown as WebReadableStream<Uint8Array>), parser);
-    await done;
-    await Promise.all(writes);
-    if (tooLarge) {
-      throw new AppError(
+  } catch (error) {
+    fail(error instanceof AppError ? error : readFailure(error as Error));
+  }
+  await Promise.all(writes);
+  if (storeError && !failure) {
+    const { fileName, error } = storeError as { fileName: string; error: Error };
+    console.error('[uploads] could not store a part', error);
+    fail(new AppError('internal', `${fileName} could not be stored`));
+  }
+  if (tooLarge) {
+    fail(
+      new AppError(
         'payload_too_large',
         `${tooLarge} is larger than the upload limit of ${size(limits.maxFileBytes)}`,
-      );
-    }
-  } catch (error) {
-    await Promise.allSettled(writes);
-    await rm(dir, { recursive: true, force: true });
-    if (error instanceof AppError) throw error;
-    const cause = (error as { cause?: unknown }).cause;
-    if (cause instanceof AppError) throw cause;
-    throw new AppError('bad_request', `The upload could not be read: ${(error as Error).message}`);
+      ),
+    );
+  }
+  if (failure) {
+    await rm(dir, { recursive: true, force: true, maxRetries: 3 });
+    throw failure;
   }
   return { fields, files };
+}
+
+/** A failure while reading: busboy's (malformed or truncated body) or the request stream's (the client
+ * went away). */
+function readFailure(error: Error): AppError {
+  const cause = (error as { cause?: unknown }).cause;
+  if (cause instanceof AppError) return cause;
+  if (error.name === 'AbortError' || /aborted|terminated|socket/i.test(error.message)) {
+    return new AppError('bad_request', 'The upload was not received whole: the client stopped sending it');
+  }
+  return malformed(error);
 }

@@ -1,5 +1,6 @@
 // Keyset cursors for the findings table: opaque to clients, they carry the sort value and the id of
 // the last row of a page so the next page starts right after it, however deep.
+import { INT4_MAX, INT4_MIN, textProblem } from '@/lib/api/text';
 import { AppError } from '@/lib/errors';
 import type { FindingSort } from './schema';
 
@@ -33,35 +34,49 @@ export function encodeCursor(cursor: Cursor): string {
   return Buffer.from(JSON.stringify(cursor)).toString('base64url');
 }
 
+const INVALID = 'cursor is not valid: pass the nextCursor of the previous page';
+const BASE64URL = /^[A-Za-z0-9_-]+$/;
+
+/** The value fits the column's type as Postgres reads it: an int4, a timestamp in the exact ISO form
+ * encodeCursor writes (Date.parse takes "1" or Feb 31, which the cast refuses), or storable text. */
 function isValueFor(column: SortColumn | null, v: unknown): boolean {
   if (column === null) return v === undefined;
   const spec = SORT_COLUMNS[column];
   if (v === null) return spec.nullable;
-  if (spec.type === 'int') return typeof v === 'number' && Number.isSafeInteger(v);
-  if (spec.type === 'timestamptz') return typeof v === 'string' && !Number.isNaN(Date.parse(v));
-  return typeof v === 'string';
+  if (spec.type === 'int')
+    return Number.isInteger(v) && (v as number) >= INT4_MIN && (v as number) <= INT4_MAX;
+  if (typeof v !== 'string') return false;
+  if (spec.type === 'timestamptz') {
+    const time = Date.parse(v);
+    return !Number.isNaN(time) && new Date(time).toISOString() === v;
+  }
+  return textProblem(v) === null;
 }
 
+/** A cursor from the query string, checked part by part (shape, types, ranges), else a 400 `cursor is not
+ * valid`: a forged cursor never reaches SQL as a value the column's cast would refuse. */
 export function decodeCursor(text: string | undefined, sort: FindingSort): Cursor | null {
   if (text === undefined) return null;
   let parsed: unknown;
   try {
+    if (!BASE64URL.test(text)) throw new Error('not base64url');
     parsed = JSON.parse(Buffer.from(text, 'base64url').toString('utf8'));
   } catch {
-    throw new AppError('validation_failed', 'cursor is not valid: pass the nextCursor of the previous page');
+    throw new AppError('validation_failed', INVALID);
   }
-  const c = (typeof parsed === 'object' && parsed !== null ? parsed : {}) as Partial<Cursor>;
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
+    throw new AppError('validation_failed', INVALID);
+  }
+  const c = parsed as Record<string, unknown>;
   const { column } = sortColumnOf(sort);
-  if (
-    typeof c.id !== 'number' ||
-    !Number.isInteger(c.id) ||
-    c.id < 0 ||
-    !isValueFor(column, 'v' in c ? c.v : undefined)
-  ) {
+  const keysOk = Object.keys(c).every((key) => key === 'id' || (key === 'v' && column !== null));
+  // Finding ids are int4 from 1.
+  const idOk = Number.isInteger(c.id) && (c.id as number) >= 1 && (c.id as number) <= INT4_MAX;
+  if (!keysOk || !idOk || 'v' in c !== (column !== null) || !isValueFor(column, c.v)) {
     throw new AppError(
       'validation_failed',
       'cursor is not valid for this sort: pass the nextCursor of the previous page',
     );
   }
-  return c as Cursor;
+  return c as unknown as Cursor;
 }

@@ -70,6 +70,19 @@ describe('decodeCursor', () => {
     ['lastmod', { v: 'yesterday', id: 3 }],
     ['id', { v: 1, id: 3 }],
     ['inlinks', { v: 1, id: -1 }],
+    // Finding ids and the int sort columns are int4: anything past it would fail the cast (a 500).
+    ['id', { id: 2 ** 31 }],
+    ['id', { id: 0 }],
+    ['status', { v: 2 ** 31, id: 3 }],
+    ['depth', { v: -(2 ** 31) - 1, id: 3 }],
+    // Dates Date.parse takes and Postgres does not (or reads otherwise): only encodeCursor's own form.
+    ['lastmod', { v: '1', id: 3 }],
+    ['lastmod', { v: '2026-02-31T00:00:00.000Z', id: 3 }],
+    ['lastmod', { v: 'Tue, 01 Dec 2026 10:00:00 GMT', id: 3 }],
+    // Text Postgres cannot store.
+    ['url', { v: 'https://x/\u0000', id: 3 }],
+    ['url', { v: 'https://x/\ud800', id: 3 }],
+    ['url', { v: 'https://x/', id: 3, extra: 1 }],
   ] as const)('refuses a %s cursor %j', (sort, cursor) => {
     expect(() => decodeCursor(encodeCursor(cursor as never), sort)).toThrow(
       /cursor is not valid for this sort/,
@@ -79,5 +92,8 @@ describe('decodeCursor', () => {
   it('refuses text that is no cursor', () => {
     expect(() => decodeCursor('%%%', 'id')).toThrow(/cursor is not valid/);
     expect(() => decodeCursor(Buffer.from('null').toString('base64url'), 'id')).toThrow(/not valid/);
+    expect(() => decodeCursor(Buffer.from('[1]').toString('base64url'), 'id')).toThrow(/not valid/);
+    // Buffer's decoder skips characters outside the alphabet; a cursor with them is not ours.
+    expect(() => decodeCursor(`${encodeCursor({ id: 3 })}$`, 'id')).toThrow(/not valid/);
   });
 });

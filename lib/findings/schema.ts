@@ -1,5 +1,6 @@
 // Shapes of findings (the reconciliation's prune / add / held lists), their filters, decisions and export.
 import { z } from 'zod';
+import { INT4_MAX, zText } from '@/lib/api/text';
 import type { FindingsByFileItem } from './chart-data';
 
 export const LISTS = ['prune', 'add', 'held'] as const;
@@ -53,8 +54,7 @@ export type FindingSort = (typeof SORTS)[number];
 
 /** Optional text where an empty value means "not given" (as it arrives from a query string). */
 const optionalText = (max: number) =>
-  z
-    .string()
+  zText()
     .trim()
     .max(max)
     .transform((v) => (v === '' ? undefined : v))
@@ -73,7 +73,7 @@ export const ZFindingFilter = z
     host: optionalText(255),
     pathPrefix: optionalText(1000),
     /** A sitemap file id: rows it declares (alone or with other files). */
-    file: z.preprocess(blankIsAbsent, z.coerce.number().int().positive().max(2_147_483_647).optional()),
+    file: z.preprocess(blankIsAbsent, z.coerce.number().int().positive().max(INT4_MAX).optional()),
     signal: z.preprocess(blankIsAbsent, z.enum(SIGNALS).optional()),
   })
   .strict();
@@ -82,18 +82,21 @@ export type TFindingFilter = z.infer<typeof ZFindingFilter>;
 export const ZFindingQuery = ZFindingFilter.extend({
   sort: z.enum(SORTS).default('id'),
   limit: z.coerce.number().int().min(1).max(1000).default(100),
-  cursor: optionalText(2000),
+  // A cursor carries the last row's sort value, a URL when sorting by url: room for long ones (the query
+  // string as a whole is capped at 16 KiB by lib/api/params.ts).
+  cursor: optionalText(16_000),
 });
 export type TFindingQuery = z.infer<typeof ZFindingQuery>;
 
 export const ZDecisionRequest = z
   .object({
     decision: z.enum(DECISIONS),
-    ids: z.array(z.number().int().positive()).min(1).max(10_000).optional(),
+    // Finding ids are int4: a larger one cannot exist and would fail the cast.
+    ids: z.array(z.number().int().positive().max(INT4_MAX)).min(1).max(10_000).optional(),
     filter: ZFindingFilter.optional(),
     /** A filter decision changes only pending rows unless this is true (ids change whatever they hold). */
     override: z.boolean().default(false),
-    note: z.string().trim().max(2000).optional(),
+    note: zText().trim().max(2000).optional(),
   })
   .strict()
   .refine((v) => (v.ids === undefined) !== (v.filter === undefined), {

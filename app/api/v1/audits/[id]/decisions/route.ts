@@ -1,7 +1,6 @@
 import type { Sendable } from '@/lib/api/client';
-import { auditIdParam } from '@/lib/api/params';
+import { auditIdParam, jsonBody } from '@/lib/api/params';
 import { guarded, json } from '@/lib/api/respond';
-import { AppError } from '@/lib/errors';
 import { reconciledAudit } from '@/lib/findings/data';
 import { decide } from '@/lib/findings/mutations';
 import type { DecisionsRecordedDto } from '@/lib/findings/schema';
@@ -13,13 +12,7 @@ type Context = { params: Promise<{ id: string }> };
 
 export const POST = guarded('reviewer', async (request: Request, { params }: Context, actor) => {
   const id = auditIdParam((await params).id);
-  let body: unknown;
-  try {
-    body = await request.json();
-  } catch (error) {
-    throw new AppError('bad_request', `The body is not valid JSON: ${(error as Error).message}`);
-  }
-  const input = ZDecisionRequest.parse(body);
+  const input = ZDecisionRequest.parse(await jsonBody(request));
   const change = { decision: input.decision, by: actor.name, note: input.note || null };
   await reconciledAudit(id);
   const target = input.ids

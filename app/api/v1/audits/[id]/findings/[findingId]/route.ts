@@ -1,5 +1,5 @@
 import type { Sendable } from '@/lib/api/client';
-import { auditIdParam } from '@/lib/api/params';
+import { auditIdParam, findingIdParam } from '@/lib/api/params';
 import { guarded, json } from '@/lib/api/respond';
 import { AppError } from '@/lib/errors';
 import { getFinding, reconciledAudit } from '@/lib/findings/data';
@@ -12,8 +12,7 @@ type Context = { params: Promise<{ id: string; findingId: string }> };
 export const GET = guarded('viewer', async (_request: Request, { params }: Context) => {
   const { id: rawId, findingId } = await params;
   const id = auditIdParam(rawId);
-  const number = Number(findingId);
-  if (!Number.isInteger(number) || number < 1) throw new AppError('not_found', 'No such finding');
+  const number = findingIdParam(findingId);
   await reconciledAudit(id);
   const finding = await getFinding(id, number);
   if (!finding) throw new AppError('not_found', 'No such finding');
