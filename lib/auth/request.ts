@@ -4,6 +4,8 @@
 import { AppError } from '@/lib/errors';
 import { type AccountUser, sessionUser, tokenUser } from './data';
 import { extendSession, touchApiToken } from './mutations';
+import { peerOf } from './peer';
+import { clientAddress, lastForwarded, parseTrustProxy, type TrustProxy, trustsPeer } from './proxy-trust';
 import { allows, type Role } from './roles';
 import { sha256 } from './secrets';
 
@@ -49,9 +51,24 @@ export async function actorFromRequest(request: Request): Promise<Actor | null> 
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
-/** The host the client addressed (as a reverse proxy forwards it, else the Host header). */
-function requestHost(request: Request): string | null {
-  return request.headers.get('x-forwarded-host') ?? request.headers.get('host');
+/** TRUST_PROXY, read once per value (tests change it between cases). */
+let trustCache: { raw: string | undefined; trust: TrustProxy } | null = null;
+export function trustProxy(): TrustProxy {
+  const raw = process.env.TRUST_PROXY;
+  if (!trustCache || trustCache.raw !== raw) trustCache = { raw, trust: parseTrustProxy(raw) };
+  return trustCache.trust;
+}
+
+/** Whether this request came through a proxy TRUST_PROXY trusts, so its X-Forwarded-* headers count. */
+function viaTrustedProxy(request: Request): boolean {
+  const peer = peerOf(request);
+  return peer !== null && trustsPeer(trustProxy(), peer.address);
+}
+
+/** The host the client addressed: the Host header, or X-Forwarded-Host when a trusted proxy set it. */
+export function requestHost(request: Request): string | null {
+  const forwarded = viaTrustedProxy(request) ? lastForwarded(request.headers.get('x-forwarded-host')) : null;
+  return forwarded ?? request.headers.get('host');
 }
 
 /**
@@ -98,8 +115,8 @@ export async function requireActor(request: Request, needed: Role): Promise<Acto
   return actor;
 }
 
-/** The origin people reach the app at: PUBLIC_URL when set, else what the client (or a reverse proxy in
- * front) addressed. Links we hand out, such as share links, are built on it. */
+/** The origin people reach the app at: PUBLIC_URL when set, else what the client addressed (through a
+ * proxy TRUST_PROXY trusts: what it forwarded). Links we hand out, such as share links, are built on it. */
 export function publicOrigin(request: Request): string {
   const configured = process.env.PUBLIC_URL?.trim();
   if (configured) return new URL(configured).origin;
@@ -108,16 +125,23 @@ export function publicOrigin(request: Request): string {
   return `${isHttps(request) ? 'https' : 'http'}://${host}`;
 }
 
+/** Whether the client reached us over https: the socket's TLS, or X-Forwarded-Proto from a trusted proxy.
+ * Without a stamped peer (a handler called directly), the request URL says. */
 export function isHttps(request: Request): boolean {
-  const forwarded = request.headers.get('x-forwarded-proto');
-  if (forwarded) return forwarded.split(',')[0]?.trim() === 'https';
-  return new URL(request.url).protocol === 'https:';
+  if (viaTrustedProxy(request)) {
+    const forwarded = lastForwarded(request.headers.get('x-forwarded-proto'));
+    if (forwarded) return forwarded.toLowerCase() === 'https';
+  }
+  const peer = peerOf(request);
+  return peer ? peer.https : new URL(request.url).protocol === 'https:';
 }
 
-/** The client address as the server (or a proxy in front of it) reports it. */
+/** The client's address: the socket's peer, or the hop TRUST_PROXY points at in X-Forwarded-For. Null
+ * when the peer is unknown (see ./peer.ts): then nothing is keyed on the address. */
 export function clientIp(request: Request): string | null {
-  const forwarded = request.headers.get('x-forwarded-for');
-  return forwarded?.split(',')[0]?.trim() || request.headers.get('x-real-ip') || null;
+  const peer = peerOf(request);
+  if (!peer) return null;
+  return clientAddress(trustProxy(), peer.address, request.headers.get('x-forwarded-for'));
 }
 
 export function sessionCookie(token: string, expiresAt: Date, secure: boolean): string {
