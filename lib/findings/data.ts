@@ -6,6 +6,7 @@ import { db, pool } from '@/lib/db/client';
 import { AppError } from '@/lib/errors';
 import { decodeCursor, encodeCursor } from './cursor';
 import { previewOf } from './decision-rule';
+import { displaySql } from './display';
 import { toFindingDto } from './dto';
 import { countsFilterSql, filterSql, isCountable } from './filter-sql';
 import { cursorAfter, keyset } from './keyset';
@@ -25,15 +26,26 @@ import {
 } from './schema';
 import type { FindingRow } from './types';
 
-/** The columns of a FindingRow, read from FINDING_FROM. */
-export const FINDING_COLUMNS = `f.id, f.url, f.list, f.reason, f.reasons, f.status, f.canonical, f.lastmod, f.crawled_url,
-  f.redirect_url, f.target_status, f.canonical_declared, f.variant_url, f.section, f.occurrences, f.indexable,
+/** The columns of a FindingRow, read from FINDING_FROM; `cut` wraps each stored text (display.ts). */
+function findingColumns(cut: (expression: string) => string): string {
+  return `f.id, ${cut('f.url')} AS url, f.list, f.reason, f.reasons, f.status,
+  ${cut('f.canonical')} AS canonical, f.lastmod, ${cut('f.crawled_url')} AS crawled_url,
+  ${cut('f.redirect_url')} AS redirect_url, f.target_status, f.canonical_declared,
+  ${cut('f.variant_url')} AS variant_url, ${cut('f.section')} AS section, f.occurrences, f.indexable,
   f.noindex, f.blocked_by_robots, f.depth, f.crawled_at, f.inlinks, f.file_ids, f.canonical_status, f.signals,
-  f.sitemap_file_id, sf.url AS file_url, sf.upload_name AS file_upload_name,
+  f.sitemap_file_id, ${cut('sf.url')} AS file_url, ${cut('sf.upload_name')} AS file_upload_name,
   CASE WHEN cardinality(f.file_ids) > 0 THEN (
-    SELECT json_agg(json_build_object('id', s.id, 'url', s.url, 'uploadName', s.upload_name) ORDER BY s.id)
+    SELECT json_agg(json_build_object('id', s.id, 'url', ${cut('s.url')}, 'uploadName', ${cut('s.upload_name')})
+                    ORDER BY s.id)
       FROM sitemap_files s WHERE s.id = ANY (f.file_ids)) END AS files,
-  f.decision, f.decided_by, f.decided_at, f.note`;
+  f.decision, ${cut('f.decided_by')} AS decided_by, f.decided_at, ${cut('f.note')} AS note`;
+}
+
+/** What pages, the API and the report read: stored texts cut to the display bound in SQL, so a page of
+ * rows is bounded whatever the audit holds. */
+export const FINDING_COLUMNS = findingColumns(displaySql);
+/** The stored values whole: the JSONL export's (read in byte-bounded batches, export/data.ts). */
+export const FINDING_COLUMNS_WHOLE = findingColumns((expression) => expression);
 export const FINDING_FROM = 'findings f LEFT JOIN sitemap_files sf ON sf.id = f.sitemap_file_id';
 
 /**

@@ -1,6 +1,21 @@
-// Links to the findings endpoints that take a filter as query-string params (the browser's hooks build
-// their requests with these, so the names of the params are written once).
+// Links built from findings: safeHref, the one gate for an href made of stored data (a finding's URL, a
+// target, a crawl or sitemap URL), and the findings endpoints that take a filter as query-string params
+// (the browser's hooks build their requests with these, so the names of the params are written once).
+import { isClipped } from './display';
 import type { Decision, TFindingFilter } from './schema';
+
+/**
+ * An href for a URL read from an audit, or null when it must be shown as text only: anything but an
+ * absolute http(s) URL (`javascript:`, `data:`, `vbscript:`, `file:`, relative or unparsable text, after
+ * the browser's own clean-up of tabs, newlines and case), and a URL cut by the display bound (it would
+ * lead somewhere else). The href returned is the parsed, serialised URL: what the browser would follow.
+ */
+export function safeHref(url: string | null | undefined): string | null {
+  if (typeof url !== 'string' || url === '' || isClipped(url)) return null;
+  if (!URL.canParse(url)) return null;
+  const parsed = new URL(url);
+  return parsed.protocol === 'http:' || parsed.protocol === 'https:' ? parsed.href : null;
+}
 
 /** A filter as query-string params (`list` first, absent filters left out). */
 export function filterParams(filter: TFindingFilter): URLSearchParams {

@@ -5,14 +5,25 @@ import 'server-only';
 import { to as copyTo } from 'pg-copy-streams';
 import { pool } from '@/lib/db/client';
 import { EXPORT_COLUMNS, NEUTRALISE_PATTERN } from '@/lib/findings/csv';
-import { FINDING_COLUMNS, FINDING_FROM } from '@/lib/findings/data';
+import { FINDING_COLUMNS_WHOLE, FINDING_FROM } from '@/lib/findings/data';
 import { toFindingDto } from '@/lib/findings/dto';
 import { filterSql, inlineSql } from '@/lib/findings/filter-sql';
 import type { FindingDto, TFindingFilter } from '@/lib/findings/schema';
 import { targetSql } from '@/lib/findings/target';
 import type { FindingRow } from '@/lib/findings/types';
 
-/** The rows matching the filter in id order, a batch at a time, from a cursor. */
+/** A JSONL batch holds at most this many stored characters (a single longer row goes alone). */
+const BATCH_CHARS = 8 * 1024 * 1024;
+
+/** The stored characters of a row that can be long: what a batch is measured by. */
+const ROW_CHARS = `coalesce(length(f.url), 0) + coalesce(length(f.canonical), 0) + coalesce(length(f.crawled_url), 0)
+  + coalesce(length(f.redirect_url), 0) + coalesce(length(f.variant_url), 0) + coalesce(length(f.note), 0)`;
+
+/**
+ * The rows matching the filter in id order, with their stored values whole, a batch at a time. A cursor
+ * reads the ids and sizes (small), and each batch of up to `batchSize` rows and BATCH_CHARS characters is
+ * then read whole by id: memory follows the batch, never the list, even when rows hold megabytes each.
+ */
 export async function* streamFindings(
   auditId: string,
   filter: TFindingFilter,
@@ -24,14 +35,34 @@ export async function* streamFindings(
     const f = filterSql(auditId, filter);
     await client.query(
       `DECLARE findings_export NO SCROLL CURSOR FOR
-       SELECT ${FINDING_COLUMNS} FROM ${FINDING_FROM} WHERE ${f.sql} ORDER BY f.id`,
+       SELECT f.id, (${ROW_CHARS})::float8 AS chars FROM findings f WHERE ${f.sql} ORDER BY f.id`,
       f.params,
     );
+    const readWhole = async (ids: number[]) =>
+      (
+        await client.query<FindingRow>(
+          `SELECT ${FINDING_COLUMNS_WHOLE} FROM ${FINDING_FROM}
+            WHERE f.audit_id = $1 AND f.id = ANY ($2::int[]) ORDER BY f.id`,
+          [auditId, ids],
+        )
+      ).rows.map((row) => toFindingDto(row, null)); // the exports carry no evidence: no crawl time needed
     for (;;) {
-      const { rows } = await client.query<FindingRow>(`FETCH ${batchSize} FROM findings_export`);
+      const { rows } = await client.query<{ id: number; chars: number }>(
+        `FETCH ${batchSize} FROM findings_export`,
+      );
       if (rows.length === 0) break;
-      // The exports carry no evidence object, so the crawl time it would show is not read.
-      yield rows.map((row) => toFindingDto(row, null));
+      let ids: number[] = [];
+      let chars = 0;
+      for (const row of rows) {
+        if (ids.length > 0 && chars + row.chars > BATCH_CHARS) {
+          yield await readWhole(ids);
+          ids = [];
+          chars = 0;
+        }
+        ids.push(row.id);
+        chars += row.chars;
+      }
+      if (ids.length > 0) yield await readWhole(ids);
     }
     await client.query('COMMIT');
   } catch (error) {

@@ -16,6 +16,7 @@ import {
   sitemapFileLabel,
 } from '@/lib/findings/format';
 import { useFinding } from '@/lib/findings/hooks';
+import { safeHref } from '@/lib/findings/links';
 import { DECISIONS, type Decision, type FindingDto } from '@/lib/findings/schema';
 
 function rawValue(value: unknown): string {
@@ -47,6 +48,7 @@ export function FindingsPanel({
   const evidence = Object.entries(finding.evidence ?? {});
   const history = detail.data?.id === finding.id ? detail.data.history : undefined;
   const { target } = finding;
+  const href = safeHref(finding.url);
 
   return (
     <aside className="side-panel" aria-labelledby="finding-panel-heading" data-testid="finding-panel">
@@ -60,9 +62,14 @@ export function FindingsPanel({
       </div>
       <div className="side-panel__body stack">
         <p className="mono side-panel__url">
-          <a href={finding.url} target="_blank" rel="noreferrer noopener">
-            {finding.url}
-          </a>
+          {/* Only an http(s) URL is a link: a stored javascript: or data: location stays text. */}
+          {href ? (
+            <a href={href} target="_blank" rel="noreferrer noopener">
+              {finding.url}
+            </a>
+          ) : (
+            <span data-testid="panel-url-text">{finding.url}</span>
+          )}
         </p>
         <fieldset className="fieldset">
           <legend>Decision for this URL</legend>
