@@ -63,7 +63,9 @@ export async function finishFileRecord(id: number, outcome: FileOutcome): Promis
       errorMessage: outcome.error?.message ?? null,
       errorLine: outcome.error?.line ?? null,
       errorColumn: outcome.error?.column ?? null,
-      warnings: outcome.warnings.map((w) => ({ ...w })),
+      warnings: outcome.warnings.map(({ examples, ...w }) =>
+        examples ? { ...w, examples: examples.map((e) => ({ ...e })) } : { ...w },
+      ),
       etag: outcome.etag ?? null,
       lastModified: outcome.lastModified ?? null,
       fetchedAt: new Date(),

@@ -4,6 +4,7 @@
 
 import { ContentDecoder } from './content-decoder';
 import { decompressSource } from './decompress';
+import { DEFAULT_MAX_LOC_CHARS, DEFAULT_MAX_XML_DEPTH, type ReaderLimits } from './loc-checks';
 import { TextSitemapReader } from './text-reader';
 import { type ParseStats, type SitemapEntry, SitemapParseError } from './types';
 import { countLineBreaks } from './utils';
@@ -13,6 +14,10 @@ import { HTML_MESSAGE, looksLikeHtml } from './xml-root';
 export interface ParseOptions {
   /** Default 200 MiB; exceeding it raises SitemapParseError 'too_large'. */
   maxUncompressedBytes?: number;
+  /** Longest accepted location (default 2,048); a longer one is refused as that entry's error. */
+  maxLocChars?: number;
+  /** Deepest XML nesting accepted (default 100); deeper fails the file with 'xml_too_deep'. */
+  maxXmlDepth?: number;
   /** Only used to prefix error messages. */
   fileName?: string;
 }
@@ -36,7 +41,10 @@ class Sniffer {
   private leadingEndsWithCr = false;
   private head = '';
 
-  constructor(stats: ParseStats) {
+  constructor(
+    stats: ParseStats,
+    private readonly limits: ReaderLimits,
+  ) {
     this.stats = stats;
   }
 
@@ -71,10 +79,14 @@ class Sniffer {
     if (skipped.length > 0) this.leadingEndsWithCr = skipped.charCodeAt(skipped.length - 1) === 0x0d;
     if (i === text.length) return;
     if (text.charCodeAt(i) === 0x3c /* < */) {
-      this.reader = new XmlSitemapReader(this.stats, this.leadingLineBreaks);
+      this.reader = new XmlSitemapReader(this.stats, this.leadingLineBreaks, this.limits);
     } else {
       this.stats.kind = 'text';
-      this.reader = new TextSitemapReader(this.stats.warnings, this.leadingLineBreaks + 1);
+      this.reader = new TextSitemapReader(
+        this.stats.warnings,
+        this.leadingLineBreaks + 1,
+        this.limits.maxLocChars,
+      );
     }
     this.reader.write(text.slice(i));
   }
@@ -111,7 +123,10 @@ export async function* parseSitemapBatches(
 ): AsyncGenerator<SitemapEntry[], void, undefined> {
   const maxBytes = options.maxUncompressedBytes ?? DEFAULT_MAX_UNCOMPRESSED_BYTES;
   const decoder = new ContentDecoder(stats.warnings);
-  const sniffer = new Sniffer(stats);
+  const sniffer = new Sniffer(stats, {
+    maxLocChars: options.maxLocChars ?? DEFAULT_MAX_LOC_CHARS,
+    maxDepth: options.maxXmlDepth ?? DEFAULT_MAX_XML_DEPTH,
+  });
   try {
     for await (const bytes of decompressSource(source, stats, maxBytes)) {
       if (sniffer.reader === null) sniffer.keepHead(bytes);

@@ -1,16 +1,21 @@
 // Streaming reader for plain-text sitemaps: one absolute URL per line (sitemaps.org "Text file").
 // Lines are cut with indexOf over each decoded chunk; only a partial last line is carried over.
 
+import { EntryErrors } from './entry-errors';
+import { TRAILING_SPACE_SLACK } from './loc-checks';
 import { type SitemapEntry, SitemapParseError, type SitemapWarning } from './types';
 import { isAbsoluteHttpUrl } from './utils';
 import { WarningTally } from './warning-tally';
 
-/** Longer lines cannot be URLs anyone submits; they are dropped without being buffered. */
-const MAX_LINE_CHARS = 64 * 1024;
+/** Characters of an over-long line kept, for the example in the file's warnings. */
+const KEPT_PREFIX_CHARS = 200;
 
 export class TextSitemapReader {
   batch: SitemapEntry[] = [];
   private readonly tally: WarningTally;
+  private readonly refused: EntryErrors;
+  /** Lines longer than this are never buffered whole: a URL line over the loc limit is refused. */
+  private readonly maxLineChars: number;
   private carry = '';
   private carryTooLong = false;
   private pendingCr = false;
@@ -18,8 +23,14 @@ export class TextSitemapReader {
   private position = 0;
 
   /** `firstLine` is the line number of the first character written. */
-  constructor(warnings: SitemapWarning[], firstLine: number) {
+  constructor(
+    warnings: SitemapWarning[],
+    firstLine: number,
+    private readonly maxLocChars: number,
+  ) {
     this.tally = new WarningTally(warnings);
+    this.refused = new EntryErrors(warnings);
+    this.maxLineChars = maxLocChars + TRAILING_SPACE_SLACK;
     this.lineNumber = firstLine - 1;
   }
 
@@ -59,12 +70,13 @@ export class TextSitemapReader {
 
   flushWarnings(): void {
     this.tally.flush();
+    this.refused.flush();
   }
 
   private extendCarry(text: string): void {
     if (this.carryTooLong) return;
-    if (this.carry.length + text.length > MAX_LINE_CHARS) {
-      this.carry = '';
+    if (this.carry.length + text.length > this.maxLineChars) {
+      this.carry = (this.carry + text.slice(0, KEPT_PREFIX_CHARS)).slice(0, KEPT_PREFIX_CHARS);
       this.carryTooLong = true;
     } else {
       this.carry += text;
@@ -72,14 +84,16 @@ export class TextSitemapReader {
   }
 
   private takeLine(raw: string): void {
-    if (this.carryTooLong || raw.length > MAX_LINE_CHARS) {
-      this.lineNumber++;
-      this.noteNonUrl();
+    this.lineNumber++;
+    const tooLong = this.carryTooLong || raw.length > this.maxLineChars;
+    const value = tooLong ? raw.slice(0, KEPT_PREFIX_CHARS).trimStart() : raw.trim();
+    if (value === '') return;
+    if (tooLong || value.length > this.maxLocChars) {
+      // Refused with a prefix when it starts like a URL; any other long line is just not a URL.
+      if (/^https?:\/\//i.test(value)) this.refuseTooLong(value);
+      else this.noteNonUrl();
       return;
     }
-    this.lineNumber++;
-    const value = raw.trim();
-    if (value === '') return;
     if (!isAbsoluteHttpUrl(value)) {
       this.noteNonUrl();
       return;
@@ -98,6 +112,15 @@ export class TextSitemapReader {
       alternates: 0,
       position: this.position,
       line: this.lineNumber,
+    });
+  }
+
+  private refuseTooLong(value: string): void {
+    this.position++;
+    const limit = this.maxLocChars.toLocaleString('en-US');
+    this.refused.add('loc_too_long', this.position, this.lineNumber, value, (count, first) => {
+      const lines = `${count} line${count === 1 ? '' : 's'}`;
+      return `${lines} with a URL longer than ${limit} characters (SITEMAP_MAX_LOC_CHARS) ${count === 1 ? 'was' : 'were'} refused, first at line ${first.line}: "${first.prefix}"`;
     });
   }
 

@@ -39,6 +39,16 @@ export interface SitemapWarning {
   message: string;
   line?: number;
   column?: number;
+  /** Entry errors (e.g. loc_too_long): how many entries of the file had it. */
+  count?: number;
+  /** Entry errors: the first few, each with a bounded prefix of the value (never the whole value). */
+  examples?: EntryErrorExample[];
+}
+
+export interface EntryErrorExample {
+  position: number;
+  line: number;
+  prefix: string;
 }
 
 export type SitemapParseErrorCode =
@@ -49,7 +59,9 @@ export type SitemapParseErrorCode =
   | 'bad_encoding'
   | 'invalid_utf8'
   | 'xml_doctype'
-  | 'xml_malformed';
+  | 'xml_malformed'
+  | 'xml_too_deep'
+  | 'xml_token_too_long';
 
 /** A parse failure whose message is safe to show to a user as is. */
 export class SitemapParseError extends Error {

@@ -17,6 +17,14 @@ export const RSS_PUBDATE = 7;
 export const ATOM_UPDATED = 8;
 export const ATOM_PUBLISHED = 9;
 
+/** Fields whose value is a location: capped at the loc limit, and refused (not dropped) beyond it. */
+export function isUrlField(field: number): boolean {
+  return field === LOC || field === RSS_LINK || field === RSS_GUID;
+}
+
+/** Dates, changefreq and priority are short; a longer value is ignored rather than buffered. */
+export const EXTRA_FIELD_MAX_CHARS = 256;
+
 export class EntryDraft {
   isUrl = true;
   position = 0;
@@ -24,6 +32,10 @@ export class EntryDraft {
   /** Whether any child element was opened; bare text only counts before the first one. */
   hasChild = false;
   bare = '';
+  /** The bare text passed the loc limit (only a prefix is kept in `bare`). */
+  bareTooLong = false;
+  /** A prefix of a location that passed the loc limit: the entry is refused. */
+  locTooLong: string | null = null;
   link = '';
   images = 0;
   videos = 0;
@@ -42,6 +54,8 @@ export class EntryDraft {
     this.line = line;
     this.hasChild = false;
     this.bare = '';
+    this.bareTooLong = false;
+    this.locTooLong = null;
     this.link = '';
     this.images = 0;
     this.videos = 0;

@@ -4,6 +4,9 @@
 // legacy-namespaced and namespace-less sitemaps all read the same; anything odd becomes a warning.
 
 import { SaxesParser, type SaxesTagNS } from 'saxes';
+import { EntryErrors } from './entry-errors';
+import { locProblem, type ReaderLimits, TRAILING_SPACE_SLACK } from './loc-checks';
+import { bufferKind, buffers } from './saxes-buffers';
 import { type ParseStats, type SitemapEntry, type SitemapKind, SitemapParseError } from './types';
 import { isAbsoluteHttpUrl } from './utils';
 import { WarningTally } from './warning-tally';
@@ -12,6 +15,8 @@ import {
   ATOM_UPDATED,
   CHANGEFREQ,
   EntryDraft,
+  EXTRA_FIELD_MAX_CHARS,
+  isUrlField,
   LASTMOD,
   LOC,
   NONE,
@@ -38,12 +43,21 @@ const CONVENTIONAL_PREFIXES: Record<string, string> = {
   mobile: 'http://www.google.com/schemas/sitemap-mobile/1.0',
 };
 
+/** Markup (a name, an attribute value) longer than this fails the file: no sitemap needs one. */
+export const MAX_MARKUP_CHARS = 64 * 1024;
+/** Input is handed to saxes in slices of this size, so its buffers are checked at least this often. */
+const WRITE_SLICE_CHARS = 64 * 1024;
+
 export class XmlSitemapReader {
   batch: SitemapEntry[] = [];
   private readonly parser: SaxesParser<{ xmlns: true; position: true }>;
   private readonly stats: ParseStats;
   private readonly lineOffset: number;
   private readonly tally: WarningTally;
+  private readonly refused: EntryErrors;
+  private readonly limits: ReaderLimits;
+  /** Raw characters kept of a URL field: the limit plus trailing whitespace of pretty-printed files. */
+  private readonly urlFieldCap: number;
   private head = '';
   private closing = false;
   private rootClosed = false;
@@ -57,17 +71,26 @@ export class XmlSitemapReader {
   // The child element whose text is being collected.
   private field = NONE;
   private fieldDepth = 0;
+  private fieldCap = 0;
+  /** The field's text passed its cap: nothing more is appended, the value is refused. */
+  private fieldOverflow = false;
   private text = '';
 
-  constructor(stats: ParseStats, lineOffset: number) {
+  constructor(stats: ParseStats, lineOffset: number, limits: ReaderLimits) {
     this.stats = stats;
     this.lineOffset = lineOffset;
+    this.limits = limits;
+    this.urlFieldCap = limits.maxLocChars + TRAILING_SPACE_SLACK;
     this.tally = new WarningTally(stats.warnings);
+    this.refused = new EntryErrors(stats.warnings);
     this.parser = new SaxesParser({
       xmlns: true,
       position: true,
       resolvePrefix: (prefix: string) => this.resolveUnboundPrefix(prefix),
     });
+    // Depth is checked before saxes resolves the tag's namespace: that lookup walks every open
+    // element, which made 100,000 nested elements cost 110 s (quadratic).
+    this.parser.on('opentagstart', () => this.onOpenTagStart());
     this.parser.on('opentag', (tag) => this.onOpenTag(tag));
     this.parser.on('closetag', () => this.onCloseTag());
     this.parser.on('text', (text) => this.onText(text));
@@ -78,7 +101,61 @@ export class XmlSitemapReader {
 
   write(text: string): void {
     if (this.head.length < 1024) this.head += text.slice(0, 1024);
-    this.parser.write(text);
+    if (text.length <= WRITE_SLICE_CHARS) {
+      this.parser.write(text);
+      this.capBuffers();
+      return;
+    }
+    for (let offset = 0; offset < text.length; offset += WRITE_SLICE_CHARS) {
+      this.parser.write(text.slice(offset, offset + WRITE_SLICE_CHARS));
+      this.capBuffers();
+    }
+  }
+
+  /** Characters held for the token being read, ours and saxes'; bounded by the caps (tests read it). */
+  bufferedChars(): number {
+    const b = buffers(this.parser);
+    return b.text.length + b.name.length + b.entity.length + this.text.length + this.draft.bare.length;
+  }
+
+  /**
+   * Keeps saxes from holding more than a cap of one token: pending character data is handed to
+   * onText early (which keeps at most its field's cap) and dropped from saxes' buffer; comments and
+   * PIs, which nothing reads, are dropped; oversized markup fails the file.
+   */
+  private capBuffers(): void {
+    const b = buffers(this.parser);
+    if (b.text.length <= this.urlFieldCap && b.name.length <= MAX_MARKUP_CHARS && b.entity.length <= 1024) {
+      return;
+    }
+    const kind = bufferKind(b.state);
+    if (kind === 'character-data' && b.name.length <= MAX_MARKUP_CHARS && b.entity.length <= 1024) {
+      this.onText(b.text);
+      b.text = '';
+    } else if (kind === 'unread' && b.name.length <= MAX_MARKUP_CHARS) {
+      b.text = '';
+    } else if (
+      b.text.length > MAX_MARKUP_CHARS ||
+      b.name.length > MAX_MARKUP_CHARS ||
+      b.entity.length > 1024
+    ) {
+      const where = this.where();
+      throw new SitemapParseError(
+        'xml_token_too_long',
+        `line ${where.line}, column ${where.column}: an XML name, attribute value or entity reference is longer than ${MAX_MARKUP_CHARS.toLocaleString('en-US')} characters`,
+        where,
+      );
+    }
+  }
+
+  private onOpenTagStart(): void {
+    if (this.depth < this.limits.maxDepth) return;
+    const where = this.where();
+    throw new SitemapParseError(
+      'xml_too_deep',
+      `line ${where.line}, column ${where.column}: XML elements are nested deeper than ${this.limits.maxDepth} levels`,
+      where,
+    );
   }
 
   close(): void {
@@ -91,6 +168,7 @@ export class XmlSitemapReader {
   /** Adds the per-file summary warnings; call once, also after an error. */
   flushWarnings(): void {
     this.tally.flush();
+    this.refused.flush();
   }
 
   private onOpenTag(tag: SaxesTagNS): void {
@@ -128,10 +206,29 @@ export class XmlSitemapReader {
   }
 
   private onText(text: string): void {
-    if (this.field !== NONE) this.text += text;
-    else if (this.entryDepth !== 0 && !this.draft.hasChild && this.depth === this.entryDepth) {
-      this.draft.bare += text;
+    if (this.field !== NONE) {
+      if (this.fieldOverflow) return;
+      // Leading whitespace is dropped as it comes, so only the value and its trailing space count.
+      const piece = this.text === '' ? text.trimStart() : text;
+      if (this.text.length + piece.length <= this.fieldCap) this.text += piece;
+      else this.overflowField(piece);
+    } else if (this.entryDepth !== 0 && !this.draft.hasChild && this.depth === this.entryDepth) {
+      const draft = this.draft;
+      if (draft.bareTooLong) return;
+      const piece = draft.bare === '' ? text.trimStart() : text;
+      if (draft.bare.length + piece.length <= this.urlFieldCap) draft.bare += piece;
+      else {
+        // Only a prefix is kept, for the example in the file's warnings.
+        draft.bare = (draft.bare + piece.slice(0, 200)).slice(0, 200);
+        draft.bareTooLong = true;
+      }
     }
+  }
+
+  /** Stops collecting the field: a URL field keeps a prefix for the example, others keep nothing. */
+  private overflowField(piece: string): void {
+    this.fieldOverflow = true;
+    this.text = isUrlField(this.field) ? (this.text + piece.slice(0, 200)).slice(0, 200) : '';
   }
 
   private openRoot(tag: SaxesTagNS): void {
@@ -154,6 +251,7 @@ export class XmlSitemapReader {
     }
     this.entryDepth = depth;
     this.position++;
+    this.fieldOverflow = false;
     this.draft.start(isUrl, this.position, this.parser.line + this.lineOffset);
   }
 
@@ -183,7 +281,8 @@ export class XmlSitemapReader {
       const rel = tag.attributes.rel?.value.trim();
       const href = tag.attributes.href?.value.trim() ?? '';
       if (draft.link === '' && href !== '' && (rel === undefined || rel === '' || rel === 'alternate')) {
-        draft.link = href;
+        if (href.length > this.limits.maxLocChars) draft.locTooLong = href.slice(0, 200);
+        else draft.link = href;
       }
     } else if (local === 'updated' || local === 'modified') field = ATOM_UPDATED;
     else if (local === 'published' || local === 'issued') field = ATOM_PUBLISHED;
@@ -191,6 +290,8 @@ export class XmlSitemapReader {
     if (field !== NONE) {
       this.field = field;
       this.fieldDepth = depth;
+      this.fieldCap = isUrlField(field) ? this.urlFieldCap : EXTRA_FIELD_MAX_CHARS;
+      this.fieldOverflow = false;
       this.text = '';
     }
   }
@@ -215,14 +316,31 @@ export class XmlSitemapReader {
   private closeField(): void {
     const field = this.field;
     this.field = NONE;
-    this.draft.assign(field, this.text.trim());
+    const value = this.text.trim();
     this.text = '';
+    if (isUrlField(field) && (this.fieldOverflow || value.length > this.limits.maxLocChars)) {
+      this.draft.locTooLong ??= value.slice(0, 200);
+    } else if (this.fieldOverflow) {
+      this.tally.count(
+        'field_too_long',
+        this.where().line,
+        (count, line) =>
+          `${count} value${count === 1 ? '' : 's'} of <lastmod>, <changefreq>, <priority> or a feed date longer than ${EXTRA_FIELD_MAX_CHARS} characters ${count === 1 ? 'was' : 'were'} ignored, first at line ${line}`,
+      );
+    } else {
+      this.draft.assign(field, value);
+    }
+    this.fieldOverflow = false;
   }
 
   private closeEntry(): void {
     this.entryDepth = 0;
     const draft = this.draft;
     const kind = this.kind as SitemapKind;
+    if (draft.locTooLong !== null || (draft.bareTooLong && !draft.hasChild)) {
+      this.refuse('loc_too_long', draft.locTooLong ?? draft.bare);
+      return;
+    }
     let loc = draft.declaredLoc(kind);
     if (loc === '' && !draft.hasChild && (kind === 'urlset' || kind === 'index')) {
       // Policy: <sitemap>https://…</sitemap> without <loc> is taken when the text is a URL.
@@ -246,7 +364,25 @@ export class XmlSitemapReader {
       );
       return;
     }
+    const problem = locProblem(loc);
+    if (problem !== null) {
+      this.refuse(problem, loc);
+      return;
+    }
     this.batch.push(draft.toEntry(kind, loc));
+  }
+
+  /** Counts a refused entry in the file's warnings, with a bounded prefix of its value. */
+  private refuse(code: 'loc_too_long' | 'non_http_loc', value: string): void {
+    const limit = this.limits.maxLocChars.toLocaleString('en-US');
+    this.refused.add(code, this.draft.position, this.draft.line, value, (count, first) => {
+      const entries = `${count} entr${count === 1 ? 'y' : 'ies'}`;
+      const what =
+        code === 'loc_too_long'
+          ? `a location longer than ${limit} characters (SITEMAP_MAX_LOC_CHARS)`
+          : 'a location that is not an http(s) URL (javascript:, data:, mailto:, …)';
+      return `${entries} with ${what} ${count === 1 ? 'was' : 'were'} refused, first at line ${first.line} (entry ${first.position}): "${first.prefix}"`;
+    });
   }
 
   private isSitemapNamespace(uri: string): boolean {
