@@ -102,10 +102,16 @@ export async function deleteUserSessions(userId: string): Promise<number> {
   return count;
 }
 
-/** Failed sign-ins allowed per window before a key is locked, and the window (= lock) length. */
+/** Failed password checks allowed per window before a key is locked, and the window (= lock) length. */
 export const THROTTLE = { account: 5, ip: 30, windowMs: 15 * 60_000 } as const;
 
-/** When the earliest of these keys unlocks, if any is locked. */
+/** A throttle key (`email:…`, `ip:…`, `password:<user id>`) and the failures it allows per window. */
+export interface ThrottleKey {
+  key: string;
+  limit: number;
+}
+
+/** When the latest of these keys unlocks, if any is locked. */
 export async function lockedUntil(keys: string[]): Promise<Date | null> {
   const { rows } = await pool().query<{ until: Date | null }>(
     'SELECT max(locked_until) AS until FROM login_throttle WHERE key = ANY($1) AND locked_until > now()',
@@ -114,22 +120,51 @@ export async function lockedUntil(keys: string[]): Promise<Date | null> {
   return rows[0]?.until ?? null;
 }
 
-/** Counts a failure against each key (window restarts when expired) and locks keys over their limit. */
-export async function recordLoginFailure(keys: { key: string; limit: number }[]): Promise<void> {
+// One statement per key, so concurrent attempts queue on the row: each takes the next count, and an
+// attempt that would pass the limit (or meets a lock) changes nothing and gets no row back. A new window
+// starts once the old one is over and no lock holds.
+const RESERVE = `
+  INSERT INTO login_throttle AS t (key, failures, window_start) VALUES ($1, 1, now())
+  ON CONFLICT (key) DO UPDATE SET
+    failures = CASE WHEN t.window_start < now() - $3 * interval '1 millisecond' THEN 1 ELSE t.failures + 1 END,
+    window_start = CASE WHEN t.window_start < now() - $3 * interval '1 millisecond' THEN now() ELSE t.window_start END
+  WHERE (t.locked_until IS NULL OR t.locked_until <= now())
+    AND (t.failures < $2 OR t.window_start < now() - $3 * interval '1 millisecond')
+  RETURNING failures`;
+
+/**
+ * Counts an attempt against every key BEFORE the password is checked (so 40 concurrent guesses get 5
+ * checks, not 20). False when a key is at its limit or locked: then nothing stays counted.
+ */
+export async function reserveAttempt(keys: ThrottleKey[]): Promise<boolean> {
+  const reserved: string[] = [];
   for (const { key, limit } of keys) {
-    await pool().query(
-      `INSERT INTO login_throttle AS t (key, failures, window_start) VALUES ($1, 1, now())
-       ON CONFLICT (key) DO UPDATE SET
-         failures = CASE WHEN t.window_start < now() - $2 * interval '1 millisecond' THEN 1 ELSE t.failures + 1 END,
-         window_start = CASE WHEN t.window_start < now() - $2 * interval '1 millisecond' THEN now() ELSE t.window_start END`,
-      [key, THROTTLE.windowMs],
-    );
-    await pool().query(
-      `UPDATE login_throttle SET locked_until = now() + $3 * interval '1 millisecond'
-        WHERE key = $1 AND failures >= $2`,
-      [key, limit, THROTTLE.windowMs],
-    );
+    const { rowCount } = await pool().query(RESERVE, [key, limit, THROTTLE.windowMs]);
+    if (!rowCount) {
+      await releaseAttempt(reserved);
+      return false;
+    }
+    reserved.push(key);
   }
+  return true;
+}
+
+/** The password was wrong: the reserved attempts stay counted, and a key at its limit is locked. */
+export async function lockIfAtLimit(keys: ThrottleKey[]): Promise<void> {
+  await pool().query(
+    `UPDATE login_throttle AS t SET locked_until = now() + $3 * interval '1 millisecond'
+       FROM unnest($1::text[], $2::int[]) AS k(key, lim)
+      WHERE t.key = k.key AND t.failures >= k.lim AND (t.locked_until IS NULL OR t.locked_until <= now())`,
+    [keys.map((k) => k.key), keys.map((k) => k.limit), THROTTLE.windowMs],
+  );
+}
+
+/** Gives back a reserved attempt that was not a failure (the password was right). */
+export async function releaseAttempt(keys: string[]): Promise<void> {
+  if (keys.length === 0) return;
+  await pool().query('UPDATE login_throttle SET failures = greatest(failures - 1, 0) WHERE key = ANY($1)', [
+    keys,
+  ]);
 }
 
 export async function clearLoginFailures(key: string): Promise<void> {

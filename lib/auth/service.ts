@@ -1,5 +1,5 @@
 // Sign-in and first-run setup: the same answer whether or not an account exists (no enumeration),
-// throttled per account and per client address.
+// throttled per account and per client address (TRUST_PROXY decides which address: ./request.ts).
 
 import { jsonBody } from '@/lib/api/params';
 import { AppError } from '@/lib/errors';
@@ -9,9 +9,12 @@ import {
   createFirstAdmin,
   createSession,
   lockedUntil,
-  recordLoginFailure,
+  lockIfAtLimit,
+  releaseAttempt,
+  reserveAttempt,
   setOwnPassword,
   THROTTLE,
+  type ThrottleKey,
 } from './mutations';
 import { type Actor, checkOriginIfSent, clientIp, readCookie, SESSION_COOKIE } from './request';
 import { ZLogin, ZPasswordChange, ZSetup } from './schema';
@@ -25,41 +28,79 @@ export interface SignedIn {
 
 const WRONG = 'The email or password is not right';
 
+async function tooMany(keys: string[], what: string): Promise<AppError> {
+  // No lock yet means the attempts that filled the window are still being checked: a full window then.
+  const until = await lockedUntil(keys);
+  const ms = until ? until.getTime() - Date.now() : THROTTLE.windowMs;
+  const minutes = Math.max(1, Math.ceil(ms / 60_000));
+  return new AppError(
+    'too_many_requests',
+    `${what}; try again in ${minutes} minute${minutes === 1 ? '' : 's'}`,
+  );
+}
+
+/**
+ * Checks a password only once an attempt is reserved against every key (429 when one is used up), so
+ * concurrency cannot buy extra checks. A wrong password leaves the attempt counted; a right one clears
+ * the `clear` keys (the account's) and gives the attempt back to the others (the address's).
+ */
+async function throttledCheck(
+  keys: ThrottleKey[],
+  clear: string[],
+  what: string,
+  check: () => Promise<boolean>,
+): Promise<boolean> {
+  if (!(await reserveAttempt(keys)))
+    throw await tooMany(
+      keys.map((k) => k.key),
+      what,
+    );
+  let ok = false;
+  try {
+    ok = await check();
+  } finally {
+    if (ok) {
+      await Promise.all(clear.map(clearLoginFailures));
+      await releaseAttempt(keys.map((k) => k.key).filter((key) => !clear.includes(key)));
+    } else {
+      await lockIfAtLimit(keys);
+    }
+  }
+  return ok;
+}
+
 export async function login(request: Request): Promise<SignedIn> {
   checkOriginIfSent(request);
   const input = ZLogin.parse(await jsonBody(request));
   const ip = clientIp(request);
   const accountKey = `email:${input.email}`;
-  const keys = [accountKey, ...(ip ? [`ip:${ip}`] : [])];
-  const until = await lockedUntil(keys);
-  if (until) {
-    const minutes = Math.max(1, Math.ceil((until.getTime() - Date.now()) / 60_000));
-    throw new AppError(
-      'too_many_requests',
-      `Too many failed sign-ins; try again in ${minutes} minute${minutes === 1 ? '' : 's'}`,
-    );
-  }
+  const keys = [
+    { key: accountKey, limit: THROTTLE.account },
+    ...(ip ? [{ key: `ip:${ip}`, limit: THROTTLE.ip }] : []),
+  ];
   const user = await userForLogin(input.email);
-  const ok = await verifyPassword(user?.passwordHash ?? null, input.password);
-  if (!user || !ok) {
-    await recordLoginFailure([
-      { key: accountKey, limit: THROTTLE.account },
-      ...(ip ? [{ key: `ip:${ip}`, limit: THROTTLE.ip }] : []),
-    ]);
-    throw new AppError('unauthenticated', WRONG);
-  }
-  await clearLoginFailures(accountKey);
+  // An unknown account is checked against a dummy hash and counted the same (no enumeration).
+  const ok = await throttledCheck(keys, [accountKey], 'Too many failed sign-ins', () =>
+    verifyPassword(user?.passwordHash ?? null, input.password),
+  );
+  if (!user || !ok) throw new AppError('unauthenticated', WRONG);
   const { passwordHash: _, ...account } = user;
   const session = await createSession(user.id, ip, request.headers.get('user-agent'));
   return { user: account, ...session };
 }
 
-/** Changes the caller's own password after checking the current one; other sessions are signed out. */
+/** Changes the caller's own password after checking the current one (throttled like sign-in, on a key
+ * of its own per user); other sessions are signed out. */
 export async function changeOwnPassword(request: Request, actor: Actor): Promise<void> {
   const input = ZPasswordChange.parse(await jsonBody(request));
-  if (!(await verifyPassword(await passwordHashOf(actor.id), input.current))) {
-    throw new AppError('forbidden', 'The current password is not right');
-  }
+  const key = `password:${actor.id}`;
+  const ok = await throttledCheck(
+    [{ key, limit: THROTTLE.account }],
+    [key],
+    'Too many wrong current passwords',
+    async () => verifyPassword(await passwordHashOf(actor.id), input.current),
+  );
+  if (!ok) throw new AppError('forbidden', 'The current password is not right');
   const token = readCookie(request.headers.get('cookie'), SESSION_COOKIE);
   await setOwnPassword(actor.id, input.password, actor.via === 'session' && token ? sha256(token) : null);
 }
