@@ -1,6 +1,8 @@
 // Text on the report's PDF pages (pdfkit, built-in Helvetica): characters the standard fonts can show,
 // lines cut to a width, paragraphs, headings and rules that start a new page when they would not fit.
 
+import { clipForDisplay } from '@/lib/findings/display';
+
 export type Doc = PDFKit.PDFDocument;
 
 export const MARGIN = 48;
@@ -24,9 +26,13 @@ export function pdfSafe(text: string): string {
   return out;
 }
 
-/** The longest start of `text` that fits `width` at the current font, with "…" when it was cut. */
+/** No line of a report page holds more characters than this (A4 at 8 points: about 120). */
+const LINE_CHARS_MAX = 300;
+
+/** The longest start of `text` that fits `width` at the current font, with "…" when it was cut. Only the
+ * first LINE_CHARS_MAX characters are looked at, so measuring costs the same whatever the text's length. */
 export function fitText(doc: Doc, text: string, width: number): string {
-  const safe = pdfSafe(text);
+  const safe = pdfSafe(text.length > LINE_CHARS_MAX ? `${text.slice(0, LINE_CHARS_MAX)}…` : text);
   if (doc.widthOfString(safe) <= width) return safe;
   let low = 0;
   let high = safe.length;
@@ -60,7 +66,7 @@ export function paragraph(
     .font(bold ? 'Helvetica-Bold' : 'Helvetica')
     .fontSize(size)
     .fillColor(colour)
-    .text(pdfSafe(text), doc.page.margins.left, doc.y, { width: contentWidth(doc) });
+    .text(pdfSafe(clipForDisplay(text)), doc.page.margins.left, doc.y, { width: contentWidth(doc) });
   doc.y += gap;
 }
 

@@ -1,10 +1,14 @@
 // The shared report as a PDF (pdfkit, built-in Helvetica only: nothing is fetched or embedded): title,
-// audit, summary counts per list and reason, warnings, and the first rows of each list. The input is
-// bounded (PDF_ROWS_PER_LIST rows per list), so the document is built in memory and returned whole.
+// audit, summary counts per list and reason, warnings, and the first rows of each list. It is streamed:
+// pdfkit writes each page out when the next one starts, and the rows are read a keyset page at a time
+// while they are drawn, so the web process holds one page of rows and one PDF page, whatever the audit
+// holds (a 60 MB <loc> once cost 40 s and 3.3 GB here). Every text is cut before it is measured.
+import type { Readable } from 'node:stream';
 import PDFDocument from 'pdfkit';
 import { formatCount } from '@/lib/audits/format';
 import { statusLabel } from '@/lib/audits/labels';
 import { rankReasons } from '@/lib/findings/chart-data';
+import { clipForDisplay } from '@/lib/findings/display';
 import { decisionLabel, LIST_HINTS, listLabel, sanityWarningTitle } from '@/lib/findings/format';
 import { EXCLUDED_INFO, type ReasonInfo, reasonInfo } from '@/lib/findings/reasons';
 import { type FindingList, LISTS } from '@/lib/findings/schema';
@@ -23,7 +27,7 @@ import {
   pdfSafe,
   rule,
 } from './pdf-text';
-import type { PdfListRows, PdfReportData } from './shared';
+import { PDF_ROWS_PER_LIST, type PdfListRows, type PdfReportData } from './shared';
 
 // ── Summary ──────────────────────────────────────────────────────────────────────────────────────
 
@@ -128,7 +132,7 @@ function summary(doc: Doc, data: PdfReportData): void {
   for (const warning of audit.warnings) {
     ensureSpace(doc, 28);
     paragraph(doc, sanityWarningTitle(warning.code), { size: 9.5, bold: true, gap: 0 });
-    paragraph(doc, `${warning.message} (${warning.code})`, { size: 9.5, gap: 5 });
+    paragraph(doc, `${clipForDisplay(warning.message)} (${warning.code})`, { size: 9.5, gap: 5 });
   }
 
   heading(doc, 'Findings per list and reason', 11);
@@ -191,29 +195,43 @@ function tableHeader(doc: Doc): void {
   doc.y -= 4;
 }
 
-function listRows(doc: Doc, rows: PdfListRows): void {
+async function listRows(doc: Doc, rows: PdfListRows): Promise<void> {
   heading(doc, `${listLabel(rows.list)} list: ${formatCount(rows.total)} rows`);
-  paragraph(doc, LIST_HINTS[rows.list], { size: 9, colour: GREY, gap: 6 });
-  if (rows.rows.length === 0) {
+  paragraph(doc, LIST_HINTS[rows.list], { size: 9, colour: GREY, gap: 2 });
+  paragraph(
+    doc,
+    `In id order. This PDF shows at most ${formatCount(PDF_ROWS_PER_LIST)} rows per list, each URL on one line.`,
+    { size: 9, colour: GREY, gap: 6 },
+  );
+  let shown = 0;
+  for await (const page of rows.pages()) {
+    // The reader went away (the stream was destroyed): read no more rows.
+    if ((doc as unknown as Readable).destroyed) return;
+    if (shown === 0) {
+      ensureSpace(doc, ROW_HEIGHT * 3);
+      tableHeader(doc);
+    }
+    for (const finding of page) {
+      if (doc.y + ROW_HEIGHT > bottom(doc)) {
+        doc.addPage();
+        paragraph(doc, `${listLabel(rows.list)} list (continued)`, { size: 9, colour: GREY, gap: 4 });
+        tableHeader(doc);
+      }
+      // Text only: a stored URL is never a link here (a javascript: or data: location stays inert).
+      tableRow(doc, [
+        finding.url,
+        reasonInfo(finding.reason).label,
+        decisionLabel(finding.decision),
+        finding.decidedBy ?? '—',
+      ]);
+      shown++;
+    }
+  }
+  if (shown === 0) {
     paragraph(doc, 'Nothing in this list.', { size: 9.5, colour: GREY });
     return;
   }
-  ensureSpace(doc, ROW_HEIGHT * 3);
-  tableHeader(doc);
-  for (const finding of rows.rows) {
-    if (doc.y + ROW_HEIGHT > bottom(doc)) {
-      doc.addPage();
-      paragraph(doc, `${listLabel(rows.list)} list (continued)`, { size: 9, colour: GREY, gap: 4 });
-      tableHeader(doc);
-    }
-    tableRow(doc, [
-      finding.url,
-      reasonInfo(finding.reason).label,
-      decisionLabel(finding.decision),
-      finding.decidedBy ?? '—',
-    ]);
-  }
-  const more = rows.total - rows.rows.length;
+  const more = rows.total - shown;
   if (more > 0) {
     doc.y += 4;
     paragraph(doc, `and ${formatCount(more)} more rows — export the CSV from the app for all of them`, {
@@ -223,8 +241,12 @@ function listRows(doc: Doc, rows: PdfListRows): void {
   }
 }
 
-/** The report as PDF bytes. `compress` deflates the page streams (pdfkit's default). */
-export async function buildReportPdf(data: PdfReportData, { compress = true } = {}): Promise<Buffer> {
+/**
+ * The report as a stream of PDF bytes, produced while it is read: pdfkit pushes each finished page, and
+ * the rows are read as they are drawn. A failure half way destroys the stream with the error.
+ * `compress` deflates the page streams (pdfkit's default).
+ */
+export function reportPdfStream(data: PdfReportData, { compress = true } = {}): Readable {
   const { audit } = data;
   const doc = new PDFDocument({
     size: 'A4',
@@ -236,22 +258,29 @@ export async function buildReportPdf(data: PdfReportData, { compress = true } = 
       CreationDate: data.generatedAt,
     },
   });
-  const chunks: Buffer[] = [];
-  const done = new Promise<Buffer>((resolve, reject) => {
-    doc.on('data', (chunk: Buffer) => chunks.push(chunk));
-    doc.on('end', () => resolve(Buffer.concat(chunks)));
-    doc.on('error', reject);
-  });
+  const draw = async () => {
+    paragraph(doc, 'Sitemap audit report', { size: 20, bold: true, gap: 4 });
+    paragraph(doc, audit.name, { size: 14, bold: true, gap: 2 });
+    paragraph(doc, `Generated ${utcDateTime(data.generatedAt.toISOString())}`, { size: 9.5, colour: GREY });
+    rule(doc);
+    summary(doc, data);
+    for (const rows of data.lists) {
+      if ((doc as unknown as Readable).destroyed) return;
+      doc.addPage();
+      await listRows(doc, rows);
+    }
+    doc.end();
+  };
+  draw().catch((error: unknown) => doc.destroy(error instanceof Error ? error : new Error(String(error))));
+  return doc;
+}
 
-  paragraph(doc, 'Sitemap audit report', { size: 20, bold: true, gap: 4 });
-  paragraph(doc, audit.name, { size: 14, bold: true, gap: 2 });
-  paragraph(doc, `Generated ${utcDateTime(data.generatedAt.toISOString())}`, { size: 9.5, colour: GREY });
-  rule(doc);
-  summary(doc, data);
-  for (const rows of data.lists) {
-    doc.addPage();
-    listRows(doc, rows);
-  }
-  doc.end();
-  return done;
+/** The whole PDF as bytes (tests, and callers that need its length). */
+export async function buildReportPdf(
+  data: PdfReportData,
+  options: { compress?: boolean } = {},
+): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of reportPdfStream(data, options)) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks);
 }

@@ -3,7 +3,7 @@
 // audit's summary and findings through the existing data functions.
 
 import { getAudit } from '@/lib/audits/data';
-import type { AuditDto } from '@/lib/audits/schema';
+import type { AuditDto, AuditIssue } from '@/lib/audits/schema';
 import { sharedAudit } from '@/lib/auth/data';
 import { touchShare } from '@/lib/auth/mutations';
 import { sha256 } from '@/lib/auth/secrets';
@@ -15,6 +15,7 @@ import {
   type ReasonsPerListData,
 } from '@/lib/findings/chart-data';
 import { findingsByFile, listFindings } from '@/lib/findings/data';
+import { clipForDisplay } from '@/lib/findings/display';
 import {
   type FindingDto,
   type FindingList,
@@ -42,7 +43,23 @@ export async function openShare(token: string): Promise<OpenShare | null> {
   const share = await sharedAudit(sha256(token));
   if (!share) return null;
   const audit = await getAudit(share.auditId);
-  return audit ? { shareId: share.shareId, audit } : null;
+  return audit ? { shareId: share.shareId, audit: boundedAudit(audit) } : null;
+}
+
+/** The audit with the texts the report shows from it cut to the display bound (warnings and errors hold
+ * messages and example URLs taken from the input). */
+function boundedAudit(audit: AuditDto): AuditDto {
+  const bounded = <T extends AuditIssue>(issue: T): T => ({
+    ...issue,
+    message: clipForDisplay(issue.message),
+    ...(issue.examples ? { examples: issue.examples.slice(0, 10).map((e) => clipForDisplay(e)) } : {}),
+  });
+  return {
+    ...audit,
+    name: clipForDisplay(audit.name),
+    warnings: audit.warnings.map(bounded),
+    errors: audit.errors.map(bounded),
+  };
 }
 
 /** Records a view of the link ("last viewed"); bookkeeping only, so a failure never blocks the report. */
@@ -133,10 +150,15 @@ export async function loadReportPage(share: OpenShare, params: SearchParams): Pr
       perFile: prepareReasonsPerFile([]),
     };
   }
-  const [{ page, view }, byFile] = await Promise.all([
+  const [{ page, view }, files] = await Promise.all([
     findingsPage(audit.id, requested),
     findingsByFile(audit.id),
   ]);
+  const byFile = files.map((file) => ({
+    ...file,
+    url: clipForDisplay(file.url),
+    uploadName: clipForDisplay(file.uploadName),
+  }));
   const nextHref = page.nextCursor
     ? reportHref({ list: view.list, cursor: page.nextCursor, start: view.start + page.items.length })
     : null;
@@ -152,10 +174,15 @@ export async function loadReportPage(share: OpenShare, params: SearchParams): Pr
 
 // ── The PDF ──────────────────────────────────────────────────────────────────────────────────────
 
+/** Rows read per keyset page while the PDF is drawn: the most finding rows the web process holds at once. */
+export const PDF_PAGE_ROWS = 100;
+
 export interface PdfListRows {
   list: FindingList;
+  /** Rows in the list (all of them; the PDF shows at most PDF_ROWS_PER_LIST). */
   total: number;
-  rows: FindingDto[];
+  /** The first PDF_ROWS_PER_LIST rows in id order, one keyset page at a time, read as the PDF is drawn. */
+  pages: () => AsyncIterable<FindingDto[]>;
 }
 
 export interface PdfReportData {
@@ -164,17 +191,41 @@ export interface PdfReportData {
   generatedAt: Date;
 }
 
-/** The PDF's content: the summary and the first rows of each list (bounded: PDF_ROWS_PER_LIST per list). */
+/** The first `cap` rows of a list, `pageSize` at a time by keyset (a later page costs what the first does). */
+export async function* listRowPages(
+  auditId: string,
+  list: FindingList,
+  cap = PDF_ROWS_PER_LIST,
+  pageSize = PDF_PAGE_ROWS,
+): AsyncGenerator<FindingDto[]> {
+  let cursor: string | undefined;
+  for (let read = 0; read < cap; ) {
+    const page = await listFindings(auditId, {
+      list,
+      sort: 'id',
+      limit: Math.min(pageSize, cap - read),
+      cursor,
+    });
+    if (page.items.length > 0) yield page.items;
+    read += page.items.length;
+    if (!page.nextCursor || page.items.length === 0) return;
+    cursor = page.nextCursor;
+  }
+}
+
+/** The PDF's content: the summary, and each list's total and rows to read while drawing (bounded: at most
+ * PDF_ROWS_PER_LIST per list, PDF_PAGE_ROWS in memory at a time, every text cut to the display bound). */
 export async function loadPdfReport(share: OpenShare, generatedAt = new Date()): Promise<PdfReportData> {
   await recordView(share);
   const { audit } = share;
-  const lists: PdfListRows[] = [];
-  if (audit.findings) {
-    for (const list of LISTS) {
-      const page = await listFindings(audit.id, { list, sort: 'id', limit: PDF_ROWS_PER_LIST });
-      lists.push({ list, total: page.total, rows: page.items });
-    }
-  }
+  const findings = audit.findings;
+  const lists: PdfListRows[] = findings
+    ? LISTS.map((list) => ({
+        list,
+        total: findings[list].total,
+        pages: () => listRowPages(audit.id, list),
+      }))
+    : [];
   return { audit, lists, generatedAt };
 }
 

@@ -1,6 +1,7 @@
-// GET /r/<token>/report.pdf: the shared report as a PDF download. An unknown, revoked or expired token is
-// a plain 404, the same for all three.
-import { buildReportPdf } from '@/lib/report/pdf';
+// GET /r/<token>/report.pdf: the shared report as a PDF download, streamed as it is drawn (no length is
+// known beforehand). An unknown, revoked or expired token is a plain 404, the same for all three.
+import { Readable } from 'node:stream';
+import { reportPdfStream } from '@/lib/report/pdf';
 import { loadPdfReport, openShare, reportFileName } from '@/lib/report/shared';
 
 export const dynamic = 'force-dynamic';
@@ -16,12 +17,12 @@ export async function GET(_request: Request, { params }: Context): Promise<Respo
       headers: { 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'no-store' },
     });
   }
-  const pdf = await buildReportPdf(await loadPdfReport(share));
-  return new Response(new Uint8Array(pdf), {
+  const pdf = reportPdfStream(await loadPdfReport(share));
+  // A reader that goes away cancels the web stream, which destroys the document: drawing stops.
+  return new Response(Readable.toWeb(pdf) as ReadableStream<Uint8Array>, {
     headers: {
       'content-type': 'application/pdf',
       'content-disposition': `attachment; filename="${reportFileName(share.audit.name)}"`,
-      'content-length': String(pdf.length),
       'cache-control': 'private, no-store',
       'x-robots-tag': 'noindex, nofollow',
     },
