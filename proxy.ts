@@ -1,6 +1,8 @@
-// Runs before every page: a fresh nonce per request for the Content-Security-Policy (lib/security/csp.ts).
+// Runs before every page: a fresh nonce per request for the Content-Security-Policy (lib/security/csp.ts),
+// and the path asked for (lib/auth/next-path.ts).
 // Next.js reads the policy from the request headers set here and puts the nonce on its scripts.
 import { type NextRequest, NextResponse } from 'next/server';
+import { REQUEST_PATH_HEADER } from '@/lib/auth/next-path';
 import { pagePolicy } from '@/lib/security/csp';
 
 export function proxy(request: NextRequest) {
@@ -9,6 +11,8 @@ export function proxy(request: NextRequest) {
   const headers = new Headers(request.headers);
   headers.set('x-nonce', nonce);
   headers.set('content-security-policy', policy);
+  // Where the visitor was going, for the layout's redirect to /login?next= (always ours, never the client's).
+  headers.set(REQUEST_PATH_HEADER, `${request.nextUrl.pathname}${request.nextUrl.search}`);
   const response = NextResponse.next({ request: { headers } });
   response.headers.set('content-security-policy', policy);
   return response;

@@ -3,6 +3,7 @@
 import type { FormEvent } from 'react';
 import { Alert } from '@/components/ui/alert';
 import { useLogin, useSetup } from '@/lib/auth/hooks';
+import { safeNextPath } from '@/lib/auth/next-path';
 
 interface Fields {
   name: string;
@@ -10,10 +11,10 @@ interface Fields {
   password: string;
 }
 
-/** A full page load, so the app's layout reads the new session cookie. Only same-site paths: `next` comes
- * from the URL. */
+/** A full page load, so the app's layout reads the new session cookie. Only same-origin paths: `next`
+ * comes from the URL (the server has vetted it already; checked again here all the same). */
 function goOn(next: string) {
-  window.location.assign(next.startsWith('/') && !next.startsWith('//') ? next : '/');
+  window.location.assign(safeNextPath(next));
 }
 
 export function LoginForm({ next }: { next: string }) {
@@ -24,7 +25,9 @@ export function LoginForm({ next }: { next: string }) {
       submitLabel="Sign in"
       busy={login.isPending || login.isSuccess}
       error={login.error}
-      onSubmit={({ email, password }) => login.mutate({ email, password }, { onSuccess: () => goOn(next) })}
+      onSubmit={({ email, password }) =>
+        login.mutate({ email, password, next }, { onSuccess: (answer) => goOn(answer.next) })
+      }
     />
   );
 }

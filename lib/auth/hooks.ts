@@ -7,6 +7,7 @@ import type {
   AccountUserDto,
   CreatedShareDto,
   CreatedTokenDto,
+  LoggedInDto,
   SessionsEndedDto,
   ShareListDto,
   SignedInDto,
@@ -27,7 +28,7 @@ const sharesPath = (auditId: string) => `/api/v1/audits/${encodeURIComponent(aud
 
 export function useLogin() {
   return useMutation({
-    mutationFn: (body: TLogin) => sendJson<SignedInDto>('/api/v1/auth/login', 'POST', body),
+    mutationFn: (body: TLogin) => sendJson<LoggedInDto>('/api/v1/auth/login', 'POST', body),
   });
 }
 

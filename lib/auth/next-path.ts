@@ -2,6 +2,11 @@
 // path on this origin is kept; anything a browser could read as another host falls back to `/`.
 // Isomorphic and pure: the login page, the sign-in API and the form all call it.
 
+/** The path (and query) of a page request, set by proxy.ts, so the app's layout can send people to
+ * `/login?next=<where they were going>`. A client can send it too: it is only ever read through
+ * safeNextPath, and only sends that client back to a page of ours. */
+export const REQUEST_PATH_HEADER = 'x-sitemap-audit-path';
+
 const BASE = 'http://next-path.invalid';
 const MAX_LENGTH = 2048;
 // Browsers drop tab, CR and LF anywhere in a URL and C0 controls/space at its ends, and read `\` as `/`:

@@ -18,6 +18,8 @@ const name = z.string().trim().min(1, 'is required').max(100);
 export const ZLogin = z.object({
   email: z.string().trim().toLowerCase().max(254),
   password: z.string().max(1024),
+  /** Where the browser goes next (the login page's `?next=`); the answer says where it may go. */
+  next: z.string().max(4096).optional(),
 });
 export const ZSetup = z.object({ email, name, password });
 export const ZNewUser = z.object({ email, name, password, role: z.enum(ROLES) });

@@ -16,12 +16,14 @@ import {
   THROTTLE,
   type ThrottleKey,
 } from './mutations';
+import { safeNextPath } from './next-path';
 import { type Actor, checkOriginIfSent, clientIp, readCookie, SESSION_COOKIE } from './request';
+import type { Role } from './roles';
 import { ZLogin, ZPasswordChange, ZSetup } from './schema';
 import { sha256, verifyPassword } from './secrets';
 
 export interface SignedIn {
-  user: { id: string; email: string; name: string; role: string };
+  user: { id: string; email: string; name: string; role: Role };
   token: string;
   expiresAt: Date;
 }
@@ -69,7 +71,7 @@ async function throttledCheck(
   return ok;
 }
 
-export async function login(request: Request): Promise<SignedIn> {
+export async function login(request: Request): Promise<SignedIn & { next: string }> {
   checkOriginIfSent(request);
   const input = ZLogin.parse(await jsonBody(request));
   const ip = clientIp(request);
@@ -86,7 +88,7 @@ export async function login(request: Request): Promise<SignedIn> {
   if (!user || !ok) throw new AppError('unauthenticated', WRONG);
   const { passwordHash: _, ...account } = user;
   const session = await createSession(user.id, ip, request.headers.get('user-agent'));
-  return { user: account, ...session };
+  return { user: account, ...session, next: safeNextPath(input.next) };
 }
 
 /** Changes the caller's own password after checking the current one (throttled like sign-in, on a key

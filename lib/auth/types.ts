@@ -15,6 +15,11 @@ export interface SignedInDto {
   user: AccountUserDto;
 }
 
+/** `POST /auth/login`: also where to go, `next` if it is a path of this site, else `/`. */
+export interface LoggedInDto extends SignedInDto {
+  next: string;
+}
+
 /** `POST /auth/logout-all`: how many sessions were ended. */
 export interface SessionsEndedDto {
   sessions: number;
