@@ -2,7 +2,6 @@ import { describe, expect, it } from 'vitest';
 import { HOSTILE_NEXT as HOSTILE } from '@/lib/test-support/hostile-next';
 import { safeNextPath } from './next-path';
 
-
 describe('safeNextPath', () => {
   it.each(HOSTILE)('sends %j to /', (next) => {
     expect(safeNextPath(next)).toBe('/');
