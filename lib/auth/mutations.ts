@@ -47,18 +47,30 @@ export async function createFirstAdmin(input: Omit<NewUser, 'role'>) {
   });
 }
 
-export async function updateUser(id: string, change: { role?: Role; disabled?: boolean; password?: string }) {
+export async function updateUser(
+  id: string,
+  change: { role?: Role; disabled?: boolean; password?: string; revokeTokens?: boolean },
+) {
   const data: { role?: Role; disabledAt?: Date | null; passwordHash?: string } = {};
   if (change.role) data.role = change.role;
   if (change.disabled !== undefined) data.disabledAt = change.disabled ? new Date() : null;
   if (change.password) data.passwordHash = await hashPassword(change.password);
-  const user = await db().user.update({
-    where: { id },
-    data,
-    select: { id: true, email: true, name: true, role: true },
-  });
-  // A disabled account or a new password signs the user out everywhere.
-  if (change.disabled || change.password) await deleteUserSessions(id);
+  const client = db();
+  // One transaction: a reset that answered 200 has ended the sessions and the tokens with it.
+  const [user] = await client.$transaction([
+    client.user.update({ where: { id }, data, select: { id: true, email: true, name: true, role: true } }),
+    // A disabled account or a new password signs the user out everywhere.
+    ...(change.disabled || change.password ? [client.session.deleteMany({ where: { userId: id } })] : []),
+    // An admin resets a password when it may be known to someone else, who may have made tokens with it.
+    ...(change.password && change.revokeTokens !== false
+      ? [
+          client.apiToken.updateMany({
+            where: { userId: id, revokedAt: null },
+            data: { revokedAt: new Date() },
+          }),
+        ]
+      : []),
+  ]);
   return user;
 }
 

@@ -24,9 +24,19 @@ export const ZLogin = z.object({
 export const ZSetup = z.object({ email, name, password });
 export const ZNewUser = z.object({ email, name, password, role: z.enum(ROLES) });
 export const ZUserChange = z
-  .object({ role: z.enum(ROLES).optional(), disabled: z.boolean().optional(), password: password.optional() })
+  .object({
+    role: z.enum(ROLES).optional(),
+    disabled: z.boolean().optional(),
+    password: password.optional(),
+    /** With a password reset: revoke the user's API tokens too (the default; a reset is often a leak). */
+    revokeTokens: z.boolean().optional(),
+  })
   .refine((v) => v.role !== undefined || v.disabled !== undefined || v.password !== undefined, {
     message: 'give role, disabled or password',
+  })
+  .refine((v) => v.revokeTokens === undefined || v.password !== undefined, {
+    message: 'revokeTokens goes with a new password',
+    path: ['revokeTokens'],
   });
 export const ZPasswordChange = z.object({ current: z.string().max(1024), password });
 export const ZNewToken = z.object({ name: z.string().trim().min(1, 'is required').max(100) });

@@ -1,11 +1,13 @@
 'use client';
-// One user in the table: role select (saved on change), Disable/Enable and Delete (confirmed).
+// One user in the table: role select (saved on change), Disable/Enable, Reset password (a dialog) and
+// Delete (confirmed).
 import { ConfirmButton } from '@/components/ui/confirm-button';
 import { formatDateTime } from '@/lib/audits/format';
 import { useDeleteUser, useUpdateUser } from '@/lib/auth/hooks';
 import { isRole, ROLES } from '@/lib/auth/roles';
 import type { TUserChange } from '@/lib/auth/schema';
 import type { UserDto } from '@/lib/auth/types';
+import { ResetPassword } from './reset-password';
 import { ROLE_LABELS } from './role-labels';
 
 export function UserRow({
@@ -89,6 +91,7 @@ export function UserRow({
               {disabled ? 'Enable' : 'Disable'}
               <span className="visually-hidden"> {user.name}</span>
             </button>
+            <ResetPassword user={user} disabled={busy} />
             <ConfirmButton
               title={`Delete ${user.name}?`}
               message={
