@@ -31,8 +31,14 @@ export function getBoss(role: 'web' | 'worker' = 'web'): Promise<PgBoss> {
       migrate: true,
     });
     boss.on('error', (error: Error) => console.error(`[queue] ${error.message}`));
-    await boss.start();
-    for (const name of QUEUES) await boss.createQueue(name);
+    try {
+      await boss.start();
+      for (const name of QUEUES) await boss.createQueue(name);
+    } catch (error) {
+      // The next getBoss builds a new instance; this one must not leave a pool or timers behind.
+      await boss.stop({ graceful: false, wait: false }).catch(() => {});
+      throw error;
+    }
     return boss;
   })();
   state.boss.catch(() => {

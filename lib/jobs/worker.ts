@@ -4,6 +4,7 @@ import 'server-only';
 import { auditRun } from '@/lib/audits/run';
 import { closeDb } from '@/lib/db/client';
 import { intEnv } from '@/lib/db/config';
+import { startHeartbeat } from '@/lib/health/heartbeat';
 import { reapStaleRuns } from '@/lib/runs/reaper';
 import { runStep } from '@/lib/runs/runner';
 import { staleAfterSeconds } from '@/lib/runs/settings';
@@ -18,8 +19,22 @@ export interface WorkerHandle {
   stop(): Promise<void>;
 }
 
+/** Starts pg-boss, waiting (1 s, doubling to 30 s) while the database is down instead of failing: a worker
+ * started during a Postgres restart must come up when it is back, not exit and be restarted in a loop. */
+async function startBoss(log: (message: string) => void): Promise<void> {
+  for (let delay = 1000; ; delay = Math.min(delay * 2, 30_000)) {
+    try {
+      await getBoss('worker');
+      return;
+    } catch (error) {
+      log(`the job queue cannot start (${(error as Error).message}); retrying in ${delay / 1000} s`);
+      await new Promise((resolve) => setTimeout(resolve, delay));
+    }
+  }
+}
+
 export async function startWorker(log: (message: string) => void = console.log): Promise<WorkerHandle> {
-  await getBoss('worker');
+  await startBoss(log);
   const concurrency = Math.max(1, intEnv('WORKER_CONCURRENCY', 1));
   // How often the queues are polled: the fallback for a missed wake-up (pg-boss allows 0.5 s at least).
   const poll = Math.max(0.5, Number(process.env.JOB_POLL_SECONDS) || 0.5);
@@ -50,10 +65,13 @@ export async function startWorker(log: (message: string) => void = console.log):
   const listener = await listenForJobs(wakeWorkers, log);
   await reap();
   const timer = setInterval(reap, Math.max(1, Math.floor(staleAfterSeconds() / 2)) * 1000);
+  // What /api/health counts as a live worker (lib/health).
+  const heartbeat = await startHeartbeat(concurrency, log);
   log(`worker ready (pid ${process.pid}, concurrency ${concurrency})`);
   return {
     async stop() {
       clearInterval(timer);
+      await heartbeat.stop();
       await listener.stop();
       await stopBoss();
       await closeDb();

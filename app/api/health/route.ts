@@ -1,0 +1,11 @@
+// GET /api/health: for whoever runs the app (load balancer, uptime check). No session needed, so it says
+// nothing a stranger could use: no versions, hosts, error texts or data, only counts and ages.
+import { json, route } from '@/lib/api/respond';
+import { healthReport } from '@/lib/health/service';
+
+export const dynamic = 'force-dynamic';
+
+export const GET = route(async () => {
+  const report = await healthReport();
+  return json(report, { status: report.status === 'ok' ? 200 : 503 });
+});

@@ -1,0 +1,47 @@
+// A worker's heartbeat loop: beats at once, then every WORKER_HEARTBEAT_SECONDS. A failed beat (the
+// database restarting) is logged once and retried at the next tick; it never stops the worker.
+import { randomBytes } from 'node:crypto';
+import { beat, removeBeat, type WorkerIdentity } from './mutations';
+import { heartbeatSeconds } from './settings';
+
+export interface Heartbeat {
+  id: string;
+  stop(): Promise<void>;
+}
+
+export async function startHeartbeat(
+  concurrency: number,
+  log: (message: string) => void,
+): Promise<Heartbeat> {
+  const worker: WorkerIdentity = {
+    id: `${process.pid}-${randomBytes(4).toString('hex')}`,
+    pid: process.pid,
+    concurrency,
+  };
+  let failing = false;
+  let pending: Promise<void> = Promise.resolve();
+  const tick = () => {
+    pending = beat(worker).then(
+      () => {
+        if (failing) log('heartbeat: the database answers again');
+        failing = false;
+      },
+      (error: Error) => {
+        if (!failing) log(`heartbeat failed (retrying every ${heartbeatSeconds()} s): ${error.message}`);
+        failing = true;
+      },
+    );
+    return pending;
+  };
+  await tick();
+  const timer = setInterval(tick, heartbeatSeconds() * 1000);
+  timer.unref();
+  return {
+    id: worker.id,
+    async stop() {
+      clearInterval(timer);
+      await pending;
+      await removeBeat(worker.id).catch(() => {});
+    },
+  };
+}
