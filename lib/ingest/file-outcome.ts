@@ -1,5 +1,8 @@
 // A file outcome with nothing measured yet (no sizes, no entries): what skipped and failed files report,
-// and the base a robots.txt result fills in.
+// and the base a robots.txt result fills in; and the error a failure while reading a file becomes.
+import { NetError } from '@/lib/net/types';
+import { SitemapParseError } from '@/lib/sitemap/types';
+import { FetchBudgetError } from './fetch-budget';
 import type { FileOutcome } from './tree-types';
 
 export function emptyOutcome(
@@ -18,5 +21,21 @@ export function emptyOutcome(
     partial: false,
     error,
     warnings: [],
+  };
+}
+
+/** Any failure while fetching or parsing one file, as that file's error (never the audit's). */
+export function fileError(caught: unknown, source: string): NonNullable<FileOutcome['error']> {
+  if (caught instanceof SitemapParseError) {
+    return { code: caught.code, message: caught.message, line: caught.line, column: caught.column };
+  }
+  if (caught instanceof NetError || caught instanceof FetchBudgetError) {
+    return { code: caught.code, message: caught.message };
+  }
+  // Not expected (the parser's caps prevent the RangeErrors seen before); the detail is bounded.
+  const detail = caught instanceof Error ? `${caught.name}: ${caught.message}` : String(caught);
+  return {
+    code: 'read_failed',
+    message: `${source.slice(0, 200)}: unexpected failure while reading this file (${detail.slice(0, 200)})`,
   };
 }

@@ -1,8 +1,10 @@
 // Opens one file of the tree as a byte stream: an upload from disk, or a URL through the safe fetcher
-// within the ingest limits. An HTTP error or network failure comes back as the file's outcome instead.
+// within the ingest limits and the audit's fetch budget. An HTTP error, a network failure or a spent
+// budget comes back as the file's outcome instead.
 import { createReadStream } from 'node:fs';
 import { safeFetch } from '@/lib/net/safe-fetch';
 import { NetError } from '@/lib/net/types';
+import { type FetchBudget, FetchBudgetError, metered } from './fetch-budget';
 import { emptyOutcome } from './file-outcome';
 import type { Origin } from './origin';
 import type { FileOutcome, WalkOptions } from './tree-types';
@@ -28,11 +30,16 @@ function httpReason(status: number): string {
   return 'unexpected status';
 }
 
-/** `optional`: a fallback candidate of a site root, whose 404 is expected and recorded as skipped. */
+/**
+ * `optional`: a fallback candidate of a site root, whose 404 is expected and recorded as skipped.
+ * `stop`: ends this one fetch (the walk no longer wants the file).
+ */
 export async function openSource(
   origin: Origin,
   options: WalkOptions,
   optional: boolean | undefined,
+  budget: FetchBudget,
+  stop?: AbortSignal,
 ): Promise<OpenResult> {
   const limits = options.limits;
   if (origin.type === 'upload') {
@@ -46,13 +53,14 @@ export async function openSource(
       lastModified: null,
     };
   }
+  const file = budget.file([options.signal, stop]);
   try {
     const response = await safeFetch(origin.url, {
       maxBytes: limits.maxFileBytes,
       timeoutMs: limits.fetchTimeoutMs,
       retries: limits.fetchRetries,
-      signal: options.signal,
       ...options.fetch,
+      signal: file.signal,
     });
     if (response.status >= 400) {
       response.body.destroy();
@@ -71,15 +79,16 @@ export async function openSource(
     };
     return {
       ok: true,
-      body: response.body,
+      body: Object.assign(metered(response.body, budget, file), { destroy: () => response.body.destroy() }),
       httpStatus: response.status,
       finalUrl: response.url,
       wire: () => response.compressedBytes(),
       etag: header('etag'),
       lastModified: header('last-modified'),
     };
-  } catch (error) {
-    if (error instanceof NetError)
+  } catch (caught) {
+    const error = file.explain(caught);
+    if (error instanceof NetError || error instanceof FetchBudgetError)
       return { ok: false, outcome: emptyOutcome('failed', { code: error.code, message: error.message }) };
     throw error;
   }

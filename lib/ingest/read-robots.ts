@@ -2,6 +2,7 @@
 // sitemaps, and falling back to the usual locations when there are none, is the walker's job.
 import { NetError } from '@/lib/net/types';
 import { parseRobotsSitemaps } from '@/lib/sitemap/robots';
+import { FetchBudgetError } from './fetch-budget';
 import { emptyOutcome } from './file-outcome';
 import type { OpenResult } from './open-source';
 import type { FileOutcome } from './tree-types';
@@ -32,7 +33,7 @@ export async function readRobots(
       sitemaps = parsed.sitemaps;
       outcome = { ...emptyOutcome('ok', null, 'robots'), warnings: parsed.notes, entries: sitemaps.length };
     } catch (error) {
-      if (!(error instanceof NetError)) throw error;
+      if (!(error instanceof NetError || error instanceof FetchBudgetError)) throw error;
       outcome = emptyOutcome('failed', { code: error.code, message: error.message }, 'robots');
     }
     outcome.httpStatus = opened.httpStatus;

@@ -1,14 +1,16 @@
 // Walks a sitemap tree (site root → robots.txt → indexes → urlsets, or uploaded files) and hands every
 // file record and every batch of entries to a sink. No database here: the job handler supplies the sink.
-// Each file is fetched once; cycles, depth, file and entry limits are enforced; one bad file never
-// stops the others.
-import { NetError } from '@/lib/net/types';
+// Each file is fetched once (several at once, see prefetch.ts, but read in queue order); cycles, depth,
+// file and entry limits and the audit's fetch budget are enforced; one bad file never stops the others:
+// whatever goes wrong while fetching or parsing a file is that file's error.
 import { classifySourceUrl, fallbackSitemapUrls } from '@/lib/sitemap/discover';
 import { newParseStats, parseSitemapBatches } from '@/lib/sitemap/parse';
-import { type SitemapChildEntry, SitemapParseError, type SitemapUrlEntry } from '@/lib/sitemap/types';
-import { emptyOutcome } from './file-outcome';
-import { openSource } from './open-source';
+import type { SitemapChildEntry, SitemapUrlEntry } from '@/lib/sitemap/types';
+import { FetchBudget } from './fetch-budget';
+import { emptyOutcome, fileError } from './file-outcome';
+import { type OpenResult, openSource } from './open-source';
 import { childOrigin, identity, label, type Origin } from './origin';
+import { Prefetcher } from './prefetch';
 import { readRobots } from './read-robots';
 import { sniffUploadIsIndex } from './sniff-upload';
 import type { FileOutcome, TreeSink, TreeSummary, UploadSource, WalkOptions } from './tree-types';
@@ -32,6 +34,9 @@ class Walker {
   private filesCreated = 0;
   private filesDone = 0;
   private stopped = false;
+  private budgetNoted = false;
+  private readonly budget: FetchBudget;
+  private readonly prefetcher: Prefetcher;
   readonly summary: TreeSummary = { files: 0, filesFailed: 0, entries: 0, errors: [], warnings: [] };
 
   constructor(
@@ -40,6 +45,8 @@ class Walker {
     uploads: UploadSource[],
   ) {
     this.uploadsByName = uploads;
+    this.budget = new FetchBudget(options.limits);
+    this.prefetcher = new Prefetcher(options, this.budget);
   }
 
   private get limits() {
@@ -47,23 +54,57 @@ class Walker {
   }
 
   async run(urls: string[], uploads: UploadSource[]): Promise<TreeSummary> {
-    // Uploaded indexes go first so that uploaded children they name are read through them, once.
-    const indexFirst: UploadSource[] = [];
-    const rest: UploadSource[] = [];
-    for (const upload of uploads)
-      ((await sniffUploadIsIndex(upload.storedPath)) ? indexFirst : rest).push(upload);
-    await this.readUploads(indexFirst);
-    for (const url of urls) this.queue.push(this.rootTask({ type: 'url', url }, classifySourceUrl(url)));
-    await this.drain();
-    await this.readUploads(rest);
-    return this.summary;
+    try {
+      // Uploaded indexes go first so that uploaded children they name are read through them, once.
+      const indexFirst: UploadSource[] = [];
+      const rest: UploadSource[] = [];
+      for (const upload of uploads)
+        ((await sniffUploadIsIndex(upload.storedPath)) ? indexFirst : rest).push(upload);
+      await this.readUploads(indexFirst);
+      for (const url of urls) this.enqueue(this.rootTask({ type: 'url', url }, classifySourceUrl(url)));
+      await this.drain();
+      await this.readUploads(rest);
+      return this.summary;
+    } finally {
+      this.budget.close();
+      await this.prefetcher.close();
+    }
+  }
+
+  /** Queues a task; a sitemap to fetch is handed to the prefetcher in the same (queue) order. */
+  private enqueue(task: Task): void {
+    this.queue.push(task);
+    if (task.role !== 'sitemap' || task.origin.type !== 'url' || this.stopped) return;
+    const key = identity(task.origin);
+    if (this.seen.has(key) || task.depth > this.limits.maxDepth) return;
+    this.prefetcher.want(key, task.origin.url, task.optional);
+  }
+
+  /** Once the audit's fetch budget is spent, files still to fetch are skipped with its reason. */
+  private async skipForBudget(task: Task): Promise<boolean> {
+    if (task.origin.type !== 'url' || !this.budget.spent) return false;
+    const reason = this.budget.reason as string;
+    if (!this.budgetNoted) {
+      this.budgetNoted = true;
+      this.summary.errors.push({
+        code: 'audit_budget_spent',
+        message: `Stopped fetching: ${reason}; the files not read yet are listed as skipped`,
+        source: null,
+      });
+    }
+    await this.prefetcher.release(identity(task.origin));
+    await this.record(
+      task,
+      emptyOutcome('skipped', { code: 'audit_budget_spent', message: `Skipped: ${reason}` }),
+    );
+    return true;
   }
 
   /** One upload at a time, skipping those an earlier uploaded index already read as its child. */
   private async readUploads(uploads: UploadSource[]): Promise<void> {
     for (const upload of uploads) {
       if (this.consumedUploads.has(upload.storedPath)) continue;
-      this.queue.push(this.rootTask({ type: 'upload', upload }, 'sitemap'));
+      this.enqueue(this.rootTask({ type: 'upload', upload }, 'sitemap'));
       await this.drain();
     }
   }
@@ -77,6 +118,7 @@ class Walker {
       const task = this.queue.shift() as Task;
       if (this.options.signal?.aborted) throw new Error('ingest cancelled');
       if (this.stopped) {
+        await this.prefetcher.release(identity(task.origin));
         await this.record(
           task,
           emptyOutcome('skipped', { code: 'limit_reached', message: 'Skipped: an ingest limit was reached' }),
@@ -144,6 +186,7 @@ class Walker {
     }
     if (this.filesCreated >= this.limits.maxFiles) {
       this.stopped = true;
+      await this.prefetcher.release(key);
       this.summary.errors.push({
         code: 'too_many_files',
         message: `Stopped after ${this.limits.maxFiles} files (SITEMAP_MAX_FILES); the rest of the tree was not read`,
@@ -165,6 +208,7 @@ class Walker {
       );
       return;
     }
+    if (await this.skipForBudget(task)) return;
     this.seen.set(key, label(task.origin));
     if (task.role === 'sitemap') await this.processSitemap(task, key);
     else await this.processRobots(task);
@@ -176,7 +220,7 @@ class Walker {
     const robotsTask: Task = { ...task, origin: { type: 'url', url: robotsUrl }, role: 'robots' };
     if (robotsUrl !== origin.url) this.seen.set(identity(robotsTask.origin), robotsUrl);
     const id = await this.createFile(robotsTask, 'robots');
-    const opened = await openSource(robotsTask.origin, this.options, robotsTask.optional);
+    const opened = await openSource(robotsTask.origin, this.options, robotsTask.optional, this.budget);
     const { outcome, sitemaps } = await readRobots(opened, robotsUrl, task.role === 'site-root');
     const siteHost = new URL(robotsUrl).host;
     for (const sitemap of sitemaps) {
@@ -187,7 +231,7 @@ class Walker {
           source: robotsUrl,
         });
       }
-      this.queue.push({
+      this.enqueue({
         origin: { type: 'url', url: sitemap },
         role: 'sitemap',
         parentId: id,
@@ -237,6 +281,7 @@ class Walker {
   }
 
   private async processSitemapTask(task: Task): Promise<'missing' | 'done'> {
+    if (await this.skipForBudget(task)) return 'done';
     const key = identity(task.origin);
     this.seen.set(key, label(task.origin));
     return this.processSitemap(task, key);
@@ -244,7 +289,21 @@ class Walker {
 
   private async processSitemap(task: Task, key: string): Promise<'missing' | 'done'> {
     const id = await this.createFile(task, null);
-    const opened = await openSource(task.origin, this.options, task.optional);
+    try {
+      return await this.readSitemap(task, key, id);
+    } finally {
+      await this.prefetcher.release(key);
+    }
+  }
+
+  private open(task: Task, key: string): Promise<OpenResult> {
+    const origin = task.origin;
+    if (origin.type === 'url') return this.prefetcher.take(key, origin.url, task.optional);
+    return openSource(origin, this.options, task.optional, this.budget);
+  }
+
+  private async readSitemap(task: Task, key: string, id: number): Promise<'missing' | 'done'> {
+    const opened = await this.open(task, key);
     if (!opened.ok) {
       await this.finish(id, task, opened.outcome);
       return opened.outcome.status === 'skipped' ? 'missing' : 'done';
@@ -258,6 +317,8 @@ class Walker {
     try {
       for await (const batch of parseSitemapBatches(opened.body, stats, {
         maxUncompressedBytes: this.limits.maxFileBytes,
+        maxLocChars: this.limits.maxLocChars,
+        maxXmlDepth: this.limits.maxXmlDepth,
         fileName: label(task.origin),
       })) {
         let urls: SitemapUrlEntry[] = [];
@@ -271,21 +332,21 @@ class Walker {
           truncatedByLimit = true;
         }
         if (urls.length > 0) {
-          await writer.write(urls);
+          await writer.write(urls).catch((cause) => {
+            throw new SinkFailure(cause);
+          });
           written += urls.length;
           this.summary.entries += urls.length;
         }
         if (truncatedByLimit) break;
       }
     } catch (caught) {
-      if (caught instanceof SitemapParseError) {
-        error = { code: caught.code, message: caught.message, line: caught.line, column: caught.column };
-      } else if (caught instanceof NetError) {
-        error = { code: caught.code, message: caught.message };
-      } else {
+      // Only the database failing fails the walk; anything else in this file's path is its error.
+      if (caught instanceof SinkFailure || this.options.signal?.aborted) {
         await writer.close().catch(() => {});
-        throw caught;
+        throw caught instanceof SinkFailure ? caught.cause : caught;
       }
+      error = fileError(caught, label(task.origin));
     } finally {
       if ('destroy' in opened.body && typeof opened.body.destroy === 'function') opened.body.destroy();
     }
@@ -337,8 +398,15 @@ class Walker {
         continue;
       }
       if (origin.type === 'upload') this.consumedUploads.add(origin.upload.storedPath);
-      this.queue.push({ origin, role: 'sitemap', parentId: id, depth, ancestors });
+      this.enqueue({ origin, role: 'sitemap', parentId: id, depth, ancestors });
     }
+  }
+}
+
+/** A write to the sink failed: the database, not the file, is at fault. */
+class SinkFailure extends Error {
+  constructor(override readonly cause: unknown) {
+    super('writing entries failed');
   }
 }
 

@@ -1,8 +1,9 @@
 // Shapes shared by the sitemap tree walk and its caller: the sources it reads, the records and outcomes
 // it reports, and the sink the job handler supplies so the walk itself never touches the database.
-import type { IngestLimits } from '@/lib/db/config';
+
 import type { SafeFetchOptions } from '@/lib/net/types';
 import type { SitemapUrlEntry, SitemapWarning } from '@/lib/sitemap/types';
+import type { WalkLimits } from './limits';
 
 export interface UploadSource {
   fileName: string;
@@ -61,7 +62,7 @@ export interface TreeSummary {
 }
 
 export interface WalkOptions {
-  limits: IngestLimits;
+  limits: WalkLimits;
   fetch?: SafeFetchOptions;
   signal?: AbortSignal;
 }

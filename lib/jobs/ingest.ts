@@ -9,6 +9,7 @@ import { ingestLimits } from '@/lib/db/config';
 import type { DbClient } from '@/lib/db/types';
 import type { LoadFacts } from '@/lib/ingest/copy-lines';
 import { encodeCrawlInThread } from '@/lib/ingest/crawl-import';
+import { walkLimits } from '@/lib/ingest/limits';
 import {
   beginCrawlLoad,
   beginEntryLoad,
@@ -155,7 +156,7 @@ export const ingestStep: StepHandler<AuditStep, AuditPhase> = async ({ run, prog
             sitemapEntries: summary.entries,
           }),
       },
-      { limits: ingestLimits(), signal: reporter.signal },
+      { limits: walkLimits(), signal: reporter.signal },
     );
     await reporter.update('indexing_sitemaps', tree.files, tree.files);
     await entries.commit();
