@@ -4,7 +4,6 @@ import { randomUUID } from 'node:crypto';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { inflateSync } from 'node:zlib';
 import { renderToStaticMarkup } from 'react-dom/server';
 import { beforeAll, describe, expect, it } from 'vitest';
 import SharedReportPage, { generateMetadata } from '@/app/r/[token]/page';
@@ -14,6 +13,7 @@ import { createShare, createUser, revokeShare } from '@/lib/auth/mutations';
 import { pool } from '@/lib/db/client';
 import { decideByIds } from '@/lib/findings/mutations';
 import { EXCLUDED_INFO, reasonInfo } from '@/lib/findings/reasons';
+import { pdfText } from '@/lib/test-support/pdf-text';
 import { runAuditStep } from '@/lib/test-support/run-audit';
 import { buildReportPdf } from './pdf';
 import { loadPdfReport, loadReportPage, openShare, PDF_ROWS_PER_LIST, reportFileName } from './shared';
@@ -48,29 +48,6 @@ async function reconciledAudit(name: string, host: string, declared: number, add
   await runAuditStep('ingest', id);
   await runAuditStep('reconcile', id);
   return id;
-}
-
-/** The text a PDF draws: page streams inflated, the hex strings of every TJ joined (one line per TJ). */
-function pdfText(pdf: Buffer): string {
-  const raw = pdf.toString('latin1');
-  const parts: string[] = [];
-  const start = /(?<!end)stream\r?\n/g;
-  for (let match = start.exec(raw); match; match = start.exec(raw)) {
-    const from = match.index + match[0].length;
-    const to = raw.indexOf('endstream', from);
-    const bytes = pdf.subarray(from, to);
-    try {
-      parts.push(inflateSync(bytes).toString('latin1'));
-    } catch {
-      parts.push(bytes.toString('latin1'));
-    }
-  }
-  const lines: string[] = [];
-  for (const tj of parts.join('\n').matchAll(/\[([^\]]*)\]\s*TJ/g)) {
-    const hex = [...(tj[1] ?? '').matchAll(/<([0-9a-fA-F]*)>/g)].map((m) => m[1] ?? '').join('');
-    lines.push(Buffer.from(hex, 'hex').toString('latin1'));
-  }
-  return lines.join('\n');
 }
 
 function pdfRequest(token: string) {

@@ -1,0 +1,258 @@
+// The web process stays bounded whatever an audit holds: an audit of 50,000 findings whose stored rows hold
+// a 5 MB URL, a 1 MB note and a page of 100 KB URLs (written straight into the findings table, as old
+// audits from before the ingest cap may hold them) gives a shared report page, a PDF and an API page of
+// bounded size, with bounded heap growth, in bounded time; `javascript:` and `data:` locations are shown
+// as text, never as links.
+import { randomUUID } from 'node:crypto';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
+import { createElement } from 'react';
+import { renderToStaticMarkup } from 'react-dom/server';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { GET as listRoute } from '@/app/api/v1/audits/[id]/findings/route';
+import SharedReportPage from '@/app/r/[token]/page';
+import { GET as pdfRoute } from '@/app/r/[token]/report.pdf/route';
+import { formatCount } from '@/lib/audits/format';
+import { createShare, createUser } from '@/lib/auth/mutations';
+import { pool } from '@/lib/db/client';
+import { DISPLAY_MAX_CHARS } from '@/lib/findings/display';
+import type { FindingPage } from '@/lib/findings/schema';
+import { testCaller } from '@/lib/test-support/auth';
+import { pdfText } from '@/lib/test-support/pdf-text';
+import { reconciledAuditOf, urlsetXml } from '@/lib/test-support/run-audit';
+import { PDF_ROWS_PER_LIST, REPORT_PAGE_SIZE } from './shared';
+
+const FINDINGS = 50_000;
+const BIG = 5 * 1024 * 1024;
+const JS_URL = 'javascript:alert(document.cookie)//';
+const DATA_URL = 'data:text/html,<script>alert(1)</script>';
+
+// A real collection before each measurement, so that heap growth is what the call kept or built.
+setFlagsFromString('--expose-gc');
+const gc = runInNewContext('gc') as () => void;
+
+/** Runs `work`, sampling heap and array buffers every 2 ms; returns its result and the peak growth. */
+async function measured<T>(work: () => Promise<T>): Promise<{ result: T; growth: number; ms: number }> {
+  gc();
+  const used = () => {
+    const m = process.memoryUsage();
+    return m.heapUsed + m.arrayBuffers;
+  };
+  const base = used();
+  let peak = base;
+  const timer = setInterval(() => {
+    peak = Math.max(peak, used());
+  }, 2);
+  const started = performance.now();
+  try {
+    const result = await work();
+    peak = Math.max(peak, used());
+    const growth = peak - base;
+    if (process.env.REPORT_BOUNDS_VERBOSE) console.log(`growth ${(growth / 2 ** 20).toFixed(1)} MB`);
+    return { result, growth, ms: performance.now() - started };
+  } finally {
+    clearInterval(timer);
+  }
+}
+
+let auditId = '';
+let token = '';
+let firstIds: number[] = [];
+
+beforeAll(async () => {
+  // 50,000 declared URLs, one crawled: 49,999 prune findings and one healthy match.
+  const locs = Array.from({ length: FINDINGS }, (_, i) => `https://bounds.example/p/${i}`);
+  auditId = await reconciledAuditOf('Bounds', {
+    sitemaps: { 'big.xml': urlsetXml(locs) },
+    crawl: [JSON.stringify({ url: locs[0], status: 200, crawled_at: '2026-11-01T00:00:00Z' })],
+  });
+  const { rows } = await pool().query<{ id: number }>(
+    `SELECT id FROM findings WHERE audit_id = $1 AND list = 'prune' ORDER BY id LIMIT ${REPORT_PAGE_SIZE}`,
+    [auditId],
+  );
+  firstIds = rows.map((r) => r.id);
+  expect(firstIds).toHaveLength(REPORT_PAGE_SIZE);
+  const [big, js, data, ...rest] = firstIds;
+  // What an audit stored before the ingest cap could hold, written where the web reads it.
+  await pool().query(
+    `UPDATE findings SET url = 'https://bounds.example/' || repeat('a', ${BIG}),
+            redirect_url = 'https://bounds.example/r/' || repeat('r', ${BIG}),
+            note = repeat('n', 1024 * 1024), decision = 'approved', decided_by = repeat('b', 100000),
+            decided_at = now()
+      WHERE audit_id = $1 AND id = $2`,
+    [auditId, big],
+  );
+  await pool().query('UPDATE findings SET url = $3 WHERE audit_id = $1 AND id = $2', [auditId, js, JS_URL]);
+  await pool().query('UPDATE findings SET url = $3 WHERE audit_id = $1 AND id = $2', [
+    auditId,
+    data,
+    DATA_URL,
+  ]);
+  await pool().query(
+    `UPDATE findings SET url = 'https://bounds.example/m/' || id || '/' || repeat('m', 100 * 1024)
+      WHERE audit_id = $1 AND id = ANY ($2::int[])`,
+    [auditId, rest],
+  );
+  const { rows: sizes } = await pool().query<{ chars: string }>(
+    `SELECT sum(length(url) + coalesce(length(note), 0))::text AS chars FROM findings
+      WHERE audit_id = $1 AND id = ANY ($2::int[])`,
+    [auditId, firstIds],
+  );
+  // Not vacuous: the first page's stored texts alone are over 15 M characters.
+  expect(Number(sizes[0]?.chars)).toBeGreaterThan(15_000_000);
+  const user = await createUser({
+    email: `bounds-${randomUUID()}@example.com`,
+    name: 'Bea Bounds',
+    role: 'reviewer',
+    password: 'x'.repeat(12),
+  });
+  token = (await createShare(auditId, user.id, null)).token;
+}, 120_000);
+
+const MB = 1024 * 1024;
+
+describe('the shared report page of an audit holding megabyte rows', () => {
+  it('renders a bounded page, with the long values cut and their length noted', async () => {
+    const props = { params: Promise.resolve({ token }), searchParams: Promise.resolve({ list: 'prune' }) };
+    const { result: html, growth } = await measured(async () =>
+      renderToStaticMarkup(await SharedReportPage(props)),
+    );
+    expect(html.match(/<tr>/g)).toHaveLength(REPORT_PAGE_SIZE + 1);
+    expect(html).toContain(`${formatCount(49_999)} rows`);
+    expect(html).toContain(
+      `https://bounds.example/${'a'.repeat(DISPLAY_MAX_CHARS - 23)}… (${BIG + 23} characters in all)`,
+    );
+    expect(html).toContain(`… (${1024 * 1024} characters in all)`); // the note
+    // 100 rows of at most ~2 KB of URL and note each, and the page around them.
+    expect(html.length).toBeLessThan(1 * MB);
+    // Measured: 2 MB; 48 MB when the reads were not cut.
+    expect(growth).toBeLessThan(16 * MB);
+  });
+
+  it('shows javascript: and data: locations as text, never as a link', async () => {
+    const props = { params: Promise.resolve({ token }), searchParams: Promise.resolve({ list: 'prune' }) };
+    const html = renderToStaticMarkup(await SharedReportPage(props));
+    expect(html).toContain('javascript:alert(document.cookie)//');
+    expect(html).toContain('data:text/html,&lt;script&gt;alert(1)&lt;/script&gt;');
+    const hrefs = [...html.matchAll(/href="([^"]*)"/g)].map((m) => m[1] ?? '');
+    expect(hrefs.length).toBeGreaterThan(0);
+    expect(hrefs.some((href) => /^(javascript|data):/i.test(href))).toBe(false);
+    expect(html).not.toContain('<script>alert');
+  });
+});
+
+describe('the PDF of an audit holding megabyte rows', () => {
+  it('streams a bounded document in bounded time, with its row cap stated', async () => {
+    const { result, growth, ms } = await measured(async () => {
+      const res = await pdfRoute(new Request(`http://localhost/r/${token}/report.pdf`), {
+        params: Promise.resolve({ token }),
+      });
+      expect(res.status).toBe(200);
+      // Streamed: no length is known beforehand, and the bytes arrive in several chunks.
+      expect(res.headers.get('content-length')).toBeNull();
+      const chunks: Uint8Array[] = [];
+      for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) chunks.push(chunk);
+      return { pdf: Buffer.concat(chunks), chunks: chunks.length };
+    });
+    const { pdf, chunks } = result;
+    expect(pdf.subarray(0, 4).toString('latin1')).toBe('%PDF');
+    expect(chunks).toBeGreaterThan(10);
+    expect(pdf.length).toBeLessThan(2 * MB);
+    // Measured: 16 MB (pdfkit and its fonts); 51 MB when the reads were not cut.
+    expect(growth).toBeLessThan(32 * MB);
+    expect(ms).toBeLessThan(15_000);
+    const raw = pdf.toString('latin1');
+    // No link annotations at all: a stored javascript: or data: URL cannot become a clickable action.
+    expect(raw).not.toContain('/URI');
+    expect(raw).not.toContain('/JavaScript');
+  });
+
+  it('states the cap and the rows it leaves out', async () => {
+    const { buildReportPdf } = await import('./pdf');
+    const { loadPdfReport, openShare } = await import('./shared');
+    const share = await openShare(token);
+    if (!share) throw new Error('share expected');
+    const text = pdfText(await buildReportPdf(await loadPdfReport(share)));
+    expect(text).toContain(`at most ${PDF_ROWS_PER_LIST} rows per list`);
+    expect(text).toContain(`and ${formatCount(49_999 - PDF_ROWS_PER_LIST)} more rows`);
+    expect(text).toContain(JS_URL.slice(0, 20)); // drawn as text
+    expect(text.split('\n').filter((l) => l.startsWith('https://bounds.example/'))).toHaveLength(
+      PDF_ROWS_PER_LIST - 2,
+    );
+  });
+});
+
+describe('the API list of an audit holding megabyte rows', () => {
+  it('answers a bounded page with every text cut', async () => {
+    const viewer = await testCaller('viewer');
+    const { result, growth } = await measured(async () => {
+      const res = await listRoute(
+        viewer.request(`http://localhost/api/v1/audits/${auditId}/findings?list=prune&limit=100`),
+        { params: Promise.resolve({ id: auditId }) },
+      );
+      return { status: res.status, text: await res.text() };
+    });
+    expect(result.status).toBe(200);
+    const page = JSON.parse(result.text) as FindingPage;
+    expect(page.items.map((f) => f.id)).toEqual(firstIds);
+    const big = page.items[0];
+    expect(big?.url.endsWith(`… (${BIG + 23} characters in all)`)).toBe(true);
+    expect(big?.decidedBy?.length).toBeLessThan(DISPLAY_MAX_CHARS + 40);
+    expect(big?.note?.length).toBeLessThan(DISPLAY_MAX_CHARS + 40);
+    // URL, note, reviewer and the redirect target's evidence: each cut, the row a few KB in all.
+    expect(JSON.stringify(big).length).toBeLessThan(8 * DISPLAY_MAX_CHARS);
+    expect(result.text.length).toBeLessThan(1 * MB);
+    // Measured: 4 MB; 103 MB when the reads were not cut.
+    expect(growth).toBeLessThan(16 * MB);
+  });
+
+  it('keeps its JSONL export exact, a bounded batch at a time', async () => {
+    const { streamFindings } = await import('@/lib/findings/export/data');
+    let first: number | undefined;
+    let rows = 0;
+    let largestBatch = 0;
+    for await (const batch of streamFindings(auditId, { list: 'prune' })) {
+      if (first === undefined) first = batch[0]?.url.length;
+      rows += batch.length;
+      largestBatch = Math.max(largestBatch, batch.length);
+    }
+    expect(first).toBe(BIG + 23);
+    expect(rows).toBe(49_999);
+    expect(largestBatch).toBeLessThanOrEqual(5000);
+  });
+});
+
+// The side panel of the review UI, rendered as the browser would render it (a client component).
+describe('the review side panel', () => {
+  it('links an http(s) URL and shows a javascript: one as text', async () => {
+    const { FindingsPanel } = await import('@/app/(app)/audits/[id]/_components/findings-panel');
+    const { QueryClient, QueryClientProvider } = await import('@tanstack/react-query');
+    const viewer = await testCaller('viewer');
+    const res = await listRoute(
+      viewer.request(`http://localhost/api/v1/audits/${auditId}/findings?list=prune&limit=101`),
+      { params: Promise.resolve({ id: auditId }) },
+    );
+    const items = ((await res.json()) as FindingPage).items;
+    const panel = (index: number) =>
+      renderToStaticMarkup(
+        createElement(
+          QueryClientProvider,
+          { client: new QueryClient() },
+          createElement(FindingsPanel, {
+            auditId,
+            finding: items[index] as FindingPage['items'][number],
+            onDecide: () => {},
+            onClose: () => {},
+          }),
+        ),
+      );
+    const js = panel(1);
+    expect(js).toContain(JS_URL);
+    expect(js).toContain('data-testid="panel-url-text"');
+    expect(js).not.toMatch(/href="javascript:/i);
+    expect(panel(2)).not.toMatch(/href="data:/i);
+    // The cut 5 MB URL leads nowhere it should not: shown, not linked.
+    expect(panel(0)).toContain('data-testid="panel-url-text"');
+    expect(panel(100)).toMatch(/<a href="https:\/\/bounds\.example\/p\/\d+" target="_blank"/);
+  });
+});
