@@ -1,10 +1,16 @@
 // `npm start`: Postgres (embedded unless DATABASE_URL is set), migrations, a production build of the
-// dashboard when it is missing or older than the sources, then the web server and one worker.
-import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+// dashboard when it is missing or older than the sources, then the web server and one worker, each kept
+// running on its own (scripts/supervise): a child that exits is restarted, the embedded Postgres too, and
+// only SIGINT/SIGTERM stop the app.
+import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { ensureDatabase } from '@/lib/db/bootstrap';
+import { dataDir } from '@/lib/db/config';
 import { SERVER_NODE_ARGS } from './node-args';
+import { ownsPostgres, type PostgresWatch, watchEmbeddedPostgres } from './supervise/postgres-watch';
+import { policyFromEnv } from './supervise/restart-policy';
+import { type Supervised, supervise } from './supervise/supervisor';
 
 const root = path.resolve(import.meta.dirname, '..');
 const nextBin = path.join(root, 'node_modules', 'next', 'dist', 'bin', 'next');
@@ -39,6 +45,7 @@ function buildIfNeeded(): void {
   if (result.status !== 0) throw new Error('next build failed; see the output above');
 }
 
+const policy = policyFromEnv(process.env);
 const database = await ensureDatabase(log);
 buildIfNeeded();
 
@@ -47,67 +54,73 @@ const port = process.env.PORT ?? '3000';
 const env: NodeJS.ProcessEnv = {
   NEXT_TELEMETRY_DISABLED: '1',
   ...process.env,
-  DATABASE_URL: database.url,
   NODE_ENV: 'production',
 };
-const children = new Set<ChildProcess>();
-let stopping = false;
+// Each child connects as its own role (lib/db/roles.ts); a restarted Postgres on a new port rewrites both.
+const urls = { web: database.url, worker: database.workerUrl };
 
-function launch(name: string, args: string[], onExit: (code: number | null) => void): ChildProcess {
-  const child = spawn(process.execPath, args, { cwd: root, env, stdio: 'inherit' });
-  children.add(child);
-  child.on('exit', (code) => {
-    children.delete(child);
-    if (!stopping) onExit(code);
+const web = supervise(
+  {
+    name: 'web',
+    command: process.execPath,
+    args: [nextBin, 'start', '-H', host, '-p', port],
+    options: () => ({ cwd: root, env: { ...env, DATABASE_URL: urls.web }, stdio: 'inherit' }),
+  },
+  policy,
+  log,
+);
+const worker = supervise(
+  {
+    name: 'worker',
+    command: process.execPath,
+    args: [...SERVER_NODE_ARGS, path.join(root, 'scripts', 'worker.ts')],
+    options: () => ({ cwd: root, env: { ...env, DATABASE_URL: urls.worker }, stdio: 'inherit' }),
+  },
+  policy,
+  log,
+);
+const children: Supervised[] = [web, worker];
+
+// The embedded server this process started is watched and started again when it dies; one another
+// process owns (a second `npm start` of the same DATA_DIR) is that process's to restart.
+let watch: PostgresWatch | null = null;
+if (database.embedded && ownsPostgres(dataDir())) {
+  const dbPort = Number(new URL(database.url).port);
+  watch = watchEmbeddedPostgres({
+    dataDir: dataDir(),
+    port: dbPort,
+    policy,
+    log,
+    stopFirst: database.stop,
+    onRestarted(url) {
+      const now = new URL(url).port;
+      if (Number(now) === dbPort) return;
+      // The old port was taken meanwhile: the children must reconnect elsewhere, so they restart.
+      log(`PostgreSQL came back on port ${now} instead of ${dbPort}; restarting the web server and worker`);
+      const move = (u: string) => Object.assign(new URL(u), { port: now }).toString();
+      urls.web = move(urls.web);
+      urls.worker = move(urls.worker);
+      for (const child of children) child.restart();
+    },
   });
-  log(`${name} started (pid ${child.pid})`);
-  return child;
 }
 
-async function shutdown(code: number): Promise<void> {
-  if (stopping) return;
-  stopping = true;
-  log('stopping…');
-  await Promise.all(
-    [...children].map(
-      (child) =>
-        new Promise<void>((resolve) => {
-          const timer = setTimeout(() => child.kill('SIGKILL'), 15_000);
-          child.once('exit', () => {
-            clearTimeout(timer);
-            resolve();
-          });
-          child.kill('SIGTERM');
-        }),
-    ),
-  );
-  await database.stop();
-  log('stopped');
-  process.exit(code);
-}
-
-let workerRestarts = 0;
-function launchWorker(): void {
-  launch('worker', [...SERVER_NODE_ARGS, path.join(root, 'scripts', 'worker.ts')], (code) => {
-    workerRestarts += 1;
-    if (workerRestarts > 5) {
-      log(`the worker keeps exiting (last code ${code}); stopping`);
-      void shutdown(1);
-      return;
-    }
-    log(`worker exited (code ${code}); restarting`);
-    setTimeout(launchWorker, 1000 * workerRestarts);
-  });
-}
-
-launch('web', [nextBin, 'start', '-H', host, '-p', port], (code) => {
-  log(`web server exited (code ${code})`);
-  void shutdown(code ?? 1);
-});
-launchWorker();
 log(
   `dashboard: http://${host === '0.0.0.0' ? 'localhost' : host}:${port} (first visit: create the admin account there, or use \`npm run user -- create\`)`,
 );
 
-process.on('SIGINT', () => void shutdown(0));
-process.on('SIGTERM', () => void shutdown(0));
+let stopping = false;
+async function shutdown(signal: string): Promise<void> {
+  if (stopping) return;
+  stopping = true;
+  log(`${signal}: stopping…`);
+  watch?.unwatch();
+  await Promise.all(children.map((child) => child.stop()));
+  // Through the watch, which knows which server runs now (the first one, or the one it restarted).
+  await (watch ? watch.stop() : database.stop());
+  log('stopped');
+  process.exit(0);
+}
+
+process.on('SIGINT', () => void shutdown('SIGINT'));
+process.on('SIGTERM', () => void shutdown('SIGTERM'));

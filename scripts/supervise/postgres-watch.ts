@@ -53,6 +53,8 @@ export function ownsPostgres(dataDir: string): boolean {
 export interface PostgresWatch {
   /** Restarts so far. */
   restarts(): number;
+  /** Stops watching at once (a Ctrl-C reaches Postgres too: its exit then is no crash to repair). */
+  unwatch(): void;
   /** Stops watching, then the server: the first one through `stopFirst` while it still runs (its own
    * stop waits for an exit that already happened when it was killed), else the one this watch started. */
   stop(): Promise<void>;
@@ -129,12 +131,17 @@ export function watchEmbeddedPostgres(options: WatchOptions): PostgresWatch {
     down(`PostgreSQL (pid ${pid ?? 'unknown'}) is gone`);
   }
 
+  function unwatch() {
+    stopped = true;
+    if (timer) clearTimeout(timer);
+  }
+
   schedule(options.intervalMs ?? 1000);
   return {
     restarts: () => restarts,
+    unwatch,
     async stop() {
-      stopped = true;
-      if (timer) clearTimeout(timer);
+      unwatch();
       await restarting;
       if (firstPid !== null && pid === firstPid && isRunning(firstPid)) await options.stopFirst();
       else await stopOurs?.();

@@ -60,7 +60,10 @@ export function planRestart(
 
 /** The launcher's policy: RESTART_BUDGET ("5/300": at most 5 restarts in 300 s) and
  * RESTART_COOLDOWN_SECONDS over the defaults. A bad value is refused with the variable's name. */
-export function policyFromEnv(env: NodeJS.ProcessEnv, base: RestartPolicy = DEFAULT_POLICY): RestartPolicy {
+export function policyFromEnv(
+  env: Record<string, string | undefined>,
+  base: RestartPolicy = DEFAULT_POLICY,
+): RestartPolicy {
   const policy = { ...base };
   const budget = env.RESTART_BUDGET;
   if (budget !== undefined && budget.trim() !== '') {
