@@ -27,14 +27,18 @@ async function gunzipPrefix(bytes: Buffer): Promise<string> {
   });
 }
 
+/** False when the file cannot be read at all: reading it then fails as that file's error. */
 export async function sniffUploadIsIndex(filePath: string): Promise<boolean> {
-  const handle = await open(filePath, 'r');
+  const handle = await open(filePath, 'r').catch(() => null);
+  if (!handle) return false;
   try {
     const buffer = Buffer.alloc(PEEK_BYTES);
     const { bytesRead } = await handle.read(buffer, 0, PEEK_BYTES, 0);
     const head = buffer.subarray(0, bytesRead);
     const text = head[0] === 0x1f && head[1] === 0x8b ? await gunzipPrefix(head) : head.toString('utf8');
     return /<(?:[A-Za-z_][\w.-]*:)?sitemapindex[\s>]/.test(text);
+  } catch {
+    return false;
   } finally {
     await handle.close();
   }
