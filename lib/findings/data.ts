@@ -6,7 +6,7 @@ import { db, pool } from '@/lib/db/client';
 import { AppError } from '@/lib/errors';
 import { decodeCursor, encodeCursor } from './cursor';
 import { previewOf } from './decision-rule';
-import { displaySql } from './display';
+import { DISPLAY_MAX_CHARS, displaySql, isClipped } from './display';
 import { toFindingDto } from './dto';
 import { countsFilterSql, filterSql, isCountable } from './filter-sql';
 import { cursorAfter, keyset } from './keyset';
@@ -125,7 +125,12 @@ export async function listFindings(auditId: string, query: TFindingQuery): Promi
   const rows = found.slice(0, limit);
   const last = rows[rows.length - 1];
   let nextCursor: string | null = null;
-  if (found.length > limit && last) nextCursor = encodeCursor(cursorAfter(sort, last));
+  if (found.length > limit && last) {
+    // A URL cut for display continues from its stored start, not from the cut text with its length note
+    // (which would sort past rows still to come): at worst that URL is shown again on the next page.
+    const from = isClipped(last.url) ? { ...last, url: last.url.slice(0, DISPLAY_MAX_CHARS) } : last;
+    nextCursor = encodeCursor(cursorAfter(sort, from));
+  }
   const crawlTime = await crawlTimePromise;
   return {
     items: rows.map((r) => toFindingDto(r, crawlTime)),
