@@ -65,8 +65,8 @@ export function ResetPassword({ user, disabled }: { user: UserDto; disabled: boo
           <div className="dialog__body stack">
             <h2 id={titleId}>Reset the password of {user.name}?</h2>
             <p className="muted">
-              {user.email} is signed out everywhere and signs in with the new password. Tell them it another
-              way than by email.
+              {user.email} is signed out everywhere and signs in with the new password. Give it to them
+              another way than by email.
             </p>
             <div className="field">
               <label htmlFor={passwordId} className="field__label">
