@@ -8,6 +8,7 @@ import { pool } from '@/lib/db/client';
 import { uploadsDir } from '@/lib/db/config';
 import { stopBoss } from '@/lib/jobs/queue';
 import { testCaller } from '@/lib/test-support/auth';
+import { END, MULTIPART, part } from '@/lib/test-support/multipart';
 import { runAuditStep, urlsetXml } from '@/lib/test-support/run-audit';
 import { GET as getAudit } from './audits/[id]/route';
 import { GET as getSitemaps } from './audits/[id]/sitemaps/route';
@@ -17,17 +18,7 @@ afterAll(() => stopBoss());
 
 const reviewer = await testCaller('reviewer');
 const base = 'http://localhost/api/v1/audits';
-const BOUNDARY = 'sitemap-audit-test-boundary';
-const MULTIPART = `multipart/form-data; boundary=${BOUNDARY}`;
 const SITEMAP = urlsetXml(['https://example.com/a', 'https://example.com/b']);
-
-/** One part of a multipart body; `filename` is written as raw UTF-8, as browsers send it. */
-function part(name: string, value: string | Buffer, filename?: string, extra = ''): Buffer {
-  const disposition = `form-data; name="${name}"${filename === undefined ? '' : `; filename="${filename}"`}${extra}`;
-  const head = `--${BOUNDARY}\r\ncontent-disposition: ${disposition}\r\n${filename === undefined ? '' : 'content-type: application/octet-stream\r\n'}\r\n`;
-  return Buffer.concat([Buffer.from(head, 'utf8'), Buffer.from(value), Buffer.from('\r\n')]);
-}
-const end = Buffer.from(`--${BOUNDARY}--\r\n`);
 
 function uploads(): string[] {
   return existsSync(uploadsDir()) ? readdirSync(uploadsDir()).sort() : [];
@@ -57,12 +48,12 @@ describe('a refused upload leaves nothing under DATA_DIR/uploads', () => {
   it('a validation failure after the files were written (400)', async () => {
     // The sitemap is on disk before the stray field is seen.
     await refused(
-      Buffer.concat([part('sitemap', SITEMAP, 's.xml'), part('other', 'x', 'o.xml'), end]),
+      Buffer.concat([part('sitemap', SITEMAP, 's.xml'), part('other', 'x', 'o.xml'), END]),
       400,
       /Unexpected file field "other"/,
     );
     await refused(
-      Buffer.concat([part('sitemap', SITEMAP, 's.xml'), part('name', 'x'.repeat(201)), end]),
+      Buffer.concat([part('sitemap', SITEMAP, 's.xml'), part('name', 'x'.repeat(201)), END]),
       400,
       /^name: .*200/,
     );
@@ -70,17 +61,17 @@ describe('a refused upload leaves nothing under DATA_DIR/uploads', () => {
 
   it('a NUL in a field or a file name (400 naming it)', async () => {
     await refused(
-      Buffer.concat([part('sitemap', SITEMAP, 's.xml'), part('name', 'a\u0000b'), end]),
+      Buffer.concat([part('sitemap', SITEMAP, 's.xml'), part('name', 'a\u0000b'), END]),
       400,
       /field "name" must not contain a NUL/,
     );
     await refused(
-      Buffer.concat([part('sitemap', SITEMAP, 's.xml'), part('sitemapUrl', 'https://e.example/\u0000'), end]),
+      Buffer.concat([part('sitemap', SITEMAP, 's.xml'), part('sitemapUrl', 'https://e.example/\u0000'), END]),
       400,
       /field "sitemapUrl" must not contain a NUL/,
     );
     await refused(
-      Buffer.concat([part('sitemap', SITEMAP, 'x', "; filename*=utf-8''a%00.xml"), end]),
+      Buffer.concat([part('sitemap', SITEMAP, 'x', "; filename*=utf-8''a%00.xml"), END]),
       400,
       /name of the "sitemap" file must not contain a NUL/,
     );
@@ -90,7 +81,7 @@ describe('a refused upload leaves nothing under DATA_DIR/uploads', () => {
     process.env.UPLOAD_MAX_BYTES = '100';
     try {
       await refused(
-        Buffer.concat([part('sitemap', SITEMAP, 'big.xml'), end]),
+        Buffer.concat([part('sitemap', SITEMAP, 'big.xml'), END]),
         413,
         /big\.xml is larger than the upload limit/,
       );
@@ -100,7 +91,7 @@ describe('a refused upload leaves nothing under DATA_DIR/uploads', () => {
   });
 
   it('a truncated body: the last boundary never comes (400)', async () => {
-    const whole = Buffer.concat([part('sitemap', SITEMAP, 's.xml'), end]);
+    const whole = Buffer.concat([part('sitemap', SITEMAP, 's.xml'), END]);
     await refused(whole.subarray(0, whole.length - 60), 400, /cut short/);
   });
 
@@ -123,7 +114,7 @@ describe('a refused upload leaves nothing under DATA_DIR/uploads', () => {
   });
 
   it('multipart without a boundary and other content types (400/415, nothing created)', async () => {
-    const body = Buffer.concat([part('sitemap', SITEMAP, 's.xml'), end]);
+    const body = Buffer.concat([part('sitemap', SITEMAP, 's.xml'), END]);
     await refused(
       body,
       400,
@@ -143,7 +134,7 @@ describe('upload names keep their UTF-8', () => {
         part('name', 'Сайт — аудит'),
         part('sitemap', SITEMAP, names[0]),
         part('sitemap', gzipSync(SITEMAP), names[1]),
-        end,
+        END,
       ]),
     );
     expect(res.status).toBe(202);
@@ -168,7 +159,7 @@ describe('upload names keep their UTF-8', () => {
   it('reads an RFC 5987 filename* too', async () => {
     const encoded = encodeURIComponent('карта.xml');
     const res = await post(
-      Buffer.concat([part('sitemap', SITEMAP, 'fallback.xml', `; filename*=UTF-8''${encoded}`), end]),
+      Buffer.concat([part('sitemap', SITEMAP, 'fallback.xml', `; filename*=UTF-8''${encoded}`), END]),
     );
     expect(res.status).toBe(202);
     const { rows } = await pool().query('SELECT file_name FROM audit_sources WHERE audit_id = $1', [

@@ -1,0 +1,213 @@
+// The fuzz test's table (fuzz.int.test.ts): for every route under app/api/v1, valid values for each path
+// parameter, each query parameter it reads and each JSON body field, from which the test sends one
+// hostile value at a time. The test fails when a route is missing here, or reads a query parameter or a
+// body field this table does not list, so a new route or parameter is fuzzed as soon as it exists.
+import { ZCreateAuditJson } from '@/lib/audits/schema';
+import {
+  ZLogin,
+  ZNewShare,
+  ZNewToken,
+  ZNewUser,
+  ZPasswordChange,
+  ZSetup,
+  ZUserChange,
+} from '@/lib/auth/schema';
+import { ZDecisionRequest } from '@/lib/findings/schema';
+
+/** Rows the test creates before fuzzing. */
+export interface Fixtures {
+  /** A reconciled audit with findings on hosts a.example and b.example. */
+  auditId: string;
+  /** An audit DELETE may remove. */
+  spareAuditId: string;
+  findingId: number;
+  sitemapFileId: number;
+  /** nextCursor of a one-row page, per sort. */
+  cursors: Record<'id' | '-lastmod' | 'url' | 'status' | '-inlinks', string>;
+  /** A user PATCH and DELETE may change, with a token and a share of the audit. */
+  userId: string;
+  tokenId: string;
+  shareId: string;
+  loginEmail: string;
+  password: string;
+}
+
+export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
+/** A zod object: its `shape` lists the fields the body may have. */
+interface ObjectSchema {
+  shape: Record<string, unknown>;
+}
+
+export interface BodySpec {
+  /** The schema the handler parses the body with; every field of it must appear in some valid body. */
+  schema: ObjectSchema;
+  /** Bodies the handler accepts (fields are fuzzed one at a time in each). */
+  valid: Record<string, unknown>[];
+}
+
+export interface MultipartSpec {
+  fields: Record<string, string>;
+  files: { field: string; name: string; content: string }[];
+}
+
+export interface RouteSpec {
+  /** Valid path parameters (per method: DELETE gets rows it may remove). */
+  params?: (method: Method) => Record<string, string>;
+  /** Query strings GET accepts; together they name every parameter the route reads. */
+  query?: Record<string, string>[];
+  /** Every handler that takes a request body says what it takes; `null`: it reads none. */
+  body?: Partial<Record<Method, BodySpec | null>>;
+  /** Multipart bodies, for the handlers that take uploads. */
+  multipart?: Partial<Record<Method, MultipartSpec>>;
+}
+
+const filterQuery = (fx: Fixtures) => ({
+  list: 'prune',
+  reason: 'unreached_by_crawl',
+  decision: 'pending',
+  q: 'item',
+  host: 'a.example',
+  pathPrefix: '/shop',
+  file: String(fx.sitemapFileId),
+  signal: 'multi_file',
+});
+
+const audit = (fx: Fixtures) => () => ({ id: fx.auditId });
+
+export function routeTable(fx: Fixtures): Record<string, RouteSpec> {
+  const filter = filterQuery(fx);
+  const { decision: _decision, ...filterWithoutDecision } = filter;
+  return {
+    audits: {
+      query: [{ limit: '10', cursor: fx.auditId }],
+      body: {
+        POST: {
+          schema: ZCreateAuditJson,
+          valid: [
+            {
+              name: 'Fuzz',
+              sitemapUrls: ['https://example.com/sitemap.xml'],
+              crawlUrl: 'https://example.com/crawl.csv',
+              options: {
+                normalization: 'lenient',
+                crawlFormat: 'csv',
+                columnMap: { url: 'Address', status: 'Status Code' },
+                crawlTime: '2026-11-01T00:00:00Z',
+                serverErrors: 'prune',
+              },
+            },
+          ],
+        },
+      },
+      multipart: {
+        POST: {
+          fields: {
+            name: 'Fuzz upload',
+            sitemapUrl: 'https://example.com/sitemap.xml',
+            crawlUrl: 'https://example.com/crawl.jsonl',
+            options: '{"normalization":"exact"}',
+          },
+          files: [{ field: 'sitemap', name: 'sitemap.xml', content: '<urlset/>' }],
+        },
+      },
+    },
+    'audits/[id]': { params: (method) => ({ id: method === 'DELETE' ? fx.spareAuditId : fx.auditId }) },
+    'audits/[id]/cancel': { params: audit(fx), body: { POST: null } },
+    'audits/[id]/decisions': {
+      params: audit(fx),
+      body: {
+        POST: {
+          schema: ZDecisionRequest,
+          valid: [
+            {
+              decision: 'rejected',
+              filter: { ...filter, file: fx.sitemapFileId },
+              override: true,
+              note: 'fuzz',
+            },
+            { decision: 'approved', ids: [fx.findingId], note: 'fuzz' },
+          ],
+        },
+      },
+    },
+    'audits/[id]/decisions/preview': {
+      params: audit(fx),
+      query: [{ ...filterWithoutDecision, decision: 'approved', filterDecision: 'pending', override: '1' }],
+    },
+    'audits/[id]/export': {
+      params: audit(fx),
+      query: [
+        { ...filter, decision: 'all', format: 'csv', bom: '1' },
+        { list: 'add', decision: 'approved', format: 'jsonl', bom: '0' },
+      ],
+    },
+    'audits/[id]/findings': {
+      params: audit(fx),
+      query: Object.entries(fx.cursors).map(([sort, cursor]) => ({
+        ...filter,
+        reason: '',
+        signal: '',
+        file: '',
+        sort,
+        limit: '5',
+        cursor,
+      })),
+    },
+    'audits/[id]/findings/[findingId]': {
+      params: () => ({ id: fx.auditId, findingId: String(fx.findingId) }),
+    },
+    'audits/[id]/findings/by-file': { params: audit(fx) },
+    'audits/[id]/findings/reasons': { params: audit(fx), query: [filter] },
+    'audits/[id]/shares': {
+      params: audit(fx),
+      body: { POST: { schema: ZNewShare, valid: [{ expiresAt: '2099-01-01T00:00:00Z' }] } },
+    },
+    'audits/[id]/sitemaps': { params: audit(fx), query: [{ limit: '5', cursor: '1' }] },
+    'auth/login': {
+      body: {
+        POST: { schema: ZLogin, valid: [{ email: fx.loginEmail, password: fx.password, next: '/audits' }] },
+      },
+    },
+    'auth/logout': { body: { POST: null } },
+    'auth/logout-all': { body: { POST: null } },
+    'auth/me': {},
+    'auth/password': {
+      body: {
+        POST: { schema: ZPasswordChange, valid: [{ current: fx.password, password: 'a new long password' }] },
+      },
+    },
+    setup: {
+      body: {
+        POST: {
+          schema: ZSetup,
+          valid: [{ email: 'first@fuzz.example', name: 'First', password: 'a long enough password' }],
+        },
+      },
+    },
+    'shares/[id]': { params: () => ({ id: fx.shareId }) },
+    tokens: { body: { POST: { schema: ZNewToken, valid: [{ name: 'fuzz' }] } } },
+    'tokens/[id]': { params: () => ({ id: fx.tokenId }) },
+    users: {
+      body: {
+        POST: {
+          schema: ZNewUser,
+          valid: [
+            { email: 'new@fuzz.example', name: 'New', password: 'a long enough password', role: 'viewer' },
+          ],
+        },
+      },
+    },
+    'users/[id]': {
+      params: () => ({ id: fx.userId }),
+      body: {
+        PATCH: {
+          schema: ZUserChange,
+          valid: [
+            { role: 'reviewer', disabled: false, password: 'a long enough password', revokeTokens: false },
+          ],
+        },
+      },
+    },
+  };
+}
