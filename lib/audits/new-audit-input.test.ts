@@ -42,6 +42,15 @@ describe('validateNewAudit', () => {
     expect(validateNewAudit(input({ sitemapFiles: [xmlFile()] }))).toEqual({});
   });
 
+  it('says what the server would refuse in a name or a URL', () => {
+    const base = { sitemapUrlsText: 'https://example.com/' };
+    expect(validateNewAudit(input({ ...base, name: 'a\u0000b' })).name).toMatch(/must not contain a NUL/);
+    expect(validateNewAudit(input({ sitemapUrlsText: 'https://example.com/\u0000' })).sitemaps).toMatch(
+      /NUL/,
+    );
+    expect(validateNewAudit(input({ ...base, name: 'Карта сайта' }))).toEqual({});
+  });
+
   it('rejects relative or non-http URLs', () => {
     expect(validateNewAudit(input({ sitemapUrlsText: 'example.com/sitemap.xml' })).sitemaps).toMatch(
       /not a full URL/,

@@ -1,5 +1,6 @@
 // The new-audit form's model: validating what the user entered and turning it into the options and
 // multipart body POST /api/v1/audits expects.
+import { textProblem } from '@/lib/api/text';
 import type { CrawlField } from './crawl-fields';
 import { CRAWL_FIELDS, type TAuditOptions } from './schema';
 
@@ -17,6 +18,9 @@ export function parseUrlLines(text: string): string[] {
 
 /** Null when the value is an absolute http(s) URL, else a sentence saying what is wrong. */
 export function urlProblem(value: string): string | null {
+  // A NUL survives URL parsing (it is percent-encoded) but the server refuses it: say so here.
+  const problem = textProblem(value);
+  if (problem) return `A URL ${problem}`;
   let url: URL;
   try {
     url = new URL(value);
@@ -56,7 +60,9 @@ export type NewAuditErrors = Partial<
 
 export function validateNewAudit(input: NewAuditInput): NewAuditErrors {
   const errors: NewAuditErrors = {};
-  if (input.name.trim().length > 200) errors.name = 'Keep the name to 200 characters or fewer.';
+  const nameProblem = textProblem(input.name);
+  if (nameProblem) errors.name = `The name ${nameProblem}.`;
+  else if (input.name.trim().length > 200) errors.name = 'Keep the name to 200 characters or fewer.';
 
   const urls = parseUrlLines(input.sitemapUrlsText);
   if (urls.length === 0 && input.sitemapFiles.length === 0) {
