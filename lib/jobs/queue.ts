@@ -15,6 +15,8 @@ interface BossGlobals {
   boss?: Promise<PgBoss>;
   /** Ids of this process's workers per queue: a job sent from here wakes them without waiting for a poll. */
   workers?: Map<QueueName, string[]>;
+  /** Whether this process logs pg-boss's unawaited bookkeeping failures (see below) instead of dying. */
+  tolerating?: boolean;
 }
 const globals = globalThis as typeof globalThis & { __sitemapAuditBoss?: BossGlobals };
 globals.__sitemapAuditBoss ??= {};
@@ -45,6 +47,26 @@ export function getBoss(role: 'web' | 'worker' = 'web'): Promise<PgBoss> {
     state.boss = undefined;
   });
   return state.boss;
+}
+
+/**
+ * pg-boss 10 records a job's completion or failure without awaiting it (manager.js, `this.complete(…)` and
+ * `this.fail(…)` in its fetch loop): when the database is down at that moment the rejection is unhandled,
+ * and Node ends the process. That was the worker's crash loop after a Postgres crash mid-job. Only those
+ * rejections are logged here; any other unhandled rejection still ends the process as before. The job
+ * left `active` is expired by pg-boss later and then does nothing (its run moved on; lib/runs claims).
+ */
+export function tolerateQueueBookkeepingFailures(log: (message: string) => void): void {
+  if (state.tolerating) return;
+  state.tolerating = true;
+  process.on('unhandledRejection', (reason) => {
+    const stack = reason instanceof Error ? (reason.stack ?? '') : '';
+    if (/pg-boss[\\/]src[\\/]manager\.js/.test(stack) && /Manager\.(complete|fail)\b/.test(stack)) {
+      log(`could not record a job's end in the queue (${(reason as Error).message}); it expires later`);
+      return;
+    }
+    throw reason;
+  });
 }
 
 /** Registers a worker for a queue in this process (see enqueue). */

@@ -2,14 +2,14 @@
 // worker died.
 import 'server-only';
 import { auditRun } from '@/lib/audits/run';
-import { closeDb } from '@/lib/db/client';
+import { closeDb, pool } from '@/lib/db/client';
 import { intEnv } from '@/lib/db/config';
 import { startHeartbeat } from '@/lib/health/heartbeat';
 import { reapStaleRuns } from '@/lib/runs/reaper';
 import { runStep } from '@/lib/runs/runner';
 import { staleAfterSeconds } from '@/lib/runs/settings';
 import type { RunKind } from '@/lib/runs/types';
-import { getBoss, stopBoss, wakeWorkers, work } from './queue';
+import { getBoss, stopBoss, tolerateQueueBookkeepingFailures, wakeWorkers, work } from './queue';
 import { listenForJobs } from './wake';
 
 /** Every kind of background run this worker serves. */
@@ -33,7 +33,23 @@ async function startBoss(log: (message: string) => void): Promise<void> {
   }
 }
 
+const guarded = new WeakSet<object>();
+
+/** pg-pool listens for a connection's errors only while it is idle: one the server drops while a step
+ * holds it (Postgres killed mid-COPY) emitted an unhandled 'error' and took the worker process down. With
+ * a listener the step's next query fails instead, and the step fails or is retried by the reaper. */
+function survivePoolErrors(log: (message: string) => void): void {
+  const p = pool();
+  if (guarded.has(p)) return;
+  guarded.add(p);
+  p.on('connect', (client) => {
+    client.on('error', (error) => log(`database connection lost while in use: ${error.message}`));
+  });
+}
+
 export async function startWorker(log: (message: string) => void = console.log): Promise<WorkerHandle> {
+  survivePoolErrors(log);
+  tolerateQueueBookkeepingFailures(log);
   await startBoss(log);
   const concurrency = Math.max(1, intEnv('WORKER_CONCURRENCY', 1));
   // How often the queues are polled: the fallback for a missed wake-up (pg-boss allows 0.5 s at least).
