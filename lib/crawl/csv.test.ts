@@ -211,3 +211,16 @@ describe('Screaming Frog inlinks', () => {
     expect(rows.filter((r) => r.inlinks !== null).length).toBe(rows.length);
   });
 });
+
+describe('URL length (SITEMAP_MAX_LOC_CHARS)', () => {
+  it('rejects a row whose URL is longer than the limit and keeps the others', async () => {
+    const long = `https://a.com/${'c'.repeat(5000)}`;
+    const { rows, report } = await readAll(
+      `url,status\nhttps://a.com/1,200\n${long},200\nhttps://a.com/3,200\n`,
+    );
+    expect(rows.map((r) => r.url)).toEqual(['https://a.com/1', 'https://a.com/3']);
+    expect(report.rejections).toEqual([
+      { line: 3, reason: expect.stringMatching(/is longer than 2,048 characters$/) },
+    ]);
+  });
+});

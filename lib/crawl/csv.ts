@@ -28,6 +28,8 @@ export interface CsvOptions {
   isScreamingFrog: boolean;
   delimiter: Delimiter;
   columnMap?: ColumnMap;
+  /** Longest URL, canonical or redirect target accepted (default 2,048). */
+  maxUrlChars?: number;
 }
 
 export async function* readCsvBatches(
@@ -157,18 +159,23 @@ class CsvRows {
       return new Invalid(`expected ${plan.headerLength} fields, found ${record.length}`);
     }
     const { single, multi } = plan;
-    const url = readPageUrl(record[single.url]);
+    const maxUrl = this.options.maxUrlChars;
+    const url = readPageUrl(record[single.url], maxUrl);
     if (url instanceof Invalid) return url;
     const status = readStatus(record[single.status]);
     if (status instanceof Invalid) return status;
     const indexable = readBoolean(record[single.indexable], 'indexable');
     if (indexable instanceof Invalid) return indexable;
-    const redirectUrl = readLinkedUrl(record[single.redirectUrl], url, 'redirect');
+    const redirectUrl = readLinkedUrl(record[single.redirectUrl], url, 'redirect', maxUrl);
     return {
       line,
       url,
       status,
-      canonical: this.optional('canonical', line, readLinkedUrl(record[single.canonical], url, 'canonical')),
+      canonical: this.optional(
+        'canonical',
+        line,
+        readLinkedUrl(record[single.canonical], url, 'canonical', maxUrl),
+      ),
       indexable,
       noindex: multi.noindex.some((index) => hasNoindex(record[index])),
       blockedByRobots: multi.blockedByRobots.some((index) => isBlockedByRobots(record[index])),

@@ -134,13 +134,45 @@ describe('JSONL crawl graph', () => {
     expect(report.rejections[99]).toEqual({ line: 101, reason: 'missing url' });
   });
 
-  it('refuses a line longer than 32 MiB instead of buffering it', async () => {
+  it('skips a line longer than 32 MiB as that row alone, without buffering it, and reads on', async () => {
+    const cell = Buffer.alloc(60 * 1024 * 1024, 'x');
     const bytes = Buffer.concat([
-      Buffer.from('{"url":"https://a.com/"}\n'),
-      Buffer.alloc(33 * 1024 * 1024, 'x'),
+      Buffer.from('{"url":"https://a.com/1"}\n{"url":"https://a.com/'),
+      cell,
+      Buffer.from('"}\n{"url":"https://a.com/3"}\n'),
+      cell,
     ]);
-    const error = await readAll(bytes, 1024 * 1024).catch((caught: unknown) => caught);
-    expect(error).toMatchObject({ code: 'line_too_long', message: expect.stringContaining('Line 2 ') });
+    const { rows, report } = await readAll(bytes, 1024 * 1024);
+    expect(rows.map((r) => [r.line, r.url])).toEqual([
+      [1, 'https://a.com/1'],
+      [3, 'https://a.com/3'],
+    ]);
+    expect(report.rejected).toBe(2);
+    expect(report.rejections.map((r) => r.line)).toEqual([2, 4]);
+    expect(report.rejections[0]?.reason).toMatch(/^the line is longer than 32 MiB/);
+  });
+
+  it('rejects a row whose URL is longer than the limit (SITEMAP_MAX_LOC_CHARS) and drops a long canonical', async () => {
+    const long = `https://a.com/${'u'.repeat(3000)}`;
+    const lines = [
+      `{"url":"${long}"}`,
+      `{"url":"https://a.com/ok","canonical_url":"${long}"}`,
+      `{"url":"${long.slice(0, 2048)}"}`,
+    ];
+    const { rows, report } = await readAll(Buffer.from(lines.join('\n')));
+    expect(rows.map((r) => [r.line, r.url.length, r.canonical])).toEqual([
+      [2, 16, null],
+      [3, 2048, null],
+    ]);
+    expect(report.rejections).toEqual([
+      {
+        line: 1,
+        reason: expect.stringMatching(/^url 'https:\/\/a.com\/u+\.\.\.' is longer than 2,048 characters$/),
+      },
+    ]);
+    expect(report.rejections[0]?.reason.length).toBeLessThan(400);
+    const wider = await readAll(Buffer.from(lines.join('\n')), 65_536, { maxUrlChars: 4096 });
+    expect(wider.rows).toHaveLength(3);
   });
 
   it('fails with no_valid_rows, quoting the first problems, when every line is bad', async () => {

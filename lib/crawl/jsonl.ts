@@ -19,7 +19,8 @@ import {
   show,
 } from './values';
 
-/** A line this long is not a crawl row; refusing it keeps memory bounded on a file without newlines. */
+/** A line this long is not a crawl row: it is skipped as that row's error without being buffered whole,
+ * so a 60 MB cell (or a file without newlines) costs at most this much memory. */
 const MAX_LINE_CHARS = 32 * 1024 * 1024;
 
 /** JSON keys read for each field, in order of preference (noindex reads all of its keys). */
@@ -46,14 +47,24 @@ export async function* readJsonlBatches(
   chunks: AsyncIterable<Buffer>,
   collector: RowCollector,
   report: CrawlReport,
+  maxUrlChars?: number,
 ): AsyncGenerator<CrawlRow[]> {
-  const reader = new JsonlRows(collector);
+  const reader = new JsonlRows(collector, maxUrlChars);
   const decoder = new TextDecoder('utf-8');
   let pending = '';
+  // Inside a line over MAX_LINE_CHARS: its text is dropped until the next newline.
+  let skipping = false;
   for await (const chunk of chunks) {
     const text = decoder.decode(chunk, { stream: true });
     let start = 0;
     let newline = text.indexOf('\n');
+    if (skipping) {
+      if (newline === -1) continue;
+      skipping = false;
+      reader.skipLongLine();
+      start = newline + 1;
+      newline = text.indexOf('\n', start);
+    }
     while (newline !== -1) {
       const lineText =
         start === 0 && pending !== '' ? pending + text.slice(0, newline) : text.slice(start, newline);
@@ -69,14 +80,13 @@ export async function* readJsonlBatches(
     }
     pending = start === 0 ? pending + text : text.slice(start);
     if (pending.length > MAX_LINE_CHARS) {
-      throw new CrawlImportError(
-        'line_too_long',
-        `Line ${reader.line + 1} is longer than 32 MiB; this does not look like a JSON Lines crawl export.`,
-      );
+      pending = '';
+      skipping = true;
     }
   }
   const tail = pending + decoder.decode();
-  if (tail !== '') reader.readLine(tail);
+  if (skipping) reader.skipLongLine();
+  else if (tail !== '') reader.readLine(tail);
   reader.describeKeys(report);
   if (reader.chains > 0) {
     collector.warn(
@@ -95,7 +105,18 @@ class JsonlRows {
   chains = 0;
   private readonly seenKeys = new Set<string>();
 
-  constructor(private readonly collector: RowCollector) {}
+  constructor(
+    private readonly collector: RowCollector,
+    private readonly maxUrlChars?: number,
+  ) {}
+
+  skipLongLine(): void {
+    const line = ++this.line;
+    this.collector.reject(
+      line,
+      'the line is longer than 32 MiB (no crawl value is that long); skipped unread',
+    );
+  }
 
   readLine(raw: string): void {
     const line = ++this.line;
@@ -125,7 +146,7 @@ class JsonlRows {
   }
 
   private toRow(row: Json, line: number): CrawlRow | Invalid {
-    const url = readPageUrl(row.url);
+    const url = readPageUrl(row.url, this.maxUrlChars);
     if (url instanceof Invalid) return url;
     const status = readStatus(first(row.status, row.status_code));
     if (status instanceof Invalid) return status;
@@ -136,8 +157,13 @@ class JsonlRows {
       this.chains++;
       this.hops += row.redirect_urls.split('@@').length;
     }
-    const canonical = readLinkedUrl(first(row.canonical_url, row.canonical), url, 'canonical');
-    const redirectUrl = readLinkedUrl(row.redirect_url, url, 'redirect_url');
+    const canonical = readLinkedUrl(
+      first(row.canonical_url, row.canonical),
+      url,
+      'canonical',
+      this.maxUrlChars,
+    );
+    const redirectUrl = readLinkedUrl(row.redirect_url, url, 'redirect_url', this.maxUrlChars);
     const crawledAt = readTimestamp(first(row.crawled_at, row.crawl_time));
     return {
       line,

@@ -16,6 +16,8 @@ export interface ReadCrawlOptions {
   fileName?: string;
   /** Uncompressed cap in bytes (default 2 GiB) → CrawlImportError 'too_large'. */
   maxBytes?: number;
+  /** Longest URL, canonical or redirect target (default 2,048, SITEMAP_MAX_LOC_CHARS): longer is that row's error. */
+  maxUrlChars?: number;
 }
 
 const DEFAULT_MAX_BYTES = 2 * 1024 * 1024 * 1024;
@@ -58,12 +60,13 @@ export async function* readCrawlBatches(
     report.format = format;
     const collector = new RowCollector(report);
     if (format === 'jsonl') {
-      yield* readJsonlBatches(stream, collector, report);
+      yield* readJsonlBatches(stream, collector, report, options.maxUrlChars);
     } else {
       const csvOptions = {
         isScreamingFrog: format === 'screaming-frog',
         delimiter: sniffCsvHead(headText).delimiter,
         columnMap: options.columnMap,
+        maxUrlChars: options.maxUrlChars,
       };
       yield* readCsvBatches(stream, csvOptions, collector, report);
     }

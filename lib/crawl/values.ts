@@ -197,20 +197,34 @@ export function readDepth(value: unknown): number | null | Invalid {
 }
 
 /** The page URL itself: must be absolute http(s); full parsing happens once, in lib/urls at ingest. */
-export function readPageUrl(value: unknown): string | Invalid {
+/** The sitemap side's default (SITEMAP_MAX_LOC_CHARS): a longer URL is that row's error, never stored. */
+export const DEFAULT_MAX_URL_CHARS = 2048;
+
+function tooLong(field: string, text: string, maxChars: number): Invalid {
+  return new Invalid(`${field} ${show(text)} is longer than ${maxChars.toLocaleString('en-US')} characters`);
+}
+
+export function readPageUrl(value: unknown, maxChars = DEFAULT_MAX_URL_CHARS): string | Invalid {
   if (value === undefined || value === null) return new Invalid('missing url');
   if (typeof value !== 'string') return new Invalid(`url ${show(value)} is not text`);
   const text = value.trim();
   if (text === '') return new Invalid('missing url');
+  if (text.length > maxChars) return tooLong('url', text, maxChars);
   return hasHttpScheme(text) ? text : new Invalid(`url ${show(value)} is not an absolute http(s) URL`);
 }
 
 /** A URL found on a page (canonical, redirect target): relative values are resolved against the page. */
-export function readLinkedUrl(value: unknown, pageUrl: string, field: string): string | null | Invalid {
+export function readLinkedUrl(
+  value: unknown,
+  pageUrl: string,
+  field: string,
+  maxChars = DEFAULT_MAX_URL_CHARS,
+): string | null | Invalid {
   if (value === undefined || value === null) return null;
   if (typeof value !== 'string') return new Invalid(`${field} ${show(value)} is not text`);
   const text = value.trim();
   if (text === '') return null;
+  if (text.length > maxChars) return tooLong(field, text, maxChars);
   if (hasHttpScheme(text)) return text;
   try {
     const resolved = new URL(text, pageUrl);

@@ -14,7 +14,7 @@ export interface CrawlThreadInput {
   profile: NormalizationProfile;
   /** An upload on disk, or a URL fetched through the safe fetcher. */
   source: { url: string | null; storedPath: string | null };
-  read: { format?: CrawlFormat; columnMap?: ColumnMap; fileName: string };
+  read: { format?: CrawlFormat; columnMap?: ColumnMap; fileName: string; maxUrlChars?: number };
   /** Download cap for a URL source. */
   maxBytes: number;
 }

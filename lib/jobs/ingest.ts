@@ -53,6 +53,7 @@ async function importCrawl(
         source: { url: source.url, storedPath: source.storedPath },
         read: {
           fileName: label,
+          maxUrlChars: walkLimits().maxLocChars,
           ...(options.crawlFormat ? { format: options.crawlFormat } : {}),
           ...(options.columnMap ? { columnMap: options.columnMap } : {}),
         },
