@@ -59,7 +59,9 @@ describe('an admin resets a password', () => {
   it('keeps the tokens working with revokeTokens: false (sessions still end)', async () => {
     const target = await testCaller('viewer');
     const cookie = await sessionOf(target);
-    expect((await reset(target, { password: 'a reset password here', revokeTokens: false })).status).toBe(200);
+    expect((await reset(target, { password: 'a reset password here', revokeTokens: false })).status).toBe(
+      200,
+    );
     expect((await meWith({ authorization: `Bearer ${target.token}` })).status).toBe(200);
     expect((await meWith({ cookie })).status).toBe(401);
   });
