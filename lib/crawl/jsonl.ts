@@ -2,7 +2,7 @@
 // depth, redirect_url, blocked_by_robots) and advertools' crawl output (canonical, crawl_time, and
 // `redirect_urls` chains joined with `@@`). One row per line: a row's line is its identity downstream.
 import type { RowCollector } from './collector';
-import { type CrawlField, CrawlImportError, type CrawlReport, type CrawlRow } from './types';
+import type { CrawlField, CrawlReport, CrawlRow } from './types';
 import {
   hasNoindex,
   Invalid,
