@@ -132,6 +132,9 @@ export async function parseMultipart(
       (fileName.length > MAX_FILE_NAME ? `is longer than ${MAX_FILE_NAME} characters` : null);
     if (problem) fail(new AppError('validation_failed', `the name of the "${field}" file ${problem}`));
     if (failure) {
+      // Drained, not stored. Busboy destroys it with an error if the body is then cut short: with no
+      // listener that error would be thrown and end the process.
+      stream.on('error', () => {});
       stream.resume();
       return;
     }
@@ -157,6 +160,9 @@ export async function parseMultipart(
     });
     writes.push(written.then(() => closed));
   });
+  // The pipeline below receives the parser's errors; this listener only makes sure an error emitted after
+  // it settled cannot be thrown as unhandled.
+  parser.on('error', () => {});
   const limitReached = (what: string) => () =>
     fail(new AppError('payload_too_large', `The upload has too many ${what}`));
   parser.on('filesLimit', () =>

@@ -93,6 +93,10 @@ describe('a refused upload leaves nothing under DATA_DIR/uploads', () => {
   it('a truncated body: the last boundary never comes (400)', async () => {
     const whole = Buffer.concat([part('sitemap', SITEMAP, 's.xml'), END]);
     await refused(whole.subarray(0, whole.length - 60), 400, /cut short/);
+    // A file already refused (its name holds a NUL) and then cut short: the first reason is given, and
+    // the unread file's error is not left unhandled (that would end the process).
+    const refusedFile = Buffer.concat([part('sitemap', SITEMAP, 'x', "; filename*=utf-8''a%00.xml"), END]);
+    await refused(refusedFile.subarray(0, refusedFile.length - 60), 400, /must not contain a NUL/);
   });
 
   it('a client that goes away mid-file (400)', async () => {
