@@ -4,8 +4,9 @@ import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import { tokenUser } from '@/lib/auth/data';
-import { sha256 } from '@/lib/auth/secrets';
+import { passwordHashOf, sessionUser, tokenUser } from '@/lib/auth/data';
+import { createApiToken, createSession, createUser } from '@/lib/auth/mutations';
+import { sha256, verifyPassword } from '@/lib/auth/secrets';
 import { SERVER_NODE_ARGS } from './node-args';
 
 const run = promisify(execFile);
@@ -63,5 +64,29 @@ describe('npm run user', () => {
     expect(await failure(user(['token', '--email', `nobody-${randomUUID()}@test.example`]))).toContain(
       'No active user',
     );
+  });
+
+  it('resets a password like an admin does: sessions end, tokens revoked unless --keep-tokens', async () => {
+    const email = `cli-${randomUUID()}@test.example`;
+    const created = await createUser({
+      email,
+      name: 'Cli',
+      role: 'admin',
+      password: 'a long enough password',
+    });
+    const first = await createApiToken(created.id, 'first');
+    const session = await createSession(created.id, null, null);
+    const reset = await user(['password', '--email', email, '--password-stdin'], 'a second password!\n');
+    expect(reset.stdout).toContain(
+      `new password set for ${email}; signed out everywhere; API tokens revoked`,
+    );
+    expect(await tokenUser(sha256(first.token))).toBeNull();
+    expect(await sessionUser(sha256(session.token))).toBeNull();
+    expect(await verifyPassword(await passwordHashOf(created.id), 'a second password!')).toBe(true);
+
+    const second = await createApiToken(created.id, 'second');
+    await user(['password', '--email', email, '--password-stdin', '--keep-tokens'], 'a third password!!\n');
+    expect((await tokenUser(sha256(second.token)))?.user.email).toBe(email);
+    expect(await verifyPassword(await passwordHashOf(created.id), 'a third password!!')).toBe(true);
   });
 });

@@ -3,11 +3,12 @@
 //
 //   npm run user -- create --email a@b.c --role admin|reviewer|viewer [--name "Ana"] --password-stdin
 //   npm run user -- token --email a@b.c [--name ci]     prints a new API token, alone on the last line
+//   npm run user -- password --email a@b.c --password-stdin [--keep-tokens]   a reset, as an admin's
 //   npm run user -- list
 import { parseArgs } from 'node:util';
 import { ZodError } from 'zod';
 import { listUsers, userForLogin } from '@/lib/auth/data';
-import { createApiToken, createUser } from '@/lib/auth/mutations';
+import { createApiToken, createUser, updateUser } from '@/lib/auth/mutations';
 import { isRole } from '@/lib/auth/roles';
 import { ZEmail, ZPassword } from '@/lib/auth/schema';
 import { ensureDatabase } from '@/lib/db/bootstrap';
@@ -17,6 +18,7 @@ import { AppError } from '@/lib/errors';
 const USAGE = `Usage:
   npm run user -- create --email <email> --role <admin|reviewer|viewer> [--name <name>] --password-stdin
   npm run user -- token --email <email> [--name <token name>]
+  npm run user -- password --email <email> --password-stdin [--keep-tokens]
   npm run user -- list`;
 
 async function readStdin(): Promise<string> {
@@ -43,16 +45,18 @@ async function main(): Promise<void> {
       role: { type: 'string' },
       name: { type: 'string' },
       'password-stdin': { type: 'boolean' },
+      'keep-tokens': { type: 'boolean' },
     },
   });
   const command = positionals[0];
-  if (!command || !['create', 'token', 'list'].includes(command)) fail(USAGE);
+  if (!command || !['create', 'token', 'password', 'list'].includes(command)) fail(USAGE);
   const email = values.email === undefined ? undefined : ZEmail.parse(values.email);
   if (command !== 'list' && !email) fail(`--email is required\n${USAGE}`);
 
   let password = '';
-  if (command === 'create') {
-    if (!isRole(values.role)) fail(`--role must be admin, reviewer or viewer\n${USAGE}`);
+  if (command === 'create' || command === 'password') {
+    if (command === 'create' && !isRole(values.role))
+      fail(`--role must be admin, reviewer or viewer\n${USAGE}`);
     if (!values['password-stdin'])
       fail(`give the password on standard input with --password-stdin\n${USAGE}`);
     password = ZPassword.parse(await readStdin());
@@ -68,6 +72,16 @@ async function main(): Promise<void> {
         password,
       });
       console.log(`created ${user.role} ${user.email} (${user.id})`);
+    } else if (command === 'password') {
+      // The way back in for an admin who forgot their password; the same reset as on the users screen:
+      // sessions end, API tokens are revoked unless --keep-tokens.
+      const user = await userForLogin(email as string);
+      if (!user) throw new AppError('not_found', `No active user with the email ${email}`);
+      const revokeTokens = !values['keep-tokens'];
+      await updateUser(user.id, { password, revokeTokens });
+      console.log(
+        `new password set for ${user.email}; signed out everywhere; API tokens ${revokeTokens ? 'revoked' : 'kept'}`,
+      );
     } else if (command === 'token') {
       const user = await userForLogin(email as string);
       if (!user) throw new AppError('not_found', `No active user with the email ${email}`);
