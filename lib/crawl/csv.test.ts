@@ -224,3 +224,25 @@ describe('URL length (SITEMAP_MAX_LOC_CHARS)', () => {
     ]);
   });
 });
+
+describe('a huge cell', () => {
+  it('skips a line with a 60 MB cell as that row alone, unbuffered, and keeps exact line numbers', async () => {
+    const cell = Buffer.alloc(60 * 1024 * 1024, 'x');
+    const input = Buffer.concat([
+      Buffer.from('url,status,title\nhttps://a.com/1,200,ok\nhttps://a.com/2,200,"'),
+      cell,
+      Buffer.from('"\nhttps://a.com/3,abc,bad status\nhttps://a.com/4,200,ok\nhttps://a.com/5,200,'),
+      cell,
+    ]);
+    const { rows, report } = await readAll(input, {}, 1024 * 1024);
+    expect(rows.map((r) => [r.line, r.url])).toEqual([
+      [2, 'https://a.com/1'],
+      [5, 'https://a.com/4'],
+    ]);
+    expect(report.rejections.map((r) => [r.line, r.reason.slice(0, 30)])).toEqual([
+      [3, 'the line is longer than 4 MiB '],
+      [4, "status 'abc' is not a number"],
+      [6, 'the line is longer than 4 MiB '],
+    ]);
+  });
+});

@@ -3,6 +3,7 @@
 import { Parser } from 'csv-parse';
 import type { RowCollector } from './collector';
 import { type ColumnMap, type ColumnPlan, planColumns } from './columns';
+import { LongLineGuard, MAX_CSV_LINE_BYTES } from './long-lines';
 import { type CrawlField, CrawlImportError, type CrawlReport, type CrawlRow } from './types';
 import {
   hasNoindex,
@@ -40,8 +41,19 @@ export async function* readCsvBatches(
 ): AsyncGenerator<CrawlRow[]> {
   const rows = new CsvRows(options, collector, report);
   const lines = new LineCounter();
+  const guard = new LongLineGuard();
   let recordStart = 0;
   let failure: unknown = null;
+  // Dropped long lines are rejected in line order, before the record that follows them.
+  const rejectCutsBefore = (offset: number) => {
+    while (guard.cuts.length > 0 && (guard.cuts[0] as number) < offset) {
+      const line = lines.lineAt(guard.cuts.shift() as number);
+      collector.reject(
+        line,
+        `the line is longer than ${MAX_CSV_LINE_BYTES / 1024 / 1024} MiB (no crawl value is that long); skipped unread`,
+      );
+    }
+  };
   const parser = new Parser({
     delimiter: options.delimiter,
     relax_column_count: true,
@@ -51,6 +63,7 @@ export async function* readCsvBatches(
     // Records are handled here, synchronously inside write(), so nothing is buffered in the stream.
     on_record: (record: string[], context) => {
       if (failure !== null) return null;
+      if (guard.cuts.length > 0) rejectCutsBefore(recordStart + 1);
       const line = lines.lineAt(recordStart);
       recordStart = context.bytes;
       try {
@@ -61,6 +74,7 @@ export async function* readCsvBatches(
       return null;
     },
     on_skip: (error) => {
+      if (guard.cuts.length > 0) rejectCutsBefore(recordStart + 1);
       const line = lines.lineAt(recordStart);
       if (error?.code === 'CSV_MAX_RECORD_SIZE') {
         failure ??= new CrawlImportError(
@@ -77,11 +91,18 @@ export async function* readCsvBatches(
   });
   try {
     for await (const chunk of chunks) {
-      lines.push(chunk);
-      parser.write(chunk);
+      const passed = guard.pass(chunk);
+      if (passed.length === 0) continue;
+      lines.push(passed);
+      parser.write(passed);
       if (failure !== null) throw failure;
       const batch = collector.take();
       if (batch !== null) yield batch;
+    }
+    const rest = guard.end();
+    if (rest.length > 0 && failure === null) {
+      lines.push(rest);
+      parser.write(rest);
     }
     if (failure === null && !parser.destroyed) {
       await new Promise<void>((resolve) => {
@@ -92,6 +113,7 @@ export async function* readCsvBatches(
       });
     }
     if (failure !== null) throw failure;
+    rejectCutsBefore(Number.POSITIVE_INFINITY);
     rows.finish();
   } finally {
     parser.destroy();
