@@ -1,7 +1,8 @@
 // Reads of audits and their sitemap file records, shaped as the API's DTOs.
 import 'server-only';
-import { db } from '@/lib/db/client';
+import { db, pool } from '@/lib/db/client';
 import { getFindingsOverview } from '@/lib/findings/data';
+import { clipForDisplay, displaySql } from '@/lib/findings/display';
 import type { Audit, AuditSource, SitemapFile } from '@/lib/generated/prisma/client';
 import {
   type AuditDto,
@@ -56,13 +57,58 @@ export function toAuditDto(audit: AuditWithSources): AuditDto {
       uniqueUrls: audit.sitemapUniqueUrls,
     },
     crawl: crawlSummary(audit),
-    warnings: (audit.warnings ?? []) as unknown as AuditIssue[],
+    warnings: ((audit.warnings ?? []) as unknown as AuditIssue[]).map(boundedIssue),
     errors: [
-      ...((audit.errors ?? []) as unknown as AuditError[]),
+      ...((audit.errors ?? []) as unknown as AuditError[]).map(boundedIssue),
       ...(audit.errorMessage ? [{ code: 'audit_failed', message: audit.errorMessage, source: null }] : []),
     ],
     timings: timingsOf(audit.timings),
     findings: null,
+  };
+}
+
+/**
+ * A JSON array of issues (`warnings`, `errors`) with every message and example cut to the display bound
+ * in SQL, at most 100 issues of 10 examples each: examples quote the input, and audits stored before the
+ * ingest capped `loc` may hold megabyte URLs there, which would otherwise be read whole on every poll.
+ */
+function boundedIssuesSql(column: string): string {
+  const cut = (text: string) => `to_jsonb(${displaySql(text)})`;
+  return `coalesce((
+    SELECT jsonb_agg(CASE WHEN jsonb_typeof(w) <> 'object' THEN w ELSE w
+      || CASE WHEN jsonb_typeof(w->'message') = 'string'
+           THEN jsonb_build_object('message', ${cut(`w->>'message'`)}) ELSE '{}'::jsonb END
+      || CASE WHEN jsonb_typeof(w->'examples') = 'array' THEN jsonb_build_object('examples', coalesce((
+           SELECT jsonb_agg(${cut('e')} ORDER BY n) FROM jsonb_array_elements_text(w->'examples') WITH ORDINALITY x(e, n)
+            WHERE n <= 10), '[]'::jsonb)) ELSE '{}'::jsonb END END ORDER BY i)
+      FROM jsonb_array_elements(CASE WHEN jsonb_typeof(${column}) = 'array' THEN ${column} ELSE '[]'::jsonb END)
+           WITH ORDINALITY y(w, i)
+     WHERE i <= 100), '[]'::jsonb)`;
+}
+
+/** Prisma leaves these out of audit reads; boundedIssuesOf reads them cut. */
+const UNBOUNDED = { warnings: true, errors: true } as const;
+
+type Issues = Pick<Audit, 'warnings' | 'errors'>;
+
+/** The warnings and errors of these audits, cut to the display bound (boundedIssuesSql). */
+async function boundedIssuesOf(ids: string[]): Promise<Map<string, Issues>> {
+  if (ids.length === 0) return new Map();
+  const { rows } = await pool().query<Issues & { id: string }>(
+    `SELECT id, ${boundedIssuesSql('warnings')} AS warnings, ${boundedIssuesSql('errors')} AS errors
+       FROM audits WHERE id = ANY ($1::uuid[])`,
+    [ids],
+  );
+  return new Map(rows.map(({ id, ...issues }) => [id, issues]));
+}
+
+/** An issue's message and example URLs cut to the display bound: they quote the input, and audits stored
+ * before the ingest capped `loc` may hold megabyte URLs there (shown on every poll of the audit). */
+function boundedIssue<T extends AuditIssue>(issue: T): T {
+  return {
+    ...issue,
+    message: clipForDisplay(issue.message),
+    ...(issue.examples ? { examples: issue.examples.slice(0, 10).map((e) => clipForDisplay(e)) } : {}),
   };
 }
 
@@ -80,9 +126,14 @@ export async function getAudit(id: string): Promise<AuditDto | null> {
   const audit = await db().audit.findUnique({
     where: { id },
     include: { sources: { select: sourceFields } },
+    omit: UNBOUNDED,
   });
   if (!audit) return null;
-  return { ...toAuditDto(audit), findings: audit.reconciledAt ? await getFindingsOverview(id) : null };
+  const issues = (await boundedIssuesOf([id])).get(id) ?? { warnings: [], errors: [] };
+  return {
+    ...toAuditDto({ ...audit, ...issues }),
+    findings: audit.reconciledAt ? await getFindingsOverview(id) : null,
+  };
 }
 
 export interface AuditPage {
@@ -102,10 +153,12 @@ export async function listAudits(limit: number, cursor?: string): Promise<AuditP
     orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
     take: limit + 1,
     include: { sources: { select: sourceFields } },
+    omit: UNBOUNDED,
   });
   const page = rows.slice(0, limit);
+  const issues = await boundedIssuesOf(page.map((a) => a.id));
   return {
-    items: page.map(toAuditDto),
+    items: page.map((a) => toAuditDto({ ...a, ...(issues.get(a.id) ?? { warnings: [], errors: [] }) })),
     nextCursor: rows.length > limit ? (page[page.length - 1]?.id ?? null) : null,
   };
 }

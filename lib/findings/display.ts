@@ -11,8 +11,15 @@ export const DISPLAY_MAX_CHARS = 2048;
 export function clipForDisplay(text: string): string;
 export function clipForDisplay(text: string | null): string | null;
 export function clipForDisplay(text: string | null): string | null {
-  if (text === null || text.length <= DISPLAY_MAX_CHARS) return text;
+  if (text === null || text.length <= DISPLAY_MAX_CHARS || isCut(text)) return text;
   return `${text.slice(0, DISPLAY_MAX_CHARS)}… (${text.length} characters in all)`;
+}
+
+const CUT_NOTE = /^… \(\d+ characters in all\)$/;
+
+/** True for a text the bound has already cut (in SQL or here): cutting it again would count the cut text. */
+function isCut(text: string): boolean {
+  return text.length <= DISPLAY_MAX_CHARS + 40 && CUT_NOTE.test(text.slice(DISPLAY_MAX_CHARS));
 }
 
 /** True when `text` was cut by the display bound (a cut value is always longer than the bound). */

@@ -93,6 +93,14 @@ beforeAll(async () => {
       WHERE audit_id = $1 AND id = ANY ($2::int[])`,
     [auditId, rest],
   );
+  // A signal warning quoting a 5 MB URL among its examples, as the reconcile wrote them.
+  await pool().query(
+    `UPDATE audits SET warnings = jsonb_build_array(jsonb_build_object('code', 'multi_file',
+       'message', 'Declared in several files', 'count', 2,
+       'examples', jsonb_build_array('https://bounds.example/w/' || repeat('w', ${BIG}), 'https://bounds.example/w2')))
+      WHERE id = $1`,
+    [auditId],
+  );
   const { rows: sizes } = await pool().query<{ chars: string }>(
     `SELECT sum(length(url) + coalesce(length(note), 0))::text AS chars FROM findings
       WHERE audit_id = $1 AND id = ANY ($2::int[])`,
@@ -123,6 +131,8 @@ describe('the shared report page of an audit holding megabyte rows', () => {
       `https://bounds.example/${'a'.repeat(DISPLAY_MAX_CHARS - 23)}… (${BIG + 23} characters in all)`,
     );
     expect(html).toContain(`… (${1024 * 1024} characters in all)`); // the note
+    expect(html).toContain(`… (${BIG + 25} characters in all)`); // the warning's example
+    expect(html).toContain('https://bounds.example/w2');
     // 100 rows of at most ~2 KB of URL and note each, and the page around them.
     expect(html.length).toBeLessThan(1 * MB);
     // Measured: 2 MB; 48 MB when the reads were not cut.

@@ -3,7 +3,7 @@
 // audit's summary and findings through the existing data functions.
 
 import { getAudit } from '@/lib/audits/data';
-import type { AuditDto, AuditIssue } from '@/lib/audits/schema';
+import type { AuditDto } from '@/lib/audits/schema';
 import { sharedAudit } from '@/lib/auth/data';
 import { touchShare } from '@/lib/auth/mutations';
 import { sha256 } from '@/lib/auth/secrets';
@@ -43,23 +43,8 @@ export async function openShare(token: string): Promise<OpenShare | null> {
   const share = await sharedAudit(sha256(token));
   if (!share) return null;
   const audit = await getAudit(share.auditId);
-  return audit ? { shareId: share.shareId, audit: boundedAudit(audit) } : null;
-}
-
-/** The audit with the texts the report shows from it cut to the display bound (warnings and errors hold
- * messages and example URLs taken from the input). */
-function boundedAudit(audit: AuditDto): AuditDto {
-  const bounded = <T extends AuditIssue>(issue: T): T => ({
-    ...issue,
-    message: clipForDisplay(issue.message),
-    ...(issue.examples ? { examples: issue.examples.slice(0, 10).map((e) => clipForDisplay(e)) } : {}),
-  });
-  return {
-    ...audit,
-    name: clipForDisplay(audit.name),
-    warnings: audit.warnings.map(bounded),
-    errors: audit.errors.map(bounded),
-  };
+  // getAudit cuts the warnings' and errors' texts to the display bound (lib/findings/display.ts).
+  return audit ? { shareId: share.shareId, audit } : null;
 }
 
 /** Records a view of the link ("last viewed"); bookkeeping only, so a failure never blocks the report. */
