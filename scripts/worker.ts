@@ -1,9 +1,13 @@
 // `npm run worker`: one more worker process against the same database as `npm start`
 // (DATABASE_URL, or the embedded server of DATA_DIR, started if it is not running).
 import { ensureDatabase } from '@/lib/db/bootstrap';
+import { dataDir } from '@/lib/db/config';
 import { startWorker } from '@/lib/jobs/worker';
+import { ownsPostgres, watchEmbeddedPostgres } from './supervise/postgres-watch';
+import { policyFromEnv } from './supervise/restart-policy';
 
 const log = (message: string) => console.log(`[worker] ${message}`);
+const policy = policyFromEnv(process.env);
 
 // A worker started while Postgres is down (restarted by npm start's watcher, or by whoever runs it) waits
 // for it instead of exiting: exiting only made the launcher restart it in a loop.
@@ -19,6 +23,18 @@ async function waitForDatabase(): ReturnType<typeof ensureDatabase> {
 }
 
 const database = await waitForDatabase();
+// Started alone (no npm start), this worker may be the one that started the embedded server: it then
+// restarts it too, as npm start would.
+const watch =
+  database.embedded && ownsPostgres(dataDir())
+    ? watchEmbeddedPostgres({
+        dataDir: dataDir(),
+        port: Number(new URL(database.url).port),
+        policy,
+        log,
+        stopFirst: database.stop,
+      })
+    : null;
 const worker = await startWorker(log);
 
 let stopping = false;
@@ -26,8 +42,9 @@ async function shutdown(signal: string) {
   if (stopping) return;
   stopping = true;
   log(`${signal}: finishing the current job and stopping`);
+  watch?.unwatch();
   await worker.stop();
-  await database.stop();
+  await (watch ? watch.stop() : database.stop());
   process.exit(0);
 }
 process.on('SIGINT', () => void shutdown('SIGINT'));
