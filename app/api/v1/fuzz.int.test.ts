@@ -75,7 +75,21 @@ function hostileFor(name: string): [string, string][] {
 
 /** Values for JSON fields (at each leaf and each object of a valid body). */
 const HOSTILE_JSON: [string, unknown][] = [
-  ...hostileFor('field'),
+  // Of the text values, those a JSON field can hold that its type might not expect.
+  ...HOSTILE_TEXT.filter(([label]) =>
+    [
+      'NUL',
+      'NUL inside',
+      'lone surrogate',
+      '1e6 chars',
+      '5,000 chars',
+      'empty',
+      '-1',
+      '2^31',
+      'NaN',
+      'SQL',
+    ].includes(label),
+  ),
   ['number 2^31', 2 ** 31],
   ['number 2^53+1', 2 ** 53 + 1],
   ['number -1', -1],
@@ -99,7 +113,6 @@ const spoiled = (valid: unknown): [string, string][] =>
     ? [
         ['valid + NUL', `${valid}\u0000`],
         ['valid + lone surrogate', `${valid}\udc00`],
-        ['valid + 5,000 chars', `${valid}${'y'.repeat(5_000)}`],
       ]
     : [];
 
@@ -157,11 +170,13 @@ routeFiles.sort((a, b) => a.key.localeCompare(b.key));
 
 const SCHEMAS: Record<string, unknown> = { ...auditSchemas, ...authSchemas, ...findingSchemas };
 
-/** The query parameters a route's source reads: `….get('x')` on search params, and the fields of a zod
- * schema parsed from `Object.fromEntries(…searchParams)`. */
+/** The query parameters a route's source reads: `….get('x')` (`getAll`, `has`) on search params, and
+ * the fields of a zod schema parsed from `Object.fromEntries(…searchParams)`. */
 function queryParamsRead(route: RouteFile): string[] {
   const names = new Set<string>();
-  for (const match of route.source.matchAll(/(?<!headers)\.get\('([^']+)'\)/g)) names.add(match[1] as string);
+  for (const match of route.source.matchAll(/(?<!headers)\.(?:get|getAll|has)\('([^']+)'\)/g)) {
+    names.add(match[1] as string);
+  }
   for (const match of route.source.matchAll(/(Z\w+)\.parse\(\s*Object\.fromEntries\(/g)) {
     const schema = SCHEMAS[match[1] as string] as { shape?: Record<string, unknown> } | undefined;
     if (!schema?.shape) throw new Error(`${route.key}: cannot tell which fields ${match[1]} has`);
@@ -491,20 +506,27 @@ describe('the fuzz table covers every route', () => {
 describe('hostile input never gets a 500', () => {
   it('every handler answers every hostile value below 500, in the error envelope', async () => {
     const outcomes: Outcome[] = [];
-    // Routes in parallel (four at a time), each with a caller of its own (password and token routes change
-    // theirs); a route's calls in order, DELETE last (it removes the row the others read).
-    const queue = [...routeFiles];
-    const worker = async () => {
-      for (let route = queue.shift(); route; route = queue.shift()) {
-        const spec = table[route.key] ?? {};
-        const caller = await testCaller('admin');
-        const methods = methodsOf(route).sort((a, b) => Number(a === 'DELETE') - Number(b === 'DELETE'));
-        for (const method of methods) {
-          for (const call of callsFor(route, method, spec)) outcomes.push(await send(caller, route, call));
+    // Each route has a caller of its own (the password and token routes change theirs). Calls go in
+    // chunks, four at a time; DELETEs only once everything else is done (they remove rows others read).
+    type Task = { route: RouteFile; caller: TestCaller; calls: Call[] };
+    const phases: Task[][] = [[], []];
+    for (const route of routeFiles) {
+      const caller = await testCaller('admin');
+      for (const method of methodsOf(route)) {
+        const calls = callsFor(route, method, table[route.key] ?? {});
+        for (let i = 0; i < calls.length; i += 60) {
+          phases[method === 'DELETE' ? 1 : 0]?.push({ route, caller, calls: calls.slice(i, i + 60) });
         }
       }
-    };
-    await Promise.all([worker(), worker(), worker(), worker()]);
+    }
+    for (const tasks of phases) {
+      const worker = async () => {
+        for (let task = tasks.shift(); task; task = tasks.shift()) {
+          for (const call of task.calls) outcomes.push(await send(task.caller, task.route, call));
+        }
+      };
+      await Promise.all([worker(), worker(), worker(), worker()]);
+    }
 
     const failures = outcomes
       .filter((o) => o.status >= 500)
