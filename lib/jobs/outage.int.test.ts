@@ -19,7 +19,7 @@ import { closeDb, pool } from '@/lib/db/client';
 import { type EmbeddedServer, startEmbeddedPostgres } from '@/lib/db/embedded';
 import { startRun } from '@/lib/runs/service';
 import { SERVER_NODE_ARGS } from '@/scripts/node-args';
-import { isRunning, postmasterPid } from '@/scripts/supervise/postgres-watch';
+import { clusterDirOf, isRunning, postmasterPid } from '@/scripts/supervise/postgres-watch';
 import { stopBoss } from './queue';
 
 const root = path.resolve(import.meta.dirname, '..', '..');
@@ -76,6 +76,9 @@ afterAll(async () => {
   if (pid !== null && isRunning(pid)) await server.stop();
   http_.closeAllConnections();
   await new Promise((r) => http_.close(r));
+  // As root the cluster is staged outside DATA_DIR (lib/db/embedded.ts): remove it too.
+  const cluster = clusterDirOf(dataDir);
+  if (cluster) rmSync(cluster, { recursive: true, force: true });
   rmSync(dataDir, { recursive: true, force: true });
 });
 

@@ -7,6 +7,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type EmbeddedServer, startEmbeddedPostgres } from '@/lib/db/embedded';
 import {
+  clusterDirOf,
   isRunning,
   ownsPostgres,
   type PostgresWatch,
@@ -38,6 +39,9 @@ afterAll(async () => {
   // The watch stops whichever server runs; the first one's own stop would wait for ever once it was killed.
   if (watch) await watch.stop();
   else if (server && postmasterPid(dataDir) === firstPid) await server.stop();
+  // As root the cluster is staged outside DATA_DIR (lib/db/embedded.ts): remove it too.
+  const cluster = clusterDirOf(dataDir);
+  if (cluster) rmSync(cluster, { recursive: true, force: true });
   rmSync(dataDir, { recursive: true, force: true });
 });
 

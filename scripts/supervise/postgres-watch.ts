@@ -7,12 +7,19 @@ import path from 'node:path';
 import { startEmbeddedPostgres } from '@/lib/db/embedded';
 import { initialState, planRestart, type RestartPolicy } from './restart-policy';
 
-/** The postmaster's pid for `dataDir`'s cluster (postgres.json names the cluster; its postmaster.pid the
- * process), or null when the files are missing. Says nothing about whether that process still runs. */
-export function postmasterPid(dataDir: string): number | null {
+/** Where `dataDir`'s cluster lives (DATA_DIR/postgres, or staged elsewhere as root), from the
+ * postgres.json its server wrote at start; null before any start. */
+export function clusterDirOf(dataDir: string): string | null {
   const stateFile = path.join(dataDir, 'postgres.json');
   if (!existsSync(stateFile)) return null;
   const { clusterDir } = JSON.parse(readFileSync(stateFile, 'utf8')) as { clusterDir?: string };
+  return clusterDir ?? null;
+}
+
+/** The postmaster's pid for `dataDir`'s cluster (from its postmaster.pid), or null when the files are
+ * missing. Says nothing about whether that process still runs. */
+export function postmasterPid(dataDir: string): number | null {
+  const clusterDir = clusterDirOf(dataDir);
   const pidFile = clusterDir && path.join(clusterDir, 'postmaster.pid');
   if (!pidFile || !existsSync(pidFile)) return null;
   const pid = Number(readFileSync(pidFile, 'utf8').split('\n')[0]);

@@ -4,9 +4,11 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { RestartPolicy } from './restart-policy';
 import { type Supervised, supervise } from './supervisor';
 
+// The window spans the whole test, so however slowly a loaded machine starts `node`, the budget is spent
+// after three restarts and every later one is a cool-down.
 const fast: RestartPolicy = {
   maxRestarts: 3,
-  windowMs: 1_000,
+  windowMs: 60_000,
   baseDelayMs: 20,
   maxDelayMs: 80,
   coolDownMs: 300,
@@ -48,17 +50,18 @@ describe('supervise', () => {
     const siblingPid = sibling.current()?.pid;
     expect(siblingPid).toBeTypeOf('number');
 
-    await until('ten starts of the failing child', () => flapping.starts() >= 10);
+    // The old launcher stopped everything at the sixth exit.
+    await until('eight starts of the failing child', () => flapping.starts() >= 8, 30_000);
 
     expect(sibling.starts()).toBe(1);
     expect(sibling.current()?.pid).toBe(siblingPid);
     expect(sibling.current()?.exitCode).toBeNull();
     const text = logs.join('\n');
     expect(text).toMatch(
-      /worker exited \(code 3\) after [\d.]+ s; restarting in [\d.]+ s \(restart 1 of 3 allowed in 1 s\)/,
+      /worker exited \(code 3\) after [\d.]+ s; restarting in [\d.]+ s \(restart 1 of 3 allowed in 60 s\)/,
     );
     expect(text).toMatch(
-      /worker exited \(code 3\) .*restarted 3 times in 1 s, so it waits 0.3 s before the next try/,
+      /worker exited \(code 3\) .*restarted 3 times in 60 s, so it waits 0.3 s before the next try/,
     );
     expect(text).not.toMatch(/web exited/);
   });

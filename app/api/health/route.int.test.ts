@@ -16,6 +16,7 @@ import { stopBoss } from '@/lib/jobs/queue';
 import { startRun } from '@/lib/runs/service';
 import { config as proxyConfig } from '@/proxy';
 import { SERVER_NODE_ARGS } from '@/scripts/node-args';
+import { clusterDirOf } from '@/scripts/supervise/postgres-watch';
 import { GET } from './route';
 
 const root = path.resolve(import.meta.dirname, '..', '..', '..');
@@ -44,6 +45,9 @@ afterAll(async () => {
   await stopBoss().catch(() => {});
   await closeDb();
   if (!serverStopped) await server.stop();
+  // As root the cluster is staged outside DATA_DIR (lib/db/embedded.ts): remove it too.
+  const cluster = clusterDirOf(dataDir);
+  if (cluster) rmSync(cluster, { recursive: true, force: true });
   rmSync(dataDir, { recursive: true, force: true });
 });
 
