@@ -85,7 +85,7 @@ const children: Supervised[] = [web, worker];
 // process owns (a second `npm start` of the same DATA_DIR) is that process's to restart.
 let watch: PostgresWatch | null = null;
 if (database.embedded && ownsPostgres(dataDir())) {
-  const dbPort = Number(new URL(database.url).port);
+  let dbPort = Number(new URL(database.url).port);
   watch = watchEmbeddedPostgres({
     dataDir: dataDir(),
     port: dbPort,
@@ -97,6 +97,7 @@ if (database.embedded && ownsPostgres(dataDir())) {
       if (Number(now) === dbPort) return;
       // The old port was taken meanwhile: the children must reconnect elsewhere, so they restart.
       log(`PostgreSQL came back on port ${now} instead of ${dbPort}; restarting the web server and worker`);
+      dbPort = Number(now);
       const move = (u: string) => Object.assign(new URL(u), { port: now }).toString();
       urls.web = move(urls.web);
       urls.worker = move(urls.worker);
