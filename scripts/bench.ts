@@ -158,7 +158,7 @@ async function main() {
     ],
     {
       cwd: root,
-      env: { ...process.env, DATABASE_URL: database.url },
+      env: { ...process.env, DATABASE_URL: database.workerUrl },
       stdio: ['ignore', 'pipe', 'inherit'],
     },
   );

@@ -6,8 +6,7 @@ import path from 'node:path';
 import type pg from 'pg';
 import { db } from '@/lib/db/client';
 import { uploadsDir } from '@/lib/db/config';
-import { dropPartition } from '@/lib/db/partitions';
-import { resetFindings } from '@/lib/reconcile/mutations';
+import { dropAuditTables } from '@/lib/db/partitions';
 import type { TAuditOptions } from './schema';
 
 export interface NewSource {
@@ -54,12 +53,8 @@ export async function markUnfinishedFilesFailed(client: pg.PoolClient, auditId: 
  * files. */
 export async function deleteAudit(id: string): Promise<boolean> {
   const { count } = await db().audit.deleteMany({ where: { id } });
-  if (count > 0) {
-    // Findings first: a reconcile's leftover views read the entry and crawl partitions.
-    await resetFindings(id);
-    await dropPartition('sitemap_entries', id);
-    await dropPartition('crawl_pages', id);
-  }
+  // The web server's role may not drop tables: an owner's function drops those of an audit that is gone.
+  if (count > 0) await dropAuditTables(id);
   await rm(path.join(uploadsDir(), id), { recursive: true, force: true });
   return count > 0;
 }

@@ -1,12 +1,20 @@
-// Gets this process a migrated database: DATABASE_URL when set, else the embedded server in DATA_DIR.
+// Gets this process a migrated database: DATABASE_URL (the owner's) when set, else the embedded server in
+// DATA_DIR; migrates it as the owner and provisions the app's roles (lib/db/roles.ts). A process handed a
+// role's URL instead (a launcher's child) only checks that the schema is current.
 import 'server-only';
 import pg from 'pg';
 import { dataDir } from './config';
 import { startEmbeddedPostgres } from './embedded';
-import { migrate } from './migrate';
+import { listMigrations, migrate } from './migrate';
+import { provisionRoles } from './roles';
 
 export interface Database {
+  /** The web server's URL (its role cannot change the schema; the decision log is INSERT/SELECT only). */
   url: string;
+  /** The worker's URL (the web's rights, plus the per-audit partitions). */
+  workerUrl: string;
+  /** The owner's URL (migrations); null when this process was given a role's URL. */
+  ownerUrl: string | null;
   embedded: boolean;
   stop(): Promise<void>;
 }
@@ -21,17 +29,65 @@ export async function migrateDatabase(url: string): Promise<string[]> {
   }
 }
 
+/** For a role's URL: true when it may not migrate (no CREATE on public), after checking nothing is
+ * pending, since only the owner can apply migrations. */
+async function isAppRole(url: string): Promise<boolean> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    const { rows } = await client.query<{ owner: boolean }>(
+      "SELECT has_schema_privilege('public', 'CREATE') AS owner",
+    );
+    if (rows[0]?.owner) return false;
+    const applied = await client
+      .query<{ name: string }>(
+        'SELECT migration_name AS name FROM "_prisma_migrations" WHERE finished_at IS NOT NULL AND rolled_back_at IS NULL',
+      )
+      .then((r) => new Set(r.rows.map((row) => row.name)))
+      .catch(() => new Set<string>());
+    const pending = listMigrations().filter((m) => !applied.has(m.name));
+    if (pending.length > 0) {
+      throw new Error(
+        `the database needs ${pending.length} migration(s) (${pending[0]?.name}…) that this role may not apply: ` +
+          "start the app with the owner's DATABASE_URL (npm start) first",
+      );
+    }
+    return true;
+  } finally {
+    await client.end();
+  }
+}
+
+// Which database the first call found, so a later call in the same process (a supervisor restarting a
+// stopped embedded server) goes the same way even though DATABASE_URL now holds a role's URL.
+const globals = globalThis as typeof globalThis & {
+  __sitemapAuditOwner?: { embedded: boolean; url: string };
+};
+
 export async function ensureDatabase(log: (message: string) => void = () => {}): Promise<Database> {
-  let database: Database;
-  if (process.env.DATABASE_URL) {
-    database = { url: process.env.DATABASE_URL, embedded: false, stop: async () => {} };
+  const first = globals.__sitemapAuditOwner;
+  const given = first ? (first.embedded ? undefined : first.url) : process.env.DATABASE_URL;
+  let ownerUrl: string;
+  let embedded = false;
+  let stop = async () => {};
+  if (given) {
+    if (!first && (await isAppRole(given))) {
+      return { url: given, workerUrl: given, ownerUrl: null, embedded: false, stop };
+    }
+    ownerUrl = given;
   } else {
     const server = await startEmbeddedPostgres({ dataDir: dataDir(), log });
     if (!server.owned) log(`using the PostgreSQL server already running for ${dataDir()}`);
-    database = { url: server.url, embedded: true, stop: server.stop };
-    process.env.DATABASE_URL = server.url;
+    ownerUrl = server.url;
+    embedded = true;
+    stop = server.stop;
   }
-  const applied = await migrateDatabase(database.url);
+  globals.__sitemapAuditOwner = { embedded, url: ownerUrl };
+  const applied = await migrateDatabase(ownerUrl);
   for (const name of applied) log(`applied migration ${name}`);
-  return database;
+  const roles = await provisionRoles(ownerUrl, { dataDir: dataDir(), log });
+  // This process's own database work (a script, a worker started alone) runs as the worker, the app role
+  // that can do everything the app does; a launcher hands `url` and `workerUrl` to its children.
+  process.env.DATABASE_URL = roles.workerUrl;
+  return { url: roles.webUrl, workerUrl: roles.workerUrl, ownerUrl, embedded, stop };
 }

@@ -6,6 +6,10 @@ import type pg from 'pg';
 import { pool } from './client';
 import { CopyWriter } from './copy';
 
+/** Where the worker creates its tables (its search_path puts it first): per-audit partitions and the
+ * reconcile's scratch tables. Its role may create nothing in public (lib/db/roles.ts). */
+export const BULK_SCHEMA = 'audit_bulk';
+
 export type BulkTable = 'sitemap_entries' | 'crawl_pages' | 'findings' | 'decision_log';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
@@ -87,8 +91,14 @@ export function keySql(table: BulkTable, part: string): string[] {
   return INDEXES[table](part);
 }
 
-/** Creates an audit's empty partition directly attached (for tables that fill row by row). */
+/** Creates an audit's empty partition directly attached (for tables that fill row by row). The decision
+ * log is the owner's (the worker may not rewrite it), so its partitions come from a function of the
+ * owner's (prisma/migrations/20261201120000_least_privilege). */
 export async function createAttachedPartition(table: BulkTable, auditId: string): Promise<void> {
+  if (table === 'decision_log') {
+    await pool().query('SELECT public.create_decision_log_partition($1)', [check(auditId)]);
+    return;
+  }
   const part = partitionName(table, auditId);
   await pool().query(
     `CREATE TABLE IF NOT EXISTS "${part}" PARTITION OF "${table}" ${partitionBound(table, auditId)}`,
@@ -96,8 +106,13 @@ export async function createAttachedPartition(table: BulkTable, auditId: string)
 }
 
 /** Detaches (without blocking readers of other audits) and drops an audit's partitions, if any (both
- * parts of its findings). */
+ * parts of its findings). The decision log's goes through the owner's function, which refuses while the
+ * audit exists and its log holds a decision. */
 export async function dropPartition(table: BulkTable, auditId: string): Promise<void> {
+  if (table === 'decision_log') {
+    await pool().query('SELECT public.drop_decision_log_partition($1)', [check(auditId)]);
+    return;
+  }
   const parts = [partitionName(table, auditId)];
   if (table === 'findings') parts.push(secondFindingsPart(auditId));
   for (const part of parts) {
@@ -110,6 +125,32 @@ export async function dropPartition(table: BulkTable, auditId: string): Promise<
       await pool().query(`ALTER TABLE "${table}" DETACH PARTITION "${part}" CONCURRENTLY`);
     }
     await pool().query(`DROP TABLE IF EXISTS "${part}"`);
+  }
+}
+
+const LOCK_NOT_AVAILABLE = '55P03';
+
+/**
+ * Drops every table of a deleted audit (its partitions, findings parts and reconcile sets), for the web
+ * server, whose role may not run DDL: an owner's function does it, only for an audit that no longer
+ * exists. Each try waits at most 2 s for the parents' locks (other audits' readers queue behind it
+ * meanwhile); after a few, what is left is dropped at the next start (lib/db/roles.ts).
+ */
+export async function dropAuditTables(auditId: string, tries = 5): Promise<void> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await pool().query('SELECT public.drop_audit_tables($1)', [check(auditId)]);
+      return;
+    } catch (error) {
+      if ((error as { code?: string }).code !== LOCK_NOT_AVAILABLE) throw error;
+      if (attempt >= tries) {
+        console.error(
+          `[db] the tables of deleted audit ${auditId} stay until the next start: ${(error as Error).message}`,
+        );
+        return;
+      }
+      await new Promise((resolve) => setTimeout(resolve, 500 * attempt));
+    }
   }
 }
 

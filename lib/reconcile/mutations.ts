@@ -7,6 +7,7 @@ import { pool, transaction } from '@/lib/db/client';
 import { intEnv } from '@/lib/db/config';
 import {
   ASYNCHRONOUS_COMMIT,
+  BULK_SCHEMA,
   createAttachedPartition,
   createPartSql,
   dropPartition,
@@ -83,13 +84,15 @@ export interface ReconcileOutcome {
 
 /** Drops an audit's reconcile sets (views first: they read the partitions and the tables below). */
 export async function dropSets(auditId: string): Promise<void> {
-  const { rows } = await pool().query<{ relname: string; relkind: string }>(
-    `SELECT relname, relkind FROM pg_class
-      WHERE relname = ANY($1) AND relnamespace = 'public'::regnamespace ORDER BY relkind = 'v' DESC`,
+  // The worker makes them in its own schema; an older version left them in public.
+  const { rows } = await pool().query<{ name: string; relkind: string }>(
+    `SELECT oid::regclass::text AS name, relkind FROM pg_class
+      WHERE relname = ANY($1) AND relnamespace IN ('public'::regnamespace, '${BULK_SCHEMA}'::regnamespace)
+      ORDER BY relkind = 'v' DESC`,
     [setRelationNames(auditId)],
   );
-  for (const { relname, relkind } of rows)
-    await pool().query(`DROP ${relkind === 'v' ? 'VIEW' : 'TABLE'} IF EXISTS "${relname}"`);
+  for (const { name, relkind } of rows)
+    await pool().query(`DROP ${relkind === 'v' ? 'VIEW' : 'TABLE'} IF EXISTS ${name}`);
 }
 
 /** Removes an earlier reconcile of the audit (its findings, decisions, counts and any sets left behind). */

@@ -157,7 +157,7 @@ describe('cancelling an audit', () => {
     }
     expect(await getAudit(id)).toMatchObject({ status: 'cancelled', findings: null });
     const parts = await pool().query(
-      "SELECT count(*)::int AS n FROM pg_class WHERE relname LIKE $1 AND relnamespace = 'public'::regnamespace",
+      "SELECT count(*)::int AS n FROM pg_class WHERE relname LIKE $1 AND relnamespace IN ('public'::regnamespace, 'audit_bulk'::regnamespace)",
       [`%${id.replaceAll('-', '')}%`],
     );
     // The entry and crawl partitions stay; no findings, decision log or reconcile set was left behind.
