@@ -149,6 +149,28 @@ SELECT c.oid::regclass::text AS name, c.relkind AS kind, c.relnamespace = 'publi
             AND (c.relname ~ '^reconcile_[a-z0-9]+_[0-9a-f]{32}$' OR c.relname ~ '^findings2_[0-9a-f]{32}$')))
    AND c.relowner <> (SELECT oid FROM pg_roles WHERE rolname = $1)`;
 
+/** Sets a role's search_path in this database unless it is set already (roles an operator made may be
+ * beyond the owner's reach: then the operator is told the statement to run). */
+async function setSearchPath(client: pg.ClientBase, database: string, role: string, path: string) {
+  const { rows } = await client.query<{ config: string[] | null }>(
+    `SELECT s.setconfig AS config FROM pg_db_role_setting s
+      WHERE s.setrole = (SELECT oid FROM pg_roles WHERE rolname = $1)
+        AND s.setdatabase = (SELECT oid FROM pg_database WHERE datname = $2)`,
+    [role, database],
+  );
+  if (rows[0]?.config?.includes(`search_path=${path}`)) return;
+  const sql = `ALTER ROLE ${ident(role)} IN DATABASE ${ident(database)} SET search_path = ${path}`;
+  await client.query('SAVEPOINT search_path');
+  try {
+    await client.query(sql);
+  } catch (error) {
+    await client.query('ROLLBACK TO SAVEPOINT search_path');
+    throw new Error(
+      `could not set ${role}'s search_path (${(error as Error).message}); as a superuser, run: ${sql}`,
+    );
+  }
+}
+
 /** Gives the worker its tables, then every role exactly its rights on every table of public and pgboss. */
 async function applyGrants(client: pg.ClientBase, owner: Owner, names: RoleNames): Promise<void> {
   const web = ident(names.web);
@@ -173,10 +195,8 @@ async function applyGrants(client: pg.ClientBase, owner: Owner, names: RoleNames
     await run(`GRANT USAGE, CREATE ON SCHEMA ${ident(BULK_SCHEMA)} TO ${worker}`);
     await run(`REVOKE ALL ON SCHEMA ${ident(BULK_SCHEMA)} FROM ${web}`);
     // The worker's tables are found (and new ones created) in its schema first; the web needs only public.
-    await run(
-      `ALTER ROLE ${worker} IN DATABASE ${ident(owner.database)} SET search_path = ${BULK_SCHEMA}, public`,
-    );
-    await run(`ALTER ROLE ${web} IN DATABASE ${ident(owner.database)} SET search_path = public`);
+    await setSearchPath(client, owner.database, names.worker, `${BULK_SCHEMA}, public`);
+    await setSearchPath(client, owner.database, names.web, 'public');
 
     const { rows: tables } = await client.query<{ name: string; relname: string; worker: boolean }>(
       `SELECT c.oid::regclass::text AS name, c.relname, c.relowner = (SELECT oid FROM pg_roles WHERE rolname = $1) AS worker
