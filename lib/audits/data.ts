@@ -14,7 +14,9 @@ import {
   ZAuditOptions,
 } from './schema';
 
-type AuditWithSources = Audit & { sources?: Pick<AuditSource, 'role' | 'kind' | 'url' | 'fileName'>[] };
+type AuditWithSources = Omit<Audit, 'findingsSummary'> & {
+  sources?: Pick<AuditSource, 'role' | 'kind' | 'url' | 'fileName'>[];
+};
 
 function crawlSummary(audit: AuditWithSources): CrawlSummary {
   const report = (audit.crawlReport ?? {}) as Partial<CrawlSummary> & { format?: string };
@@ -86,8 +88,9 @@ function boundedIssuesSql(column: string): string {
      WHERE i <= 100), '[]'::jsonb)`;
 }
 
-/** Prisma leaves these out of audit reads; boundedIssuesOf reads them cut. */
-const UNBOUNDED = { warnings: true, errors: true } as const;
+/** Prisma leaves these out of audit reads: boundedIssuesOf reads the issues cut, and the findings summary
+ * (which names every sitemap file by URL) is read, cut, by getFindingsOverview. */
+const UNBOUNDED = { warnings: true, errors: true, findingsSummary: true } as const;
 
 type Issues = Pick<Audit, 'warnings' | 'errors'>;
 

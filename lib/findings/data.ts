@@ -64,7 +64,15 @@ function parseSummary(auditId: string, value: unknown): TFindingsSummary | null 
 /** The audit's findings summary; null when there is no such audit or it has none. */
 export async function findingsSummaryOf(auditId: string): Promise<TFindingsSummary | null> {
   const { rows } = await pool().query<{ summary: unknown }>(
-    'SELECT findings_summary AS summary FROM audits WHERE id = $1',
+    // The per-file rows name each file by URL: cut to the display bound here, like every stored text read.
+    `SELECT CASE WHEN jsonb_typeof(findings_summary->'byFile') = 'array'
+              THEN jsonb_set(findings_summary, '{byFile}', coalesce((
+                SELECT jsonb_agg(CASE WHEN jsonb_typeof(b->'url') = 'string'
+                                      THEN b || jsonb_build_object('url', to_jsonb(${displaySql(`b->>'url'`)}))
+                                      ELSE b END ORDER BY i)
+                  FROM jsonb_array_elements(findings_summary->'byFile') WITH ORDINALITY x(b, i)), '[]'::jsonb))
+              ELSE findings_summary END AS summary
+       FROM audits WHERE id = $1`,
     [auditId],
   );
   return parseSummary(auditId, rows[0]?.summary);
@@ -215,10 +223,11 @@ export async function getFinding(
 export async function getFindingsOverview(auditId: string): Promise<FindingsOverview | null> {
   const audit = await db().audit.findUnique({
     where: { id: auditId },
-    select: { reconciledAt: true, findingsSummary: true, findingCounts: true },
+    select: { reconciledAt: true, findingCounts: true },
   });
   if (!audit?.reconciledAt) return null;
-  const summary = parseSummary(auditId, audit.findingsSummary);
+  // Read apart, through the query that cuts its file URLs to the display bound.
+  const summary = await findingsSummaryOf(auditId);
   const lists = ['prune', 'add', 'held'] as const;
   const overview: FindingsOverview = {
     prune: { total: 0, byReason: {} },

@@ -23,6 +23,7 @@ import { reconciledAuditOf, urlsetXml } from '@/lib/test-support/run-audit';
 import { PDF_ROWS_PER_LIST, REPORT_PAGE_SIZE } from './shared';
 
 const FINDINGS = 50_000;
+const PRUNE = FINDINGS - 1 + 3;
 const BIG = 5 * 1024 * 1024;
 const JS_URL = 'javascript:alert(document.cookie)//';
 const DATA_URL = 'data:text/html,<script>alert(1)</script>';
@@ -60,10 +61,13 @@ let token = '';
 let firstIds: number[] = [];
 
 beforeAll(async () => {
-  // 50,000 declared URLs, one crawled: 49,999 prune findings and one healthy match.
+  // 50,003 declared URLs, one crawled: 50,002 prune findings and one healthy match.
   const locs = Array.from({ length: FINDINGS }, (_, i) => `https://bounds.example/p/${i}`);
   auditId = await reconciledAuditOf('Bounds', {
-    sitemaps: { 'big.xml': urlsetXml(locs) },
+    sitemaps: {
+      'big.xml': urlsetXml(locs),
+      'few.xml': urlsetXml([1, 2, 3].map((i) => `https://bounds.example/p/few-${i}`)),
+    },
     crawl: [JSON.stringify({ url: locs[0], status: 200, crawled_at: '2026-11-01T00:00:00Z' })],
   });
   const { rows } = await pool().query<{ id: number }>(
@@ -101,6 +105,18 @@ beforeAll(async () => {
       WHERE id = $1`,
     [auditId],
   );
+  // A sitemap file's URL too (the small file's, so that an exact export stays a few rows), on its row
+  // and in the per-file summary the reconcile stored.
+  await pool().query(
+    `UPDATE sitemap_files SET url = 'https://bounds.example/f/' || repeat('f', ${BIG})
+      WHERE audit_id = $1 AND upload_name = 'few.xml'`,
+    [auditId],
+  );
+  await pool().query(
+    `UPDATE audits SET findings_summary = jsonb_set(findings_summary, '{byFile,0,url}',
+       to_jsonb('https://bounds.example/f/' || repeat('f', ${BIG}))) WHERE id = $1`,
+    [auditId],
+  );
   const { rows: sizes } = await pool().query<{ chars: string }>(
     `SELECT sum(length(url) + coalesce(length(note), 0))::text AS chars FROM findings
       WHERE audit_id = $1 AND id = ANY ($2::int[])`,
@@ -126,7 +142,7 @@ describe('the shared report page of an audit holding megabyte rows', () => {
       renderToStaticMarkup(await SharedReportPage(props)),
     );
     expect(html.match(/<tr>/g)).toHaveLength(REPORT_PAGE_SIZE + 1);
-    expect(html).toContain(`${formatCount(49_999)} rows`);
+    expect(html).toContain(`${formatCount(PRUNE)} rows`);
     expect(html).toContain(
       `https://bounds.example/${'a'.repeat(DISPLAY_MAX_CHARS - 23)}… (${BIG + 23} characters in all)`,
     );
@@ -184,7 +200,7 @@ describe('the PDF of an audit holding megabyte rows', () => {
     if (!share) throw new Error('share expected');
     const text = pdfText(await buildReportPdf(await loadPdfReport(share)));
     expect(text).toContain(`at most ${PDF_ROWS_PER_LIST} rows per list`);
-    expect(text).toContain(`and ${formatCount(49_999 - PDF_ROWS_PER_LIST)} more rows`);
+    expect(text).toContain(`and ${formatCount(PRUNE - PDF_ROWS_PER_LIST)} more rows`);
     expect(text).toContain(JS_URL.slice(0, 20)); // drawn as text
     expect(text.split('\n').filter((l) => l.startsWith('https://bounds.example/'))).toHaveLength(
       PDF_ROWS_PER_LIST - 2,
@@ -208,6 +224,13 @@ describe('the API list of an audit holding megabyte rows', () => {
     const big = page.items[0];
     expect(big?.url.endsWith(`… (${BIG + 23} characters in all)`)).toBe(true);
     expect(big?.decidedBy?.length).toBeLessThan(DISPLAY_MAX_CHARS + 40);
+    const res = await listRoute(
+      viewer.request(`http://localhost/api/v1/audits/${auditId}/findings?list=prune&q=/p/few-`),
+      { params: Promise.resolve({ id: auditId }) },
+    );
+    const few = ((await res.json()) as FindingPage).items;
+    expect(few).toHaveLength(3);
+    for (const f of few) expect(f.sitemapFile?.url?.endsWith(`… (${BIG + 25} characters in all)`)).toBe(true);
     expect(big?.note?.length).toBeLessThan(DISPLAY_MAX_CHARS + 40);
     // URL, note, reviewer and the redirect target's evidence: each cut, the row a few KB in all.
     expect(JSON.stringify(big).length).toBeLessThan(8 * DISPLAY_MAX_CHARS);
@@ -221,13 +244,23 @@ describe('the API list of an audit holding megabyte rows', () => {
     let first: number | undefined;
     let rows = 0;
     let largestBatch = 0;
+    const fileUrls: (number | undefined)[] = [];
     for await (const batch of streamFindings(auditId, { list: 'prune' })) {
       if (first === undefined) first = batch[0]?.url.length;
       rows += batch.length;
+      for (const f of batch)
+        if (f.sitemapFile?.uploadName === 'few.xml') fileUrls.push(f.sitemapFile.url?.length);
       largestBatch = Math.max(largestBatch, batch.length);
+      // A batch is bounded by stored characters as well as rows: megabyte rows come one at a time.
+      const chars = batch.reduce(
+        (n, f) => n + f.url.length + (f.note?.length ?? 0) + (f.sitemapFile?.url?.length ?? 0),
+        0,
+      );
+      if (batch.length > 1) expect(chars).toBeLessThanOrEqual(8 * MB);
     }
     expect(first).toBe(BIG + 23);
-    expect(rows).toBe(49_999);
+    expect(fileUrls).toEqual([BIG + 25, BIG + 25, BIG + 25]);
+    expect(rows).toBe(PRUNE);
     expect(largestBatch).toBeLessThanOrEqual(5000);
   });
 });

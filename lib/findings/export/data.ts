@@ -15,9 +15,13 @@ import type { FindingRow } from '@/lib/findings/types';
 /** A JSONL batch holds at most this many stored characters (a single longer row goes alone). */
 const BATCH_CHARS = 8 * 1024 * 1024;
 
-/** The stored characters of a row that can be long: what a batch is measured by. */
+/** The stored characters of a row that can be long, its sitemap files' URLs included: what a batch is
+ * measured by. */
 const ROW_CHARS = `coalesce(length(f.url), 0) + coalesce(length(f.canonical), 0) + coalesce(length(f.crawled_url), 0)
-  + coalesce(length(f.redirect_url), 0) + coalesce(length(f.variant_url), 0) + coalesce(length(f.note), 0)`;
+  + coalesce(length(f.redirect_url), 0) + coalesce(length(f.variant_url), 0) + coalesce(length(f.note), 0)
+  + coalesce(length(sf.url), 0)
+  + CASE WHEN cardinality(f.file_ids) > 0 THEN coalesce((
+      SELECT sum(coalesce(length(s.url), 0)) FROM sitemap_files s WHERE s.id = ANY (f.file_ids)), 0) ELSE 0 END`;
 
 /**
  * The rows matching the filter in id order, with their stored values whole, a batch at a time. A cursor
@@ -35,7 +39,7 @@ export async function* streamFindings(
     const f = filterSql(auditId, filter);
     await client.query(
       `DECLARE findings_export NO SCROLL CURSOR FOR
-       SELECT f.id, (${ROW_CHARS})::float8 AS chars FROM findings f WHERE ${f.sql} ORDER BY f.id`,
+       SELECT f.id, (${ROW_CHARS})::float8 AS chars FROM ${FINDING_FROM} WHERE ${f.sql} ORDER BY f.id`,
       f.params,
     );
     const readWhole = async (ids: number[]) =>
