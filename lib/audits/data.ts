@@ -171,8 +171,10 @@ export function toSitemapFileDto(file: SitemapFile): SitemapFileDto {
     id: file.id,
     parentId: file.parentId,
     position: file.position,
-    url: file.url,
-    uploadName: file.uploadName,
+    // Cut for display (a file's URL comes from a sitemap index's <loc>); the reads hold at most the
+    // index files' own bytes, which the ingest caps.
+    url: clipForDisplay(file.url),
+    uploadName: clipForDisplay(file.uploadName),
     kind: file.kind,
     depth: file.depth,
     status: file.status as SitemapFileDto['status'],
@@ -184,7 +186,7 @@ export function toSitemapFileDto(file: SitemapFile): SitemapFileDto {
     error: file.errorCode
       ? {
           code: file.errorCode,
-          message: file.errorMessage ?? '',
+          message: clipForDisplay(file.errorMessage ?? ''),
           line: file.errorLine,
           column: file.errorColumn,
         }

@@ -10,6 +10,7 @@ import { createElement } from 'react';
 import { renderToStaticMarkup } from 'react-dom/server';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { GET as listRoute } from '@/app/api/v1/audits/[id]/findings/route';
+import { GET as sitemapsRoute } from '@/app/api/v1/audits/[id]/sitemaps/route';
 import SharedReportPage from '@/app/r/[token]/page';
 import { GET as pdfRoute } from '@/app/r/[token]/report.pdf/route';
 import { formatCount } from '@/lib/audits/format';
@@ -237,6 +238,17 @@ describe('the API list of an audit holding megabyte rows', () => {
     expect(result.text.length).toBeLessThan(1 * MB);
     // Measured: 4 MB; 103 MB when the reads were not cut.
     expect(growth).toBeLessThan(16 * MB);
+  });
+
+  it('answers the sitemap files with their URLs cut', async () => {
+    const viewer = await testCaller('viewer');
+    const res = await sitemapsRoute(viewer.request(`http://localhost/api/v1/audits/${auditId}/sitemaps`), {
+      params: Promise.resolve({ id: auditId }),
+    });
+    const text = await res.text();
+    expect(res.status).toBe(200);
+    expect(text.length).toBeLessThan(64 * 1024);
+    expect(text).toContain(`… (${BIG + 25} characters in all)`);
   });
 
   it('keeps its JSONL export exact, a bounded batch at a time', async () => {
