@@ -1,11 +1,12 @@
 // Fetches the files the walk will read next, several at once, so a tree of slow or hanging children
 // costs about (children / per-host concurrency) × the per-file timeout instead of their sum. Each
-// file is downloaded to a spool file in a private temporary folder; the walk still parses the files
-// one after another in queue order, so file ids, positions and entry order never depend on timing.
-// A slot is held from the start of a download until the walk has read the file, which bounds both
-// the connections and the spooled bytes (at most SITEMAP_FETCH_CONCURRENCY files on disk).
+// file is downloaded into memory (up to 8 MiB) and past that into a spool file in a private temporary
+// folder; the walk still parses the files one after another in queue order, so file ids, positions
+// and entry order never depend on timing. A slot is held from the start of a download until the walk
+// has read the file, which bounds the connections, the memory (8 MiB a slot) and the spooled bytes
+// (at most SITEMAP_FETCH_CONCURRENCY files).
 import { createReadStream } from 'node:fs';
-import { mkdtemp, open, rm } from 'node:fs/promises';
+import { type FileHandle, mkdtemp, open, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { NetError } from '@/lib/net/types';
@@ -26,6 +27,8 @@ interface Slot {
 
 /** Pending files examined per scheduling pass: keeps one host's long queue from costing O(n²). */
 const SCAN_LIMIT = 256;
+/** A body up to this size stays in memory; writing and re-reading the typical sitemap cost 25 %. */
+const MEMORY_SPOOL_BYTES = 8 * 1024 * 1024;
 
 export class Prefetcher {
   // Insertion order is queue order: started slots first, then those waiting.
@@ -128,9 +131,11 @@ export class Prefetcher {
         slot.stop.signal,
       );
       if (!opened.ok) return opened;
-      this.dir ??= mkdtemp(path.join(os.tmpdir(), 'sitemap-audit-spool-'));
-      slot.spoolPath = path.join(await this.dir, `${++this.spools}.body`);
-      return await spool(opened, slot.spoolPath);
+      return await spool(opened, async () => {
+        this.dir ??= mkdtemp(path.join(os.tmpdir(), 'sitemap-audit-spool-'));
+        slot.spoolPath = path.join(await this.dir, `${++this.spools}.body`);
+        return slot.spoolPath;
+      });
     } catch (error) {
       // Never rejects: whatever went wrong is this file's outcome.
       const known = error instanceof NetError || error instanceof FetchBudgetError;
@@ -145,23 +150,47 @@ export class Prefetcher {
   }
 }
 
-/** Downloads the body to `file`; the result replays it, then throws the error that ended it, if any,
- * so entries before a cut-off (too_large, timeout) are kept as when streaming. */
-async function spool(opened: Extract<OpenResult, { ok: true }>, file: string): Promise<OpenResult> {
-  const handle = await open(file, 'w', 0o600);
+/** Downloads the body, into memory and past MEMORY_SPOOL_BYTES into the file `spoolFile()` names; the
+ * result replays it, then throws the error that ended it, if any, so entries before a cut-off
+ * (too_large, timeout) are kept as when streaming. */
+async function spool(
+  opened: Extract<OpenResult, { ok: true }>,
+  spoolFile: () => Promise<string>,
+): Promise<OpenResult> {
+  const chunks: Uint8Array[] = [];
+  let held = 0;
+  let handle: FileHandle | null = null;
+  let file: string | null = null;
   let failure: unknown = null;
   try {
-    for await (const chunk of opened.body) await handle.write(chunk);
+    for await (const chunk of opened.body) {
+      if (handle) {
+        await handle.write(chunk);
+        continue;
+      }
+      chunks.push(chunk);
+      held += chunk.length;
+      if (held > MEMORY_SPOOL_BYTES) {
+        file = await spoolFile();
+        handle = await open(file, 'w', 0o600);
+        for (const kept of chunks.splice(0)) await handle.write(kept);
+      }
+    }
   } catch (error) {
     failure = error;
   } finally {
-    await handle.close();
+    await handle?.close();
   }
   const wire = opened.wire();
-  return { ...opened, body: replay(file, failure), wire: () => wire };
+  return { ...opened, body: replay(file, chunks, failure), wire: () => wire };
 }
 
-async function* replay(file: string, failure: unknown): AsyncGenerator<Uint8Array> {
-  yield* createReadStream(file, { highWaterMark: 256 * 1024 });
+async function* replay(
+  file: string | null,
+  chunks: Uint8Array[],
+  failure: unknown,
+): AsyncGenerator<Uint8Array> {
+  if (file === null) yield* chunks.splice(0);
+  else yield* createReadStream(file, { highWaterMark: 256 * 1024 });
   if (failure !== null) throw failure;
 }
