@@ -6,7 +6,7 @@
 // has read the file, which bounds the connections, the memory (8 MiB a slot) and the spooled bytes
 // (at most SITEMAP_FETCH_CONCURRENCY files).
 import { createReadStream } from 'node:fs';
-import { type FileHandle, mkdtemp, open, rm } from 'node:fs/promises';
+import { type FileHandle, mkdtemp, open, readdir, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { NetError } from '@/lib/net/types';
@@ -132,7 +132,7 @@ export class Prefetcher {
       );
       if (!opened.ok) return opened;
       return await spool(opened, async () => {
-        this.dir ??= mkdtemp(path.join(os.tmpdir(), 'sitemap-audit-spool-'));
+        this.dir ??= spoolFolder();
         slot.spoolPath = path.join(await this.dir, `${++this.spools}.body`);
         return slot.spoolPath;
       });
@@ -147,6 +147,31 @@ export class Prefetcher {
         }),
       };
     }
+  }
+}
+
+const SPOOL_PREFIX = 'sitemap-audit-spool-';
+
+/** A private folder named after this process; folders of processes that died (a worker killed
+ * mid-ingest never ran its cleanup) are removed first. */
+async function spoolFolder(): Promise<string> {
+  const base = os.tmpdir();
+  for (const name of await readdir(base).catch(() => [] as string[])) {
+    const pid = Number(/^sitemap-audit-spool-(\d+)-/.exec(name)?.[1]);
+    if (Number.isInteger(pid) && pid !== process.pid && !isAlive(pid)) {
+      await rm(path.join(base, name), { recursive: true, force: true }).catch(() => {});
+    }
+  }
+  return mkdtemp(path.join(base, `${SPOOL_PREFIX}${process.pid}-`));
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    // EPERM: it exists but belongs to someone else.
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
   }
 }
 

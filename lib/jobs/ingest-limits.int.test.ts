@@ -1,8 +1,9 @@
 // The ingest's bounded cost per input (issue #11), against the real database and hostile HTTP servers
 // on 127.0.0.1: hanging and slow-drip children, the per-audit fetch budget, concurrent fetches whose
 // results do not depend on timing, and one hostile file among good ones.
+import { spawnSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
 import type http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
@@ -235,6 +236,11 @@ describe('one hostile file among good ones', () => {
     });
     try {
       const dir = mkdtempSync(path.join(os.tmpdir(), 'hostile-'));
+      // What a worker killed mid-ingest leaves behind: removed by the next walk that spools to disk.
+      const deadPid = spawnSync('true').pid;
+      const stale = path.join(os.tmpdir(), `sitemap-audit-spool-${deadPid}-test`);
+      mkdirSync(stale, { recursive: true });
+      writeFileSync(path.join(stale, '1.body'), 'left over');
       const { id, audit, files, ms } = await ingest([
         urlSource(`${hostileServer.origin}/1`),
         urlSource(`${hostileServer.origin}/huge-loc.xml`),
@@ -278,6 +284,11 @@ describe('one hostile file among good ones', () => {
         [id],
       );
       expect(rows[0].longest).toBeLessThanOrEqual(2048);
+      // The 20 MB file went through a spool file; nothing of it, or of the dead worker, is left.
+      expect(existsSync(stale)).toBe(false);
+      expect(
+        readdirSync(os.tmpdir()).filter((n) => n.startsWith(`sitemap-audit-spool-${process.pid}-`)),
+      ).toEqual([]);
     } finally {
       await hostileServer.close();
     }
