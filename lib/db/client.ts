@@ -34,6 +34,12 @@ export function pool(): pg.Pool {
     // An idle connection the server closes (restart, shutdown) must not take the process down with it;
     // the pool replaces it on the next query.
     state.pool.on('error', (error) => console.error(`[db] idle connection lost: ${error.message}`));
+    // pg-pool listens for errors on idle connections only; a connection a dying server drops while a
+    // query holds it emits 'error' on the client, which would end the process unheard. The query itself
+    // rejects, so logging is all that is left to do here.
+    state.pool.on('connect', (client) => {
+      client.on('error', (error) => console.error(`[db] connection lost: ${error.message}`));
+    });
   }
   return state.pool;
 }

@@ -360,7 +360,8 @@ export async function startEmbeddedPostgres(options: EmbeddedOptions): Promise<E
   let stopped: Promise<void> | null = null;
   const stop = () => {
     stopped ??= new Promise<void>((resolve) => {
-      if (child.exitCode !== null) return resolve();
+      // A postmaster killed by a signal has a signalCode and no exitCode: it is gone all the same.
+      if (child.exitCode !== null || child.signalCode !== null) return resolve();
       child.once('exit', () => resolve());
       child.kill('SIGINT'); // fast shutdown: aborts open transactions, checkpoints, exits
     });

@@ -2,7 +2,7 @@
 // worker died.
 import 'server-only';
 import { auditRun } from '@/lib/audits/run';
-import { closeDb, pool } from '@/lib/db/client';
+import { closeDb } from '@/lib/db/client';
 import { intEnv } from '@/lib/db/config';
 import { startHeartbeat } from '@/lib/health/heartbeat';
 import { reapStaleRuns } from '@/lib/runs/reaper';
@@ -33,22 +33,7 @@ async function startBoss(log: (message: string) => void): Promise<void> {
   }
 }
 
-const guarded = new WeakSet<object>();
-
-/** pg-pool listens for a connection's errors only while it is idle: one the server drops while a step
- * holds it (Postgres killed mid-COPY) emitted an unhandled 'error' and took the worker process down. With
- * a listener the step's next query fails instead, and the step fails or is retried by the reaper. */
-function survivePoolErrors(log: (message: string) => void): void {
-  const p = pool();
-  if (guarded.has(p)) return;
-  guarded.add(p);
-  p.on('connect', (client) => {
-    client.on('error', (error) => log(`database connection lost while in use: ${error.message}`));
-  });
-}
-
 export async function startWorker(log: (message: string) => void = console.log): Promise<WorkerHandle> {
-  survivePoolErrors(log);
   tolerateQueueBookkeepingFailures(log);
   await startBoss(log);
   const concurrency = Math.max(1, intEnv('WORKER_CONCURRENCY', 1));
