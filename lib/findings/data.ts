@@ -6,7 +6,7 @@ import { db, pool } from '@/lib/db/client';
 import { AppError } from '@/lib/errors';
 import { decodeCursor, encodeCursor } from './cursor';
 import { previewOf } from './decision-rule';
-import { DISPLAY_MAX_CHARS, displaySql, isClipped } from './display';
+import { displaySql } from './display';
 import { toFindingDto } from './dto';
 import { countsFilterSql, filterSql, isCountable } from './filter-sql';
 import { cursorAfter, keyset } from './keyset';
@@ -133,12 +133,9 @@ export async function listFindings(auditId: string, query: TFindingQuery): Promi
   const rows = found.slice(0, limit);
   const last = rows[rows.length - 1];
   let nextCursor: string | null = null;
-  if (found.length > limit && last) {
-    // A URL cut for display continues from its stored start, not from the cut text with its length note
-    // (which would sort past rows still to come): at worst that URL is shown again on the next page.
-    const from = isClipped(last.url) ? { ...last, url: last.url.slice(0, DISPLAY_MAX_CHARS) } : last;
-    nextCursor = encodeCursor(cursorAfter(sort, from));
-  }
+  // A cut URL's cursor carries the cut text (bounded). Sorted by URL, the next page then starts where the
+  // cut text sorts, so only a row sharing the URL's first 2,048 characters could be passed over.
+  if (found.length > limit && last) nextCursor = encodeCursor(cursorAfter(sort, last));
   const crawlTime = await crawlTimePromise;
   return {
     items: rows.map((r) => toFindingDto(r, crawlTime)),
