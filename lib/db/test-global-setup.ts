@@ -23,6 +23,10 @@ export default async function setup(project: TestProject) {
   return async () => {
     await server?.stop();
     rmSync(dir, { recursive: true, force: true });
+    // As root the cluster may live outside the throwaway dir (lib/db/embedded.ts): remove it too, or every
+    // run leaves a cluster behind in /var/lib/sitemap-audit/clusters.
+    if (server && !server.clusterDir.startsWith(dir))
+      rmSync(server.clusterDir, { recursive: true, force: true });
   };
 }
 
