@@ -1,5 +1,5 @@
 // End to end: a reviewer cancels an audit whose sitemaps take long to read (the fixture server's slow
-// index: 20 children answering after 3 s each), and it stays cancelled.
+// index: 40 children answering after 3 s each, read 4 at a time), and it stays cancelled.
 import path from 'node:path';
 import { expect, type Page, test } from '@playwright/test';
 
@@ -18,7 +18,7 @@ async function shoot(page: Page, name: string) {
 test('cancel a running audit: confirm, see who cancelled it, and it stays cancelled', async ({ page }) => {
   await page.goto('/audits/new');
   await page.getByLabel('Audit name').fill('Slow site, cancelled');
-  await page.getByLabel('Sitemap URLs').fill(`${fixtureOrigin}/slow-index.xml?children=20&delayMs=3000`);
+  await page.getByLabel('Sitemap URLs').fill(`${fixtureOrigin}/slow-index.xml?children=40&delayMs=3000`);
   await page.getByRole('button', { name: 'Create audit' }).click();
   await expect(page).toHaveURL(/\/audits\/[0-9a-f-]{36}$/);
   const auditId = new URL(page.url()).pathname.split('/').pop() ?? '';
@@ -66,7 +66,7 @@ test('cancel a running audit: confirm, see who cancelled it, and it stays cancel
 test('when someone else cancelled it first, the page says why it could not cancel', async ({ page }) => {
   await page.goto('/audits/new');
   await page.getByLabel('Audit name').fill('Cancelled by a colleague first');
-  await page.getByLabel('Sitemap URLs').fill(`${fixtureOrigin}/slow-index.xml?children=10&delayMs=3000`);
+  await page.getByLabel('Sitemap URLs').fill(`${fixtureOrigin}/slow-index.xml?children=20&delayMs=3000`);
   await page.getByRole('button', { name: 'Create audit' }).click();
   await expect(page).toHaveURL(/\/audits\/[0-9a-f-]{36}$/);
   const cancelPath = `${new URL(page.url()).pathname.replace('/audits/', '/api/v1/audits/')}/cancel`;
