@@ -92,6 +92,9 @@ export async function decideByFilter(
   return (await decide(auditId, { filter }, change)).updated;
 }
 
+/** SQLSTATE of "index row size exceeds btree version 4 maximum". */
+const PROGRAM_LIMIT_EXCEEDED = '54000';
+
 /** Notes on the audit that its findings' review indexes are built (the UI and the benchmark read it). */
 export async function markReviewIndexesReady(auditId: string): Promise<void> {
   await pool().query(
@@ -103,8 +106,10 @@ export async function markReviewIndexesReady(auditId: string): Promise<void> {
 
 /** Builds the review indexes that are missing, CONCURRENTLY (decisions are never blocked), then VACUUM
  * ANALYZE (statistics; index-only counts). Re-runnable after a crash: an interrupted concurrent build
- * leaves an invalid index, which is dropped and built again. */
-export async function buildReviewIndexes(auditId: string): Promise<void> {
+ * leaves an invalid index, which is dropped and built again. Returns the indexes a value too large for
+ * them left out. */
+export async function buildReviewIndexes(auditId: string): Promise<string[]> {
+  const skipped: string[] = [];
   // One table, or the two parts a split reconcile wrote; none when the audit was deleted or re-reconciled.
   for (const part of await findingsParts(auditId)) {
     for (const index of reviewIndexes(part)) {
@@ -114,8 +119,18 @@ export async function buildReviewIndexes(auditId: string): Promise<void> {
       );
       if (state[0]?.valid) continue;
       if (state[0]) await pool().query(`DROP INDEX CONCURRENTLY IF EXISTS "${index.name}"`);
-      await pool().query(`CREATE INDEX CONCURRENTLY "${index.name}" ${index.definition}`);
+      try {
+        await pool().query(`CREATE INDEX CONCURRENTLY "${index.name}" ${index.definition}`);
+      } catch (error) {
+        // A btree entry holds at most about 2,700 bytes: a declared URL that long (2,048 characters of
+        // non-ASCII text, or a raised SITEMAP_MAX_LOC_CHARS) cannot be in the URL indexes. Those sorts
+        // then scan instead; every other index is still built.
+        if ((error as { code?: string }).code !== PROGRAM_LIMIT_EXCEEDED) throw error;
+        await pool().query(`DROP INDEX CONCURRENTLY IF EXISTS "${index.name}"`);
+        skipped.push(index.name);
+      }
     }
     await pool().query(`VACUUM (ANALYZE) "${part}"`);
   }
+  return skipped;
 }

@@ -18,6 +18,7 @@ import {
   secondFindingsPart,
   traced,
 } from '@/lib/db/partitions';
+import { displaySql } from '@/lib/findings/display';
 import type { TFindingsSummary } from '@/lib/findings/schema';
 import {
   type ADD_EXCLUSIONS,
@@ -180,7 +181,8 @@ async function signalFacts(query: Query, parts: string[], rows: AggregateRow[]):
     for (const part of parts) {
       if (examples.length >= 10) break;
       const { rows: found } = await query(
-        `SELECT url FROM "${part}" WHERE $1 = ANY(signals) ORDER BY id LIMIT ${10 - examples.length}`,
+        // Cut as every page shows it: an example is stored in the audit row, read with every summary.
+        `SELECT ${displaySql('url')} AS url FROM "${part}" WHERE $1 = ANY(signals) ORDER BY id LIMIT ${10 - examples.length}`,
         [signal],
       );
       examples.push(...found.map((r) => r.url as string));
