@@ -22,30 +22,40 @@ async function waitForDatabase(): ReturnType<typeof ensureDatabase> {
   }
 }
 
-const database = await waitForDatabase();
-// Started alone (no npm start), this worker may be the one that started the embedded server: it then
-// restarts it too, as npm start would.
-const watch =
-  database.embedded && ownsPostgres(dataDir())
-    ? watchEmbeddedPostgres({
-        dataDir: dataDir(),
-        port: Number(new URL(database.url).port),
-        policy,
-        log,
-        stopFirst: database.stop,
-      })
-    : null;
-const worker = await startWorker(log);
-
+// Signals are handled from the first moment: a SIGTERM that arrived while the worker was starting (its
+// first heartbeat already written) used to end the process by default, leaving a heartbeat that looked live.
 let stopping = false;
+let started: Promise<() => Promise<void>> | null = null;
 async function shutdown(signal: string) {
   if (stopping) return;
   stopping = true;
   log(`${signal}: finishing the current job and stopping`);
-  watch?.unwatch();
-  await worker.stop();
-  await (watch ? watch.stop() : database.stop());
+  const stop = await started?.catch(() => null);
+  await stop?.();
   process.exit(0);
 }
 process.on('SIGINT', () => void shutdown('SIGINT'));
 process.on('SIGTERM', () => void shutdown('SIGTERM'));
+
+started = (async () => {
+  const database = await waitForDatabase();
+  // Started alone (no npm start), this worker may be the one that started the embedded server: it then
+  // restarts it too, as npm start would.
+  const watch =
+    database.embedded && ownsPostgres(dataDir())
+      ? watchEmbeddedPostgres({
+          dataDir: dataDir(),
+          port: Number(new URL(database.url).port),
+          policy,
+          log,
+          stopFirst: database.stop,
+        })
+      : null;
+  const worker = await startWorker(log);
+  return async () => {
+    watch?.unwatch();
+    await worker.stop();
+    await (watch ? watch.stop() : database.stop());
+  };
+})();
+await started;
