@@ -109,7 +109,8 @@ test.describe('as admin', () => {
     await page.goto('/users');
     const row = page.getByRole('row', { name: /Rita Reviewer/ });
     await row.getByRole('button', { name: /Reset password/ }).click();
-    const dialog = page.getByTestId('reset-password-dialog');
+    // Every user row has its dialog (another spec may have added users): the open one is Rita's.
+    const dialog = page.getByRole('dialog', { name: /Reset the password of Rita/ });
     await expect(dialog).toBeVisible();
     await expect(dialog.getByLabel(/Also revoke their API tokens/)).toBeChecked();
     await page.screenshot({ path: path.join(shots, 'reset-password.png') });
