@@ -113,7 +113,10 @@ test.describe('as admin', () => {
     const dialog = page.getByRole('dialog', { name: /Reset the password of Rita/ });
     await expect(dialog).toBeVisible();
     await expect(dialog.getByLabel(/Also revoke their API tokens/)).toBeChecked();
-    await page.screenshot({ path: path.join(shots, 'reset-password.png') });
+    for (const width of [390, 1440]) {
+      await page.setViewportSize({ width, height: 900 });
+      await page.screenshot({ path: path.join(shots, `reset-password-${width}.png`) });
+    }
     await dialog.getByRole('button', { name: 'Cancel' }).click();
     await expect(dialog).toBeHidden();
   });
