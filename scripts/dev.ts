@@ -3,9 +3,8 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import path from 'node:path';
 import { ensureDatabase } from '@/lib/db/bootstrap';
-import { dataDir } from '@/lib/db/config';
 import { SERVER_NODE_ARGS } from './node-args';
-import { ownsPostgres, watchEmbeddedPostgres } from './supervise/postgres-watch';
+import { watchOwnedPostgres } from './supervise/postgres-watch';
 import { policyFromEnv } from './supervise/restart-policy';
 
 const root = path.resolve(import.meta.dirname, '..');
@@ -26,16 +25,7 @@ const children: ChildProcess[] = [
     stdio: 'inherit',
   }),
 ];
-const watch =
-  database.embedded && ownsPostgres(dataDir())
-    ? watchEmbeddedPostgres({
-        dataDir: dataDir(),
-        port: Number(new URL(database.url).port),
-        policy,
-        log,
-        stopFirst: database.stop,
-      })
-    : null;
+const watch = watchOwnedPostgres(database, policy, log);
 async function stop() {
   watch?.unwatch();
   for (const child of children) child.kill('SIGTERM');

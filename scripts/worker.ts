@@ -1,9 +1,8 @@
 // `npm run worker`: one more worker process against the same database as `npm start`
 // (DATABASE_URL, or the embedded server of DATA_DIR, started if it is not running).
 import { ensureDatabase } from '@/lib/db/bootstrap';
-import { dataDir } from '@/lib/db/config';
 import { startWorker } from '@/lib/jobs/worker';
-import { ownsPostgres, watchEmbeddedPostgres } from './supervise/postgres-watch';
+import { watchOwnedPostgres } from './supervise/postgres-watch';
 import { policyFromEnv } from './supervise/restart-policy';
 
 const log = (message: string) => console.log(`[worker] ${message}`);
@@ -41,16 +40,7 @@ started = (async () => {
   const database = await waitForDatabase();
   // Started alone (no npm start), this worker may be the one that started the embedded server: it then
   // restarts it too, as npm start would.
-  const watch =
-    database.embedded && ownsPostgres(dataDir())
-      ? watchEmbeddedPostgres({
-          dataDir: dataDir(),
-          port: Number(new URL(database.url).port),
-          policy,
-          log,
-          stopFirst: database.stop,
-        })
-      : null;
+  const watch = watchOwnedPostgres(database, policy, log);
   const worker = await startWorker(log);
   return async () => {
     watch?.unwatch();

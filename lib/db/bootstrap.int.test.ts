@@ -6,9 +6,9 @@ import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { type Database, ensureDatabase } from './bootstrap';
+import { withConnection as as } from './connection';
 import { provisionRoles } from './roles';
 
 const dataDir = mkdtempSync(path.join(os.tmpdir(), 'sitemap-audit-bootstrap-'));
@@ -22,16 +22,6 @@ afterAll(async () => {
   Object.assign(process.env, saved);
   memo.__sitemapAuditOwner = undefined;
 });
-
-async function as<T>(url: string, work: (client: pg.Client) => Promise<T>): Promise<T> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    return await work(client);
-  } finally {
-    await client.end();
-  }
-}
 
 const userOf = (url: string) => new URL(url).username;
 

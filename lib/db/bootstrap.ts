@@ -4,6 +4,7 @@
 import 'server-only';
 import pg from 'pg';
 import { dataDir } from './config';
+import { withConnection } from './connection';
 import { startEmbeddedPostgres } from './embedded';
 import { listMigrations, migrate } from './migrate';
 import { provisionRoles } from './roles';
@@ -19,14 +20,8 @@ export interface Database {
   stop(): Promise<void>;
 }
 
-export async function migrateDatabase(url: string): Promise<string[]> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    return await migrate(client);
-  } finally {
-    await client.end();
-  }
+export function migrateDatabase(url: string): Promise<string[]> {
+  return withConnection(url, (client) => migrate(client));
 }
 
 /** For a role's URL: true when it may not migrate (no CREATE on public), after checking nothing is

@@ -12,6 +12,7 @@ import { getAudit, listSitemapFiles } from '@/lib/audits/data';
 import { insertAudit, type NewSource } from '@/lib/audits/mutations';
 import { pool } from '@/lib/db/client';
 import { startTestServer, type TestServer } from '@/lib/net/test-server';
+import { withEnv } from '@/lib/test-support/env';
 import { runAuditStep } from '@/lib/test-support/run-audit';
 
 const NS = 'http://www.sitemaps.org/schemas/sitemap/0.9';
@@ -74,15 +75,6 @@ afterAll(async () => {
   await a.server.close();
   await b.server.close();
 });
-
-async function withEnv<T>(env: Record<string, string>, fn: () => Promise<T>): Promise<T> {
-  Object.assign(process.env, env);
-  try {
-    return await fn();
-  } finally {
-    for (const key of Object.keys(env)) delete process.env[key];
-  }
-}
 
 async function ingest(sources: NewSource[]) {
   const id = randomUUID();

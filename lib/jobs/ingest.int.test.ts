@@ -10,6 +10,7 @@ import { auditRun } from '@/lib/audits/run';
 import type { TAuditOptions } from '@/lib/audits/schema';
 import { pool } from '@/lib/db/client';
 import { reapStaleRuns } from '@/lib/runs/reaper';
+import { withEnv } from '@/lib/test-support/env';
 import { type FixtureServer, startFixtureServer } from '@/lib/test-support/fixture-server';
 import { fixturePath } from '@/lib/test-support/fixtures';
 import { runAuditStep } from '@/lib/test-support/run-audit';
@@ -227,15 +228,6 @@ describe('ingest from uploads', () => {
 });
 
 describe('limits', () => {
-  async function withEnv<T>(env: Record<string, string>, fn: () => Promise<T>): Promise<T> {
-    Object.assign(process.env, env);
-    try {
-      return await fn();
-    } finally {
-      for (const key of Object.keys(env)) delete process.env[key];
-    }
-  }
-
   it('does not follow indexes deeper than SITEMAP_MAX_DEPTH and says so', async () => {
     const { audit, files } = await withEnv({ SITEMAP_MAX_DEPTH: '1' }, () =>
       ingest([{ role: 'sitemap', kind: 'url', url: `${server.origin}/` }]),

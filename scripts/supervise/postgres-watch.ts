@@ -4,6 +4,8 @@
 // so the web server and workers reconnect by themselves (their pools replace dead connections).
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
+import type { Database } from '@/lib/db/bootstrap';
+import { dataDir as configuredDataDir } from '@/lib/db/config';
 import { startEmbeddedPostgres } from '@/lib/db/embedded';
 import { initialState, planRestart, type RestartPolicy } from './restart-policy';
 
@@ -154,4 +156,22 @@ export function watchEmbeddedPostgres(options: WatchOptions): PostgresWatch {
       else await stopOurs?.();
     },
   };
+}
+
+/** Watches the database a script got from ensureDatabase() when it is the embedded server this process
+ * started (DATA_DIR's); null otherwise (DATABASE_URL, or a server another process of ours owns). */
+export function watchOwnedPostgres(
+  database: Database,
+  policy: RestartPolicy,
+  log: (message: string) => void,
+): PostgresWatch | null {
+  const dataDir = configuredDataDir();
+  if (!database.embedded || !ownsPostgres(dataDir)) return null;
+  return watchEmbeddedPostgres({
+    dataDir,
+    port: Number(new URL(database.url).port),
+    policy,
+    log,
+    stopFirst: database.stop,
+  });
 }
