@@ -11,6 +11,7 @@ export type ErrorCode =
   | 'payload_too_large'
   | 'unsupported_media_type'
   | 'conflict'
+  | 'unavailable'
   | 'internal';
 
 /** The HTTP status each code answers with, in one place. */
@@ -24,6 +25,7 @@ const statusOf: Record<ErrorCode, number> = {
   payload_too_large: 413,
   unsupported_media_type: 415,
   conflict: 409,
+  unavailable: 503,
   internal: 500,
 };
 

@@ -1,5 +1,6 @@
 // The API's error envelope: any thrown value becomes a status and `{ error: { code, message } }` here.
 import { ZodError } from 'zod';
+import { isDatabaseUnavailable } from '@/lib/db/errors';
 import { AppError } from '@/lib/errors';
 
 export interface ErrorEnvelope {
@@ -13,13 +14,30 @@ function describeZodError(error: ZodError): string {
     .join('; ');
 }
 
+/** Seconds a client is asked to wait while the database is away (the supervisor restarts it within a few). */
+export const UNAVAILABLE_RETRY_AFTER = 5;
+
 /** Maps any thrown value to a status and envelope; unexpected errors are logged, never leaked. */
-export function toErrorResponse(error: unknown): { status: number; body: ErrorEnvelope } {
+export function toErrorResponse(error: unknown): {
+  status: number;
+  body: ErrorEnvelope;
+  headers?: Record<string, string>;
+} {
   if (error instanceof AppError) {
     return { status: error.status, body: { error: { code: error.code, message: error.message } } };
   }
   if (error instanceof ZodError) {
     return { status: 400, body: { error: { code: 'validation_failed', message: describeZodError(error) } } };
+  }
+  if (isDatabaseUnavailable(error)) {
+    console.error(`[api] the database is unavailable: ${(error as Error).message}`);
+    return {
+      status: 503,
+      headers: { 'retry-after': String(UNAVAILABLE_RETRY_AFTER) },
+      body: {
+        error: { code: 'unavailable', message: 'The database is restarting; try again in a few seconds.' },
+      },
+    };
   }
   console.error('[api] unexpected error', error);
   return { status: 500, body: { error: { code: 'internal', message: 'Something went wrong on our side.' } } };

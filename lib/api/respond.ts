@@ -17,8 +17,8 @@ export function json(body: unknown, init: ResponseInit = {}): Response {
 }
 
 export function errorResponse(error: unknown): Response {
-  const { status, body } = toErrorResponse(error);
-  return json(body, { status });
+  const { status, body, headers } = toErrorResponse(error);
+  return json(body, { status, headers });
 }
 
 type Handler<C> = (request: Request, context: C) => Promise<Response>;
