@@ -12,6 +12,7 @@ export interface ResolvedOptions {
   idleTimeoutMs: number;
   maxBytes: number;
   maxRedirects: number;
+  followRedirects: boolean;
   retries: number;
   retryBaseMs: number;
   maxRetryAfterMs: number;
@@ -34,6 +35,7 @@ export function resolveOptions(
     idleTimeoutMs: positive('idleTimeoutMs', options.idleTimeoutMs ?? 10_000),
     maxBytes: positive('maxBytes', options.maxBytes ?? DEFAULT_MAX_BYTES),
     maxRedirects: count('maxRedirects', options.maxRedirects ?? 5),
+    followRedirects: options.followRedirects ?? true,
     retries: count('retries', options.retries ?? 3),
     retryBaseMs: nonNegative('retryBaseMs', options.retryBaseMs ?? 500),
     maxRetryAfterMs: nonNegative('maxRetryAfterMs', options.maxRetryAfterMs ?? 60_000),

@@ -86,6 +86,16 @@ describe('safeFetch redirects', () => {
     expect(server.requests.at(-1)?.headers.authorization).toBe('Bearer t');
   });
 
+  it('with followRedirects false, returns the first redirect as the final response', async () => {
+    const before = server.requests.length;
+    const res = await safeFetch(`${server.origin}/chain/3`, { ...local, followRedirects: false });
+    expect(res.status).toBe(301);
+    expect(res.headers.location).toBe('/chain/2');
+    expect(res.redirects).toEqual([]);
+    res.body.destroy();
+    expect(server.requests.length - before).toBe(1);
+  });
+
   it('returns a redirect status without Location as the final response', async () => {
     const res = await safeFetch(`${server.origin}/no-location`, local);
     expect(res.status).toBe(302);

@@ -28,7 +28,7 @@ export async function safeFetch(input: string, options?: SafeFetchOptions): Prom
   while (true) {
     const { response, attempts } = await fetchWithRetries(url, headers, opts);
     const location = headerValue(response.headers.location);
-    if (!REDIRECT_STATUSES.has(response.status) || location === undefined) {
+    if (!opts.followRedirects || !REDIRECT_STATUSES.has(response.status) || location === undefined) {
       return {
         url: displayUrl(url),
         status: response.status,

@@ -10,6 +10,11 @@ export interface SafeFetchOptions {
   maxBytes?: number;
   /** Default 5. */
   maxRedirects?: number;
+  /**
+   * Default true. False returns a redirect as the final response (its body unread), so a caller that
+   * records every hop (the live spot-check) follows them itself, each hop one guarded safeFetch.
+   */
+  followRedirects?: boolean;
   /** Extra attempts for 429/5xx and transient network errors (default 3, so up to 4 attempts). */
   retries?: number;
   /** Exponential backoff base with full jitter (default 500). */

@@ -19,7 +19,8 @@ export type LiveErrorCode =
   | 'too_many_redirects'
   | 'redirect_loop'
   | 'bad_url'
-  | 'rate_limited'; // 429/503 still answered after the bounded Retry-After retries
+  | 'rate_limited' // 429/503 still answered after the bounded Retry-After retries
+  | 'cancelled'; // the run was cancelled while this check was in flight
 
 export interface LiveError {
   code: LiveErrorCode;
@@ -46,6 +47,8 @@ export interface LiveResult {
   title: string | null;
   /** sha256 (hex) of the page's visible text, whitespace collapsed (no script/style/noscript/template). */
   textHash: string | null;
+  /** Visible-text shingle sketch for the soft-404 comparison (text-similarity.ts); opaque to callers. */
+  fingerprint?: string | null;
   /** Whole check: first byte of the first request to the end of the last body read. */
   ms: number;
   /** True when the body was cut at the cap (2 MiB): signals after the cut are unseen. */
@@ -60,6 +63,8 @@ export interface LiveResult {
 export interface HostProbe {
   origin: string;
   url: string;
+  /** Where the probe ended after redirects (e.g. a site sending every unknown path to its home page). */
+  finalUrl?: string | null;
   status: number | null;
   title: string | null;
   textHash: string | null;
