@@ -1,0 +1,202 @@
+import type http from 'node:http';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { startTestServer, type TestServer } from '@/lib/net/test-server';
+import { runChecks } from './politeness';
+
+const check = { timeoutMs: 5_000, retryFallbackMs: 10 };
+
+beforeAll(() => {
+  vi.stubEnv('ALLOW_PRIVATE_NETWORK', 'true');
+});
+afterAll(() => {
+  vi.unstubAllEnvs();
+});
+
+function site(robots: (res: http.ServerResponse) => void, delayMs = 0): Promise<TestServer> {
+  return startTestServer((req, res) => {
+    if (req.url === '/robots.txt') return robots(res);
+    setTimeout(
+      () => res.writeHead(200, { 'content-type': 'text/html' }).end(`<title>${req.url}</title>`),
+      delayMs,
+    );
+  });
+}
+
+function paths(server: TestServer): string[] {
+  return server.requests.map((r) => r.url);
+}
+
+describe('runChecks and robots.txt', () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await site((res) =>
+      res.end('User-agent: *\nDisallow: /private\n\nUser-agent: OtherBot\nDisallow: /\n'),
+    );
+  });
+  afterAll(() => server.close());
+
+  it('fetches robots.txt once per host, refuses disallowed URLs without requesting them', async () => {
+    server.requests.length = 0;
+    const urls = ['/a', '/private/x', '/b', '/private'].map((p) => `${server.origin}${p}`);
+    const results = await runChecks(urls, { check });
+    expect(results.map((r) => r.error?.code ?? r.finalStatus)).toEqual([
+      200,
+      'robots_disallowed',
+      200,
+      'robots_disallowed',
+    ]);
+    expect(results[1]?.error?.message).toContain('robots.txt disallows');
+    expect(results[1]?.chain).toEqual([]);
+    expect(paths(server).sort()).toEqual(['/a', '/b', '/robots.txt']);
+  });
+
+  it('matches the User-Agent token: a group for another bot does not apply', async () => {
+    const [own] = await runChecks([`${server.origin}/a`], { check: { ...check, userAgent: 'OtherBot/2.0' } });
+    expect(own?.error?.code).toBe('robots_disallowed');
+  });
+
+  it('fetches disallowed URLs, and no robots.txt, when the run overrides robots.txt', async () => {
+    server.requests.length = 0;
+    const results = await runChecks([`${server.origin}/private/x`], { check, ignoreRobots: true });
+    expect(results[0]?.finalStatus).toBe(200);
+    expect(paths(server)).toEqual(['/private/x']);
+  });
+
+  it('allows everything when robots.txt is 404, disallows everything when it answers 5xx', async () => {
+    const missing = await site((res) => res.writeHead(404).end());
+    const broken = await site((res) => res.writeHead(500).end());
+    try {
+      const [ok] = await runChecks([`${missing.origin}/x`], { check });
+      expect(ok?.finalStatus).toBe(200);
+      const [refused] = await runChecks([`${broken.origin}/x`], { check });
+      expect(refused?.error?.code).toBe('robots_disallowed');
+      expect(refused?.error?.message).toContain('answered 500');
+      // Tried twice (one retry), the page itself never.
+      expect(paths(broken)).toEqual(['/robots.txt', '/robots.txt']);
+    } finally {
+      await Promise.all([missing.close(), broken.close()]);
+    }
+  });
+});
+
+describe('runChecks politeness', () => {
+  it('keeps 2,000 checks over 50 hosts within 20 at once and 2 per host, counted at the servers', async () => {
+    let overall = 0;
+    let maxOverall = 0;
+    const perHostMax: number[] = [];
+    const servers = await Promise.all(
+      Array.from({ length: 50 }, (_, host) => {
+        let active = 0;
+        perHostMax[host] = 0;
+        return startTestServer((req, res) => {
+          overall++;
+          active++;
+          maxOverall = Math.max(maxOverall, overall);
+          perHostMax[host] = Math.max(perHostMax[host] ?? 0, active);
+          res.on('close', () => {
+            overall--;
+            active--;
+          });
+          if (req.url === '/robots.txt') return void res.writeHead(404).end();
+          setTimeout(() => res.writeHead(200, { 'content-type': 'text/html' }).end('<title>t</title>'), 3);
+        });
+      }),
+    );
+    try {
+      // Half spread over all 50 hosts, half over 5 of them: when only those 5 have work left, the
+      // per-host limit is what holds them back.
+      const urls = Array.from(
+        { length: 2_000 },
+        (_, i) => `${servers[i % (i < 1_000 ? 50 : 5)]?.origin}/page/${i}`,
+      );
+      const seen: number[] = [];
+      const startedAt = Date.now();
+      const results = await runChecks(urls, { check, onProgress: ({ done }) => seen.push(done) });
+      expect(Date.now() - startedAt).toBeLessThan(15_000);
+      expect(results.every((r, i) => r.finalStatus === 200 && r.url === urls[i])).toBe(true);
+      expect(seen).toEqual(Array.from({ length: 2_000 }, (_, i) => i + 1));
+      expect(maxOverall).toBeLessThanOrEqual(20);
+      expect(Math.max(...perHostMax)).toBeLessThanOrEqual(2);
+      // Not vacuous: the limits were reached, not merely respected by a slow trickle.
+      expect(maxOverall).toBe(20);
+      expect(Math.max(...perHostMax)).toBe(2);
+      // robots.txt once per host.
+      for (const s of servers) expect(s.requests.filter((r) => r.url === '/robots.txt')).toHaveLength(1);
+    } finally {
+      await Promise.all(servers.map((s) => s.close()));
+    }
+  }, 30_000);
+
+  it('spaces request starts on a host by the per-host delay', async () => {
+    const starts: number[] = [];
+    const server = await startTestServer((_req, res) => {
+      starts.push(Date.now());
+      res.end('');
+    });
+    try {
+      const urls = Array.from({ length: 4 }, (_, i) => `${server.origin}/${i}`);
+      await runChecks(urls, { check, hostDelayMs: 100, ignoreRobots: true });
+      const gaps = starts.slice(1).map((t, i) => t - (starts[i] ?? 0));
+      expect(gaps).toHaveLength(3);
+      // Gaps are measured at the server: the first request's own setup (first socket) eats a little of
+      // its gap, so the span is checked, and each gap loosely.
+      expect(
+        gaps.every((gap) => gap >= 60),
+        `gaps ${gaps}`,
+      ).toBe(true);
+      expect((starts[3] ?? 0) - (starts[0] ?? 0)).toBeGreaterThanOrEqual(270);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('pauses the whole host for a 429 Retry-After, then retries', async () => {
+    const starts: { url: string; at: number }[] = [];
+    let first = true;
+    const server = await startTestServer((req, res) => {
+      starts.push({ url: req.url ?? '', at: Date.now() });
+      if (req.url === '/limited' && first) {
+        first = false;
+        return void res.writeHead(429, { 'retry-after': '1' }).end();
+      }
+      setTimeout(() => res.end(''), req.url === '/limited' ? 0 : 50);
+    });
+    try {
+      const urls = ['/limited', '/later-1', '/later-2'].map((p) => `${server.origin}${p}`);
+      const results = await runChecks(urls, { check, perHost: 1, ignoreRobots: true });
+      expect(results.map((r) => [r.finalStatus, r.retries])).toEqual([
+        [200, 1],
+        [200, 0],
+        [200, 0],
+      ]);
+      // Nothing reached the host during the second it asked for.
+      const [limited, ...rest] = starts;
+      for (const s of rest) expect(s.at - (limited?.at ?? 0)).toBeGreaterThanOrEqual(950);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('stops on abort: no check starts after it, and the run rejects', async () => {
+    const server = await site((res) => res.writeHead(404).end(), 20);
+    try {
+      const controller = new AbortController();
+      const urls = Array.from({ length: 100 }, (_, i) => `${server.origin}/p/${i}`);
+      const run = runChecks(urls, {
+        check,
+        signal: controller.signal,
+        onProgress: ({ done }) => {
+          if (done === 5) controller.abort();
+        },
+      });
+      await expect(run).rejects.toThrow();
+      const requested = server.requests.length;
+      // At most the in-flight ones (2 per host) beyond the 5 done, plus robots.txt.
+      expect(requested).toBeLessThanOrEqual(1 + 5 + 2);
+      await new Promise((r) => setTimeout(r, 100));
+      expect(server.requests.length).toBe(requested);
+    } finally {
+      await server.close();
+    }
+  });
+});
