@@ -1,8 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startTestServer, type TestServer } from '@/lib/net/test-server';
 import { checkLive } from './fetch-live';
-import { isSoft404, probeHost, soft404Match } from './soft404';
+import { runChecks } from './politeness';
+import { hostProbeOf, isSoft404, probeHost, probeUrlFor, soft404Match } from './soft404';
 import { fingerprintOf, similarity } from './text-similarity';
+import type { LiveResult } from './types';
 
 const quick = { timeoutMs: 2_000 };
 const words = (n: number, seed: string) => Array.from({ length: n }, (_, i) => `${seed}${i}`).join(' ');
@@ -58,6 +60,13 @@ describe('probeHost', () => {
     expect(probe.textHash).toMatch(/^[0-9a-f]{64}$/);
     expect(probe.fingerprint).toMatch(/^w5k128:/);
     expect((await probeHost(site.origin, quick)).url).not.toBe(probe.url);
+  });
+
+  it('can be checked inside a politeness batch and kept with hostProbeOf', async () => {
+    const url = probeUrlFor(strict.origin);
+    const [live] = await runChecks([url], { check: quick });
+    const probe = hostProbeOf(strict.origin, live as LiveResult);
+    expect(probe).toMatchObject({ origin: strict.origin, url, status: 404, title: 'Shop' });
   });
 });
 

@@ -24,19 +24,27 @@ const NOT_FOUND_TITLE = new RegExp(
   'i',
 );
 
-/** `origin` like "https://example.com"; the probe path is random so no cache or real page answers it. */
-export async function probeHost(origin: string, options: LiveCheckOptions = {}): Promise<HostProbe> {
-  const url = `${origin}/sitemap-audit-probe-${randomBytes(8).toString('hex')}`;
-  const live = await checkLive(url, options);
+/** A path that cannot exist on `origin` ("https://example.com"); random, so no cache or real page answers it. */
+export function probeUrlFor(origin: string): string {
+  return `${origin}/sitemap-audit-probe-${randomBytes(8).toString('hex')}`;
+}
+
+/** The probe kept from the check of `probeUrlFor(origin)` (a run may check it in its politeness batch). */
+export function hostProbeOf(origin: string, live: LiveResult): HostProbe {
   return {
     origin,
-    url,
+    url: live.url,
     finalUrl: live.error ? null : live.finalUrl,
     status: live.finalStatus,
     title: live.title,
     textHash: live.textHash,
     fingerprint: live.fingerprint ?? null,
   };
+}
+
+/** Checks one probe URL on its own (without a run's host limits and robots.txt). */
+export async function probeHost(origin: string, options: LiveCheckOptions = {}): Promise<HostProbe> {
+  return hostProbeOf(origin, await checkLive(probeUrlFor(origin), options));
 }
 
 export type Soft404Match = 'title_says_not_found' | 'same_title_as_probe' | 'same_text_as_probe';
