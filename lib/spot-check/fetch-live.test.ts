@@ -172,7 +172,7 @@ describe('checkLive', () => {
     expect(live).toMatchObject({ finalStatus: 200, retries: 1, error: null, title: 'Busy no more' });
     const [first, second] = attempts.get('/busy') ?? [];
     expect((second ?? 0) - (first ?? 0)).toBeGreaterThanOrEqual(950);
-  });
+  }, 15_000);
 
   it('retries a 503, and gives up after the bounded retries with rate_limited', async () => {
     expect(await checkLive(`${server.origin}/unavailable`, quick)).toMatchObject({
@@ -233,7 +233,7 @@ describe('checkLive', () => {
     expect(live.noindex).toBe(false);
     const small = await checkLive(`${server.origin}/huge`, { ...quick, maxBodyBytes: 8 * 1024 * 1024 });
     expect(small).toMatchObject({ truncated: false, noindex: true });
-  });
+  }, 15_000);
 
   it('refuses a redirect to the metadata address, after recording the hop that sent it', async () => {
     const live = await checkLive(`${server.origin}/to-metadata`, quick);

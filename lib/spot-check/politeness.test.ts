@@ -76,7 +76,7 @@ describe('runChecks and robots.txt', () => {
     } finally {
       await Promise.all([missing.close(), broken.close()]);
     }
-  });
+  }, 15_000);
 });
 
 describe('runChecks politeness', () => {
@@ -175,7 +175,7 @@ describe('runChecks politeness', () => {
     } finally {
       await server.close();
     }
-  });
+  }, 15_000);
 
   it('stops on abort: no check starts after it, and the run rejects', async () => {
     const server = await site((res) => res.writeHead(404).end(), 20);
