@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { HELD_REASONS, PRUNE_REASONS } from '@/lib/findings/schema';
 import type { HostProbe, LiveErrorCode, LiveResult, Verdict } from './types';
-import { type CheckedFinding, isHtmlAnswer, isSoft404, liveReasonOf, verdictOf } from './verdict';
+import { type CheckedFinding, isHtmlAnswer, liveReasonOf, verdictOf } from './verdict';
 
 const U = 'https://shop.example/p/1';
 
@@ -216,10 +216,11 @@ describe('verdictOf', () => {
   });
 });
 
-describe('soft 404s', () => {
+describe('soft 404s (soft404.ts) in verdicts', () => {
   const probe = (more: Partial<HostProbe>): HostProbe => ({
     origin: 'https://shop.example',
     url: 'https://shop.example/zz-does-not-exist-81f2',
+    finalUrl: 'https://shop.example/zz-does-not-exist-81f2',
     status: 200,
     title: 'Shop',
     textHash: 'nothing-hash',
@@ -227,25 +228,46 @@ describe('soft 404s', () => {
     ...more,
   });
 
-  it('matches a 2xx probe by title or by text', () => {
-    expect(isSoft404(live(200, { title: 'Shop' }), probe({}))).toBe(true);
-    expect(isSoft404(live(200, { textHash: 'nothing-hash' }), probe({}))).toBe(true);
-    expect(isSoft404(healthy, probe({}))).toBe(false);
-    expect(verdictOf(prune('unreached_by_crawl'), live(200, { title: 'Shop' }), probe({})).verdict).toBe(
-      'dead',
+  it('reads a page like the probe as gone', () => {
+    const likeProbe = live(200, { title: 'Shop' });
+    expect(liveReasonOf(likeProbe, probe({}))).toBe('soft_404');
+    expect(verdictOf(prune('unreached_by_crawl'), likeProbe, probe({})).verdict).toBe('dead');
+    expect(verdictOf(prune('http_404'), live(200, { textHash: 'nothing-hash' }), probe({})).verdict).toBe(
+      'confirmed',
     );
+    // Without the probe the same page is a live orphan.
+    expect(verdictOf(prune('unreached_by_crawl'), likeProbe).verdict).toBe('orphan_live');
   });
 
-  it('ignores a probe the host answered honestly (404), whose title pages may share', () => {
-    expect(isSoft404(live(200, { title: 'Shop' }), probe({ status: 404 }))).toBe(false);
-    expect(isSoft404(live(200, { title: 'Shop' }), probe({ status: null }))).toBe(false);
-    expect(isSoft404(live(200, { title: '' }), probe({ title: '', textHash: null }))).toBe(false);
+  it('reads a redirect to where the probe lands (the home page) as gone, not as a live page', () => {
+    const home = 'https://shop.example/';
+    const sentHome = live(200, { to: home, title: 'Shop – home', textHash: 'home-hash' });
+    const probeHome = probe({ finalUrl: home, title: 'Shop – home', textHash: 'home-hash' });
+    const unreached = verdictOf(prune('unreached_by_crawl'), sentHome, probeHome);
+    expect(unreached).toMatchObject({ verdict: 'dead', liveReason: 'redirects' });
+    expect(unreached.explanation).toContain('soft 404');
+    expect(verdictOf(prune('http_404'), sentHome, probeHome).verdict).toBe('confirmed');
+    // The home page itself is no soft 404.
+    expect(
+      verdictOf(
+        prune('unreached_by_crawl'),
+        live(200, {
+          url: home,
+          finalUrl: home,
+          chain: [{ url: home, status: 200, location: null }],
+          title: 'Shop – home',
+          textHash: 'home-hash',
+        }),
+        probeHome,
+      ).verdict,
+    ).toBe('orphan_live');
   });
 
-  it('reads "not found" and "404" in a title, not inside words', () => {
-    expect(isSoft404(live(200, { title: '404 – Shop' }), null)).toBe(true);
-    expect(isSoft404(live(200, { title: 'Error 4040 kit' }), null)).toBe(false);
-    expect(isSoft404(live(200, { title: null }), undefined)).toBe(false);
+  it('ignores a title shared with a probe the host answered honestly (404)', () => {
+    const shared = live(200, { title: 'Shop' });
+    expect(
+      verdictOf(prune('unreached_by_crawl'), shared, probe({ status: 404, textHash: null })).verdict,
+    ).toBe('orphan_live');
   });
 });
 

@@ -2,6 +2,7 @@
 // crawl row (docs/reconciliation.md), compared with the finding's reason. Pure: the run step calls it per row.
 import type { FindingList } from '@/lib/findings/schema';
 import { looseKey, type NormalizationProfile, normalizeUrl } from '@/lib/urls/normalize';
+import { isSoft404 } from './soft404';
 import type { HostProbe, LiveErrorCode, LiveResult, Verdict } from './types';
 
 /** The finding's facts a verdict needs (a FindingDto or a stored row both have them). */
@@ -30,7 +31,6 @@ const REDIRECTS = new Set([301, 302, 303, 307, 308]);
 /** The same list as the reconciliation's (lib/reconcile/sql.ts), for answers without a content type. */
 const RESOURCE_PATH =
   /\.(webp|jpe?g|png|gif|svg|ico|bmp|avif|tiff?|css|js|mjs|map|json|xml|txt|pdf|docx?|xlsx?|pptx?|csv|zip|gz|rar|7z|mp3|mp4|m4a|webm|mov|avi|wav|ogg|woff2?|ttf|otf|eot)$/;
-const NOT_FOUND_TITLE = /\b(not found|404)\b/i;
 /** Held reasons of URLs the crawl never fetched: like unreached_by_crawl, the live answer is the first look. */
 const UNFETCHED = new Set(['unreached_by_crawl', 'newer_than_crawl', 'section_not_crawled']);
 
@@ -50,15 +50,6 @@ export function isHtmlAnswer(contentType: string | null, url: string): boolean {
     return true;
   }
   return !RESOURCE_PATH.test(path);
-}
-
-/** Whether a 200 page is its host's "nothing here" page: it matches the probe of a path that cannot exist
- * (same title or same visible text, when the probe itself answered 2xx), or its title says so. */
-export function isSoft404(live: LiveResult, probe: HostProbe | null | undefined): boolean {
-  if (live.title !== null && NOT_FOUND_TITLE.test(live.title)) return true;
-  if (!probe || probe.status === null || probe.status < 200 || probe.status > 299) return false;
-  if (probe.textHash !== null && probe.textHash === live.textHash) return true;
-  return probe.title !== null && probe.title !== '' && probe.title === live.title;
 }
 
 /** The live reason an error itself stands for, when it is one the crawl could have seen too. */
@@ -101,13 +92,14 @@ function sameKey(a: string, b: string, profile: NormalizationProfile): boolean {
   return ka !== null && ka === normalizeUrl(b, profile);
 }
 
-/** The final status after redirects, when it says the page is gone (404/410). */
-function goneStatus(live: LiveResult): number | null {
-  return live.finalStatus === 404 || live.finalStatus === 410 ? live.finalStatus : null;
+/** Whether the page is gone: it ends in 404 or 410, or in a "nothing here" page, directly or after redirects
+ * (a URL sent to the page the host's probe lands on, often the home page, is a soft 404 too). */
+function isGone(live: LiveResult, probe: HostProbe | null | undefined): boolean {
+  return live.finalStatus === 404 || live.finalStatus === 410 || isSoft404(live, probe);
 }
 
 /** What the live answer is, in words, for the explanations. */
-function describeAnswer(live: LiveResult, liveReason: string | null): string {
+function describeAnswer(live: LiveResult, liveReason: string | null, soft: boolean): string {
   const hops = live.chain.length - 1;
   const base =
     hops > 0
@@ -125,7 +117,7 @@ function describeAnswer(live: LiveResult, liveReason: string | null): string {
     case 'noindex':
       return `${base} with noindex (${live.noindexSources.join(', ') || 'noindex'})`;
     default:
-      return base;
+      return soft ? `${base}, a "not found" page (soft 404)` : base;
   }
 }
 
@@ -152,8 +144,8 @@ export function verdictOf(
     return { verdict: 'error', liveReason: null, explanation: `Could not check: ${live.error.message}` };
   }
   const liveReason = liveReasonOf(live, probe, profile);
-  const said = `The live page ${describeAnswer(live, liveReason)}`;
-  const gone = goneStatus(live) !== null || liveReason === 'soft_404';
+  const gone = isGone(live, probe);
+  const said = `The live page ${describeAnswer(live, liveReason, gone && live.finalStatus === 200)}`;
 
   if (finding.list === 'add') {
     return liveReason === null
