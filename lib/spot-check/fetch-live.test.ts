@@ -44,6 +44,12 @@ beforeAll(async () => {
         // 429 with Retry-After: 1 once, then 200.
         if (seen.length === 1) return res.writeHead(429, { 'retry-after': '1' }).end();
         return res.writeHead(200, html).end(page('Busy no more', 'ok'));
+      case '/busy-long': {
+        // Asks for two minutes, as an HTTP date.
+        const later = new Date(Date.now() + 120_000).toUTCString();
+        if (seen.length === 1) return res.writeHead(429, { 'retry-after': later }).end();
+        return res.writeHead(200, html).end(page('Patient', 'ok'));
+      }
       case '/unavailable':
         if (seen.length === 1) return res.writeHead(503).end();
         return res.writeHead(200, html).end(page('Back', 'ok'));
@@ -173,6 +179,15 @@ describe('checkLive', () => {
     const [first, second] = attempts.get('/busy') ?? [];
     expect((second ?? 0) - (first ?? 0)).toBeGreaterThanOrEqual(950);
   }, 15_000);
+
+  it('caps a long Retry-After (an HTTP date) at maxRetryAfterMs', async () => {
+    const startedAt = Date.now();
+    const live = await checkLive(`${server.origin}/busy-long`, { ...quick, maxRetryAfterMs: 100 });
+    expect(live).toMatchObject({ finalStatus: 200, retries: 1, title: 'Patient' });
+    const [first, second] = attempts.get('/busy-long') ?? [];
+    expect((second ?? 0) - (first ?? 0)).toBeGreaterThanOrEqual(90);
+    expect(Date.now() - startedAt).toBeLessThan(2_000);
+  });
 
   it('retries a 503, and gives up after the bounded retries with rate_limited', async () => {
     expect(await checkLive(`${server.origin}/unavailable`, quick)).toMatchObject({
