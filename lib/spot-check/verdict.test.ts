@@ -174,6 +174,14 @@ const rows: Row[] = [
   ['server error, redirect loop', held('server_error'), failed('redirect_loop'), 'error', null],
   ['add, robots disallowed', add, failed('robots_disallowed'), 'error', null],
   ['noindex, rate limited', prune('noindex'), failed('rate_limited', 429), 'error', null],
+  ['redirects, cancelled', prune('redirects'), failed('cancelled'), 'error', null],
+  [
+    'server error, rate limited without an answer',
+    held('server_error'),
+    failed('rate_limited'),
+    'error',
+    null,
+  ],
 ];
 
 describe('verdictOf', () => {
@@ -207,6 +215,21 @@ describe('verdictOf', () => {
     expect(
       verdictOf(prune('redirects', { redirectUrl: 'https://shop.example/p/2' }), toOther).explanation,
     ).not.toContain('crawl saw');
+  });
+
+  it('says in words what the live page answers', () => {
+    expect(verdictOf(prune('unreached_by_crawl'), healthy).explanation).toBe(
+      'The live page answers 200, an indexable, self-canonical HTML page: it is live but nothing links to it. Add internal links; do not prune.',
+    );
+    expect(verdictOf(prune('http_404'), toDead).explanation).toBe(
+      'The live page redirects to https://shop.example/gone (1 hop), which answers 404: the reason holds.',
+    );
+    expect(verdictOf(add, noindexed).explanation).toContain('with noindex (header)');
+    expect(verdictOf(add, pdf).explanation).toContain('with application/pdf, not an HTML page');
+    expect(verdictOf(add, soft).explanation).toContain('soft 404');
+    expect(verdictOf(add, canonicalElsewhere).explanation).toContain(
+      'canonical elsewhere (https://shop.example/p/2)',
+    );
   });
 
   it('gives the reason of an error', () => {
