@@ -39,7 +39,7 @@ export interface LiveCheckOptions {
   testHooks?: NetTestHooks;
 }
 
-export const DEFAULT_BODY_CAP = 2 * 1024 * 1024;
+const DEFAULT_BODY_CAP = 2 * 1024 * 1024;
 const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
 const RATE_LIMITED = new Set([429, 503]);
 

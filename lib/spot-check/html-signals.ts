@@ -16,7 +16,7 @@ export interface HtmlSignals {
   fingerprint: string | null;
 }
 
-export interface HtmlSignalReader {
+interface HtmlSignalReader {
   write(text: string): void;
   end(): HtmlSignals;
 }
@@ -52,7 +52,7 @@ export function saysNoindex(directives: string): boolean {
     .some((d) => d === 'noindex' || d === 'none');
 }
 
-export function collapseWhitespace(text: string): string {
+function collapseWhitespace(text: string): string {
   return text.replace(/\s+/g, ' ').trim();
 }
 
