@@ -9,11 +9,12 @@ import { reapStaleRuns } from '@/lib/runs/reaper';
 import { runStep } from '@/lib/runs/runner';
 import { staleAfterSeconds } from '@/lib/runs/settings';
 import type { RunKind } from '@/lib/runs/types';
+import { spotCheckRun } from '@/lib/spot-check/run';
 import { getBoss, stopBoss, tolerateQueueBookkeepingFailures, wakeWorkers, work } from './queue';
 import { listenForJobs } from './wake';
 
 /** Every kind of background run this worker serves. */
-export const RUN_KINDS: readonly RunKind[] = [auditRun];
+export const RUN_KINDS: readonly RunKind[] = [auditRun, spotCheckRun];
 
 export interface WorkerHandle {
   stop(): Promise<void>;

@@ -18,6 +18,9 @@ export const PHASE_LABELS = {
   indexing_sitemaps: 'Indexing sitemap entries',
   reconcile_queued: 'Queued for reconciliation',
   reconciling: 'Reconciling',
+  selecting: 'Choosing the rows to check',
+  check_queued: 'Queued for checking',
+  checking: 'Checking the live site',
   done: 'Done',
   failed: 'Failed',
   cancelled: 'Cancelled',
@@ -58,3 +61,16 @@ export const AUDIT_PHASES = [
   'reconciling',
 ] as const satisfies readonly RunPhase[];
 export type AuditPhase = (typeof AUDIT_PHASES)[number];
+
+/** The steps of a spot-check run (lib/spot-check/run.ts): choose the rows, then check them live. */
+export const SPOT_CHECK_STEPS = ['select', 'check'] as const;
+export type SpotCheckStep = (typeof SPOT_CHECK_STEPS)[number];
+
+/** The phases of a spot-check run: spot_check_runs' CHECK constraint lists exactly these. */
+export const SPOT_CHECK_PHASES = [
+  ...COMMON_PHASES,
+  'selecting',
+  'check_queued',
+  'checking',
+] as const satisfies readonly RunPhase[];
+export type SpotCheckPhase = (typeof SPOT_CHECK_PHASES)[number];

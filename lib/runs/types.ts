@@ -35,9 +35,11 @@ export interface StepContext<P extends RunPhase> {
   signal: AbortSignal;
 }
 
-export type StepHandler<S extends string, P extends RunPhase> = (
-  context: StepContext<P>,
-) => Promise<StepResult<S>>;
+// Declared as a method so that it is bivariant in its context: lib/runs holds every kind as a
+// RunKind<string, RunPhase>, while each kind's handlers report only that kind's phases.
+export type StepHandler<S extends string, P extends RunPhase> = {
+  handle(context: StepContext<P>): Promise<StepResult<S>>;
+}['handle'];
 
 export interface StepDef<S extends string, P extends RunPhase> {
   name: S;

@@ -1,9 +1,13 @@
-// Reads of a spot-check: the rows of a seeded, stratified sample of an audit's findings (issue #12).
+// Reads of a spot-check (issue #12): the rows of a seeded, stratified sample of an audit's findings, the
+// rows a request names, and the runs and items the API shows.
 import 'server-only';
 import { pool } from '@/lib/db/client';
 import { filterSql } from '@/lib/findings/filter-sql';
-import type { TFindingFilter } from '@/lib/findings/schema';
+import type { FindingList, TFindingFilter } from '@/lib/findings/schema';
+import { phaseLabel } from '@/lib/runs/phases';
+import type { NormalizationProfile } from '@/lib/urls/normalize';
 import { allocateSample } from './sample';
+import type { SpotCheckItemDto, SpotCheckRunDto, StoredSpotCheckRequest } from './schema';
 
 export interface SampledFinding {
   id: number;
@@ -59,4 +63,151 @@ export async function sampleFindings(
   } finally {
     client.release();
   }
+}
+
+// ── Runs and their items ─────────────────────────────────────────────────────────────────────────────
+
+/** Rows per list, for splitting a sample across the lists it takes. */
+export async function findingCountsByList(auditId: string): Promise<Record<string, number>> {
+  const { rows } = await pool().query<{ list: string; n: number }>(
+    `SELECT list, sum(n)::int AS n FROM finding_counts WHERE audit_id = $1 GROUP BY list`,
+    [auditId],
+  );
+  return Object.fromEntries(rows.map((r) => [r.list, r.n]));
+}
+
+/** The given ids that are not findings of the audit. */
+export async function idsNotInAudit(auditId: string, ids: readonly number[]): Promise<number[]> {
+  const { rows } = await pool().query<{ id: number }>(
+    `SELECT q.id FROM unnest($2::int[]) AS q(id)
+      WHERE NOT EXISTS (SELECT 1 FROM findings f WHERE f.audit_id = $1 AND f.id = q.id) ORDER BY q.id`,
+    [auditId, ids],
+  );
+  return rows.map((r) => r.id);
+}
+
+/** Rows matching a filter, counted up to `cap + 1` (enough to say "over the cap"). */
+export async function countFilteredUpTo(
+  auditId: string,
+  filter: TFindingFilter,
+  cap: number,
+): Promise<number> {
+  const f = filterSql(auditId, filter);
+  const { rows } = await pool().query<{ n: number }>(
+    `SELECT count(*)::int AS n FROM (SELECT 1 FROM findings f WHERE ${f.sql} LIMIT $${f.params.length + 1}) x`,
+    [...f.params, cap + 1],
+  );
+  return rows[0]?.n ?? 0;
+}
+
+/** The first `cap` ids matching a filter, in id order. */
+export async function filteredIds(auditId: string, filter: TFindingFilter, cap: number): Promise<number[]> {
+  const f = filterSql(auditId, filter);
+  const { rows } = await pool().query<{ id: number }>(
+    `SELECT f.id FROM findings f WHERE ${f.sql} ORDER BY f.id LIMIT $${f.params.length + 1}`,
+    [...f.params, cap],
+  );
+  return rows.map((r) => r.id);
+}
+
+/** The ids of `ids` that are findings of the audit, in id order. */
+export async function existingIds(auditId: string, ids: readonly number[]): Promise<number[]> {
+  const { rows } = await pool().query<{ id: number }>(
+    'SELECT id FROM findings WHERE audit_id = $1 AND id = ANY($2::int[]) ORDER BY id',
+    [auditId, ids],
+  );
+  return rows.map((r) => r.id);
+}
+
+interface FindingToCheck {
+  id: number;
+  list: FindingList;
+  reason: string;
+  url: string;
+  canonical: string | null;
+  redirectUrl: string | null;
+}
+
+/** What the check step needs of a run: its audit, request, selection and the audit's profile. */
+interface RunToCheck {
+  auditId: string;
+  request: StoredSpotCheckRequest;
+  findingIds: number[] | null;
+  normalization: NormalizationProfile;
+}
+
+export async function runToCheck(runId: string): Promise<RunToCheck | null> {
+  const { rows } = await pool().query<RunToCheck>(
+    `SELECT r.audit_id AS "auditId", r.request, r.finding_ids AS "findingIds", a.normalization
+       FROM spot_check_runs r JOIN audits a ON a.id = r.audit_id WHERE r.id = $1`,
+    [runId],
+  );
+  return rows[0] ?? null;
+}
+
+export async function findingsToCheck(auditId: string, ids: readonly number[]): Promise<FindingToCheck[]> {
+  const { rows } = await pool().query<FindingToCheck>(
+    `SELECT id, list, reason, url, canonical, redirect_url AS "redirectUrl"
+       FROM findings WHERE audit_id = $1 AND id = ANY($2::int[]) ORDER BY id`,
+    [auditId, ids],
+  );
+  return rows;
+}
+
+const RUN_COLUMNS = `r.id, r.audit_id AS "auditId", r.status, r.phase, r.progress_done AS done,
+  r.progress_total AS total, r.request, r.summary, r.error_message AS "errorMessage",
+  r.created_by AS "createdBy", r.created_at AS "createdAt", r.finished_at AS "finishedAt",
+  r.cancelled_by AS "cancelledBy"`;
+
+type RunRow = Omit<SpotCheckRunDto, 'progress' | 'phaseLabel' | 'createdAt' | 'finishedAt'> & {
+  done: number;
+  total: number;
+  createdAt: Date;
+  finishedAt: Date | null;
+};
+
+function runDtoOf({ done, total, ...row }: RunRow): SpotCheckRunDto {
+  return {
+    ...row,
+    phaseLabel: phaseLabel(row.phase),
+    progress: { done, total },
+    createdAt: row.createdAt.toISOString(),
+    finishedAt: row.finishedAt?.toISOString() ?? null,
+  };
+}
+
+/** An audit's runs, newest first (at most `limit`). */
+export async function listSpotChecks(auditId: string, limit = 100): Promise<SpotCheckRunDto[]> {
+  const { rows } = await pool().query<RunRow>(
+    `SELECT ${RUN_COLUMNS} FROM spot_check_runs r WHERE r.audit_id = $1
+      ORDER BY r.created_at DESC, r.id DESC LIMIT $2`,
+    [auditId, limit],
+  );
+  return rows.map(runDtoOf);
+}
+
+export async function getSpotCheck(auditId: string, runId: string): Promise<SpotCheckRunDto | null> {
+  const { rows } = await pool().query<RunRow>(
+    `SELECT ${RUN_COLUMNS} FROM spot_check_runs r WHERE r.audit_id = $1 AND r.id = $2`,
+    [auditId, runId],
+  );
+  return rows[0] ? runDtoOf(rows[0]) : null;
+}
+
+/** A page of a run's items in finding-id order, after `cursor` (a finding id). */
+export async function spotCheckItems(
+  runId: string,
+  limit: number,
+  cursor: number | undefined,
+): Promise<{ items: SpotCheckItemDto[]; nextCursor: string | null }> {
+  const { rows } = await pool().query<Omit<SpotCheckItemDto, 'checkedAt'> & { checkedAt: Date }>(
+    `SELECT finding_id AS "findingId", list, reason, url, chain, final_url AS "finalUrl",
+            final_status AS "finalStatus", content_type AS "contentType", verdict, live_reason AS "liveReason",
+            explanation, noindex, canonical, title, text_hash AS "textHash", ms, checked_at AS "checkedAt", error
+       FROM spot_check_items WHERE run_id = $1 AND finding_id > $2 ORDER BY finding_id LIMIT $3`,
+    [runId, cursor ?? 0, limit + 1],
+  );
+  const page = rows.slice(0, limit).map((r) => ({ ...r, checkedAt: r.checkedAt.toISOString() }));
+  const last = page.at(-1);
+  return { items: page, nextCursor: rows.length > limit && last ? String(last.findingId) : null };
 }

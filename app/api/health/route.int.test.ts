@@ -82,6 +82,8 @@ describe('GET /api/health', () => {
       { name: 'ingest', queued: 1, active: 0 },
       { name: 'reconcile', queued: 0, active: 0 },
       { name: 'index-findings', queued: 0, active: 0 },
+      { name: 'spot-check-select', queued: 0, active: 0 },
+      { name: 'spot-check', queued: 0, active: 0 },
     ]);
     expect(body.workers).toEqual({ live: 0, liveWithinSeconds: 3, heartbeats: [] });
   });

@@ -13,6 +13,7 @@ import {
   ZUserChange,
 } from '@/lib/auth/schema';
 import { ZDecisionRequest } from '@/lib/findings/schema';
+import { ZSpotCheckRequest } from '@/lib/spot-check/schema';
 
 /** Rows the test creates before fuzzing. */
 export interface Fixtures {
@@ -28,6 +29,8 @@ export interface Fixtures {
   userId: string;
   tokenId: string;
   shareId: string;
+  /** A spot-check run of the audit (queued; nothing runs it). */
+  spotCheckRunId: string;
   loginEmail: string;
   password: string;
 }
@@ -162,6 +165,27 @@ export function routeTable(fx: Fixtures): Record<string, RouteSpec> {
     'audits/[id]/shares': {
       params: audit(fx),
       body: { POST: { schema: ZNewShare, valid: [{ expiresAt: '2099-01-01T00:00:00Z' }] } },
+    },
+    'audits/[id]/spot-checks': {
+      params: audit(fx),
+      body: {
+        POST: {
+          schema: ZSpotCheckRequest,
+          valid: [
+            { sample: 5, seed: 7, includeAdd: true, ignoreRobots: true },
+            { ids: [fx.findingId] },
+            { filter: { ...filter, file: fx.sitemapFileId } },
+          ],
+        },
+      },
+    },
+    'audits/[id]/spot-checks/[runId]': {
+      params: () => ({ id: fx.auditId, runId: fx.spotCheckRunId }),
+      query: [{ limit: '5', cursor: '1' }],
+    },
+    'audits/[id]/spot-checks/[runId]/cancel': {
+      params: () => ({ id: fx.auditId, runId: fx.spotCheckRunId }),
+      body: { POST: null },
     },
     'audits/[id]/sitemaps': { params: audit(fx), query: [{ limit: '5', cursor: '1' }] },
     'auth/login': {

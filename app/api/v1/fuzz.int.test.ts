@@ -1,6 +1,7 @@
 // Every route under app/api/v1 (found on disk, so a new one is fuzzed at once) gets hostile path
 // parameters, query values, JSON fields and whole bodies, one at a time beside valid values from
 // fuzz-table.ts, from a signed-in admin: the answer must be below 500, and a 4xx in the error envelope.
+import { randomUUID } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -10,6 +11,7 @@ import * as authSchemas from '@/lib/auth/schema';
 import { pool } from '@/lib/db/client';
 import * as findingSchemas from '@/lib/findings/schema';
 import { stopBoss } from '@/lib/jobs/queue';
+import { insertSpotCheckRun } from '@/lib/spot-check/mutations';
 import { type TestCaller, testCaller } from '@/lib/test-support/auth';
 import { BOUNDARY, MULTIPART, multipartBody, part } from '@/lib/test-support/multipart';
 import { reconciledAuditOf, urlsetXml } from '@/lib/test-support/run-audit';
@@ -240,6 +242,13 @@ beforeAll(async () => {
   });
   const token = await createApiToken(user.id, 'victim');
   const share = await createShare(auditId, user.id, null);
+  const spotCheckRunId = randomUUID();
+  await insertSpotCheckRun(
+    spotCheckRunId,
+    auditId,
+    { sample: 5, seed: 1, includeAdd: false, ignoreRobots: false },
+    'fuzz',
+  );
   const login = await createUser({
     email: `login-${auditId}@fuzz.example`,
     name: 'Login',
@@ -267,6 +276,7 @@ beforeAll(async () => {
     userId: user.id,
     tokenId: token.id,
     shareId: share.id,
+    spotCheckRunId,
     loginEmail: login.email,
     password,
   };

@@ -1,0 +1,103 @@
+// What a client sends to start a spot-check and what the API answers about runs and their items
+// (issue #12). Isomorphic: zod schemas and DTO types only.
+import { z } from 'zod';
+import { INT4_MAX } from '@/lib/api/text';
+import { ZFindingFilter } from '@/lib/findings/schema';
+import type { RunStatus } from '@/lib/runs/phases';
+import { DEFAULT_SAMPLE_SIZE } from './sample';
+import type { SpotCheckSummary } from './stats';
+import type { Hop, LiveError, Verdict } from './types';
+
+/** The most rows one run checks, whatever SPOT_CHECK_MAX_ROWS says (a run holds its results in memory). */
+export const SPOT_CHECK_ROWS_CEILING = 50_000;
+
+const findingId = z.number().int().positive().max(INT4_MAX);
+
+/**
+ * `{ sample, seed? }` (nothing at all: a sample of 50), `{ ids }` or `{ filter }`, each with an optional
+ * `ignoreRobots: true` (the reviewer ticked "ignore robots.txt"). A sample may include the add list.
+ */
+export const ZSpotCheckRequest = z
+  .object({
+    sample: z.number().int().min(1).max(SPOT_CHECK_ROWS_CEILING).optional(),
+    seed: z.number().int().min(0).max(INT4_MAX).optional(),
+    /** A sample takes the prune and held lists; with this, the add list too. */
+    includeAdd: z.boolean().optional(),
+    ids: z.array(findingId).min(1).max(SPOT_CHECK_ROWS_CEILING).optional(),
+    filter: ZFindingFilter.optional(),
+    ignoreRobots: z.boolean().optional(),
+  })
+  .strict()
+  .refine((v) => [v.sample, v.ids, v.filter].filter((x) => x !== undefined).length <= 1, {
+    message: 'give one of sample, ids or filter',
+  })
+  .refine((v) => (v.seed === undefined && v.includeAdd === undefined) || v.ids === undefined, {
+    message: 'seed and includeAdd go with a sample',
+  })
+  .refine((v) => (v.seed === undefined && v.includeAdd === undefined) || v.filter === undefined, {
+    message: 'seed and includeAdd go with a sample',
+  });
+export type TSpotCheckRequest = z.infer<typeof ZSpotCheckRequest>;
+
+/** What a run stores as its request: exactly one way of choosing rows, the seed filled in. */
+export type StoredSpotCheckRequest = (
+  | { sample: number; seed: number; includeAdd: boolean }
+  | { ids: number[] }
+  | { filter: z.infer<typeof ZFindingFilter> }
+) & { ignoreRobots: boolean };
+
+/** The request as stored: a sample without a seed gets one, so the run can be repeated. */
+export function storedRequestOf(input: TSpotCheckRequest, randomSeed: () => number): StoredSpotCheckRequest {
+  const ignoreRobots = input.ignoreRobots === true;
+  if (input.ids) return { ids: [...new Set(input.ids)], ignoreRobots };
+  if (input.filter) return { filter: input.filter, ignoreRobots };
+  return {
+    sample: input.sample ?? DEFAULT_SAMPLE_SIZE,
+    seed: input.seed ?? randomSeed(),
+    includeAdd: input.includeAdd === true,
+    ignoreRobots,
+  };
+}
+
+export interface SpotCheckRunDto {
+  id: string;
+  auditId: string;
+  status: RunStatus;
+  phase: string;
+  phaseLabel: string;
+  progress: { done: number; total: number };
+  request: StoredSpotCheckRequest;
+  summary: SpotCheckSummary | null;
+  errorMessage: string | null;
+  createdBy: string;
+  createdAt: string;
+  finishedAt: string | null;
+  cancelledBy: string | null;
+}
+
+export interface SpotCheckItemDto {
+  findingId: number;
+  list: string;
+  reason: string;
+  url: string;
+  chain: Hop[];
+  finalUrl: string;
+  finalStatus: number | null;
+  contentType: string | null;
+  verdict: Verdict;
+  liveReason: string | null;
+  explanation: string;
+  noindex: boolean;
+  canonical: string | null;
+  title: string | null;
+  textHash: string | null;
+  ms: number;
+  checkedAt: string;
+  error: LiveError | null;
+}
+
+export interface SpotCheckRunPage extends SpotCheckRunDto {
+  items: SpotCheckItemDto[];
+  /** The last finding id of this page, for `cursor`; null on the last page. */
+  nextCursor: string | null;
+}

@@ -1,0 +1,176 @@
+// Spot-checks on behalf of a reviewer (start: the request checked, the run created and queued) and the
+// run's two step handlers (select, check), which only do the work and say what comes next (lib/runs).
+import { randomInt, randomUUID } from 'node:crypto';
+import { INT4_MAX } from '@/lib/api/text';
+import { intEnv } from '@/lib/db/config';
+import { AppError } from '@/lib/errors';
+import { reconciledAudit } from '@/lib/findings/data';
+import type { FindingList } from '@/lib/findings/schema';
+import type { SpotCheckPhase, SpotCheckStep } from '@/lib/runs/phases';
+import { cancelRunFor, startRun } from '@/lib/runs/service';
+import type { StepHandler } from '@/lib/runs/types';
+import {
+  countFilteredUpTo,
+  existingIds,
+  filteredIds,
+  findingCountsByList,
+  findingsToCheck,
+  idsNotInAudit,
+  runToCheck,
+  sampleFindings,
+} from './data';
+import { type CheckedRow, insertSpotCheckRun, storeCheckResults, storeSelection } from './mutations';
+import { runChecks } from './politeness';
+import { spotCheckRun } from './run';
+import { allocateSample } from './sample';
+import {
+  SPOT_CHECK_ROWS_CEILING,
+  type StoredSpotCheckRequest,
+  storedRequestOf,
+  type TSpotCheckRequest,
+} from './schema';
+import { hostProbeOf, probeUrlFor } from './soft404';
+import { summarize } from './stats';
+import type { HostProbe } from './types';
+import { verdictOf } from './verdict';
+
+/** The most rows one run checks (SPOT_CHECK_MAX_ROWS, default 5,000): a filter over it is refused. */
+function maxRows(): number {
+  return Math.min(SPOT_CHECK_ROWS_CEILING, Math.max(1, intEnv('SPOT_CHECK_MAX_ROWS', 5_000)));
+}
+
+/** Checks the request against the audit, creates the run and queues its first step; returns its id. */
+export async function startSpotCheck(auditId: string, input: TSpotCheckRequest, by: string): Promise<string> {
+  await reconciledAudit(auditId);
+  const request = storedRequestOf(input, () => randomInt(0, INT4_MAX));
+  const cap = maxRows();
+  if ('ids' in request) {
+    if (request.ids.length > cap) {
+      throw new AppError(
+        'validation_failed',
+        `A spot-check takes at most ${cap} rows; ${request.ids.length} were given`,
+      );
+    }
+    const strangers = await idsNotInAudit(auditId, request.ids);
+    if (strangers.length > 0) {
+      throw new AppError(
+        'validation_failed',
+        `ids are not findings of this audit: ${strangers.slice(0, 10).join(', ')}${strangers.length > 10 ? ', …' : ''}`,
+      );
+    }
+  } else if ('filter' in request) {
+    const n = await countFilteredUpTo(auditId, request.filter, cap);
+    if (n === 0) throw new AppError('validation_failed', 'No rows match this filter');
+    if (n > cap) {
+      throw new AppError(
+        'validation_failed',
+        `More than ${cap} rows match this filter (SPOT_CHECK_MAX_ROWS); narrow it or check a sample`,
+      );
+    }
+  } else if (request.sample > cap) {
+    throw new AppError('validation_failed', `A sample can be at most ${cap} rows`);
+  }
+  const id = randomUUID();
+  await insertSpotCheckRun(id, auditId, request, by);
+  await startRun(spotCheckRun, id);
+  return id;
+}
+
+/** A seeded sample over the prune and held lists (and the add list when asked), split across the lists
+ * as a sample is split across reasons (every list present gets a row), then stratified by reason in each. */
+async function sampleIds(auditId: string, request: Extract<StoredSpotCheckRequest, { sample: number }>) {
+  const counts = await findingCountsByList(auditId);
+  const lists: FindingList[] = request.includeAdd ? ['prune', 'held', 'add'] : ['prune', 'held'];
+  const quotas = allocateSample(Object.fromEntries(lists.map((l) => [l, counts[l] ?? 0])), request.sample);
+  const ids: number[] = [];
+  for (const list of lists) {
+    const quota = quotas[list] ?? 0;
+    if (quota > 0) {
+      for (const row of await sampleFindings(auditId, { list }, quota, request.seed)) ids.push(row.id);
+    }
+  }
+  return ids.sort((a, b) => a - b);
+}
+
+export const selectStep: StepHandler<SpotCheckStep, SpotCheckPhase> = async ({ run }) => {
+  const found = await runToCheck(run.id);
+  if (!found) throw new AppError('not_found', 'No such spot-check');
+  const { auditId, request } = found;
+  const ids =
+    'ids' in request
+      ? await existingIds(auditId, request.ids)
+      : 'filter' in request
+        ? // Counted when the run was started; decisions since may have added rows: the first ones by id.
+          await filteredIds(auditId, request.filter, maxRows())
+        : await sampleIds(auditId, request);
+  return { next: 'check', write: (client) => storeSelection(client, run.id, ids) };
+};
+
+export const checkStep: StepHandler<SpotCheckStep, SpotCheckPhase> = async ({ run, progress, signal }) => {
+  const found = await runToCheck(run.id);
+  if (!found) throw new AppError('not_found', 'No such spot-check');
+  const findings = await findingsToCheck(found.auditId, found.findingIds ?? []);
+  // One probe per host, checked in the same polite batch as the rows (its robots.txt and limits).
+  const origins = [...new Set(findings.flatMap((f) => originOf(f.url) ?? []))];
+  const probeUrls = origins.map(probeUrlFor);
+  const urls = [...findings.map((f) => f.url), ...probeUrls];
+  await progress.update('checking', 0, urls.length);
+  const results = await runChecks(urls, {
+    concurrency: Math.max(1, intEnv('SPOT_CHECK_CONCURRENCY', 20)),
+    perHost: Math.max(1, intEnv('SPOT_CHECK_PER_HOST', 2)),
+    hostDelayMs: intEnv('SPOT_CHECK_HOST_DELAY_MS', 0),
+    ignoreRobots: found.request.ignoreRobots,
+    signal,
+    // Heartbeats on progress; a cancelled run is noticed by the signal, which stops runChecks.
+    onProgress: ({ done, total }) => void progress.update('checking', done, total).catch(() => {}),
+  });
+  const probes = new Map<string, HostProbe>();
+  origins.forEach((origin, i) => {
+    const live = results[findings.length + i];
+    if (live) probes.set(origin, hostProbeOf(origin, live));
+  });
+  const rows: CheckedRow[] = findings.map((finding, i) => {
+    const live = results[i] as (typeof results)[number];
+    const probe = probes.get(originOf(finding.url) ?? '') ?? null;
+    const { verdict, liveReason, explanation } = verdictOf(finding, live, probe, {
+      profile: found.normalization,
+    });
+    return {
+      findingId: finding.id,
+      list: finding.list,
+      reason: finding.reason,
+      live,
+      verdict,
+      liveReason,
+      explanation,
+    };
+  });
+  const summary = summarize(
+    rows.map((r) => ({
+      list: r.list as FindingList,
+      reason: r.reason,
+      verdict: r.verdict,
+      chain: r.live.chain,
+      finalStatus: r.live.finalStatus,
+    })),
+  );
+  const errors = summary.byVerdict.error;
+  return {
+    outcome: errors > 0 ? 'partial' : 'succeeded',
+    message: errors > 0 ? `${errors} of ${rows.length} URLs could not be checked` : null,
+    write: (client) => storeCheckResults(client, run.id, rows, [...probes.values()], summary),
+  };
+};
+
+function originOf(url: string): string | null {
+  try {
+    return new URL(url).origin;
+  } catch {
+    return null;
+  }
+}
+
+/** Cancels a queued or running spot-check; 409 when it has ended. */
+export function cancelSpotCheck(runId: string, by: string): Promise<void> {
+  return cancelRunFor(spotCheckRun, runId, by);
+}
