@@ -24,6 +24,7 @@ import { FindingsArea } from './findings-area';
 import { IssueLists } from './issue-lists';
 import { SharePanel } from './share-panel';
 import { SitemapTree } from './sitemap-tree';
+import { SpotChecksPanel } from './spot-checks-panel';
 import { useReviewView } from './use-finding-view';
 
 function ProgressPanel({ audit }: { audit: AuditDto }) {
@@ -154,6 +155,9 @@ export function AuditView({ id }: { id: string }) {
             hasInlinks={Object.hasOwn(data.crawl.mappedColumns, 'inlinks')}
           />
         </Suspense>
+      ) : null}
+      {findings && findings.prune.total + findings.held.total + findings.add.total > 0 ? (
+        <SpotChecksPanel auditId={id} />
       ) : null}
       {findings && canShare ? <SharePanel auditId={id} /> : null}
       <CrawlReport audit={data} />

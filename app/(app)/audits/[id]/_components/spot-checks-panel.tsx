@@ -1,0 +1,113 @@
+'use client';
+// The audit page's "Live spot-check" panel (issue #12): reviewers start a run, everyone sees the runs, the
+// chosen run's summary and its checked rows. Runs are polled while one is active (lib/spot-check/hooks.ts).
+import { useState } from 'react';
+import { useCan } from '@/app/session-context';
+import { Alert } from '@/components/ui/alert';
+import { formatCount } from '@/lib/audits/format';
+import {
+  isActiveRun,
+  useCancelSpotCheck,
+  useSpotCheckRun,
+  useSpotCheckRuns,
+  useStartSpotCheck,
+} from '@/lib/spot-check/hooks';
+import { SpotChecksForm } from './spot-checks-form';
+import { SpotChecksItems } from './spot-checks-items';
+import { SpotChecksRuns } from './spot-checks-runs';
+import { SpotChecksSummary } from './spot-checks-summary';
+
+function RunResults({ auditId, runId }: { auditId: string; runId: string }) {
+  // Cursors of the pages seen so far, so Previous goes back without the API knowing about it.
+  const [cursors, setCursors] = useState<(string | null)[]>([null]);
+  const cursor = cursors[cursors.length - 1] ?? null;
+  const run = useSpotCheckRun(auditId, runId, cursor);
+  if (run.isError) return <Alert title="Could not load this spot-check">{run.error.message}</Alert>;
+  const data = run.data;
+  if (!data) return <p className="muted">Loading the spot-check…</p>;
+  if (isActiveRun(data.status))
+    return <p className="muted">The results appear here when the run has finished.</p>;
+  if (!data.summary)
+    return (
+      <p className="muted">
+        This run ended without results{data.errorMessage ? `: ${data.errorMessage}` : '.'}
+      </p>
+    );
+  return (
+    <div className="stack" data-testid="spot-results">
+      <SpotChecksSummary summary={data.summary} />
+      <SpotChecksItems items={data.items} />
+      <div className="spot-pager">
+        <button
+          type="button"
+          className="button button--small"
+          disabled={cursors.length === 1}
+          onClick={() => setCursors((list) => list.slice(0, -1))}
+        >
+          Previous
+        </button>
+        <span className="small muted">
+          Page {cursors.length} · {formatCount(data.items.length)} rows
+        </span>
+        <button
+          type="button"
+          className="button button--small"
+          disabled={!data.nextCursor || run.isPlaceholderData}
+          onClick={() => setCursors((list) => [...list, data.nextCursor])}
+        >
+          Next
+        </button>
+      </div>
+    </div>
+  );
+}
+
+export function SpotChecksPanel({ auditId }: { auditId: string }) {
+  const canStart = useCan('reviewer');
+  const runs = useSpotCheckRuns(auditId);
+  const start = useStartSpotCheck(auditId);
+  const cancel = useCancelSpotCheck(auditId);
+  const [chosenId, setChosenId] = useState<string | null>(null);
+  const list = runs.data ?? [];
+  // Until a run is chosen the newest is shown, so a run just started is the one followed.
+  const selectedId = chosenId && list.some((r) => r.id === chosenId) ? chosenId : (list[0]?.id ?? null);
+
+  return (
+    <section
+      className="card card__body stack spot-panel"
+      aria-labelledby="spot-panel-heading"
+      data-testid="spot-panel"
+    >
+      <div>
+        <h2 id="spot-panel-heading">Live spot-check</h2>
+        <p className="muted small">
+          Fetch a sample of the findings from the live site now and see whether each reason still holds before
+          you prune.
+        </p>
+      </div>
+      {canStart ? (
+        <SpotChecksForm
+          isStarting={start.isPending}
+          error={start.error}
+          onStart={(request) => start.mutate(request, { onSuccess: ({ runId }) => setChosenId(runId) })}
+        />
+      ) : null}
+      {cancel.isError ? (
+        <Alert title="The spot-check could not be cancelled">{cancel.error.message}</Alert>
+      ) : null}
+      {runs.isError ? <Alert title="Could not load the spot-checks">{runs.error.message}</Alert> : null}
+      {runs.data && list.length === 0 ? <p className="muted">No spot-checks yet.</p> : null}
+      {list.length > 0 ? (
+        <SpotChecksRuns
+          runs={list}
+          selectedId={selectedId}
+          onSelect={setChosenId}
+          canCancel={canStart}
+          cancellingId={cancel.isPending ? (cancel.variables ?? null) : null}
+          onCancel={(runId) => cancel.mutate(runId)}
+        />
+      ) : null}
+      {selectedId ? <RunResults key={selectedId} auditId={auditId} runId={selectedId} /> : null}
+    </section>
+  );
+}

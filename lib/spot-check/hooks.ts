@@ -1,0 +1,81 @@
+// TanStack Query hooks for the spot-check API (issue #12), one per endpoint. Runs are polled about once a
+// second while one is queued or running and not after. Browser-safe: requests go through lib/api/client.ts.
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { apiFetch, sendJson } from '@/lib/api/client';
+import type { RunStatus } from '@/lib/runs/phases';
+import type { SpotCheckRunDto, SpotCheckRunPage, TSpotCheckRequest } from './schema';
+
+const POLL_MS = 1000;
+/** Items per page of a run's table. */
+const SPOT_CHECK_PAGE_SIZE = 50;
+
+export const spotCheckKeys = {
+  list: (auditId: string) => ['audits', 'detail', auditId, 'spot-checks', 'list'] as const,
+  run: (auditId: string, runId: string) =>
+    ['audits', 'detail', auditId, 'spot-checks', 'run', runId] as const,
+  page: (auditId: string, runId: string, cursor: string | null) =>
+    ['audits', 'detail', auditId, 'spot-checks', 'run', runId, cursor] as const,
+};
+
+export function isActiveRun(status: RunStatus): boolean {
+  return status === 'queued' || status === 'running';
+}
+
+function runsPath(auditId: string): string {
+  return `/api/v1/audits/${encodeURIComponent(auditId)}/spot-checks`;
+}
+
+export function useSpotCheckRuns(auditId: string) {
+  return useQuery({
+    queryKey: spotCheckKeys.list(auditId),
+    queryFn: ({ signal }) => apiFetch<{ runs: SpotCheckRunDto[] }>(runsPath(auditId), { signal }),
+    select: (data) => data.runs,
+    refetchInterval: (query) => {
+      if (query.state.error) return false;
+      return query.state.data?.runs.some((run) => isActiveRun(run.status)) ? POLL_MS : false;
+    },
+  });
+}
+
+/** One run and a page of its items (`cursor`: the previous page's nextCursor, null for the first). */
+export function useSpotCheckRun(auditId: string, runId: string, cursor: string | null) {
+  return useQuery({
+    queryKey: spotCheckKeys.page(auditId, runId, cursor),
+    queryFn: ({ signal }) => {
+      const params = new URLSearchParams({ limit: String(SPOT_CHECK_PAGE_SIZE) });
+      if (cursor) params.set('cursor', cursor);
+      return apiFetch<SpotCheckRunPage>(`${runsPath(auditId)}/${encodeURIComponent(runId)}?${params}`, {
+        signal,
+      });
+    },
+    // Items are stored when the run ends, so the page is polled until then and keeps what it shows meanwhile.
+    placeholderData: (previous) => (previous?.id === runId ? previous : undefined),
+    refetchInterval: (query) => {
+      if (query.state.error) return false;
+      const status = query.state.data?.status;
+      return status === undefined || isActiveRun(status) ? POLL_MS : false;
+    },
+  });
+}
+
+export function useStartSpotCheck(auditId: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (body: TSpotCheckRequest) => sendJson<{ runId: string }>(runsPath(auditId), 'POST', body),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: spotCheckKeys.list(auditId) }),
+  });
+}
+
+/** Stops a queued or running run; a 409 means it ended first, so the runs are read again either way. */
+export function useCancelSpotCheck(auditId: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (runId: string) =>
+      sendJson<SpotCheckRunDto>(`${runsPath(auditId)}/${encodeURIComponent(runId)}/cancel`, 'POST'),
+    onSettled: (_data, _error, runId) =>
+      Promise.all([
+        queryClient.invalidateQueries({ queryKey: spotCheckKeys.list(auditId) }),
+        queryClient.invalidateQueries({ queryKey: spotCheckKeys.run(auditId, runId) }),
+      ]),
+  });
+}
