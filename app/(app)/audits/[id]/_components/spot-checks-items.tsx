@@ -60,13 +60,15 @@ export function SpotChecksItems({ items }: { items: SpotCheckItemDto[] }) {
         <tbody>
           {items.map((item) => (
             <tr key={item.findingId} data-testid="spot-item" data-verdict={item.verdict}>
-              <td data-label="URL">
+              <td data-label="URL" className="spot-items__url">
                 <UrlText url={item.url} />
               </td>
               <td data-label="Reason">{reasonLabel(item.reason)}</td>
-              <td data-label="Verdict" className="spot-items__verdict">
-                <VerdictBadge verdict={item.verdict} />
-                <span className="small">{item.explanation}</span>
+              <td data-label="Verdict">
+                <div className="spot-items__verdict">
+                  <VerdictBadge verdict={item.verdict} />
+                  <span className="small">{item.explanation}</span>
+                </div>
               </td>
               <td data-label="Final" className="num">
                 {item.finalStatus ?? '—'}

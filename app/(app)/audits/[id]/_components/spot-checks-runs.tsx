@@ -60,7 +60,9 @@ export function SpotChecksRuns({
                 <span className="small" data-testid="spot-run-progress">
                   {run.status === 'queued'
                     ? 'Waiting for a worker…'
-                    : `${run.phaseLabel}: ${formatCount(run.progress.done)} of ${formatCount(run.progress.total)}`}
+                    : run.progress.total > 0
+                      ? `${run.phaseLabel}: ${formatCount(run.progress.done)} of ${formatCount(run.progress.total)}`
+                      : `${run.phaseLabel}…`}
                 </span>
                 <ProgressBar
                   value={run.status === 'queued' ? 0 : percent}

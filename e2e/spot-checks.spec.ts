@@ -1,0 +1,102 @@
+// End to end: a reviewer audits the fixture's spot-check site (a crawl that saw /gone-a and /back answer 404,
+// /moved redirect and /hidden noindex), then spot-checks it from the audit page: progress while it runs,
+// verdicts (/back answers 200 now: contradicted), a row's hop chain, and the stale-crawl warning (1 of 4).
+import path from 'node:path';
+import { expect, type Page, test } from '@playwright/test';
+
+const fixturePort = Number(process.env.FIXTURE_PORT ?? 3218);
+const site = `http://127.0.0.1:${Number(process.env.SPOT_SITE_PORT ?? fixturePort + 1)}`;
+const shots = path.resolve(import.meta.dirname, '..', 'test-results', 'screenshots');
+
+const PATHS = ['/', '/target', '/gone-a', '/back', '/moved', '/hidden'];
+const sitemap = `<?xml version="1.0" encoding="UTF-8"?><urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">${PATHS.map((p) => `<url><loc>${site}${p}</loc></url>`).join('')}</urlset>`;
+const crawledAt = '2026-11-27T09:00:00Z';
+const crawl = [
+  { url: `${site}/`, status: 200, indexable: true },
+  { url: `${site}/target`, status: 200, indexable: true },
+  { url: `${site}/gone-a`, status: 404, indexable: false },
+  { url: `${site}/back`, status: 404, indexable: false },
+  { url: `${site}/moved`, status: 301, indexable: true, redirect_url: `${site}/target` },
+  { url: `${site}/hidden`, status: 200, indexable: false },
+]
+  .map((row) => JSON.stringify({ canonical_url: row.url, crawled_at: crawledAt, ...row }))
+  .join('\n');
+
+async function shoot(page: Page, name: string) {
+  for (const width of [390, 1440]) {
+    await page.setViewportSize({ width, height: 900 });
+    await page.screenshot({ path: path.join(shots, `spot-checks-${name}-${width}.png`), fullPage: true });
+    // The panel alone too: a phone's full page is too tall to read the panel in.
+    await page
+      .getByTestId('spot-panel')
+      .screenshot({ path: path.join(shots, `spot-checks-${name}-panel-${width}.png`) });
+    if (width === 390) {
+      const fits = await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth);
+      expect(fits, `no sideways scroll at 390 px (${name})`).toBe(true);
+    }
+  }
+}
+
+test('spot-check an audit from its page: progress, verdicts, hop chain and the stale-crawl warning', async ({
+  page,
+}) => {
+  await page.goto('/audits/new');
+  await page.getByLabel('Audit name').fill('Spot-check site');
+  await page
+    .getByLabel('Sitemap files')
+    .setInputFiles({ name: 'sitemap.xml', mimeType: 'application/xml', buffer: Buffer.from(sitemap) });
+  await page
+    .getByLabel('Crawl export file')
+    .setInputFiles({ name: 'crawl.jsonl', mimeType: 'application/x-ndjson', buffer: Buffer.from(crawl) });
+  await page.getByRole('button', { name: 'Create audit' }).click();
+  await expect(page.getByTestId('audit-status')).toHaveText(/succeeded/i, { timeout: 60_000 });
+
+  const panel = page.getByTestId('spot-panel');
+  await expect(panel.getByRole('heading', { name: 'Live spot-check' })).toBeVisible();
+  await expect(panel.getByLabel('Sample size')).toHaveValue('50');
+  // robots.txt is obeyed unless the reviewer ticks the override on purpose.
+  await expect(panel.getByLabel('Ignore robots.txt')).not.toBeChecked();
+  await expect(panel.getByText('No spot-checks yet.')).toBeVisible();
+  await shoot(page, 'form');
+
+  await panel.getByRole('button', { name: 'Start spot-check' }).click();
+  const run = panel.getByTestId('spot-run');
+  await expect(run).toHaveCount(1);
+  await expect(run).toContainText('Rita Reviewer');
+  // /gone-a and /back answer after 2 s, so the run is seen running with its count.
+  await expect(run.getByTestId('spot-run-progress')).toContainText(/\d+ of \d+/);
+  await expect(run.getByRole('progressbar', { name: 'Spot-check progress' })).toBeVisible();
+  await expect(run.getByTestId('cancel-spot-check')).toBeVisible();
+  await shoot(page, 'running');
+  await page.setViewportSize({ width: 1366, height: 900 });
+
+  await expect(run.getByTestId('spot-run-status')).toHaveText(/succeeded/i, { timeout: 60_000 });
+  await expect(run.getByTestId('spot-run-progress')).toHaveCount(0);
+  await expect(run.getByTestId('cancel-spot-check')).toHaveCount(0);
+
+  const stale = panel.getByTestId('spot-stale');
+  await expect(stale).toHaveAttribute('role', 'alert');
+  await expect(stale).toContainText('contradicts the crawl for 1 of 4');
+  await expect(panel.getByTestId('spot-count-contradicted')).toHaveText('1 Contradicted');
+  await expect(panel.getByTestId('spot-count-confirmed')).toHaveText('3 Confirmed');
+  await expect(panel.getByTestId('spot-share').first()).toContainText('n = ');
+
+  const items = panel.getByTestId('spot-item');
+  await expect(items).toHaveCount(4);
+  await expect(items.filter({ hasText: `${site}/back` })).toHaveAttribute('data-verdict', 'contradicted');
+  await expect(items.filter({ hasText: `${site}/gone-a` })).toHaveAttribute('data-verdict', 'confirmed');
+  await expect(items.filter({ hasText: `${site}/hidden` })).toContainText('Yes');
+
+  // The redirect's hop chain, in order, opened by keyboard.
+  const moved = items.filter({ hasText: `${site}/moved` });
+  await expect(moved).toHaveAttribute('data-verdict', 'confirmed');
+  await moved.getByText('2 responses').focus();
+  await page.keyboard.press('Enter');
+  const hops = moved.locator('.spot-hops li');
+  await expect(hops).toHaveCount(2);
+  await expect(hops.nth(0)).toContainText(`301 ${site}/moved`);
+  await expect(hops.nth(0)).toContainText('Location: /target');
+  await expect(hops.nth(1)).toContainText(`200 ${site}/target`);
+  await expect(page.locator('.alert--danger')).toHaveCount(0);
+  await shoot(page, 'results');
+});
