@@ -7,6 +7,41 @@ import type { TSpotCheckRequest } from '@/lib/spot-check/schema';
 
 const DEFAULT_SAMPLE = 50;
 
+/** A whole-number input with its hint, which turns into the error while the value is not valid. */
+function NumberField(props: {
+  id: string;
+  label: string;
+  min: number;
+  value: string;
+  onChange: (value: string) => void;
+  valid: boolean;
+  hint: string;
+  error: string;
+}) {
+  const { id, label, min, value, onChange, valid, hint, error } = props;
+  return (
+    <div className="field">
+      <label htmlFor={id} className="field__label">
+        {label}
+      </label>
+      <input
+        id={id}
+        className="input"
+        type="number"
+        inputMode="numeric"
+        min={min}
+        value={value}
+        aria-invalid={!valid}
+        aria-describedby={`${id}-hint`}
+        onChange={(e) => onChange(e.target.value)}
+      />
+      <span id={`${id}-hint`} className={valid ? 'field__hint' : 'field__error'}>
+        {valid ? hint : error}
+      </span>
+    </div>
+  );
+}
+
 export function SpotChecksForm({
   isStarting,
   error,
@@ -40,44 +75,26 @@ export function SpotChecksForm({
   return (
     <form className="spot-form" onSubmit={submit} noValidate aria-label="Start a spot-check">
       <div className="spot-form__fields">
-        <div className="field">
-          <label htmlFor={`${id}-sample`} className="field__label">
-            Sample size
-          </label>
-          <input
-            id={`${id}-sample`}
-            className="input"
-            type="number"
-            inputMode="numeric"
-            min={1}
-            value={sample}
-            aria-invalid={!isSampleValid}
-            aria-describedby={`${id}-sample-hint`}
-            onChange={(e) => setSample(e.target.value)}
-          />
-          <span id={`${id}-sample-hint`} className={isSampleValid ? 'field__hint' : 'field__error'}>
-            {isSampleValid ? 'Rows drawn across every reason.' : 'Give a whole number of at least 1.'}
-          </span>
-        </div>
-        <div className="field">
-          <label htmlFor={`${id}-seed`} className="field__label">
-            Seed (optional)
-          </label>
-          <input
-            id={`${id}-seed`}
-            className="input"
-            type="number"
-            inputMode="numeric"
-            min={0}
-            value={seed}
-            aria-invalid={!isSeedValid}
-            aria-describedby={`${id}-seed-hint`}
-            onChange={(e) => setSeed(e.target.value)}
-          />
-          <span id={`${id}-seed-hint`} className={isSeedValid ? 'field__hint' : 'field__error'}>
-            {isSeedValid ? 'The same seed picks the same rows again.' : 'Give a whole number, 0 or more.'}
-          </span>
-        </div>
+        <NumberField
+          id={`${id}-sample`}
+          label="Sample size"
+          min={1}
+          value={sample}
+          onChange={setSample}
+          valid={isSampleValid}
+          hint="Rows drawn across every reason."
+          error="Give a whole number of at least 1."
+        />
+        <NumberField
+          id={`${id}-seed`}
+          label="Seed (optional)"
+          min={0}
+          value={seed}
+          onChange={setSeed}
+          valid={isSeedValid}
+          hint="The same seed picks the same rows again."
+          error="Give a whole number, 0 or more."
+        />
       </div>
       <label className="spot-form__check">
         <input type="checkbox" checked={includeAdd} onChange={(e) => setIncludeAdd(e.target.checked)} />
