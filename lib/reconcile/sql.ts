@@ -1,6 +1,7 @@
 // The reconciliation as set-based SQL. Every statement works on whole sets (hash joins over the audit's
 // partitions and the sets derived from them), never row by row, so the same code serves 2,000 URLs and
 // 5,000,000. Rules and their precedence are documented in docs/reconciliation.md.
+import { RESOURCE_EXTENSIONS } from '@/lib/urls/resource-path';
 
 /** The host of a normalized key (`scheme://host/path?query`). */
 const host = (key: string) => `split_part(${key}, '/', 3)`;
@@ -9,13 +10,8 @@ const host = (key: string) => `split_part(${key}, '/', 3)`;
 const section = (key: string) =>
   `split_part(${key}, '/', 3) || '/' || CASE WHEN split_part(${key}, '/', 5) = '' THEN '' ELSE split_part(${key}, '/', 4) END`;
 
-/** File extensions of resources, for crawl rows whose export left the content type empty (Screaming
- * Frog does so for some images): such a row is a page only if its path does not end in one of them. */
-const RESOURCE_EXTENSIONS =
-  'webp|jpe?g|png|gif|svg|ico|bmp|avif|tiff?|css|js|mjs|map|json|xml|txt|pdf|docx?|xlsx?|pptx?|csv|zip|gz|rar|7z|mp3|mp4|m4a|webm|mov|avi|wav|ogg|woff2?|ttf|otf|eot';
-
-/** Whether a crawled row is an HTML page: its content type says so, or it says nothing and the URL's path
- * does not name a resource file. Images, CSS, scripts and PDFs are resources, never pages to add. */
+/** Whether a crawled row is an HTML page: its content type says so, or it says nothing (Screaming Frog
+ * leaves it empty for some images) and the URL's path does not name a resource file. Images, CSS, scripts and PDFs are resources, never pages to add. */
 const isHtml = (contentType: string, url: string) =>
   `(CASE WHEN coalesce(btrim(${contentType}), '') = ''
          THEN lower(split_part(split_part(${url}, '#', 1), '?', 1)) !~ '\\.(${RESOURCE_EXTENSIONS})$'

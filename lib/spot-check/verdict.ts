@@ -2,6 +2,7 @@
 // crawl row (docs/reconciliation.md), compared with the finding's reason. Pure: the run step calls it per row.
 import type { FindingList } from '@/lib/findings/schema';
 import { looseKey, type NormalizationProfile, normalizeUrl } from '@/lib/urls/normalize';
+import { RESOURCE_EXTENSIONS } from '@/lib/urls/resource-path';
 import { isSoft404 } from './soft404';
 import type { HostProbe, LiveErrorCode, LiveResult, Verdict } from './types';
 
@@ -28,9 +29,8 @@ export interface VerdictOf {
 }
 
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);
-/** The same list as the reconciliation's (lib/reconcile/sql.ts), for answers without a content type. */
-const RESOURCE_PATH =
-  /\.(webp|jpe?g|png|gif|svg|ico|bmp|avif|tiff?|css|js|mjs|map|json|xml|txt|pdf|docx?|xlsx?|pptx?|csv|zip|gz|rar|7z|mp3|mp4|m4a|webm|mov|avi|wav|ogg|woff2?|ttf|otf|eot)$/;
+/** The reconciliation's list, for answers without a content type. */
+const RESOURCE_PATH = new RegExp(`\\.(${RESOURCE_EXTENSIONS})$`);
 /** Held reasons of URLs the crawl never fetched: like unreached_by_crawl, the live answer is the first look. */
 const UNFETCHED = new Set(['unreached_by_crawl', 'newer_than_crawl', 'section_not_crawled']);
 
