@@ -2,7 +2,6 @@
 // DATA_DIR; migrates it as the owner and provisions the app's roles (lib/db/roles.ts). A process handed a
 // role's URL instead (a launcher's child) only checks that the schema is current.
 import 'server-only';
-import pg from 'pg';
 import { dataDir } from './config';
 import { withConnection } from './connection';
 import { startEmbeddedPostgres } from './embedded';
@@ -27,9 +26,7 @@ export function migrateDatabase(url: string): Promise<string[]> {
 /** For a role's URL: true when it may not migrate (no CREATE on public), after checking nothing is
  * pending, since only the owner can apply migrations. */
 async function isAppRole(url: string): Promise<boolean> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
+  return withConnection(url, async (client) => {
     const { rows } = await client.query<{ owner: boolean }>(
       "SELECT has_schema_privilege('public', 'CREATE') AS owner",
     );
@@ -48,9 +45,7 @@ async function isAppRole(url: string): Promise<boolean> {
       );
     }
     return true;
-  } finally {
-    await client.end();
-  }
+  });
 }
 
 // Which database the first call found, so a later call in the same process (a supervisor restarting a

@@ -5,9 +5,10 @@ import 'server-only';
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import pg from 'pg';
+import type pg from 'pg';
 import PgBoss from 'pg-boss';
 import { QUEUES } from '@/lib/jobs/queue';
+import { withConnection } from './connection';
 import { BULK_SCHEMA } from './partitions';
 
 export interface AppRoles {
@@ -261,9 +262,8 @@ export async function provisionRoles(
     throw new Error('WEB_DATABASE_URL and WORKER_DATABASE_URL go together: set both, or neither');
   }
   await installQueue(ownerUrl);
-  const client = new pg.Client({ connectionString: ownerUrl });
-  await client.connect();
-  try {
+  // The session's advisory lock ends with the connection.
+  return withConnection(ownerUrl, async (client) => {
     await client.query('SELECT pg_advisory_lock($1)', [PROVISION_LOCK]);
     const owner = await ownerInfo(client);
     let roles: AppRoles;
@@ -307,8 +307,5 @@ export async function provisionRoles(
       log(`could not drop the tables of deleted audits yet: ${error.message}`),
     );
     return roles;
-  } finally {
-    await client.query('SELECT pg_advisory_unlock($1)', [PROVISION_LOCK]).catch(() => {});
-    await client.end();
-  }
+  });
 }
