@@ -2,7 +2,7 @@
 // second while one is queued or running and not after. Browser-safe: requests go through lib/api/client.ts.
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { apiFetch, sendJson } from '@/lib/api/client';
-import type { RunStatus } from '@/lib/runs/phases';
+import { isActiveStatus } from '@/lib/audits/labels';
 import type { SpotCheckRunDto, SpotCheckRunPage, TSpotCheckRequest } from './schema';
 
 const POLL_MS = 1000;
@@ -17,10 +17,6 @@ export const spotCheckKeys = {
     ['audits', 'detail', auditId, 'spot-checks', 'run', runId, cursor] as const,
 };
 
-export function isActiveRun(status: RunStatus): boolean {
-  return status === 'queued' || status === 'running';
-}
-
 function runsPath(auditId: string): string {
   return `/api/v1/audits/${encodeURIComponent(auditId)}/spot-checks`;
 }
@@ -32,7 +28,7 @@ export function useSpotCheckRuns(auditId: string) {
     select: (data) => data.runs,
     refetchInterval: (query) => {
       if (query.state.error) return false;
-      return query.state.data?.runs.some((run) => isActiveRun(run.status)) ? POLL_MS : false;
+      return query.state.data?.runs.some((run) => isActiveStatus(run.status)) ? POLL_MS : false;
     },
   });
 }
@@ -53,7 +49,7 @@ export function useSpotCheckRun(auditId: string, runId: string, cursor: string |
     refetchInterval: (query) => {
       if (query.state.error) return false;
       const status = query.state.data?.status;
-      return status === undefined || isActiveRun(status) ? POLL_MS : false;
+      return status === undefined || isActiveStatus(status) ? POLL_MS : false;
     },
   });
 }

@@ -5,8 +5,8 @@ import { useState } from 'react';
 import { useCan } from '@/app/session-context';
 import { Alert } from '@/components/ui/alert';
 import { formatCount } from '@/lib/audits/format';
+import { isActiveStatus } from '@/lib/audits/labels';
 import {
-  isActiveRun,
   useCancelSpotCheck,
   useSpotCheckRun,
   useSpotCheckRuns,
@@ -25,7 +25,7 @@ function RunResults({ auditId, runId }: { auditId: string; runId: string }) {
   if (run.isError) return <Alert title="Could not load this spot-check">{run.error.message}</Alert>;
   const data = run.data;
   if (!data) return <p className="muted">Loading the spot-check…</p>;
-  if (isActiveRun(data.status))
+  if (isActiveStatus(data.status))
     return <p className="muted">The results appear here when the run has finished.</p>;
   if (!data.summary)
     return (

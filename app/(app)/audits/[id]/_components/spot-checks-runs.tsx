@@ -4,7 +4,7 @@
 import { ConfirmButton } from '@/components/ui/confirm-button';
 import { ProgressBar } from '@/components/ui/progress-bar';
 import { formatCount, formatDateTime, progressPercent } from '@/lib/audits/format';
-import { isActiveRun } from '@/lib/spot-check/hooks';
+import { isActiveStatus } from '@/lib/audits/labels';
 import type { SpotCheckRunDto } from '@/lib/spot-check/schema';
 import { StatusBadge } from '../../_components/status-badge';
 
@@ -35,7 +35,7 @@ export function SpotChecksRuns({
   return (
     <ol className="spot-runs" aria-label="Spot-check runs">
       {runs.map((run) => {
-        const isActive = isActiveRun(run.status);
+        const isActive = isActiveStatus(run.status);
         const percent = progressPercent(run.progress);
         const isSelected = run.id === selectedId;
         return (
