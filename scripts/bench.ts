@@ -2,11 +2,12 @@
 // and (when python3 and ../shared/reference/reconcile_sitemap.py exist) the reference script on the
 // same inputs. Options (env): BENCH_URLS (1000000), BENCH_CRAWL_ROWS (1000000), BENCH_DIR (<tmp>/sitemap-audit-bench),
 // BENCH_QUICK=1 (only the end-to-end audit and the reference script: for trying a change to ingest or reconcile),
-// BENCH_CPU_PROF=<dir> (CPU profiles of the worker process and its crawl thread).
+// BENCH_CPU_PROF=<dir> (CPU profiles of the worker process and its crawl thread), BENCH_SPOT_ONLY=1 (only the
+// live spot-check of 2,000 rows over 50 local hosts: no large inputs needed).
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { once } from 'node:events';
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
@@ -21,6 +22,7 @@ import { stopBoss } from '@/lib/jobs/queue';
 import { startRun } from '@/lib/runs/service';
 import { measureExport, measurePages } from './bench/findings';
 import { type BenchInputs, generateInputs } from './bench/generate';
+import { measureSpotCheck } from './bench/spot-check';
 import { SERVER_NODE_ARGS } from './node-args';
 
 const root = path.resolve(import.meta.dirname, '..');
@@ -29,6 +31,7 @@ const CRAWL_ROWS = Number(process.env.BENCH_CRAWL_ROWS ?? 1_000_000);
 // Outside the repository by default: the Next.js dev server watches the project folder.
 const dir = path.resolve(process.env.BENCH_DIR ?? path.join(os.tmpdir(), 'sitemap-audit-bench'));
 const QUICK = process.env.BENCH_QUICK === '1';
+const SPOT_ONLY = process.env.BENCH_SPOT_ONLY === '1';
 const referenceScript = path.resolve(root, '..', 'shared', 'reference', 'reconcile_sitemap.py');
 const log = (message: string) => console.log(`[bench] ${message}`);
 
@@ -69,9 +72,13 @@ function serveTree(inputs: BenchInputs): Promise<{ server: http.Server; indexUrl
   );
 }
 
-function peakRssMb(pid: number): number {
+function rssMb(pid: number, field: 'VmHWM' | 'VmRSS'): number {
   const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-  return Math.round(Number(/VmHWM:\s+(\d+)/.exec(status)?.[1] ?? 0) / 1024);
+  return Math.round(Number(new RegExp(`${field}:\\s+(\\d+)`).exec(status)?.[1] ?? 0) / 1024);
+}
+
+function peakRssMb(pid: number): number {
+  return rssMb(pid, 'VmHWM');
 }
 
 /** Runs the classic playbook script on the same URLs (one gzip file) and crawl export, timed. */
@@ -141,13 +148,8 @@ async function runAudit(sources: Source[]) {
   return { ...audit, cpuBusy };
 }
 
-async function main() {
-  const inputs = await generateInputs(dir, URLS, CRAWL_ROWS, log);
-  process.env.DATA_DIR ??= path.join(dir, 'data');
-  process.env.ALLOW_PRIVATE_NETWORK = 'true';
-  const database = await ensureDatabase(log);
-  const { server, indexUrl } = await serveTree(inputs);
-
+/** Starts the worker as the product runs it and waits until it is ready; `stop` ends it. */
+async function startWorker(workerUrl: string): Promise<ChildProcess> {
   const worker: ChildProcess = spawn(
     process.execPath,
     [
@@ -158,7 +160,7 @@ async function main() {
     ],
     {
       cwd: root,
-      env: { ...process.env, DATABASE_URL: database.workerUrl },
+      env: { ...process.env, DATABASE_URL: workerUrl },
       stdio: ['ignore', 'pipe', 'inherit'],
     },
   );
@@ -172,6 +174,67 @@ async function main() {
     worker.once('exit', (code) => reject(new Error(`the worker exited (code ${code}) before it was ready`)));
   });
   await new Promise((r) => setTimeout(r, 500));
+  return worker;
+}
+
+/** A one-URL audit through every job, as a long-running worker has always done by the time an audit
+ * comes in: modules loaded and compiled, database clients and pools open on both sides. */
+async function warmUp(sitemap: Source) {
+  const warmUpCrawl = path.join(dir, 'warm-up-crawl.jsonl');
+  writeFileSync(
+    warmUpCrawl,
+    `${JSON.stringify({ url: 'https://bench.example/only', status: 200, indexable: true })}\n`,
+  );
+  await runAudit([
+    sitemap,
+    { role: 'crawl', kind: 'upload', fileName: 'warm-up-crawl.jsonl', storedPath: warmUpCrawl },
+  ]);
+}
+
+/** BENCH_SPOT_ONLY=1: the live spot-check alone, on a fresh worker (its RSS is the check's). */
+async function spotCheckOnly() {
+  mkdirSync(dir, { recursive: true });
+  process.env.DATA_DIR ??= path.join(dir, 'data');
+  process.env.ALLOW_PRIVATE_NETWORK = 'true';
+  const database = await ensureDatabase(log);
+  const worker = await startWorker(database.workerUrl);
+  try {
+    const oneUrl = path.join(dir, 'one-url.txt');
+    writeFileSync(oneUrl, 'https://bench.example/only\n');
+    await warmUp({ role: 'sitemap', kind: 'upload', fileName: 'one-url.txt', storedPath: oneUrl });
+    const spotCheck = await measureSpotCheck(dir, runAudit, () => workerRss(worker), log);
+    console.log(JSON.stringify({ date: new Date().toISOString(), spotCheck }, null, 2));
+    logSpotCheck(spotCheck);
+  } finally {
+    worker.kill('SIGTERM');
+    await once(worker, 'exit');
+    await stopBoss();
+    await closeDb();
+    await database.stop();
+  }
+}
+
+function workerRss(worker: ChildProcess) {
+  return { current: rssMb(worker.pid as number, 'VmRSS'), peak: rssMb(worker.pid as number, 'VmHWM') };
+}
+
+function logSpotCheck(s: Awaited<ReturnType<typeof measureSpotCheck>>) {
+  log(
+    `spot-check: ${s.rows} rows over ${s.hosts} hosts in ${s.seconds} s (${s.checksPerSecond} checks/s; ${s.requestsPerSecond} requests/s while checking, bound ${s.concurrencyBoundPerSecond}/s by 20 at once × ${s.latencyMs} ms)`,
+  );
+  log(
+    `spot-check: at most ${s.maxInFlight} requests in flight, ${s.maxPerHost} on one host; worker RSS ${s.workerRssMb.before} → ${s.workerRssMb.after} MB (peak ${s.workerRssMb.peak} MB)`,
+  );
+}
+
+async function main() {
+  if (SPOT_ONLY) return spotCheckOnly();
+  const inputs = await generateInputs(dir, URLS, CRAWL_ROWS, log);
+  process.env.DATA_DIR ??= path.join(dir, 'data');
+  process.env.ALLOW_PRIVATE_NETWORK = 'true';
+  const database = await ensureDatabase(log);
+  const { server, indexUrl } = await serveTree(inputs);
+  const worker = await startWorker(database.workerUrl);
   const shutdown = async () => {
     worker.kill('SIGTERM');
     await once(worker, 'exit');
@@ -187,17 +250,7 @@ async function main() {
     fileName: path.basename(inputs.crawlFile),
     storedPath: inputs.crawlFile,
   } as const;
-  // One small audit first, through every job, as a long-running worker has always done by the time an
-  // audit comes in: modules loaded and compiled, database clients and pools open on both sides.
-  const warmUpCrawl = path.join(dir, 'warm-up-crawl.jsonl');
-  writeFileSync(
-    warmUpCrawl,
-    `${JSON.stringify({ url: 'https://bench.example/only', status: 200, indexable: true })}\n`,
-  );
-  await runAudit([
-    { role: 'sitemap', kind: 'url', url: indexUrl.replace('sitemap-index.xml', 'one-url.xml') },
-    { role: 'crawl', kind: 'upload', fileName: 'warm-up-crawl.jsonl', storedPath: warmUpCrawl },
-  ]);
+  await warmUp({ role: 'sitemap', kind: 'url', url: indexUrl.replace('sitemap-index.xml', 'one-url.xml') });
   const queuedAt = performance.now();
   const audit = await runAudit([{ role: 'sitemap', kind: 'url', url: indexUrl }, crawlSource]);
   const doneAt = performance.now();
@@ -242,6 +295,7 @@ async function main() {
   log('timing findings pages and the export…');
   const pages = await measurePages(id);
   const exported = await measureExport(id, 'prune');
+  const spotCheck = await measureSpotCheck(dir, runAudit, () => workerRss(worker), log);
   log('timing each source on its own…');
   const sitemapAlone = (await runAudit([{ role: 'sitemap', kind: 'url', url: indexUrl }])).timings.sitemaps;
   const crawlAlone = (
@@ -288,6 +342,7 @@ async function main() {
     workerPeakRssMb: rss,
     findingsPage: pages,
     export: exported,
+    spotCheck,
     reference: reference
       ? { ...reference, oursOverReference: Number((ours / reference.seconds).toFixed(2)) }
       : 'not run (python3 or the script is missing)',
@@ -308,6 +363,7 @@ async function main() {
   );
   log(`findings page: p50 ${pages.p50Ms} ms, p95 ${pages.p95Ms} ms (target p95 < 100 ms)`);
   log(`export: ${exported.rowsPerSecond.toLocaleString('en-US')} rows/s (target ≥ 200,000)`);
+  logSpotCheck(spotCheck);
   if (reference)
     log(
       `end to end ${result.endToEndSeconds} s vs reference script ${reference.seconds} s (ratio ${result.reference && typeof result.reference === 'object' ? result.reference.oursOverReference : ''}, target ≤ 1)`,

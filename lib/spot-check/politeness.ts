@@ -1,6 +1,7 @@
 // Runs many live checks politely: at most N at once overall and M requests at once per host, an
 // optional gap between request starts on a host, a host-wide pause when it answers 429/503 with
 // Retry-After, and each host's robots.txt (fetched once per run) obeyed unless the run overrides it.
+import { setMaxListeners } from 'node:events';
 import { resolveOptions } from '@/lib/net/options';
 import { checkLive, type LiveCheckOptions, type RequestGate } from './fetch-live';
 import { fetchRobotsRules, type RobotsRules, robotsTokenOf } from './robots-rules';
@@ -35,6 +36,9 @@ export function runChecks(urls: readonly string[], options: PolitenessOptions = 
     hostDelayMs: Math.max(0, options.hostDelayMs ?? 0),
   };
   const { signal } = options;
+  // Every check in flight, and every one waiting for a host's slot, listens to the run's signal: many
+  // listeners at once is the design, not a leak (Node warns past 10).
+  if (signal) setMaxListeners(limits.concurrency * 4 + 16, signal);
   const lanes = new Map<string, HostLane>();
   const laneOf = (url: URL) => {
     let lane = lanes.get(url.host);
