@@ -7,7 +7,13 @@ import type { FindingList, TFindingFilter } from '@/lib/findings/schema';
 import { phaseLabel } from '@/lib/runs/phases';
 import type { NormalizationProfile } from '@/lib/urls/normalize';
 import { allocateSample } from './sample';
-import type { SpotCheckItemDto, SpotCheckRunDto, StoredSpotCheckRequest } from './schema';
+import type {
+  SpotCheckChange,
+  SpotCheckCompareCounts,
+  SpotCheckItemDto,
+  SpotCheckRunDto,
+  StoredSpotCheckRequest,
+} from './schema';
 
 export interface SampledFinding {
   id: number;
@@ -157,7 +163,7 @@ export async function findingsToCheck(auditId: string, ids: readonly number[]): 
 const RUN_COLUMNS = `r.id, r.audit_id AS "auditId", r.status, r.phase, r.progress_done AS done,
   r.progress_total AS total, r.request, r.summary, r.error_message AS "errorMessage",
   r.created_by AS "createdBy", r.created_at AS "createdAt", r.finished_at AS "finishedAt",
-  r.cancelled_by AS "cancelledBy"`;
+  r.cancelled_by AS "cancelledBy", r.retry_of AS "retryOf"`;
 
 type RunRow = Omit<SpotCheckRunDto, 'progress' | 'phaseLabel' | 'createdAt' | 'finishedAt'> & {
   done: number;
@@ -210,4 +216,63 @@ export async function spotCheckItems(
   const page = rows.slice(0, limit).map((r) => ({ ...r, checkedAt: r.checkedAt.toISOString() }));
   const last = page.at(-1);
   return { items: page, nextCursor: rows.length > limit && last ? String(last.findingId) : null };
+}
+
+/** The finding ids of a run's items whose verdict is `error` (it could not check them), in id order. */
+export async function errorFindingIds(runId: string): Promise<number[]> {
+  const { rows } = await pool().query<{ id: number }>(
+    `SELECT finding_id AS id FROM spot_check_items WHERE run_id = $1 AND verdict = 'error' ORDER BY finding_id`,
+    [runId],
+  );
+  return rows.map((r) => r.id);
+}
+
+// ── Comparing two runs ───────────────────────────────────────────────────────────────────────────────
+// Both runs' items joined on finding_id in SQL (each side an index range of the items' primary key), so a
+// comparison of two 5,000-row runs reads no more than one page of rows into memory.
+
+/** Over the rows both runs checked: did verdict, final status or (both 200) the page's text change? */
+const BOTH = 'b.finding_id IS NOT NULL AND o.finding_id IS NOT NULL';
+const VERDICT_CHANGED = 'b.verdict <> o.verdict';
+const STATUS_CHANGED = 'b.final_status IS DISTINCT FROM o.final_status';
+const CONTENT_CHANGED =
+  'coalesce(b.final_status = 200 AND o.final_status = 200 AND b.text_hash IS DISTINCT FROM o.text_hash, false)';
+const JOINED = `(SELECT * FROM spot_check_items WHERE run_id = $1) b
+  FULL JOIN (SELECT * FROM spot_check_items WHERE run_id = $2) o ON o.finding_id = b.finding_id`;
+
+export async function compareCounts(baseId: string, otherId: string): Promise<SpotCheckCompareCounts> {
+  const { rows } = await pool().query<SpotCheckCompareCounts>(
+    `SELECT count(*) FILTER (WHERE ${BOTH} AND NOT (${VERDICT_CHANGED} OR ${STATUS_CHANGED} OR ${CONTENT_CHANGED}))::int AS same,
+            count(*) FILTER (WHERE ${BOTH} AND ${VERDICT_CHANGED})::int AS "verdictChanged",
+            count(*) FILTER (WHERE ${BOTH} AND ${STATUS_CHANGED})::int AS "statusChanged",
+            count(*) FILTER (WHERE ${BOTH} AND ${CONTENT_CHANGED})::int AS "contentChanged",
+            count(*) FILTER (WHERE o.finding_id IS NULL)::int AS "onlyInBase",
+            count(*) FILTER (WHERE b.finding_id IS NULL)::int AS "onlyInOther"
+       FROM ${JOINED}`,
+    [baseId, otherId],
+  );
+  return rows[0] as SpotCheckCompareCounts;
+}
+
+/** A page of the rows both runs checked that changed, in finding-id order, after `cursor` (a finding id). */
+export async function compareChanges(
+  baseId: string,
+  otherId: string,
+  limit: number,
+  cursor: number | undefined,
+): Promise<{ changes: SpotCheckChange[]; nextCursor: string | null }> {
+  const { rows } = await pool().query<SpotCheckChange>(
+    `SELECT b.finding_id AS "findingId", b.url,
+            json_build_object('verdict', b.verdict, 'finalStatus', b.final_status, 'liveReason', b.live_reason) AS before,
+            json_build_object('verdict', o.verdict, 'finalStatus', o.final_status, 'liveReason', o.live_reason) AS after,
+            ${CONTENT_CHANGED} AS "contentChanged"
+       FROM (SELECT * FROM spot_check_items WHERE run_id = $1) b
+       JOIN (SELECT * FROM spot_check_items WHERE run_id = $2) o ON o.finding_id = b.finding_id
+      WHERE b.finding_id > $3 AND (${VERDICT_CHANGED} OR ${STATUS_CHANGED} OR ${CONTENT_CHANGED})
+      ORDER BY b.finding_id LIMIT $4`,
+    [baseId, otherId, cursor ?? 0, limit + 1],
+  );
+  const page = rows.slice(0, limit);
+  const last = page.at(-1);
+  return { changes: page, nextCursor: rows.length > limit && last ? String(last.findingId) : null };
 }

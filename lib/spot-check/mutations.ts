@@ -12,10 +12,12 @@ export async function insertSpotCheckRun(
   auditId: string,
   request: StoredSpotCheckRequest,
   createdBy: string,
+  /** The run this one retries (POST …/{runId}/retry). */
+  retryOf: string | null = null,
 ): Promise<void> {
   await pool().query(
-    'INSERT INTO spot_check_runs (id, audit_id, request, created_by) VALUES ($1, $2, $3, $4)',
-    [id, auditId, JSON.stringify(request), createdBy],
+    'INSERT INTO spot_check_runs (id, audit_id, request, created_by, retry_of) VALUES ($1, $2, $3, $4, $5)',
+    [id, auditId, JSON.stringify(request), createdBy, retryOf],
   );
 }
 

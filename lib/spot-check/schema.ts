@@ -39,6 +39,11 @@ export const ZSpotCheckRequest = z
   });
 export type TSpotCheckRequest = z.infer<typeof ZSpotCheckRequest>;
 
+/** The optional body of POST …/{runId}/retry: `{ only: "errors" }` checks again only the rows that run
+ * could not check; without it the whole request is repeated (same seed, ids or filter). */
+export const ZSpotCheckRetry = z.object({ only: z.enum(['errors']).optional() }).strict();
+export type TSpotCheckRetry = z.infer<typeof ZSpotCheckRetry>;
+
 /** What a run stores as its request: exactly one way of choosing rows, the seed filled in. */
 export type StoredSpotCheckRequest = (
   | { sample: number; seed: number; includeAdd: boolean }
@@ -73,6 +78,8 @@ export interface SpotCheckRunDto {
   createdAt: string;
   finishedAt: string | null;
   cancelledBy: string | null;
+  /** The run this one was started from by a retry, or null. */
+  retryOf: string | null;
 }
 
 export interface SpotCheckItemDto {
@@ -98,6 +105,45 @@ export interface SpotCheckItemDto {
 
 export interface SpotCheckRunPage extends SpotCheckRunDto {
   items: SpotCheckItemDto[];
+  /** The last finding id of this page, for `cursor`; null on the last page. */
+  nextCursor: string | null;
+}
+
+/** One side of a compared row: what that run found for the finding. */
+export interface SpotCheckSide {
+  verdict: Verdict;
+  finalStatus: number | null;
+  liveReason: string | null;
+}
+
+/** A finding both runs checked whose verdict, final status or page text differs between them. */
+export interface SpotCheckChange {
+  findingId: number;
+  url: string;
+  before: SpotCheckSide;
+  after: SpotCheckSide;
+  /** Both answered 200 and the visible text's hash differs. */
+  contentChanged: boolean;
+}
+
+/** Counts over the findings of two runs. A row whose verdict and status both changed counts in both;
+ * `same` counts rows both checked where none of verdict, status and content changed. */
+export interface SpotCheckCompareCounts {
+  same: number;
+  verdictChanged: number;
+  statusChanged: number;
+  contentChanged: number;
+  onlyInBase: number;
+  onlyInOther: number;
+}
+
+/** GET …/{runId}/compare/{otherRunId}: both runs (their summaries side by side), counts and a page of
+ * the changed rows in finding-id order. */
+export interface SpotCheckComparison {
+  base: SpotCheckRunDto;
+  other: SpotCheckRunDto;
+  counts: SpotCheckCompareCounts;
+  changes: SpotCheckChange[];
   /** The last finding id of this page, for `cursor`; null on the last page. */
   nextCursor: string | null;
 }

@@ -1,7 +1,8 @@
-// Spot-checks on behalf of a reviewer (start: the request checked, the run created and queued) and the
-// run's two step handlers (select, check), which only do the work and say what comes next (lib/runs).
+// Spot-checks on behalf of a reviewer (start or retry: the request checked, the run created and queued;
+// compare two runs) and the run's two step handlers (select, check), which only do the work and say what comes next (lib/runs).
 import { randomInt, randomUUID } from 'node:crypto';
 import { INT4_MAX } from '@/lib/api/text';
+import { isActiveStatus } from '@/lib/audits/labels';
 import { intEnv } from '@/lib/db/config';
 import { AppError } from '@/lib/errors';
 import { reconciledAudit } from '@/lib/findings/data';
@@ -10,11 +11,15 @@ import type { SpotCheckPhase, SpotCheckStep } from '@/lib/runs/phases';
 import { cancelRunFor, startRun } from '@/lib/runs/service';
 import type { StepHandler } from '@/lib/runs/types';
 import {
+  compareChanges,
+  compareCounts,
   countFilteredUpTo,
+  errorFindingIds,
   existingIds,
   filteredIds,
   findingCountsByList,
   findingsToCheck,
+  getSpotCheck,
   idsNotInAudit,
   runToCheck,
   sampleFindings,
@@ -25,9 +30,11 @@ import { spotCheckRun } from './run';
 import { allocateSample } from './sample';
 import {
   SPOT_CHECK_ROWS_CEILING,
+  type SpotCheckComparison,
   type StoredSpotCheckRequest,
   storedRequestOf,
   type TSpotCheckRequest,
+  type TSpotCheckRetry,
 } from './schema';
 import { hostProbeOf, probeUrlFor } from './soft404';
 import { summarize } from './stats';
@@ -42,7 +49,21 @@ function maxRows(): number {
 /** Checks the request against the audit, creates the run and queues its first step; returns its id. */
 export async function startSpotCheck(auditId: string, input: TSpotCheckRequest, by: string): Promise<string> {
   await reconciledAudit(auditId);
-  const request = storedRequestOf(input, () => randomInt(0, INT4_MAX));
+  return createSpotCheck(
+    auditId,
+    storedRequestOf(input, () => randomInt(0, INT4_MAX)),
+    by,
+    null,
+  );
+}
+
+/** A stored request checked against the audit as it is now (its rows, SPOT_CHECK_MAX_ROWS), then run. */
+async function createSpotCheck(
+  auditId: string,
+  request: StoredSpotCheckRequest,
+  by: string,
+  retryOf: string | null,
+): Promise<string> {
   const cap = maxRows();
   if ('ids' in request) {
     if (request.ids.length > cap) {
@@ -71,9 +92,61 @@ export async function startSpotCheck(auditId: string, input: TSpotCheckRequest, 
     throw new AppError('validation_failed', `A sample can be at most ${cap} rows`);
   }
   const id = randomUUID();
-  await insertSpotCheckRun(id, auditId, request, by);
+  await insertSpotCheckRun(id, auditId, request, by, retryOf);
   await startRun(spotCheckRun, id);
   return id;
+}
+
+/**
+ * Starts a new run from an ended one (runs are history: the source stays as it was). The whole request is
+ * repeated, seed and robots.txt choice included, so a sample picks the same rows while the findings are
+ * the same; with `only: 'errors'` just the rows the source could not check, as chosen rows. A run still
+ * queued or running is refused: cancel it first.
+ */
+export async function retrySpotCheck(
+  auditId: string,
+  runId: string,
+  options: TSpotCheckRetry,
+  by: string,
+): Promise<string> {
+  await reconciledAudit(auditId);
+  const source = await getSpotCheck(auditId, runId);
+  if (!source) throw new AppError('not_found', 'No such spot-check');
+  if (isActiveStatus(source.status)) {
+    throw new AppError('conflict', 'This spot-check is still running; cancel it first to start it again');
+  }
+  if (options.only !== 'errors') return createSpotCheck(auditId, source.request, by, source.id);
+  if (source.status !== 'succeeded' && source.status !== 'partial') {
+    throw new AppError(
+      'conflict',
+      `This spot-check ended without results (${source.status}), so it has no rows it could not check; run it again whole`,
+    );
+  }
+  const ids = await errorFindingIds(source.id);
+  if (ids.length === 0) {
+    throw new AppError(
+      'validation_failed',
+      'This spot-check checked every row; there are no errors to check again',
+    );
+  }
+  return createSpotCheck(auditId, { ids, ignoreRobots: source.request.ignoreRobots }, by, source.id);
+}
+
+/** What changed between two runs of the audit, over the findings both checked; 404 when either is not
+ * one of the audit's runs. */
+export async function compareSpotChecks(
+  auditId: string,
+  baseId: string,
+  otherId: string,
+  page: { limit: number; cursor: number | undefined },
+): Promise<SpotCheckComparison> {
+  const [base, other] = await Promise.all([getSpotCheck(auditId, baseId), getSpotCheck(auditId, otherId)]);
+  if (!base || !other) throw new AppError('not_found', 'No such spot-check');
+  const [counts, changes] = await Promise.all([
+    compareCounts(base.id, other.id),
+    compareChanges(base.id, other.id, page.limit, page.cursor),
+  ]);
+  return { base, other, counts, ...changes };
 }
 
 /** A seeded sample over the prune and held lists (and the add list when asked), split across the lists

@@ -13,7 +13,7 @@ import {
   ZUserChange,
 } from '@/lib/auth/schema';
 import { ZDecisionRequest } from '@/lib/findings/schema';
-import { ZSpotCheckRequest } from '@/lib/spot-check/schema';
+import { ZSpotCheckRequest, ZSpotCheckRetry } from '@/lib/spot-check/schema';
 
 /** Rows the test creates before fuzzing. */
 export interface Fixtures {
@@ -186,6 +186,15 @@ export function routeTable(fx: Fixtures): Record<string, RouteSpec> {
     'audits/[id]/spot-checks/[runId]/cancel': {
       params: () => ({ id: fx.auditId, runId: fx.spotCheckRunId }),
       body: { POST: null },
+    },
+    'audits/[id]/spot-checks/[runId]/compare/[otherRunId]': {
+      params: () => ({ id: fx.auditId, runId: fx.spotCheckRunId, otherRunId: fx.spotCheckRunId }),
+      query: [{ limit: '5', cursor: '1' }],
+    },
+    'audits/[id]/spot-checks/[runId]/retry': {
+      params: () => ({ id: fx.auditId, runId: fx.spotCheckRunId }),
+      // The fixture's run is queued, so a valid body is answered 409 (still running), never started.
+      body: { POST: { schema: ZSpotCheckRetry, valid: [{ only: 'errors' }] } },
     },
     'audits/[id]/sitemaps': { params: audit(fx), query: [{ limit: '5', cursor: '1' }] },
     'auth/login': {
