@@ -19,3 +19,13 @@ export function utcDateTime(iso: string | null | undefined): string {
   const text = formatDateTime(iso, 'UTC');
   return text === '—' ? text : `${text} UTC`;
 }
+
+/** A hop chain by its statuses, in order ("301 → 200"; "no answer" when nothing answered). */
+export function chainText(chain: readonly { status: number }[]): string {
+  return chain.length === 0 ? 'no answer' : chain.map((hop) => hop.status).join(' → ');
+}
+
+/** A share as a percentage, as the app shows it: one decimal under 10 %, "—" when nothing was measured. */
+export function percentText(value: number | null): string {
+  return value === null ? '—' : `${(value * 100).toFixed(value > 0 && value < 0.1 ? 1 : 0)} %`;
+}

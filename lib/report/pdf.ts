@@ -1,5 +1,6 @@
 // The shared report as a PDF (pdfkit, built-in Helvetica only: nothing is fetched or embedded): title,
-// audit, summary counts per list and reason, warnings, and the first rows of each list. It is streamed:
+// audit, summary counts per list and reason, warnings, the latest live spot-check, and the first rows of
+// each list (with each row's verdict in that spot-check). It is streamed:
 // pdfkit writes each page out when the next one starts, and the rows are read a keyset page at a time
 // while they are drawn, so the web process holds one page of rows and one PDF page, whatever the audit
 // holds (a 60 MB <loc> once cost 40 s and 3.3 GB here). Every text is cut before it is measured.
@@ -13,39 +14,29 @@ import { decisionLabel, LIST_HINTS, listLabel, sanityWarningTitle } from '@/lib/
 import { EXCLUDED_INFO, type ReasonInfo, reasonInfo } from '@/lib/findings/reasons';
 import { type FindingList, LISTS } from '@/lib/findings/schema';
 import { utcDateTime } from './format';
+import { spotCheckSection, type VerdictLabel } from './pdf-spot-check';
 import {
   BLACK,
   bottom,
+  type Column,
   contentWidth,
   type Doc,
   ensureSpace,
   fitText,
   GREY,
   heading,
+  keyValues,
   MARGIN,
   paragraph,
   pdfSafe,
+  ROW_HEIGHT,
   rule,
+  tableHeader,
+  tableRow,
 } from './pdf-text';
 import { PDF_ROWS_PER_LIST, type PdfListRows, type PdfReportData } from './shared';
 
 // ── Summary ──────────────────────────────────────────────────────────────────────────────────────
-
-function keyValues(doc: Doc, pairs: [string, string][]): void {
-  const left = doc.page.margins.left;
-  for (const [key, value] of pairs) {
-    ensureSpace(doc, 14);
-    const y = doc.y;
-    doc.font('Helvetica').fontSize(9.5).fillColor(GREY).text(pdfSafe(key), left, y, { lineBreak: false });
-    doc.y = y;
-    doc
-      .font('Helvetica')
-      .fontSize(9.5)
-      .fillColor(BLACK)
-      .text(pdfSafe(value), left + 140, y, { width: contentWidth(doc) - 140 });
-    doc.y = Math.max(doc.y, y + 13) + 1;
-  }
-}
 
 /** A reason's (or bucket's) definition and fix, small and grey under its line. */
 function definition(doc: Doc, info: ReasonInfo, indent: number): void {
@@ -157,45 +148,23 @@ function notAdded(doc: Doc, data: PdfReportData): void {
 
 // ── Lists ────────────────────────────────────────────────────────────────────────────────────────
 
-interface Column {
-  title: string;
-  width: number;
-}
-
 const COLUMNS: Column[] = [
   { title: 'URL', width: 255 },
   { title: 'Reason', width: 100 },
   { title: 'Decision', width: 55 },
   { title: 'Decided by', width: 89 },
 ];
-const GUTTER = 5;
-const ROW_HEIGHT = 12;
+/** With a spot-check, each row's verdict in it too (the URL gives up the room). */
+const COLUMNS_WITH_VERDICT: Column[] = [
+  { title: 'URL', width: 210 },
+  { title: 'Reason', width: 95 },
+  { title: 'Decision', width: 50 },
+  { title: 'Decided by', width: 79 },
+  { title: 'Live check', width: 65 },
+];
 
-function tableRow(doc: Doc, cells: string[], { bold = false } = {}): void {
-  const y = doc.y;
-  let x = doc.page.margins.left;
-  doc
-    .font(bold ? 'Helvetica-Bold' : 'Helvetica')
-    .fontSize(8)
-    .fillColor(bold ? GREY : BLACK);
-  COLUMNS.forEach((column, i) => {
-    doc.text(fitText(doc, cells[i] ?? '', column.width - GUTTER), x, y + 2, { lineBreak: false });
-    x += column.width;
-  });
-  doc.y = y + ROW_HEIGHT;
-}
-
-function tableHeader(doc: Doc): void {
-  tableRow(
-    doc,
-    COLUMNS.map((c) => c.title),
-    { bold: true },
-  );
-  rule(doc);
-  doc.y -= 4;
-}
-
-async function listRows(doc: Doc, rows: PdfListRows): Promise<void> {
+async function listRows(doc: Doc, rows: PdfListRows, verdictLabel: VerdictLabel | null): Promise<void> {
+  const columns = verdictLabel ? COLUMNS_WITH_VERDICT : COLUMNS;
   heading(doc, `${listLabel(rows.list)} list: ${formatCount(rows.total)} rows`);
   paragraph(doc, LIST_HINTS[rows.list], { size: 9, colour: GREY, gap: 2 });
   paragraph(
@@ -209,20 +178,22 @@ async function listRows(doc: Doc, rows: PdfListRows): Promise<void> {
     if ((doc as unknown as Readable).destroyed) return;
     if (shown === 0) {
       ensureSpace(doc, ROW_HEIGHT * 3);
-      tableHeader(doc);
+      tableHeader(doc, columns);
     }
-    for (const finding of page) {
+    for (const finding of page.rows) {
       if (doc.y + ROW_HEIGHT > bottom(doc)) {
         doc.addPage();
         paragraph(doc, `${listLabel(rows.list)} list (continued)`, { size: 9, colour: GREY, gap: 4 });
-        tableHeader(doc);
+        tableHeader(doc, columns);
       }
+      const verdict = page.verdicts.get(finding.id);
       // Text only: a stored URL is never a link here (a javascript: or data: location stays inert).
-      tableRow(doc, [
+      tableRow(doc, columns, [
         finding.url,
         reasonInfo(finding.reason).label,
         decisionLabel(finding.decision),
         finding.decidedBy ?? '—',
+        verdict && verdictLabel ? verdictLabel(verdict) : '—',
       ]);
       shown++;
     }
@@ -241,12 +212,21 @@ async function listRows(doc: Doc, rows: PdfListRows): Promise<void> {
   }
 }
 
+export interface PdfOptions {
+  /** Deflate the page streams (pdfkit's default). */
+  compress?: boolean;
+  /** A verdict's name as the app shows it (its component owns the wording; lib/ cannot import it). */
+  verdictLabel: VerdictLabel;
+}
+
 /**
  * The report as a stream of PDF bytes, produced while it is read: pdfkit pushes each finished page, and
  * the rows are read as they are drawn. A failure half way destroys the stream with the error.
- * `compress` deflates the page streams (pdfkit's default).
  */
-export function reportPdfStream(data: PdfReportData, { compress = true } = {}): Readable {
+export function reportPdfStream(
+  data: PdfReportData,
+  { compress = true, verdictLabel }: PdfOptions,
+): Readable {
   const { audit } = data;
   const doc = new PDFDocument({
     size: 'A4',
@@ -264,10 +244,14 @@ export function reportPdfStream(data: PdfReportData, { compress = true } = {}): 
     paragraph(doc, `Generated ${utcDateTime(data.generatedAt.toISOString())}`, { size: 9.5, colour: GREY });
     rule(doc);
     summary(doc, data);
+    if (data.audit.findings) {
+      doc.addPage();
+      spotCheckSection(doc, data.spotCheck, data.spotItems, verdictLabel);
+    }
     for (const rows of data.lists) {
       if ((doc as unknown as Readable).destroyed) return;
       doc.addPage();
-      await listRows(doc, rows);
+      await listRows(doc, rows, data.spotCheck ? verdictLabel : null);
     }
     doc.end();
   };
@@ -276,10 +260,7 @@ export function reportPdfStream(data: PdfReportData, { compress = true } = {}): 
 }
 
 /** The whole PDF as bytes (tests, and callers that need its length). */
-export async function buildReportPdf(
-  data: PdfReportData,
-  options: { compress?: boolean } = {},
-): Promise<Buffer> {
+export async function buildReportPdf(data: PdfReportData, options: PdfOptions): Promise<Buffer> {
   const chunks: Buffer[] = [];
   for await (const chunk of reportPdfStream(data, options)) chunks.push(chunk as Buffer);
   return Buffer.concat(chunks);

@@ -6,6 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { renderToStaticMarkup } from 'react-dom/server';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { verdictLabel } from '@/app/(app)/audits/[id]/_components/spot-checks-verdict';
 import SharedReportPage, { generateMetadata } from '@/app/r/[token]/page';
 import { GET as pdfRoute } from '@/app/r/[token]/report.pdf/route';
 import { insertAudit } from '@/lib/audits/mutations';
@@ -203,7 +204,7 @@ describe('the PDF', () => {
     if (!share) throw new Error('share expected');
     const data = await loadPdfReport(share, new Date('2026-12-01T10:00:00Z'));
     data.audit = { ...data.audit, name: 'Bravo 监控 — ünïcode' };
-    const pdf = await buildReportPdf(data, { compress: false });
+    const pdf = await buildReportPdf(data, { compress: false, verdictLabel });
     expect(pdf.subarray(0, 4).toString('latin1')).toBe('%PDF');
     const text = pdfText(pdf);
     expect(text).toContain('Bravo ?? \x97 ünïcode');

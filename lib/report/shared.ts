@@ -1,6 +1,7 @@
 // The shared, read-only report of one audit (`/r/<token>`): a share token resolves to its audit (or to
 // nothing: unknown, revoked and expired links look the same), and the page and the PDF read only that
-// audit's summary and findings through the existing data functions.
+// audit's summary and findings through the existing data functions, and its latest finished live
+// spot-check (lib/report/data.ts): the run's figures, its first rows, and the verdict of each row shown.
 
 import { getAudit } from '@/lib/audits/data';
 import type { AuditDto } from '@/lib/audits/schema';
@@ -23,11 +24,23 @@ import {
   LISTS,
   ZFindingQuery,
 } from '@/lib/findings/schema';
+import type { Verdict } from '@/lib/spot-check/types';
+import {
+  latestFinishedSpotCheck,
+  type ReportSpotCheck,
+  type ReportSpotItem,
+  reportSpotItems,
+  verdictsOf,
+} from './data';
 
 /** Rows per page of the report's lists. */
 export const REPORT_PAGE_SIZE = 100;
 /** Rows per list in the PDF (the rest is in the app's CSV export). */
 export const PDF_ROWS_PER_LIST = 500;
+
+/** Checked rows of the live spot-check the page and the PDF show (a default sample is 50; the rest is
+ * counted, and in the app). */
+export const REPORT_SPOT_ROWS = 100;
 
 /** Share tokens are `sar_` + base64url; anything else is not looked up at all. */
 const TOKEN_SHAPE = /^[A-Za-z0-9_-]{1,200}$/;
@@ -102,6 +115,19 @@ export interface ReportPageData {
   nextHref: string | null;
   perList: ReasonsPerListData;
   perFile: ReasonsPerFileData;
+  /** The latest finished spot-check and its first REPORT_SPOT_ROWS rows (null and empty: none ran). */
+  spotCheck: ReportSpotCheck | null;
+  spotItems: ReportSpotItem[];
+  /** That run's verdict of each row on the page it checked. */
+  verdicts: Map<number, Verdict>;
+}
+
+/** The latest finished spot-check and its first rows, or nothing. */
+async function spotCheckOf(
+  auditId: string,
+): Promise<{ spotCheck: ReportSpotCheck | null; spotItems: ReportSpotItem[] }> {
+  const spotCheck = await latestFinishedSpotCheck(auditId);
+  return { spotCheck, spotItems: spotCheck ? await reportSpotItems(spotCheck.runId, REPORT_SPOT_ROWS) : [] };
 }
 
 /** One page of one list of the shared audit, in id order (keyset: a deep page costs what the first does). */
@@ -133,12 +159,23 @@ export async function loadReportPage(share: OpenShare, params: SearchParams): Pr
       nextHref: null,
       perList,
       perFile: prepareReasonsPerFile([]),
+      spotCheck: null,
+      spotItems: [],
+      verdicts: new Map(),
     };
   }
-  const [{ page, view }, files] = await Promise.all([
+  const [{ page, view }, files, { spotCheck, spotItems }] = await Promise.all([
     findingsPage(audit.id, requested),
     findingsByFile(audit.id),
+    spotCheckOf(audit.id),
   ]);
+  // One read for the page's rows, by the run's primary key.
+  const verdicts = spotCheck
+    ? await verdictsOf(
+        spotCheck.runId,
+        page.items.map((f) => f.id),
+      )
+    : new Map<number, Verdict>();
   const byFile = files.map((file) => ({
     ...file,
     url: clipForDisplay(file.url),
@@ -154,6 +191,9 @@ export async function loadReportPage(share: OpenShare, params: SearchParams): Pr
     nextHref,
     perList,
     perFile: prepareReasonsPerFile(byFile, { top: 10 }),
+    spotCheck,
+    spotItems,
+    verdicts,
   };
 }
 
@@ -166,13 +206,21 @@ export interface PdfListRows {
   list: FindingList;
   /** Rows in the list (all of them; the PDF shows at most PDF_ROWS_PER_LIST). */
   total: number;
-  /** The first PDF_ROWS_PER_LIST rows in id order, one keyset page at a time, read as the PDF is drawn. */
-  pages: () => AsyncIterable<FindingDto[]>;
+  /** The first PDF_ROWS_PER_LIST rows in id order, one keyset page at a time, read as the PDF is drawn,
+   * each page with the latest spot-check's verdicts of its rows. */
+  pages: () => AsyncIterable<PdfRowPage>;
+}
+
+export interface PdfRowPage {
+  rows: FindingDto[];
+  verdicts: Map<number, Verdict>;
 }
 
 export interface PdfReportData {
   audit: AuditDto;
   lists: PdfListRows[];
+  spotCheck: ReportSpotCheck | null;
+  spotItems: ReportSpotItem[];
   generatedAt: Date;
 }
 
@@ -198,20 +246,42 @@ export async function* listRowPages(
   }
 }
 
-/** The PDF's content: the summary, and each list's total and rows to read while drawing (bounded: at most
- * PDF_ROWS_PER_LIST per list, PDF_PAGE_ROWS in memory at a time, every text cut to the display bound). */
+/** Each page of rows with the run's verdicts of them (one read per page; none without a run). */
+async function* withVerdicts(
+  pages: AsyncIterable<FindingDto[]>,
+  runId: string | undefined,
+): AsyncGenerator<PdfRowPage> {
+  for await (const rows of pages) {
+    yield {
+      rows,
+      verdicts: runId
+        ? await verdictsOf(
+            runId,
+            rows.map((f) => f.id),
+          )
+        : new Map(),
+    };
+  }
+}
+
+/** The PDF's content: the summary, the latest finished spot-check, and each list's total and rows to read
+ * while drawing (bounded: at most PDF_ROWS_PER_LIST per list, PDF_PAGE_ROWS in memory at a time, every
+ * text cut to the display bound). */
 export async function loadPdfReport(share: OpenShare, generatedAt = new Date()): Promise<PdfReportData> {
   await recordView(share);
   const { audit } = share;
   const findings = audit.findings;
+  const { spotCheck, spotItems } = findings
+    ? await spotCheckOf(audit.id)
+    : { spotCheck: null, spotItems: [] };
   const lists: PdfListRows[] = findings
     ? LISTS.map((list) => ({
         list,
         total: findings[list].total,
-        pages: () => listRowPages(audit.id, list),
+        pages: () => withVerdicts(listRowPages(audit.id, list), spotCheck?.runId),
       }))
     : [];
-  return { audit, lists, generatedAt };
+  return { audit, lists, spotCheck, spotItems, generatedAt };
 }
 
 /** `<audit-name-slug>-report.pdf`: ASCII only, safe in a content-disposition header. */

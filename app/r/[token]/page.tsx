@@ -8,6 +8,7 @@ import { statusLabel, statusTone } from '@/lib/audits/labels';
 import { utcDateTime } from '@/lib/report/format';
 import { loadReportPage, openShare, PDF_ROWS_PER_LIST } from '@/lib/report/shared';
 import { ReportFindings } from './_components/report-findings';
+import { ReportSpotCheckSection } from './_components/report-spot-check';
 import { ReportSummary } from './_components/report-summary';
 
 type Props = {
@@ -61,12 +62,14 @@ export default async function SharedReportPage({ params, searchParams }: Props) 
         </div>
       </header>
       <ReportSummary audit={audit} perList={data.perList} perFile={data.perFile} />
+      {audit.findings ? <ReportSpotCheckSection run={data.spotCheck} items={data.spotItems} /> : null}
       {audit.findings && data.page ? (
         <ReportFindings
           findings={audit.findings}
           view={data.view}
           page={data.page}
           nextHref={data.nextHref}
+          verdicts={data.spotCheck ? data.verdicts : null}
         />
       ) : (
         <section className="card">

@@ -1,5 +1,7 @@
 // The prune / add / held lists of the report (a server component): tabs and the next-page link are plain
-// links that change the search params; each page is 100 rows read by keyset from the server.
+// links that change the search params; each page is 100 rows read by keyset from the server. A row the
+// latest finished spot-check checked carries its verdict under the reason.
+import { VerdictBadge } from '@/app/(app)/audits/[id]/_components/spot-checks-verdict';
 import { formatCount } from '@/lib/audits/format';
 import { rankReasons } from '@/lib/findings/chart-data';
 import { decisionLabel, LIST_HINTS, listLabel } from '@/lib/findings/format';
@@ -7,6 +9,7 @@ import { reasonInfo } from '@/lib/findings/reasons';
 import { type FindingList, type FindingPage, type FindingsOverview, LISTS } from '@/lib/findings/schema';
 import { shortEvidence, utcDateTime } from '@/lib/report/format';
 import { type ReportView, reportHref } from '@/lib/report/shared';
+import type { Verdict } from '@/lib/spot-check/types';
 import { definitionTitle, ReasonDefinitions } from './report-definitions';
 
 function Tabs({ current, findings }: { current: FindingList; findings: FindingsOverview }) {
@@ -27,16 +30,29 @@ function Tabs({ current, findings }: { current: FindingList; findings: FindingsO
   );
 }
 
+/** The row's verdict in the latest spot-check, under its reason (no column: the 390 px layout stays). */
+function LiveVerdict({ verdict }: { verdict: Verdict | undefined }) {
+  if (!verdict) return null;
+  return (
+    <span className="report-live" data-testid="report-live-verdict" data-verdict={verdict}>
+      <span className="muted small">Live check:</span> <VerdictBadge verdict={verdict} />
+    </span>
+  );
+}
+
 export function ReportFindings({
   findings,
   view,
   page,
   nextHref,
+  verdicts,
 }: {
   findings: FindingsOverview;
   view: ReportView;
   page: FindingPage;
   nextHref: string | null;
+  /** The latest finished spot-check's verdicts by finding id; null when no check ran. */
+  verdicts: Map<number, Verdict> | null;
 }) {
   const from = view.start;
   const to = view.start + page.items.length - 1;
@@ -82,6 +98,7 @@ export function ReportFindings({
                   <td className="report-table__url">{finding.url}</td>
                   <td className="report-table__reason" title={definitionTitle(reasonInfo(finding.reason))}>
                     {reasonInfo(finding.reason).label}
+                    <LiveVerdict verdict={verdicts?.get(finding.id)} />
                   </td>
                   <td className="report-table__evidence small">{shortEvidence(finding)}</td>
                   <td>
