@@ -11,6 +11,7 @@ export type ErrorCode =
   | 'payload_too_large'
   | 'unsupported_media_type'
   | 'conflict'
+  | 'spot_check_required'
   | 'unavailable'
   | 'internal';
 
@@ -25,6 +26,7 @@ const statusOf: Record<ErrorCode, number> = {
   payload_too_large: 413,
   unsupported_media_type: 415,
   conflict: 409,
+  spot_check_required: 409,
   unavailable: 503,
   internal: 500,
 };

@@ -11,6 +11,8 @@ import {
   type AuditTimings,
   type CrawlSummary,
   type SitemapFileDto,
+  settingsOf,
+  type TAuditSettings,
   ZAuditOptions,
 } from './schema';
 
@@ -45,6 +47,7 @@ export function toAuditDto(audit: AuditWithSources): AuditDto {
     phase: audit.phase,
     progress: { done: audit.progressDone, total: audit.progressTotal },
     options: options.success ? options.data : { normalization: 'exact' },
+    settings: settingsOf(audit.settings),
     createdAt: audit.createdAt.toISOString(),
     startedAt: audit.startedAt?.toISOString() ?? null,
     finishedAt: audit.finishedAt?.toISOString() ?? null,
@@ -123,6 +126,14 @@ function timingsOf(value: unknown): AuditTimings {
     if (typeof seconds === 'number') timings[stage] = seconds;
   }
   return timings;
+}
+
+/** The audit's settings; null when there is no such audit. */
+export async function auditSettingsOf(id: string): Promise<TAuditSettings | null> {
+  const { rows } = await pool().query<{ settings: unknown }>('SELECT settings FROM audits WHERE id = $1', [
+    id,
+  ]);
+  return rows[0] ? settingsOf(rows[0].settings) : null;
 }
 
 export async function getAudit(id: string): Promise<AuditDto | null> {

@@ -1,13 +1,13 @@
-// Writes on audits outside their run's state: create (with its sources), delete, and the files an audit
-// that failed leaves unfinished.
+// Writes on audits outside their run's state: create (with its sources), settings, delete, and the files an
+// audit that failed leaves unfinished.
 import 'server-only';
 import { rm } from 'node:fs/promises';
 import path from 'node:path';
 import type pg from 'pg';
-import { db } from '@/lib/db/client';
+import { db, pool } from '@/lib/db/client';
 import { uploadsDir } from '@/lib/db/config';
 import { dropAuditTables } from '@/lib/db/partitions';
-import type { TAuditOptions } from './schema';
+import type { TAuditOptions, TAuditSettings } from './schema';
 
 export interface NewSource {
   role: 'sitemap' | 'crawl';
@@ -38,6 +38,15 @@ export async function insertAudit(id: string, name: string, options: TAuditOptio
       },
     },
   });
+}
+
+/** Merges `settings` into the audit's (keys not given keep their value); false when there is no such audit. */
+export async function updateAuditSettings(id: string, settings: Partial<TAuditSettings>): Promise<boolean> {
+  const { rowCount } = await pool().query(
+    'UPDATE audits SET settings = settings || $2::jsonb, updated_at = now() WHERE id = $1',
+    [id, JSON.stringify(settings)],
+  );
+  return (rowCount ?? 0) > 0;
 }
 
 /** When an audit fails, the sitemap files it was still reading are marked as never finished. */

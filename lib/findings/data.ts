@@ -4,17 +4,18 @@
 import 'server-only';
 import { db, pool } from '@/lib/db/client';
 import { AppError } from '@/lib/errors';
+import { latestItemsSql } from '@/lib/spot-check/latest';
 import { decodeCursor, encodeCursor } from './cursor';
 import { previewOf } from './decision-rule';
 import { displaySql } from './display';
-import { toFindingDto } from './dto';
+import { toFindingDto, toSpotCheckDetail } from './dto';
 import { countsFilterSql, filterSql, isCountable } from './filter-sql';
 import { cursorAfter, keyset } from './keyset';
 import {
   type Decision,
   type DecisionLogEntry,
   type DecisionPreviewDto,
-  type FindingDto,
+  type FindingDetailDto,
   type FindingList,
   type FindingPage,
   type FindingsOverview,
@@ -24,7 +25,7 @@ import {
   type TFindingsSummary,
   ZFindingsSummary,
 } from './schema';
-import type { FindingRow } from './types';
+import type { FindingRow, LatestCheckRow } from './types';
 
 /** The columns of a FindingRow, read from FINDING_FROM; `cut` wraps each stored text (display.ts). */
 function findingColumns(cut: (expression: string) => string): string {
@@ -47,6 +48,22 @@ export const FINDING_COLUMNS = findingColumns(displaySql);
 /** The stored values whole: the JSONL export's (read in byte-bounded batches, export/data.ts). */
 export const FINDING_COLUMNS_WHOLE = findingColumns((expression) => expression);
 export const FINDING_FROM = 'findings f LEFT JOIN sitemap_files sf ON sf.id = f.sitemap_file_id';
+
+/** The latest finished spot-check item of each of `ids` that has one (lib/spot-check/latest.ts): the
+ * audit's runs, then each run's items by primary key, so a page costs what its rows do. */
+export async function latestChecks(
+  auditId: string,
+  ids: readonly number[],
+): Promise<Map<number, LatestCheckRow>> {
+  if (ids.length === 0) return new Map();
+  const { rows } = await pool().query<LatestCheckRow>(
+    `SELECT l.finding_id, l.run_id, l.verdict, l.live_reason, l.final_status, l.checked_at, l.chain, l.noindex,
+            l.canonical, l.content_type, l.ms, l.error, l.explanation
+       FROM ${latestItemsSql('$1', '$2::int[]')} l`,
+    [auditId, ids],
+  );
+  return new Map(rows.map((r) => [r.finding_id, r]));
+}
 
 /**
  * The audit's findings summary, parsed; null when the audit has none (not reconciled). A stored value
@@ -97,7 +114,7 @@ async function countMatching(auditId: string, filter: TFindingFilter): Promise<n
   return rows[0].n;
 }
 
-/** Up to this many matching rows, a page filtered by search, host, path, file or signal is read
+/** Up to this many matching rows, a page filtered by search, host, path, file, signal or verdict is read
  * filter-first (then sorted), not sort-first: a sort-order scan that filters would read past every
  * non-matching row when matches are rare or clustered. (Reason and decision filters have sort indexes of
  * their own.) */
@@ -111,7 +128,12 @@ export async function listFindings(auditId: string, query: TFindingQuery): Promi
   const crawlTimePromise = crawlTimeOf(auditId);
   const total = await countMatching(auditId, filter);
   const isNarrowing = Boolean(
-    filter.q || filter.host || filter.pathPrefix || filter.file !== undefined || filter.signal,
+    filter.q ||
+      filter.host ||
+      filter.pathPrefix ||
+      filter.file !== undefined ||
+      filter.signal ||
+      (filter.verdict && filter.verdict !== 'unchecked'),
   );
   const filterFirst = isNarrowing && total <= FILTER_FIRST_MAX;
   const found: FindingRow[] = [];
@@ -136,9 +158,13 @@ export async function listFindings(auditId: string, query: TFindingQuery): Promi
   // A cut URL's cursor carries the cut text (bounded). Sorted by URL, the next page then starts where the
   // cut text sorts, so only a row sharing the URL's first 2,048 characters could be passed over.
   if (found.length > limit && last) nextCursor = encodeCursor(cursorAfter(sort, last));
+  const checks = await latestChecks(
+    auditId,
+    rows.map((r) => r.id),
+  );
   const crawlTime = await crawlTimePromise;
   return {
-    items: rows.map((r) => toFindingDto(r, crawlTime)),
+    items: rows.map((r) => toFindingDto(r, crawlTime, checks.get(r.id))),
     nextCursor,
     total,
   };
@@ -189,10 +215,7 @@ export async function previewDecision(
   return previewOf(Object.fromEntries(rows.map((r) => [r.key, r.n])), decision, !override);
 }
 
-export async function getFinding(
-  auditId: string,
-  id: number,
-): Promise<(FindingDto & { history: DecisionLogEntry[] }) | null> {
+export async function getFinding(auditId: string, id: number): Promise<FindingDetailDto | null> {
   const { rows } = await pool().query<FindingRow>(
     `SELECT ${FINDING_COLUMNS} FROM ${FINDING_FROM} WHERE f.audit_id = $1 AND f.id = $2`,
     [auditId, id],
@@ -204,8 +227,10 @@ export async function getFinding(
     orderBy: { id: 'desc' },
     take: 200,
   });
+  const check = (await latestChecks(auditId, [id])).get(id);
   return {
-    ...toFindingDto(row, await crawlTimeOf(auditId)),
+    ...toFindingDto(row, await crawlTimeOf(auditId), check),
+    spotCheck: toSpotCheckDetail(check),
     history: log.map((l) => ({
       from: l.fromDecision as DecisionLogEntry['from'],
       to: l.toDecision as DecisionLogEntry['to'],

@@ -1,8 +1,9 @@
 // Which rows a decision changes, defined once for the decision itself (mutations.ts, as SQL) and its
 // preview (data.ts, from counts per decision): a decision by filter changes only pending rows unless it
 // overrides; a decision by ids changes the rows given whatever they hold. Rows that already have the
-// decision never change.
-import { DECISIONS, type Decision, type DecisionPreviewDto } from './schema';
+// decision never change. Also the approval rule of the audit setting requireSpotCheckForUnreached.
+import { CONFIRMING, verdictConditionSql } from '@/lib/spot-check/latest';
+import { DECISIONS, type Decision, type DecisionPreviewDto, type FindingDto } from './schema';
 
 /** The rows among those selected that the decision changes, over `f`. `decision` is an SQL parameter. */
 export function changesSql(decision: string, onlyPending: boolean): string {
@@ -26,4 +27,35 @@ export function previewOf(
     else preview.willSkip += counts[current];
   }
   return preview;
+}
+
+/** The rows requireSpotCheckForUnreached guards: prune rows whose reason is that the crawl never reached
+ * them (nothing but the live site can back those up). */
+const GUARDED = `f.list = 'prune' AND f.reason = 'unreached_by_crawl'`;
+
+/** Over `f` of audit `$1`: a guarded row without a confirming verdict (confirmed or dead) from its latest
+ * finished spot-check. */
+export const UNCONFIRMED_SQL = `${GUARDED} AND NOT (${verdictConditionSql('$1', CONFIRMING)})`;
+
+/** Why approving this row is refused while the audit requires a confirming spot-check; null when it is not. */
+export function approvalBlockedReason(
+  finding: Pick<FindingDto, 'list' | 'reason' | 'spotCheck'>,
+  requireSpotCheck: boolean,
+): string | null {
+  if (!requireSpotCheck || finding.list !== 'prune' || finding.reason !== 'unreached_by_crawl') return null;
+  const verdict = finding.spotCheck?.verdict;
+  if (verdict && CONFIRMING.includes(verdict)) return null;
+  return verdict
+    ? `This audit needs a confirming spot-check (confirmed or dead) before an unreached row is approved; the latest check says ${verdict}.`
+    : 'This audit needs a confirming spot-check (confirmed or dead) before an unreached row is approved; spot-check this row first.';
+}
+
+/** The refusal's message when `n` rows of an approval lack a confirming check. */
+export function spotCheckRequiredMessage(n: number): string {
+  const rows = n === 1 ? '1 unreached_by_crawl row has' : `${n} unreached_by_crawl rows have`;
+  return (
+    `${rows} no confirming spot-check (confirmed or dead in the latest finished run), which this audit ` +
+    'requires before approval. Nothing was approved: spot-check those rows first, or approve only the ' +
+    'confirmed ones (filter verdict=confirming).'
+  );
 }

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { findingRow } from '@/lib/test-support/finding-row';
-import { toFindingDto } from './dto';
+import { toFindingDto, toSpotCheck, toSpotCheckDetail } from './dto';
 import { evidenceOf } from './evidence';
-import type { FindingRow } from './types';
+import type { FindingRow, LatestCheckRow } from './types';
 
 describe('toFindingDto', () => {
   it('maps a row to the API shape, dates as ISO strings', () => {
@@ -22,7 +22,7 @@ describe('toFindingDto', () => {
       decided_at: new Date('2026-11-30T08:00:00Z'),
       note: 'gone for good',
     });
-    expect(toFindingDto(row, null)).toEqual({
+    expect(toFindingDto(row, null, undefined)).toEqual({
       id: 42,
       url: 'https://example.com/a',
       list: 'prune',
@@ -42,11 +42,16 @@ describe('toFindingDto', () => {
       decidedBy: 'rita@example.com',
       decidedAt: '2026-11-30T08:00:00.000Z',
       note: 'gone for good',
+      spotCheck: null,
     });
   });
 
   it('falls back to the reason when a row has no reasons, and to no file', () => {
-    const dto = toFindingDto(findingRow({ reason: 'redirects', reasons: null, signals: null }), null);
+    const dto = toFindingDto(
+      findingRow({ reason: 'redirects', reasons: null, signals: null }),
+      null,
+      undefined,
+    );
     expect(dto.reasons).toEqual(['redirects']);
     expect(dto.signals).toEqual([]);
     expect(dto.sitemapFile).toBeNull();
@@ -70,6 +75,7 @@ describe('toFindingDto', () => {
         inlinks: 12,
       }),
       null,
+      undefined,
     );
     expect(dto.sitemapFile).toEqual({ id: 9, url: null, uploadName: 'news.xml' });
     expect(dto.sitemapFiles).toEqual([
@@ -90,7 +96,7 @@ describe('the target of a finding', () => {
     variant_url: 'https://example.com/a/',
   };
   const targetOf = (reasons: string[], more: Partial<FindingRow> = {}) =>
-    toFindingDto(findingRow({ reason: reasons[0], reasons, ...facts, ...more }), null).target;
+    toFindingDto(findingRow({ reason: reasons[0], reasons, ...facts, ...more }), null, undefined).target;
 
   it('is the redirect target, the canonical or the variant, with their crawl status', () => {
     expect(targetOf(['redirects'])).toEqual({ kind: 'redirect', url: 'https://example.com/r', status: 404 });
@@ -208,5 +214,55 @@ describe('evidenceOf', () => {
       'depth',
       'crawledAt',
     ]);
+  });
+});
+
+describe('the latest spot-check of a row', () => {
+  const check: LatestCheckRow = {
+    finding_id: 42,
+    run_id: 'run-1',
+    verdict: 'changed',
+    live_reason: 'redirects',
+    final_status: 200,
+    checked_at: new Date('2026-12-01T10:00:00.5Z'),
+    chain: [
+      { url: 'https://example.com/a', status: 301, location: '/b' },
+      { url: 'https://example.com/b', status: 200, location: null },
+    ],
+    noindex: false,
+    canonical: 'https://example.com/b',
+    content_type: 'text/html',
+    ms: 120,
+    error: null,
+    explanation: 'Now redirects to https://example.com/b',
+  };
+
+  it('gives the list its verdict, live reason, final status, time and run', () => {
+    expect(toSpotCheck(check)).toEqual({
+      verdict: 'changed',
+      liveReason: 'redirects',
+      finalStatus: 200,
+      checkedAt: '2026-12-01T10:00:00.500Z',
+      runId: 'run-1',
+    });
+    expect(toFindingDto(findingRow({}), null, check).spotCheck?.verdict).toBe('changed');
+  });
+
+  it('gives the detail the hop chain in order and the evidence', () => {
+    expect(toSpotCheckDetail(check)).toMatchObject({
+      verdict: 'changed',
+      chain: check.chain,
+      noindex: false,
+      canonical: 'https://example.com/b',
+      contentType: 'text/html',
+      ms: 120,
+      error: null,
+      explanation: 'Now redirects to https://example.com/b',
+    });
+  });
+
+  it('is null for a row no finished run checked', () => {
+    expect(toSpotCheck(undefined)).toBeNull();
+    expect(toSpotCheckDetail(undefined)).toBeNull();
   });
 });

@@ -1,8 +1,8 @@
 // A finding row as the API shows it (pure): the DTO of the list, detail and JSONL export.
 import { evidenceOf } from './evidence';
-import type { FindingDto, SitemapFileRef } from './schema';
+import type { FindingDto, FindingSpotCheck, FindingSpotCheckDetail, SitemapFileRef } from './schema';
 import { targetOf } from './target';
-import type { FindingRow } from './types';
+import type { FindingRow, LatestCheckRow } from './types';
 
 /** Every declaring file: file_ids when the key is declared more than once, else the one sitemap file. */
 function sitemapFilesOf(row: FindingRow, file: SitemapFileRef | null): SitemapFileRef[] {
@@ -11,8 +11,41 @@ function sitemapFilesOf(row: FindingRow, file: SitemapFileRef | null): SitemapFi
   return ids.map((id) => row.files?.find((f) => f.id === id) ?? { id, url: null, uploadName: null });
 }
 
-/** `crawlTime` is the audit's, shown as evidence of newer_than_crawl findings (null leaves it out). */
-export function toFindingDto(row: FindingRow, crawlTime: string | null): FindingDto {
+/** A row's latest spot-check as the list shows it. */
+export function toSpotCheck(check: LatestCheckRow | undefined): FindingSpotCheck | null {
+  if (!check) return null;
+  return {
+    verdict: check.verdict,
+    liveReason: check.live_reason,
+    finalStatus: check.final_status,
+    checkedAt: check.checked_at.toISOString(),
+    runId: check.run_id,
+  };
+}
+
+/** The same with its evidence, for the detail. */
+export function toSpotCheckDetail(check: LatestCheckRow | undefined): FindingSpotCheckDetail | null {
+  const summary = toSpotCheck(check);
+  if (!check || !summary) return null;
+  return {
+    ...summary,
+    chain: check.chain,
+    noindex: check.noindex,
+    canonical: check.canonical,
+    contentType: check.content_type,
+    ms: check.ms,
+    error: check.error,
+    explanation: check.explanation,
+  };
+}
+
+/** `crawlTime` is the audit's, shown as evidence of newer_than_crawl findings (null leaves it out);
+ * `check` the row's latest spot-check item (latestChecks), if any. */
+export function toFindingDto(
+  row: FindingRow,
+  crawlTime: string | null,
+  check: LatestCheckRow | undefined,
+): FindingDto {
   const sitemapFile =
     row.sitemap_file_id === null
       ? null
@@ -37,5 +70,6 @@ export function toFindingDto(row: FindingRow, crawlTime: string | null): Finding
     decidedBy: row.decided_by,
     decidedAt: row.decided_at?.toISOString() ?? null,
     note: row.note,
+    spotCheck: toSpotCheck(check),
   };
 }

@@ -1,4 +1,5 @@
 // Turns a findings filter into a parameterised WHERE clause (shared by pages, bulk decisions and export).
+import { verdictConditionSql, verdictsOf } from '@/lib/spot-check/latest';
 import type { TFindingFilter } from './schema';
 
 export interface SqlFragment {
@@ -34,6 +35,8 @@ export function filterSql(auditId: string, filter: TFindingFilter, first = 1): S
   // Containment, not = ANY: the review indexes' GIN indexes answer @>.
   if (filter.file !== undefined) add((n) => `${declaringFiles('f.')} @> ARRAY[${n}::int]`, filter.file);
   if (filter.signal) add((n) => `f.signals @> ARRAY[${n}::text]`, filter.signal);
+  // The verdict values are a closed list (schema.ts): written into the SQL, the audit is the parameter.
+  if (filter.verdict) where.push(verdictConditionSql(`$${first}`, verdictsOf(filter.verdict)));
   return { sql: where.join(' AND '), params };
 }
 
@@ -49,9 +52,9 @@ export function countsFilterSql(auditId: string, filter: TFindingFilter, withRea
 }
 
 /** True when counts can be read from finding_counts (kept per list, reason, decision and host) instead of
- * counting rows. */
+ * counting rows (a verdict is not among them). */
 export function isCountable(filter: TFindingFilter): boolean {
-  return !filter.q && !filter.pathPrefix && filter.file === undefined && !filter.signal;
+  return !filter.q && !filter.pathPrefix && filter.file === undefined && !filter.signal && !filter.verdict;
 }
 
 /**

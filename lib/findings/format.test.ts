@@ -36,6 +36,7 @@ function finding(overrides: Partial<FindingDto>): FindingDto {
     decidedBy: null,
     decidedAt: null,
     note: null,
+    spotCheck: null,
     ...overrides,
   };
 }

@@ -1,9 +1,11 @@
 // Review decisions: one statement changes the findings (by ids or by filter), appends one decision-log
 // row per change and moves the per-reason counts, so all three always agree.
 import 'server-only';
+import { auditSettingsOf } from '@/lib/audits/data';
 import { pool } from '@/lib/db/client';
 import { findingsParts } from '@/lib/db/partitions';
-import { changesSql } from './decision-rule';
+import { AppError } from '@/lib/errors';
+import { changesSql, spotCheckRequiredMessage, UNCONFIRMED_SQL } from './decision-rule';
 import { filterSql } from './filter-sql';
 import { reviewIndexes } from './indexes';
 import type { Decision, DecisionsRecordedDto, TFindingFilter } from './schema';
@@ -66,16 +68,44 @@ async function apply(
  * matching a filter (only pending ones change unless `override` says decided ones may too). */
 export type DecisionTarget = { ids: number[] } | { filter: TFindingFilter; override?: boolean };
 
+/**
+ * With the audit's requireSpotCheckForUnreached on, an approval that would change a guarded row without a
+ * confirming check (decision-rule.ts) is refused whole, for ids and filters alike: nothing is approved
+ * silently and nothing half way, and the message says how many rows lack the check and what to do. (A run
+ * finishing between this count and the decision can only have checked rows meanwhile.)
+ */
+async function refuseUnconfirmed(
+  auditId: string,
+  where: string,
+  whereParams: unknown[],
+  onlyPending: boolean,
+): Promise<void> {
+  if (!(await auditSettingsOf(auditId))?.requireSpotCheckForUnreached) return;
+  const approved = `$${whereParams.length + 1}`;
+  const { rows } = await pool().query<{ n: number }>(
+    `SELECT count(*)::int AS n FROM findings f
+      WHERE ${where} AND ${changesSql(approved, onlyPending)} AND ${UNCONFIRMED_SQL}`,
+    [...whereParams, 'approved'],
+  );
+  const n = rows[0]?.n ?? 0;
+  if (n > 0) throw new AppError('spot_check_required', spotCheckRequiredMessage(n));
+}
+
 export async function decide(
   auditId: string,
   target: DecisionTarget,
   change: DecisionChange,
 ): Promise<DecisionsRecordedDto> {
-  if ('ids' in target) {
-    return apply(auditId, 'f.audit_id = $1 AND f.id = ANY($2::int[])', [auditId, target.ids], change, false);
-  }
-  const f = filterSql(auditId, target.filter);
-  return apply(auditId, f.sql, f.params, change, !target.override);
+  const { sql, params, onlyPending } =
+    'ids' in target
+      ? {
+          sql: 'f.audit_id = $1 AND f.id = ANY($2::int[])',
+          params: [auditId, target.ids],
+          onlyPending: false,
+        }
+      : { ...filterSql(auditId, target.filter), onlyPending: !target.override };
+  if (change.decision === 'approved') await refuseUnconfirmed(auditId, sql, params, onlyPending);
+  return apply(auditId, sql, params, change, onlyPending);
 }
 
 /** `decide` by ids, answering how many rows changed. */

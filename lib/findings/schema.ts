@@ -1,6 +1,8 @@
 // Shapes of findings (the reconciliation's prune / add / held lists), their filters, decisions and export.
 import { z } from 'zod';
 import { INT4_MAX, zText } from '@/lib/api/text';
+import { VERDICT_FILTERS } from '@/lib/spot-check/latest';
+import type { Hop, LiveError, Verdict } from '@/lib/spot-check/types';
 import type { FindingsByFileItem } from './chart-data';
 
 export const LISTS = ['prune', 'add', 'held'] as const;
@@ -75,6 +77,8 @@ export const ZFindingFilter = z
     /** A sitemap file id: rows it declares (alone or with other files). */
     file: z.preprocess(blankIsAbsent, z.coerce.number().int().positive().max(INT4_MAX).optional()),
     signal: z.preprocess(blankIsAbsent, z.enum(SIGNALS).optional()),
+    /** The latest finished spot-check's verdict (lib/spot-check/latest.ts), `confirming` or `unchecked`. */
+    verdict: z.preprocess(blankIsAbsent, z.enum(VERDICT_FILTERS).optional()),
   })
   .strict();
 export type TFindingFilter = z.infer<typeof ZFindingFilter>;
@@ -157,6 +161,27 @@ export interface FindingTarget {
   status: number | null;
 }
 
+/** What the latest finished spot-check said of a row (lib/spot-check/latest.ts). */
+export interface FindingSpotCheck {
+  verdict: Verdict;
+  /** The reason the live answer gives now, for `changed`. */
+  liveReason: string | null;
+  finalStatus: number | null;
+  checkedAt: string;
+  runId: string;
+}
+
+/** The same in the detail, with the evidence: every hop, the final page's signals and any error. */
+export interface FindingSpotCheckDetail extends FindingSpotCheck {
+  chain: Hop[];
+  noindex: boolean;
+  canonical: string | null;
+  contentType: string | null;
+  ms: number;
+  error: LiveError | null;
+  explanation: string;
+}
+
 export interface FindingDto {
   id: number;
   url: string;
@@ -184,6 +209,8 @@ export interface FindingDto {
   decidedBy: string | null;
   decidedAt: string | null;
   note: string | null;
+  /** The latest finished spot-check of the row; null when none checked it. */
+  spotCheck: FindingSpotCheck | null;
 }
 
 export interface FindingPage {
@@ -193,7 +220,10 @@ export interface FindingPage {
 }
 
 /** `GET /audits/{id}/findings/{findingId}`: one finding and the log of its decisions. */
-export type FindingDetailDto = FindingDto & { history: DecisionLogEntry[] };
+export type FindingDetailDto = Omit<FindingDto, 'spotCheck'> & {
+  spotCheck: FindingSpotCheckDetail | null;
+  history: DecisionLogEntry[];
+};
 
 /** `GET /audits/{id}/findings/by-file`: per sitemap file, its findings by reason. */
 export interface FindingsByFileDto {

@@ -1,5 +1,6 @@
 // A finding as the reads select it (one row of `findings f` joined to its sitemap file): the input of the
 // DTO mapping and of the evidence table. Keys are the SQL column names.
+import type { Hop, LiveError, Verdict } from '@/lib/spot-check/types';
 import type { Decision, FindingList } from './schema';
 
 export interface FindingRow {
@@ -38,4 +39,21 @@ export interface FindingRow {
   decided_by: string | null;
   decided_at: Date | null;
   note: string | null;
+}
+
+/** A finding's latest finished spot-check item (lib/spot-check/latest.ts), as latestChecks reads it. */
+export interface LatestCheckRow {
+  finding_id: number;
+  run_id: string;
+  verdict: Verdict;
+  live_reason: string | null;
+  final_status: number | null;
+  checked_at: Date;
+  chain: Hop[];
+  noindex: boolean;
+  canonical: string | null;
+  content_type: string | null;
+  ms: number;
+  error: LiveError | null;
+  explanation: string;
 }

@@ -2,7 +2,7 @@
 // parameter, each query parameter it reads and each JSON body field, from which the test sends one
 // hostile value at a time. The test fails when a route is missing here, or reads a query parameter or a
 // body field this table does not list, so a new route or parameter is fuzzed as soon as it exists.
-import { ZCreateAuditJson } from '@/lib/audits/schema';
+import { ZAuditPatch, ZCreateAuditJson } from '@/lib/audits/schema';
 import {
   ZLogin,
   ZNewShare,
@@ -74,6 +74,7 @@ const filterQuery = (fx: Fixtures) => ({
   pathPrefix: '/shop',
   file: String(fx.sitemapFileId),
   signal: 'multi_file',
+  verdict: 'confirmed',
 });
 
 const audit = (fx: Fixtures) => () => ({ id: fx.auditId });
@@ -115,7 +116,12 @@ export function routeTable(fx: Fixtures): Record<string, RouteSpec> {
         },
       },
     },
-    'audits/[id]': { params: (method) => ({ id: method === 'DELETE' ? fx.spareAuditId : fx.auditId }) },
+    'audits/[id]': {
+      params: (method) => ({ id: method === 'DELETE' ? fx.spareAuditId : fx.auditId }),
+      body: {
+        PATCH: { schema: ZAuditPatch, valid: [{ settings: { requireSpotCheckForUnreached: false } }] },
+      },
+    },
     'audits/[id]/cancel': { params: audit(fx), body: { POST: null } },
     'audits/[id]/decisions': {
       params: audit(fx),

@@ -49,7 +49,9 @@ export async function* streamFindings(
             WHERE f.audit_id = $1 AND f.id = ANY ($2::int[]) ORDER BY f.id`,
           [auditId, ids],
         )
-      ).rows.map((row) => toFindingDto(row, null)); // the exports carry no evidence: no crawl time needed
+      ).rows
+        // The exports' columns (csv.ts) carry no evidence and no verdict: no crawl time or check needed.
+        .map((row) => toFindingDto(row, null, undefined));
     for (;;) {
       const { rows } = await client.query<{ id: number; chars: number }>(
         `FETCH ${batchSize} FROM findings_export`,

@@ -1,9 +1,9 @@
 import type { Sendable } from '@/lib/api/client';
-import { auditIdParam } from '@/lib/api/params';
+import { auditIdParam, jsonBody } from '@/lib/api/params';
 import { guarded, json } from '@/lib/api/respond';
 import { getAudit } from '@/lib/audits/data';
-import { deleteAudit } from '@/lib/audits/mutations';
-import type { AuditDto } from '@/lib/audits/schema';
+import { deleteAudit, updateAuditSettings } from '@/lib/audits/mutations';
+import { type AuditDto, ZAuditPatch } from '@/lib/audits/schema';
 import { AppError } from '@/lib/errors';
 
 export const dynamic = 'force-dynamic';
@@ -12,6 +12,16 @@ type Context = { params: Promise<{ id: string }> };
 
 export const GET = guarded('viewer', async (_request: Request, { params }: Context) => {
   const audit = await getAudit(auditIdParam((await params).id));
+  if (!audit) throw new AppError('not_found', 'No such audit');
+  return json(audit satisfies Sendable<AuditDto>);
+});
+
+/** Changes the audit's settings (admins: a setting changes what reviewers may approve). Answers the audit. */
+export const PATCH = guarded('admin', async (request: Request, { params }: Context) => {
+  const id = auditIdParam((await params).id);
+  const { settings } = ZAuditPatch.parse(await jsonBody(request));
+  if (!(await updateAuditSettings(id, settings))) throw new AppError('not_found', 'No such audit');
+  const audit = await getAudit(id);
   if (!audit) throw new AppError('not_found', 'No such audit');
   return json(audit satisfies Sendable<AuditDto>);
 });

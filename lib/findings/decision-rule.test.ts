@@ -1,0 +1,40 @@
+import { describe, expect, it } from 'vitest';
+import { approvalBlockedReason, spotCheckRequiredMessage } from './decision-rule';
+import type { FindingSpotCheck } from './schema';
+
+const check = (verdict: FindingSpotCheck['verdict']): FindingSpotCheck => ({
+  verdict,
+  liveReason: null,
+  finalStatus: 404,
+  checkedAt: '2026-12-01T10:00:00.000Z',
+  runId: 'r',
+});
+const unreached = { list: 'prune' as const, reason: 'unreached_by_crawl' };
+
+describe('approving unreached rows while the audit requires a spot-check', () => {
+  it('lets confirmed and dead rows through, and everything when the setting is off', () => {
+    expect(approvalBlockedReason({ ...unreached, spotCheck: check('confirmed') }, true)).toBeNull();
+    expect(approvalBlockedReason({ ...unreached, spotCheck: check('dead') }, true)).toBeNull();
+    expect(approvalBlockedReason({ ...unreached, spotCheck: null }, false)).toBeNull();
+  });
+
+  it('guards only unreached prune rows', () => {
+    expect(approvalBlockedReason({ list: 'prune', reason: 'http_404', spotCheck: null }, true)).toBeNull();
+    expect(approvalBlockedReason({ list: 'held', reason: 'server_error', spotCheck: null }, true)).toBeNull();
+  });
+
+  it('says why: no check yet, or what the latest check found', () => {
+    expect(approvalBlockedReason({ ...unreached, spotCheck: null }, true)).toMatch(
+      /spot-check this row first/,
+    );
+    expect(approvalBlockedReason({ ...unreached, spotCheck: check('orphan_live') }, true)).toMatch(
+      /latest check says orphan_live/,
+    );
+  });
+
+  it('counts the rows in the refusal', () => {
+    expect(spotCheckRequiredMessage(1)).toMatch(/^1 unreached_by_crawl row has no confirming/);
+    expect(spotCheckRequiredMessage(3)).toMatch(/^3 unreached_by_crawl rows have no confirming/);
+    expect(spotCheckRequiredMessage(3)).toContain('verdict=confirming');
+  });
+});
