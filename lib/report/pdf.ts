@@ -245,7 +245,8 @@ export function reportPdfStream(
     rule(doc);
     summary(doc, data);
     if (data.audit.findings) {
-      doc.addPage();
+      // A page of its own for a run's figures and rows; "none was run" is one line under the summary.
+      if (data.spotCheck) doc.addPage();
       spotCheckSection(doc, data.spotCheck, data.spotItems, verdictLabel);
     }
     for (const rows of data.lists) {
