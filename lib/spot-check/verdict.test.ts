@@ -133,6 +133,13 @@ const rows: Row[] = [
   ['noindex, still', prune('noindex'), noindexed, 'confirmed', 'noindex'],
   ['noindex, indexable now', prune('noindex'), healthy, 'contradicted', null],
   ['noindex, a PDF now', prune('noindex'), pdf, 'changed', 'non_html'],
+  [
+    'noindex, an XML file with X-Robots-Tag noindex (a Yoast sitemap declared)',
+    prune('noindex'),
+    { ...pdf, contentType: 'text/xml; charset=UTF-8', noindex: true, noindexSources: ['header'] },
+    'confirmed',
+    'noindex',
+  ],
   ['newer than crawl, live', held('newer_than_crawl'), healthy, 'orphan_live', null],
   ['newer than crawl, 404', held('newer_than_crawl'), gone404, 'dead', 'http_404'],
   ['section not crawled, live', held('section_not_crawled'), healthy, 'orphan_live', null],

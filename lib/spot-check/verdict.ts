@@ -65,8 +65,8 @@ function errorReason(live: LiveResult): string | null {
 
 /**
  * The live site's reason for a URL that answered, in the reconciliation's precedence: server error,
- * http_<status>, redirects (the first hop), then for a 200: non-HTML, soft 404, canonical elsewhere,
- * noindex. Null: a 200 HTML page, indexable and self-canonical.
+ * http_<status>, redirects (the first hop), then for a 200: soft 404, canonical elsewhere, noindex,
+ * non-HTML. Null: a 200 HTML page, indexable and self-canonical.
  */
 export function liveReasonOf(
   live: LiveResult,
@@ -80,10 +80,12 @@ export function liveReasonOf(
   if (status >= 400) return `http_${status}`;
   if (REDIRECTS.has(status)) return 'redirects';
   if (status !== 200) return `http_${status}`;
-  if (!isHtmlAnswer(live.contentType, live.finalUrl)) return 'non_html';
   if (isSoft404(live, probe)) return 'soft_404';
   if (live.canonical !== null && !sameKey(live.canonical, live.finalUrl, profile)) return 'non_canonical';
   if (live.noindex) return 'noindex';
+  // Last, as in the reconciliation: a declared resource is judged by its noindex and canonical (Yoast
+  // serves its sitemap XML with X-Robots-Tag: noindex), and only the add list needs an HTML page.
+  if (!isHtmlAnswer(live.contentType, live.finalUrl)) return 'non_html';
   return null;
 }
 
