@@ -10,7 +10,14 @@ import {
 import { useEffect, useRef } from 'react';
 import { apiFetch } from '@/lib/api/client';
 import { isActiveStatus } from './labels';
-import type { AuditDto, AuditPage, AuditStatus, CreatedAuditDto, SitemapFilePage } from './schema';
+import type {
+  AuditDto,
+  AuditPage,
+  AuditStatus,
+  CreatedAuditDto,
+  SitemapFilePage,
+  TAuditSettings,
+} from './schema';
 
 const POLL_MS = 1000;
 const PAGE_SIZE = 25;
@@ -116,6 +123,21 @@ function replaceInList(data: InfiniteData<AuditPage> | undefined, audit: AuditDt
       items: page.items.map((item) => (item.id === audit.id ? { ...audit, findings: item.findings } : item)),
     })),
   };
+}
+
+/** Changes the audit's settings (admins); the answer is the audit, shown at once. Lists and previews
+ * of findings do not depend on settings; the decisions they govern are checked by the server. */
+export function useUpdateAuditSettings(id: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (settings: Partial<TAuditSettings>) =>
+      apiFetch<AuditDto>(`/api/v1/audits/${encodeURIComponent(id)}`, {
+        method: 'PATCH',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ settings }),
+      }),
+    onSuccess: (audit) => queryClient.setQueryData<AuditDto>(auditKeys.detail(id), audit),
+  });
 }
 
 /** Stops a queued or running audit (reviewers and admins). The answer is the cancelled audit, shown at once;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { approvalBlockedReason, spotCheckRequiredMessage } from './decision-rule';
+import { approvalBlockedReason, approveConfirmedOf, spotCheckRequiredMessage } from './decision-rule';
 import type { FindingSpotCheck } from './schema';
 
 const check = (verdict: FindingSpotCheck['verdict']): FindingSpotCheck => ({
@@ -36,5 +36,29 @@ describe('approving unreached rows while the audit requires a spot-check', () =>
     expect(spotCheckRequiredMessage(1)).toMatch(/^1 unreached_by_crawl row has no confirming/);
     expect(spotCheckRequiredMessage(3)).toMatch(/^3 unreached_by_crawl rows have no confirming/);
     expect(spotCheckRequiredMessage(3)).toContain('verdict=confirming');
+  });
+});
+
+describe('approve all confirmed', () => {
+  it('takes confirmed and dead rows of the prune and held lists, keeping the other filters', () => {
+    expect(approveConfirmedOf({ list: 'prune', reason: 'unreached_by_crawl' })).toEqual({
+      filter: { list: 'prune', reason: 'unreached_by_crawl', verdict: 'confirming' },
+      rows: 'confirmed or dead',
+    });
+    expect(approveConfirmedOf({ list: 'held' })?.filter.verdict).toBe('confirming');
+  });
+
+  it('takes confirmed rows alone on the add list', () => {
+    expect(approveConfirmedOf({ list: 'add' })).toEqual({
+      filter: { list: 'add', verdict: 'confirmed' },
+      rows: 'confirmed',
+    });
+  });
+
+  it('keeps a confirming verdict the view filters by, and offers nothing under another', () => {
+    expect(approveConfirmedOf({ list: 'prune', verdict: 'dead' })?.rows).toBe('dead');
+    expect(approveConfirmedOf({ list: 'prune', verdict: 'confirmed' })?.rows).toBe('confirmed');
+    expect(approveConfirmedOf({ list: 'prune', verdict: 'contradicted' })).toBeNull();
+    expect(approveConfirmedOf({ list: 'prune', verdict: 'unchecked' })).toBeNull();
   });
 });

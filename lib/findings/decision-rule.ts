@@ -2,8 +2,14 @@
 // preview (data.ts, from counts per decision): a decision by filter changes only pending rows unless it
 // overrides; a decision by ids changes the rows given whatever they hold. Rows that already have the
 // decision never change. Also the approval rule of the audit setting requireSpotCheckForUnreached.
-import { CONFIRMING, verdictConditionSql } from '@/lib/spot-check/latest';
-import { DECISIONS, type Decision, type DecisionPreviewDto, type FindingDto } from './schema';
+import { CONFIRMING, type VerdictFilter, verdictConditionSql } from '@/lib/spot-check/latest';
+import {
+  DECISIONS,
+  type Decision,
+  type DecisionPreviewDto,
+  type FindingDto,
+  type TFindingFilter,
+} from './schema';
 
 /** The rows among those selected that the decision changes, over `f`. `decision` is an SQL parameter. */
 export function changesSql(decision: string, onlyPending: boolean): string {
@@ -58,4 +64,18 @@ export function spotCheckRequiredMessage(n: number): string {
     'requires before approval. Nothing was approved: spot-check those rows first, or approve only the ' +
     'confirmed ones (filter verdict=confirming).'
   );
+}
+
+/**
+ * "Approve all confirmed" for the rows of `filter`: the same filter narrowed to the rows whose latest check
+ * backs an approval, and the words saying which those are. On the prune and held lists `dead` counts (the
+ * page is gone: pruning it is right); add rows are never `dead`, so there it is `confirmed` alone. Null when
+ * the filter already asks for another verdict (no row of it is confirmed).
+ */
+export function approveConfirmedOf(filter: TFindingFilter): { filter: TFindingFilter; rows: string } | null {
+  const own: VerdictFilter = filter.list === 'add' ? 'confirmed' : 'confirming';
+  const verdict = filter.verdict ?? own;
+  if (verdict !== 'confirming' && !CONFIRMING.some((v) => v === verdict)) return null;
+  const rows = verdict === 'confirming' ? 'confirmed or dead' : verdict;
+  return { filter: { ...filter, verdict }, rows };
 }

@@ -207,7 +207,7 @@ describe('sanity warnings', () => {
 describe('URL state', () => {
   it('reads a full view from search params', () => {
     const params = new URLSearchParams(
-      'list=held&reason=newer_than_crawl&decision=approved&q=blog&host=example.com&pathPrefix=/a/&file=7&signal=multi_file&sort=-inlinks&cursor=abc',
+      'list=held&reason=newer_than_crawl&decision=approved&q=blog&host=example.com&pathPrefix=/a/&file=7&signal=multi_file&verdict=confirming&sort=-inlinks&cursor=abc',
     );
     expect(findingQueryFromSearchParams(params)).toEqual({
       list: 'held',
@@ -218,6 +218,7 @@ describe('URL state', () => {
       pathPrefix: '/a/',
       file: 7,
       signal: 'multi_file',
+      verdict: 'confirming',
       sort: '-inlinks',
       cursor: 'abc',
     });
@@ -226,7 +227,7 @@ describe('URL state', () => {
   it('falls back to defaults for missing or invalid values', () => {
     const view = findingQueryFromSearchParams(
       new URLSearchParams(
-        'list=bogus&decision=maybe&sort=random&reason=DROP TABLE&q=%20%20&file=1.5&signal=bogus',
+        'list=bogus&decision=maybe&sort=random&reason=DROP TABLE&q=%20%20&file=1.5&signal=bogus&verdict=maybe',
       ),
       'add',
     );
@@ -239,6 +240,7 @@ describe('URL state', () => {
       pathPrefix: undefined,
       file: undefined,
       signal: undefined,
+      verdict: undefined,
       sort: 'id',
       cursor: undefined,
     });
@@ -247,9 +249,16 @@ describe('URL state', () => {
   });
 
   it('writes only what differs from the defaults, and round-trips', () => {
-    const view: FindingView = { list: 'prune', sort: 'id', reason: 'http_404', q: 'a b&c', file: 3 };
+    const view: FindingView = {
+      list: 'prune',
+      sort: 'id',
+      reason: 'http_404',
+      q: 'a b&c',
+      file: 3,
+      verdict: 'unchecked',
+    };
     const params = toSearchParams(view);
-    expect(params.toString()).toBe('list=prune&reason=http_404&q=a+b%26c&file=3');
+    expect(params.toString()).toBe('list=prune&reason=http_404&q=a+b%26c&file=3&verdict=unchecked');
     expect(findingQueryFromSearchParams(params)).toMatchObject(view);
     const sorted = toSearchParams({ list: 'add', sort: '-url', cursor: 'c1' });
     expect(sorted.toString()).toBe('list=add&sort=-url&cursor=c1');
@@ -264,12 +273,14 @@ describe('URL state', () => {
         decision: 'pending',
         host: 'h',
         signal: 'multi_file',
+        verdict: 'dead',
       }),
     ).toEqual({
       list: 'prune',
       decision: 'pending',
       host: 'h',
       signal: 'multi_file',
+      verdict: 'dead',
     });
   });
 

@@ -1,5 +1,6 @@
 // Human wording for findings (reason labels, evidence sentences) and the findings view's URL state:
 // list, filters, sort and cursor live in the page's search params so a view can be linked and reloaded.
+import { VERDICT_FILTERS } from '@/lib/spot-check/latest';
 import { filterParams } from './links';
 import { reasonInfo } from './reasons';
 import {
@@ -219,6 +220,7 @@ export function findingQueryFromSearchParams(
     pathPrefix: param(params, 'pathPrefix', 1000),
     file: Number.isSafeInteger(file) && file > 0 ? file : undefined,
     signal: oneOf(SIGNALS, param(params, 'signal', 40)),
+    verdict: oneOf(VERDICT_FILTERS, param(params, 'verdict', 20)),
     sort: oneOf(SORTS, param(params, 'sort', 10)) ?? 'id',
     cursor: param(params, 'cursor', 2000),
   };
@@ -235,6 +237,7 @@ export function toSearchParams(view: FindingView): URLSearchParams {
     ['pathPrefix', view.pathPrefix],
     ['file', view.file === undefined ? undefined : String(view.file)],
     ['signal', view.signal],
+    ['verdict', view.verdict],
     ['sort', view.sort === 'id' ? undefined : view.sort],
     ['cursor', view.cursor],
   ];
@@ -252,6 +255,7 @@ export function filterOf(view: FindingView): TFindingFilter {
   if (view.pathPrefix) filter.pathPrefix = view.pathPrefix;
   if (view.file !== undefined) filter.file = view.file;
   if (view.signal) filter.signal = view.signal;
+  if (view.verdict) filter.verdict = view.verdict;
   return filter;
 }
 

@@ -3,6 +3,8 @@
 // reason counts, preview, bulk decisions, export and spot-check filter runs, and the audit setting
 // requireSpotCheckForUnreached that refuses approving unreached rows without a confirming check. Runs and
 // items are written directly (a real check is proved in lib/spot-check/run.int.test.ts).
+import { createElement } from 'react';
+import { renderToStaticMarkup } from 'react-dom/server';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { GET as previewRoute } from '@/app/api/v1/audits/[id]/decisions/preview/route';
 import { POST as decideRoute } from '@/app/api/v1/audits/[id]/decisions/route';
@@ -13,6 +15,8 @@ import { GET as listRoute } from '@/app/api/v1/audits/[id]/findings/route';
 import { GET as getAuditRoute, PATCH as patchAudit } from '@/app/api/v1/audits/[id]/route';
 import type { AuditDto } from '@/lib/audits/schema';
 import { pool } from '@/lib/db/client';
+import { approvalBlockedReason } from '@/lib/findings/decision-rule';
+import { findingKeys } from '@/lib/findings/hooks';
 import type { FindingDetailDto, FindingPage } from '@/lib/findings/schema';
 import { filteredIds } from '@/lib/spot-check/data';
 import type { Verdict } from '@/lib/spot-check/types';
@@ -176,6 +180,65 @@ describe("a row's live verdict is its latest finished check", () => {
       error: null,
       explanation: 'checked in a test',
     });
+  });
+
+  it('shows the verdict in the table and the chain, in order, in the side panel', async () => {
+    const { FindingsPanel } = await import('@/app/(app)/audits/[id]/_components/findings-panel');
+    const { FindingsTable } = await import('@/app/(app)/audits/[id]/_components/findings-table');
+    const { QueryClient, QueryClientProvider } = await import('@tanstack/react-query');
+    const page = await list(auditId, 'list=prune&reason=unreached_by_crawl&limit=100');
+    const finding = page.items.find((f) => f.id === id(ids, 'p-6')) as FindingPage['items'][number];
+    const findingId = String(finding.id);
+    const res = await getFindingRoute(
+      reviewer.request(`${base}/${auditId}/findings/${findingId}`),
+      ctx({ id: auditId, findingId }),
+    );
+    const client = new QueryClient();
+    // The panel's own detail query, answered as the browser's would be.
+    client.setQueryData(findingKeys.detail(auditId, finding.id), await res.json());
+    const render = (element: Parameters<typeof createElement>[0], props: object) =>
+      renderToStaticMarkup(createElement(QueryClientProvider, { client }, createElement(element, props)));
+    const panel = render(FindingsPanel, {
+      auditId,
+      finding,
+      approvalBlocked: approvalBlockedReason({ ...finding, spotCheck: null }, true),
+      onDecide: () => {},
+      onClose: () => {},
+    });
+    expect(panel).toContain('Live check');
+    expect(panel).toMatch(
+      /<ol class="live-chain"[^>]*><li><strong>301<\/strong> <span class="mono">https:\/\/a\.example\/p-6<\/span>.*Location: <span class="mono">\/gone<\/span>.*<\/li><li><strong>404<\/strong> <span class="mono">https:\/\/a\.example\/gone<\/span><\/li><\/ol>/,
+    );
+    expect(panel).toContain('checked in a test');
+    // Approving is off, with the reason beside it.
+    expect(panel).toMatch(
+      /<input[^>]*disabled=""[^>]*aria-describedby="panel-approve-blocked"[^>]*value="approved"/,
+    );
+    expect(panel).toContain('spot-check this row first');
+    const table = render(FindingsTable, {
+      items: page.items,
+      list: 'prune',
+      hasInlinks: false,
+      emptyMessage: '',
+      sort: 'id',
+      focusIndex: 0,
+      focusRequest: 0,
+      isSelected: () => false,
+      pageState: 'none',
+      onFocusRow: () => {},
+      onToggle: () => {},
+      onTogglePage: () => {},
+      onOpen: () => {},
+      onSort: () => {},
+      tableRef: { current: null },
+    });
+    expect(table).toContain('>Live</th>');
+    expect(table.match(/data-verdict="[a-z_]+"/g)?.sort()).toEqual([
+      'data-verdict="confirmed"',
+      'data-verdict="contradicted"',
+      'data-verdict="dead"',
+    ]);
+    expect(table).toContain('spot-verdict--dead');
   });
 
   it('filters the list, reason counts, preview, export and filter runs by verdict', async () => {

@@ -1,14 +1,47 @@
 'use client';
-// The audit page's header: name, status (and who cancelled it), timings, and the actions the user's role
-// allows: Cancel while the audit is queued or running (reviewers and admins), Delete (admins).
+// The audit page's header: name, status (and who cancelled it), timings, the approval rule for unreached
+// rows (admins switch it), and the actions the user's role allows: Cancel while the audit is queued or
+// running (reviewers and admins), Delete (admins).
 import Link from 'next/link';
 import { useCan } from '@/app/session-context';
 import { ConfirmButton } from '@/components/ui/confirm-button';
 import { formatDateTime, formatDuration } from '@/lib/audits/format';
+import { useUpdateAuditSettings } from '@/lib/audits/hooks';
 import { isActiveStatus } from '@/lib/audits/labels';
 import type { AuditDto } from '@/lib/audits/schema';
 import { phaseLabel } from '@/lib/runs/phases';
 import { StatusBadge } from '../../_components/status-badge';
+
+/** requireSpotCheckForUnreached: a switch for admins; for everyone else a line saying it is on. */
+function SpotCheckRule({ audit }: { audit: AuditDto }) {
+  const isAdmin = useCan('admin');
+  const update = useUpdateAuditSettings(audit.id);
+  const isOn = audit.settings?.requireSpotCheckForUnreached === true;
+  if (!isAdmin) {
+    return isOn ? (
+      <span data-testid="spot-check-rule">Unreached rows need a confirming spot-check before approval</span>
+    ) : null;
+  }
+  return (
+    <span className="spot-check-rule" data-testid="spot-check-rule">
+      <label className="choice">
+        <input
+          type="checkbox"
+          checked={isOn}
+          disabled={update.isPending}
+          data-testid="spot-check-rule-toggle"
+          onChange={(event) => update.mutate({ requireSpotCheckForUnreached: event.target.checked })}
+        />
+        <span>Unreached rows need a confirming spot-check (confirmed or dead) before approval</span>
+      </label>
+      {update.isError ? (
+        <span className="field__error" role="alert">
+          Not saved: {update.error.message}
+        </span>
+      ) : null}
+    </span>
+  );
+}
 
 export function AuditHeader({
   audit,
@@ -49,6 +82,7 @@ export function AuditHeader({
           <span>
             Matching: <strong>{audit.options.normalization === 'lenient' ? 'Lenient' : 'Exact'}</strong>
           </span>
+          {audit.findings ? <SpotCheckRule audit={audit} /> : null}
         </div>
       </div>
       {canCancel || canDelete ? (

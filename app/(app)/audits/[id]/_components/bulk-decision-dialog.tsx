@@ -15,6 +15,8 @@ export interface BulkRequest {
   decision: Decision;
   filter: TFindingFilter;
   total: number;
+  /** What the rows are, for the title ("confirmed or dead" rows); else they are the matching rows. */
+  rows?: string;
 }
 
 interface BodyProps {
@@ -30,7 +32,7 @@ interface BodyProps {
 
 function DialogBody({ auditId, request, isBusy, error, titleId, messageId, onConfirm, onCancel }: BodyProps) {
   const [override, setOverride] = useState(false);
-  const { decision, filter, total } = request;
+  const { decision, filter, total, rows = 'matching' } = request;
   const preview = useDecisionPreview(auditId, { decision, filter, override });
   const isCurrent = preview.data !== undefined && !preview.isPlaceholderData;
   const willChange = preview.data?.willChange ?? 0;
@@ -40,7 +42,7 @@ function DialogBody({ auditId, request, isBusy, error, titleId, messageId, onCon
     <>
       <div className="dialog__body">
         <h2 id={titleId}>
-          {verb} all {formatCount(total)} matching rows?
+          {verb} all {formatCount(total)} {rows} {total === 1 ? 'row' : 'rows'}?
         </h2>
         <p id={messageId} data-testid="bulk-preview" aria-live="polite" aria-busy={!isCurrent}>
           {preview.isError

@@ -1,12 +1,21 @@
 'use client';
 // The bulk bar: what is selected (rows by id, or every row matching the filter), an optional note, the
 // three decisions, who is deciding (the signed-in user), a live region that says what the server did
-// (rows changed, decided rows left alone, rows that already had the decision) and why a decision failed.
+// (rows changed, decided rows left alone, rows that already had the decision) and why a decision failed;
+// and "approve all confirmed" when pending rows of the list have a confirming live verdict.
 import { useCan, useSessionUser } from '@/app/session-context';
 import { formatCount } from '@/lib/audits/format';
 import type { Decision } from '@/lib/findings/schema';
 
 export type SelectionSummary = { mode: 'ids'; count: number } | { mode: 'all'; count: number };
+
+/** Pending rows of the current list whose latest finished spot-check backs approving them. */
+export interface ConfirmedRows {
+  count: number;
+  /** Which verdicts: "confirmed or dead", "confirmed", "dead". */
+  rows: string;
+  onApprove: () => void;
+}
 
 function ReviewingAs() {
   const user = useSessionUser();
@@ -24,6 +33,7 @@ export function FindingsActions({
   onSelectAllMatching,
   onClearSelection,
   onDecide,
+  confirmed,
 }: {
   selection: SelectionSummary;
   total: number;
@@ -36,6 +46,8 @@ export function FindingsActions({
   onSelectAllMatching: () => void;
   onClearSelection: () => void;
   onDecide: (decision: Decision) => void;
+  /** Null when no pending row of the list is confirmed (the button is not shown). */
+  confirmed: ConfirmedRows | null;
 }) {
   const canDecide = useCan('reviewer');
   const errorLine = error ? (
@@ -120,6 +132,20 @@ export function FindingsActions({
         >
           Reset
         </button>
+        {confirmed ? (
+          <button
+            type="button"
+            className="button button--small button--approve"
+            data-testid="approve-confirmed"
+            title={`Every pending row of this list whose latest finished spot-check is ${confirmed.rows}`}
+            aria-disabled={isBusy}
+            onClick={() => {
+              if (!isBusy) confirmed.onApprove();
+            }}
+          >
+            Approve {formatCount(confirmed.count)} {confirmed.rows} {confirmed.count === 1 ? 'row' : 'rows'}
+          </button>
+        ) : null}
         <ReviewingAs />
       </div>
       <p className="bulk-bar__status small" role="status" aria-live="polite" data-testid="decision-status">

@@ -1,7 +1,7 @@
 'use client';
 // Filters of the findings list: reason chips counted under every other active filter (each with its
-// definition and usual fix behind a "?"), search, host, path prefix, sitemap file, signal, review status
-// and sort. Every change becomes the URL (and starts again from the first page).
+// definition and usual fix behind a "?"), search, host, path prefix, sitemap file, signal, live verdict
+// (the latest finished spot-check), review status and sort. Every change becomes the URL (and starts again from the first page).
 import { useState } from 'react';
 import { DebouncedInput } from '@/components/ui/debounced-input';
 import { formatCount } from '@/lib/audits/format';
@@ -12,10 +12,19 @@ import { decisionLabel, type FindingView, filterOf, SORT_LABELS } from '@/lib/fi
 import { useReasonCounts } from '@/lib/findings/hooks';
 import { reasonInfo, signalInfo } from '@/lib/findings/reasons';
 import { DECISIONS, type Decision, type FindingSort, SIGNALS, SORTS } from '@/lib/findings/schema';
+import { VERDICT_FILTERS, type VerdictFilter } from '@/lib/spot-check/latest';
 import { declaresUrls } from './sitemap-tree';
+import { verdictLabel } from './spot-checks-verdict';
 import type { HistoryMode } from './use-finding-view';
 
 const HELP_ID = 'reason-help';
+
+/** The verdict filter's options: each verdict by its badge's name, then the two groupings. */
+function verdictFilterLabel(value: VerdictFilter): string {
+  if (value === 'confirming') return 'Confirmed or dead';
+  if (value === 'unchecked') return 'No finished check';
+  return verdictLabel(value);
+}
 
 /** Sorts that mean something for the list: add rows have no lastmod; inlinks only when the crawl had them. */
 function sortOptions(view: FindingView, hasInlinks: boolean): FindingSort[] {
@@ -68,7 +77,8 @@ export function FindingsFilters({
       view.host ||
       view.pathPrefix ||
       view.file !== undefined ||
-      view.signal,
+      view.signal ||
+      view.verdict,
   );
   const declaring = (files.data ?? []).filter(declaresUrls);
   // Add rows are declared nowhere and carry no signal: the two filters would only ever empty the list.
@@ -208,6 +218,24 @@ export function FindingsFilters({
             </select>
           </div>
         ) : null}
+        <div className="field field--inline">
+          <label htmlFor="findings-verdict" className="field__label field__label--small">
+            Live check
+          </label>
+          <select
+            id="findings-verdict"
+            className="select select--small"
+            value={view.verdict ?? ''}
+            onChange={(event) => update({ verdict: VERDICT_FILTERS.find((v) => v === event.target.value) })}
+          >
+            <option value="">Any verdict</option>
+            {VERDICT_FILTERS.map((value) => (
+              <option key={value} value={value}>
+                {verdictFilterLabel(value)}
+              </option>
+            ))}
+          </select>
+        </div>
         <div className="field field--inline">
           <label htmlFor="findings-decision" className="field__label field__label--small">
             Review status

@@ -1,7 +1,9 @@
 'use client';
 // The side panel for the focused finding: the decision (as radios, so the page keeps one "Approve"
 // button), what each of its reasons and signals means and how it is usually fixed, the evidence in
-// sentences and raw, its target, crawl facts, every sitemap file declaring it, and the decision history.
+// sentences and raw, its target, crawl facts, every sitemap file declaring it, the latest finished live
+// spot-check (verdict, explanation, the hop chain in order) and the decision history. Approving is off, with
+// the reason, while the audit requires a confirming spot-check the row lacks.
 import { useEffect, useRef } from 'react';
 import { ReasonExplanations } from '@/components/findings/reason-explanations';
 import { targetKindLabel } from '@/components/findings/target-words';
@@ -17,21 +19,87 @@ import {
 } from '@/lib/findings/format';
 import { useFinding } from '@/lib/findings/hooks';
 import { safeHref } from '@/lib/findings/links';
-import { DECISIONS, type Decision, type FindingDto } from '@/lib/findings/schema';
+import { DECISIONS, type Decision, type FindingDetailDto, type FindingDto } from '@/lib/findings/schema';
+import { VerdictBadge, verdictLabel } from './spot-checks-verdict';
 
 function rawValue(value: unknown): string {
   if (typeof value === 'string') return value;
   return JSON.stringify(value) ?? String(value);
 }
 
+/** What the live site answered at the row's latest finished spot-check: the list row's summary at once,
+ * the detail's evidence (every hop, noindex, canonical) once it has loaded. */
+function LiveCheck({ finding, detail }: { finding: FindingDto; detail: FindingDetailDto | undefined }) {
+  const check = detail?.spotCheck ?? finding.spotCheck;
+  const evidence = detail?.spotCheck ?? null;
+  return (
+    <section
+      className="stack"
+      style={{ gap: '0.4rem' }}
+      aria-labelledby="panel-live"
+      data-testid="panel-live"
+    >
+      <h3 id="panel-live">Live check</h3>
+      {!check ? (
+        <p className="muted small">
+          No finished spot-check has checked this URL yet. Start one from the Live spot-check panel.
+        </p>
+      ) : (
+        <>
+          <p className="small" data-testid="panel-live-verdict" data-verdict={check.verdict}>
+            <VerdictBadge verdict={check.verdict} />{' '}
+            <span className="muted">
+              checked {formatDateTime(check.checkedAt)}
+              {check.finalStatus !== null ? `, answered ${check.finalStatus}` : ''}
+            </span>
+          </p>
+          {evidence ? <p className="small">{evidence.explanation}</p> : null}
+          {evidence?.error ? (
+            <p className="small field__error">
+              {verdictLabel('error')}: {evidence.error.message}
+            </p>
+          ) : null}
+          {evidence && evidence.chain.length > 0 ? (
+            <ol className="live-chain" data-testid="panel-live-chain">
+              {evidence.chain.map((hop, index) => (
+                // biome-ignore lint/suspicious/noArrayIndexKey: a chain's order is its identity and never changes
+                <li key={index}>
+                  <strong>{hop.status}</strong> <span className="mono">{hop.url}</span>
+                  {hop.location ? (
+                    <span className="muted small">
+                      {' '}
+                      → Location: <span className="mono">{hop.location}</span>
+                    </span>
+                  ) : null}
+                </li>
+              ))}
+            </ol>
+          ) : null}
+          {evidence ? (
+            <p className="muted small">
+              {evidence.noindex ? 'noindex · ' : ''}
+              {evidence.canonical ? `canonical ${evidence.canonical} · ` : ''}
+              {evidence.contentType ? `${evidence.contentType} · ` : ''}
+              {evidence.ms} ms
+            </p>
+          ) : null}
+        </>
+      )}
+    </section>
+  );
+}
+
 export function FindingsPanel({
   auditId,
   finding,
+  approvalBlocked = null,
   onDecide,
   onClose,
 }: {
   auditId: string;
   finding: FindingDto;
+  /** Why approving this row is refused now (the audit requires a confirming spot-check), or null. */
+  approvalBlocked?: string | null;
   onDecide: (finding: FindingDto, decision: Decision) => void;
   onClose: () => void;
 }) {
@@ -46,7 +114,10 @@ export function FindingsPanel({
 
   const lines = evidenceLines(finding);
   const evidence = Object.entries(finding.evidence ?? {});
-  const history = detail.data?.id === finding.id ? detail.data.history : undefined;
+  const current = detail.data?.id === finding.id ? detail.data : undefined;
+  const history = current?.history;
+  // An approved row stays selectable (it is the current value); only approving anew is refused.
+  const isApproveOff = approvalBlocked !== null && finding.decision !== 'approved';
   const { target } = finding;
   const href = safeHref(finding.url);
 
@@ -81,12 +152,21 @@ export function FindingsPanel({
                   name={`decision-${finding.id}`}
                   value={decision}
                   checked={finding.decision === decision}
+                  disabled={decision === 'approved' && isApproveOff}
+                  aria-describedby={
+                    decision === 'approved' && isApproveOff ? 'panel-approve-blocked' : undefined
+                  }
                   onChange={() => onDecide(finding, decision)}
                 />
                 <span>{decisionLabel(decision)}</span>
               </label>
             ))}
           </div>
+          {isApproveOff ? (
+            <p className="small" id="panel-approve-blocked" data-testid="panel-approve-blocked">
+              {approvalBlocked}
+            </p>
+          ) : null}
           {finding.decidedBy ? (
             <p className="muted small">
               {decisionLabel(finding.decision)} by {finding.decidedBy} on {formatDateTime(finding.decidedAt)}
@@ -94,6 +174,7 @@ export function FindingsPanel({
             </p>
           ) : null}
         </fieldset>
+        <LiveCheck finding={finding} detail={current} />
         <ReasonExplanations reasons={finding.reasons} signals={finding.signals} />
         <section className="stack" style={{ gap: '0.4rem' }} aria-labelledby="panel-evidence">
           <h3 id="panel-evidence">Evidence</h3>

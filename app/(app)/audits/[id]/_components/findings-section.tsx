@@ -1,17 +1,32 @@
 'use client';
 // Review of one findings list: tabs, filters, the keyset-paged table, selection (by row or "all
 // matching"), decisions by button or key (a decision on more than a page of matching rows is confirmed
-// first, with the server's preview), the side panel and exports. View state lives in the URL.
-import { useCallback, useRef, useState } from 'react';
+// first, with the server's preview), "approve all confirmed" (a filter decision by live verdict, through the
+// same confirmation), the side panel and exports. While the audit requires a confirming spot-check for
+// unreached rows, approving one without it is refused here with the reason (and by the server). View
+// state lives in the URL.
+import { useQueryClient } from '@tanstack/react-query';
+import { useCallback, useEffect, useRef, useState } from 'react';
+import { useCan } from '@/app/session-context';
 import { resultSentence } from '@/components/findings/decision-words';
 import { emptyListMessage } from '@/components/findings/review-words';
 import { Alert } from '@/components/ui/alert';
 import { formatCount } from '@/lib/audits/format';
+import { useAudit } from '@/lib/audits/hooks';
+import { approvalBlockedReason, approveConfirmedOf } from '@/lib/findings/decision-rule';
 import { type FindingView, filterOf, PAGE_SIZE } from '@/lib/findings/format';
-import { type DecisionTarget, useDecide, useFindings } from '@/lib/findings/hooks';
+import {
+  type DecisionTarget,
+  findingKeys,
+  useDecide,
+  useDecisionPreview,
+  useFindings,
+} from '@/lib/findings/hooks';
 import type { Decision, FindingDto, FindingList, FindingsOverview } from '@/lib/findings/schema';
+import { useSpotCheckRuns } from '@/lib/spot-check/hooks';
+import { FINISHED_RUN_STATUSES } from '@/lib/spot-check/latest';
 import { BulkDecisionDialog, type BulkRequest } from './bulk-decision-dialog';
-import { FindingsActions, type SelectionSummary } from './findings-actions';
+import { type ConfirmedRows, FindingsActions, type SelectionSummary } from './findings-actions';
 import { FindingsExport } from './findings-export';
 import { FindingsFilters } from './findings-filters';
 import { FindingsPager } from './findings-pager';
@@ -20,6 +35,25 @@ import { FindingsTable } from './findings-table';
 import { FindingsTabs, TAB_PANEL_ID, tabId } from './findings-tabs';
 import type { HistoryMode } from './use-finding-view';
 import { useReviewKeys } from './use-review-keys';
+
+/** Verdicts come from finished spot-check runs: when another run finishes, the rows' Live column, the
+ * verdict filter's rows and the confirmed count change, so the findings are read again. (The runs are the
+ * spot-check panel's query, polled while one is active.) */
+function useFreshVerdicts(auditId: string) {
+  const queryClient = useQueryClient();
+  const runs = useSpotCheckRuns(auditId);
+  const finished = runs.data
+    ?.filter((run) => FINISHED_RUN_STATUSES.some((status) => status === run.status))
+    .map((run) => run.id)
+    .join(',');
+  const seen = useRef<string | undefined>(undefined);
+  useEffect(() => {
+    if (finished === undefined) return;
+    if (seen.current !== undefined && seen.current !== finished)
+      void queryClient.invalidateQueries({ queryKey: findingKeys.all(auditId) });
+    seen.current = finished;
+  }, [finished, auditId, queryClient]);
+}
 
 interface Selection {
   /** The filter the selection belongs to; a new filter starts with nothing selected. */
@@ -56,6 +90,22 @@ export function FindingsSection({
   // While a new filter loads, the previous page stays on screen; its total must not be acted on.
   const isCurrent = page.data !== undefined && !page.isPlaceholderData;
   const decide = useDecide(auditId);
+  useFreshVerdicts(auditId);
+  const canDecide = useCan('reviewer');
+  // The audit page has it already (polled while the audit runs): one cached query.
+  const requireSpotCheck = useAudit(auditId).data?.settings?.requireSpotCheckForUnreached === true;
+  const blockedReason = (finding: FindingDto) => approvalBlockedReason(finding, requireSpotCheck);
+
+  // "Approve all confirmed": the pending rows of this filter with a confirming verdict, counted by the
+  // decision preview (asked afresh after every decision).
+  const approveConfirmed = approveConfirmedOf(filterOf(view));
+  const confirmedPreview = useDecisionPreview(
+    auditId,
+    canDecide && approveConfirmed
+      ? { decision: 'approved', filter: approveConfirmed.filter, override: false }
+      : null,
+  );
+  const confirmedCounts = confirmedPreview.isPlaceholderData ? undefined : confirmedPreview.data;
 
   // Page number of every cursor seen in this order ('' is the first page), so Previous and the page number
   // survive back/forward; after a reload or a shared link the pages before are unknown.
@@ -108,6 +158,12 @@ export function FindingsSection({
    * focus goes back to the row it was for. */
   const decideRow = (finding: FindingDto, decision: Decision, advance = false) => {
     const index = items.findIndex((item) => item.id === finding.id);
+    const blocked =
+      decision === 'approved' && finding.decision !== 'approved' ? blockedReason(finding) : null;
+    if (blocked) {
+      setError(`Not approved: ${blocked}`);
+      return;
+    }
     void run(decision, { ids: [finding.id] }).then((failure) => {
       if (failure === null) return;
       setError(failure);
@@ -140,6 +196,25 @@ export function FindingsSection({
     if (failure === null) clearSelection();
     else setError(failure);
   };
+
+  const confirmed: ConfirmedRows | null =
+    approveConfirmed && confirmedCounts && confirmedCounts.willChange > 0
+      ? {
+          count: confirmedCounts.willChange,
+          rows: approveConfirmed.rows,
+          onApprove: () => {
+            setBulkError(null);
+            const byDecision = Object.values(confirmedCounts.byDecision);
+            setBulk({
+              id: Date.now(),
+              decision: 'approved',
+              filter: approveConfirmed.filter,
+              total: byDecision.reduce((sum, n) => sum + n, 0),
+              rows: approveConfirmed.rows,
+            });
+          },
+        }
+      : null;
 
   const onConfirmBulk = async (override: boolean) => {
     if (!bulk) return;
@@ -272,6 +347,7 @@ export function FindingsSection({
           onSelectAllMatching={() => setSelection({ key: filterKey, isAll: true, ids: new Set() })}
           onClearSelection={() => setSelection({ key: filterKey, isAll: false, ids: new Set() })}
           onDecide={(decision) => void onBulk(decision)}
+          confirmed={confirmed}
         />
         <BulkDecisionDialog
           auditId={auditId}
@@ -331,6 +407,7 @@ export function FindingsSection({
         <FindingsPanel
           auditId={auditId}
           finding={focused}
+          approvalBlocked={blockedReason(focused)}
           onDecide={(finding, decision) => decideRow(finding, decision)}
           onClose={() => {
             setPanelOpen(false);

@@ -1,7 +1,8 @@
 'use client';
 // One page of findings as a grid with row focus (roving tabindex) and row selection: the URL with its
 // sitemap file and signals, the reason, what the reason points to (redirect target, canonical, variant, with
-// its status), status, crawl depth, inlinks (when the crawl had them), date and decision. Column headers
+// its status), status, crawl depth, inlinks (when the crawl had them), date, the latest finished
+// spot-check's verdict ("Live") and decision. Column headers
 // sort (the sort lives in the URL). Keys are handled by the page (use-review-keys); this component only
 // renders and reports clicks.
 import { memo, type RefObject, useEffect, useRef } from 'react';
@@ -12,6 +13,7 @@ import { decisionLabel, reasonLabel, sitemapFileLabel } from '@/lib/findings/for
 import { signalInfo } from '@/lib/findings/reasons';
 import type { FindingDto, FindingList, FindingSort } from '@/lib/findings/schema';
 import { SortHeader } from './sort-header';
+import { VerdictBadge } from './spot-checks-verdict';
 
 /** Declared rows show their lastmod; add rows were never declared, so they show when they were crawled. */
 function dateCell(finding: FindingDto) {
@@ -165,6 +167,9 @@ const Row = memo(function Row({
       <td className="num" data-label={finding.list === 'add' ? 'Crawled' : 'Last modified'}>
         {dateCell(finding)}
       </td>
+      <td className="finding-row__live" data-testid="finding-live" data-verdict={finding.spotCheck?.verdict}>
+        {finding.spotCheck ? <VerdictBadge verdict={finding.spotCheck.verdict} /> : dash}
+      </td>
       <td className="finding-row__decision">
         <span className={`decision decision--${finding.decision}`}>{decisionLabel(finding.decision)}</span>
       </td>
@@ -279,6 +284,9 @@ export function FindingsTable({
             ) : (
               <SortHeader {...header} column="lastmod" label="Lastmod" className="col-date num" />
             )}
+            <th scope="col" className="col-live" title="The latest finished spot-check's verdict">
+              Live
+            </th>
             <SortHeader {...header} column="decision" label="Decision" className="col-decision" />
           </tr>
         </thead>
