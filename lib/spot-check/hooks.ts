@@ -3,7 +3,13 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { apiFetch, sendJson } from '@/lib/api/client';
 import { isActiveStatus } from '@/lib/audits/labels';
-import type { SpotCheckRunDto, SpotCheckRunPage, TSpotCheckRequest } from './schema';
+import type {
+  SpotCheckComparison,
+  SpotCheckRunDto,
+  SpotCheckRunPage,
+  TSpotCheckRequest,
+  TSpotCheckRetry,
+} from './schema';
 
 const POLL_MS = 1000;
 /** Items per page of a run's table. */
@@ -15,6 +21,8 @@ export const spotCheckKeys = {
     ['audits', 'detail', auditId, 'spot-checks', 'run', runId] as const,
   page: (auditId: string, runId: string, cursor: string | null) =>
     ['audits', 'detail', auditId, 'spot-checks', 'run', runId, cursor] as const,
+  compare: (auditId: string, baseId: string, otherId: string, cursor: string | null) =>
+    ['audits', 'detail', auditId, 'spot-checks', 'compare', baseId, otherId, cursor] as const,
 };
 
 function runsPath(auditId: string): string {
@@ -73,5 +81,38 @@ export function useCancelSpotCheck(auditId: string) {
         queryClient.invalidateQueries({ queryKey: spotCheckKeys.list(auditId) }),
         queryClient.invalidateQueries({ queryKey: spotCheckKeys.run(auditId, runId) }),
       ]),
+  });
+}
+
+/** Starts a new run from an ended one: the whole request again, or `{ only: 'errors' }`. */
+export function useRetrySpotCheck(auditId: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: ({ runId, ...body }: { runId: string } & TSpotCheckRetry) =>
+      sendJson<{ runId: string }>(`${runsPath(auditId)}/${encodeURIComponent(runId)}/retry`, 'POST', body),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: spotCheckKeys.list(auditId) }),
+  });
+}
+
+/** What changed from `baseId` to `otherId` (two ended runs: nothing changes any more, so no polling), a
+ * page of changed rows after `cursor`. */
+export function useSpotCheckComparison(
+  auditId: string,
+  baseId: string,
+  otherId: string,
+  cursor: string | null,
+) {
+  return useQuery({
+    queryKey: spotCheckKeys.compare(auditId, baseId, otherId, cursor),
+    queryFn: ({ signal }) => {
+      const params = new URLSearchParams({ limit: String(SPOT_CHECK_PAGE_SIZE) });
+      if (cursor) params.set('cursor', cursor);
+      return apiFetch<SpotCheckComparison>(
+        `${runsPath(auditId)}/${encodeURIComponent(baseId)}/compare/${encodeURIComponent(otherId)}?${params}`,
+        { signal },
+      );
+    },
+    placeholderData: (previous) =>
+      previous?.base.id === baseId && previous.other.id === otherId ? previous : undefined,
   });
 }

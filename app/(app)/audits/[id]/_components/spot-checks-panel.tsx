@@ -1,6 +1,7 @@
 'use client';
-// The audit page's "Live spot-check" panel (issue #12): reviewers start a run, everyone sees the runs, the
-// chosen run's summary and its checked rows. Runs are polled while one is active (lib/spot-check/hooks.ts).
+// The audit page's "Live spot-check" panel (issue #12): reviewers start, cancel and re-run runs; everyone sees
+// the runs, the chosen run's summary, a comparison with another run and its checked rows. Runs are polled
+// while one is active (lib/spot-check/hooks.ts).
 import { useState } from 'react';
 import { useCan } from '@/app/session-context';
 import { Alert } from '@/components/ui/alert';
@@ -8,16 +9,19 @@ import { formatCount } from '@/lib/audits/format';
 import { isActiveStatus } from '@/lib/audits/labels';
 import {
   useCancelSpotCheck,
+  useRetrySpotCheck,
   useSpotCheckRun,
   useSpotCheckRuns,
   useStartSpotCheck,
 } from '@/lib/spot-check/hooks';
+import type { SpotCheckRunDto } from '@/lib/spot-check/schema';
+import { SpotChecksCompare } from './spot-checks-compare';
 import { SpotChecksForm } from './spot-checks-form';
 import { SpotChecksItems } from './spot-checks-items';
 import { SpotChecksRuns } from './spot-checks-runs';
 import { SpotChecksSummary } from './spot-checks-summary';
 
-function RunResults({ auditId, runId }: { auditId: string; runId: string }) {
+function RunResults({ auditId, runId, runs }: { auditId: string; runId: string; runs: SpotCheckRunDto[] }) {
   // Cursors of the pages seen so far, so Previous goes back without the API knowing about it.
   const [cursors, setCursors] = useState<(string | null)[]>([null]);
   const cursor = cursors[cursors.length - 1] ?? null;
@@ -36,6 +40,8 @@ function RunResults({ auditId, runId }: { auditId: string; runId: string }) {
   return (
     <div className="stack" data-testid="spot-results">
       <SpotChecksSummary summary={data.summary} />
+      <SpotChecksCompare auditId={auditId} run={data} runs={runs} />
+      <h3>Checked rows</h3>
       <SpotChecksItems items={data.items} />
       <div className="spot-pager">
         <button
@@ -67,6 +73,7 @@ export function SpotChecksPanel({ auditId }: { auditId: string }) {
   const runs = useSpotCheckRuns(auditId);
   const start = useStartSpotCheck(auditId);
   const cancel = useCancelSpotCheck(auditId);
+  const retry = useRetrySpotCheck(auditId);
   const [chosenId, setChosenId] = useState<string | null>(null);
   const list = runs.data ?? [];
   // Until a run is chosen the newest is shown, so a run just started is the one followed.
@@ -95,6 +102,9 @@ export function SpotChecksPanel({ auditId }: { auditId: string }) {
       {cancel.isError ? (
         <Alert title="The spot-check could not be cancelled">{cancel.error.message}</Alert>
       ) : null}
+      {retry.isError ? (
+        <Alert title="The spot-check could not be started again">{retry.error.message}</Alert>
+      ) : null}
       {runs.isError ? <Alert title="Could not load the spot-checks">{runs.error.message}</Alert> : null}
       {runs.data && list.length === 0 ? <p className="muted">No spot-checks yet.</p> : null}
       {list.length > 0 ? (
@@ -102,12 +112,19 @@ export function SpotChecksPanel({ auditId }: { auditId: string }) {
           runs={list}
           selectedId={selectedId}
           onSelect={setChosenId}
-          canCancel={canStart}
+          canManage={canStart}
           cancellingId={cancel.isPending ? (cancel.variables ?? null) : null}
           onCancel={(runId) => cancel.mutate(runId)}
+          retryingId={retry.isPending ? (retry.variables?.runId ?? null) : null}
+          onRetry={(runId, onlyErrors) =>
+            retry.mutate(
+              { runId, ...(onlyErrors ? { only: 'errors' as const } : {}) },
+              { onSuccess: (started) => setChosenId(started.runId) },
+            )
+          }
         />
       ) : null}
-      {selectedId ? <RunResults key={selectedId} auditId={auditId} runId={selectedId} /> : null}
+      {selectedId ? <RunResults key={selectedId} auditId={auditId} runId={selectedId} runs={list} /> : null}
     </section>
   );
 }

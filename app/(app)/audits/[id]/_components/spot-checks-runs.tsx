@@ -1,6 +1,7 @@
 'use client';
 // The runs of an audit's spot-checks, newest first: status, progress while running, who started it and when,
-// Cancel while it runs (reviewers and admins, after a confirmation). Choosing a run shows its results below.
+// Cancel while it runs, Run again / Re-check its errors once it has ended (reviewers and admins). Choosing a
+// run shows its results below.
 import { ConfirmButton } from '@/components/ui/confirm-button';
 import { ProgressBar } from '@/components/ui/progress-bar';
 import { formatCount, formatDateTime, progressPercent } from '@/lib/audits/format';
@@ -8,30 +9,76 @@ import { isActiveStatus } from '@/lib/audits/labels';
 import type { SpotCheckRunDto } from '@/lib/spot-check/schema';
 import { StatusBadge } from '../../_components/status-badge';
 
-function describeRequest(run: SpotCheckRunDto): string {
+/** What a run asked for, in a line. */
+export function describeRequest(run: SpotCheckRunDto): string {
   const { request } = run;
   const robots = request.ignoreRobots ? ', robots.txt ignored' : '';
   if ('sample' in request)
     return `Sample of ${formatCount(request.sample)}, seed ${request.seed}${request.includeAdd ? ', add list included' : ''}${robots}`;
-  if ('ids' in request) return `${formatCount(request.ids.length)} chosen rows${robots}`;
+  if ('ids' in request)
+    return `${formatCount(request.ids.length)} chosen ${request.ids.length === 1 ? 'row' : 'rows'}${robots}`;
   return `Every row of a filter${robots}`;
+}
+
+/** "Run again" and, when the run has rows it could not check, "Re-check N errors". */
+function RetryButtons({
+  run,
+  isBusy,
+  onRetry,
+}: {
+  run: SpotCheckRunDto;
+  isBusy: boolean;
+  onRetry: (runId: string, onlyErrors: boolean) => void;
+}) {
+  const errors = run.summary?.byVerdict.error ?? 0;
+  return (
+    <div className="spot-pager">
+      <button
+        type="button"
+        className="button button--small"
+        disabled={isBusy}
+        data-testid="retry-spot-check"
+        onClick={() => onRetry(run.id, false)}
+      >
+        Run again
+      </button>
+      {errors > 0 ? (
+        <button
+          type="button"
+          className="button button--small"
+          disabled={isBusy}
+          data-testid="retry-spot-check-errors"
+          onClick={() => onRetry(run.id, true)}
+        >
+          Re-check {formatCount(errors)} {errors === 1 ? 'error' : 'errors'}
+        </button>
+      ) : null}
+    </div>
+  );
 }
 
 export function SpotChecksRuns({
   runs,
   selectedId,
   onSelect,
-  canCancel,
+  canManage,
   cancellingId,
   onCancel,
+  retryingId,
+  onRetry,
 }: {
   runs: SpotCheckRunDto[];
   selectedId: string | null;
   onSelect: (runId: string) => void;
-  canCancel: boolean;
+  /** Reviewers and admins: Cancel, Run again and Re-check errors. */
+  canManage: boolean;
   cancellingId: string | null;
   onCancel: (runId: string) => void;
+  /** The run a retry is being started from, while it is. */
+  retryingId: string | null;
+  onRetry: (runId: string, onlyErrors: boolean) => void;
 }) {
+  const startedAt = new Map(runs.map((run) => [run.id, run.createdAt]));
   return (
     <ol className="spot-runs" aria-label="Spot-check runs">
       {runs.map((run) => {
@@ -54,7 +101,18 @@ export function SpotChecksRuns({
                 by <strong>{run.createdBy}</strong>
               </span>
             </div>
-            <p className="small muted spot-run__request">{describeRequest(run)}</p>
+            <p className="small muted spot-run__request">
+              {describeRequest(run)}
+              {run.retryOf ? (
+                <span data-testid="spot-run-retry-of">
+                  {' '}
+                  · run again from{' '}
+                  {startedAt.has(run.retryOf)
+                    ? `the run of ${formatDateTime(startedAt.get(run.retryOf) as string)}`
+                    : 'an older run'}
+                </span>
+              ) : null}
+            </p>
             {isActive ? (
               <div className="spot-run__progress">
                 <span className="small" data-testid="spot-run-progress">
@@ -75,7 +133,7 @@ export function SpotChecksRuns({
               <p className="small muted">Cancelled by {run.cancelledBy}</p>
             ) : null}
             {run.errorMessage ? <p className="small field__error">{run.errorMessage}</p> : null}
-            {isActive && canCancel ? (
+            {isActive && canManage ? (
               <div>
                 <ConfirmButton
                   title="Cancel this spot-check?"
@@ -90,6 +148,9 @@ export function SpotChecksRuns({
                   {cancellingId === run.id ? 'Cancelling…' : 'Cancel'}
                 </ConfirmButton>
               </div>
+            ) : null}
+            {!isActive && canManage ? (
+              <RetryButtons run={run} isBusy={retryingId !== null} onRetry={onRetry} />
             ) : null}
           </li>
         );
