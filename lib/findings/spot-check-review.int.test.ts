@@ -3,7 +3,7 @@
 // reason counts, preview, bulk decisions, export and spot-check filter runs, and the audit setting
 // requireSpotCheckForUnreached that refuses approving unreached rows without a confirming check. Runs and
 // items are written directly (a real check is proved in lib/spot-check/run.int.test.ts).
-import { createElement } from 'react';
+import { createElement, type ReactElement } from 'react';
 import { renderToStaticMarkup } from 'react-dom/server';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { GET as previewRoute } from '@/app/api/v1/audits/[id]/decisions/preview/route';
@@ -196,15 +196,17 @@ describe("a row's live verdict is its latest finished check", () => {
     const client = new QueryClient();
     // The panel's own detail query, answered as the browser's would be.
     client.setQueryData(findingKeys.detail(auditId, finding.id), await res.json());
-    const render = (element: Parameters<typeof createElement>[0], props: object) =>
-      renderToStaticMarkup(createElement(QueryClientProvider, { client }, createElement(element, props)));
-    const panel = render(FindingsPanel, {
-      auditId,
-      finding,
-      approvalBlocked: approvalBlockedReason({ ...finding, spotCheck: null }, true),
-      onDecide: () => {},
-      onClose: () => {},
-    });
+    const render = (node: ReactElement) =>
+      renderToStaticMarkup(createElement(QueryClientProvider, { client }, node));
+    const panel = render(
+      createElement(FindingsPanel, {
+        auditId,
+        finding,
+        approvalBlocked: approvalBlockedReason({ ...finding, spotCheck: null }, true),
+        onDecide: () => {},
+        onClose: () => {},
+      }),
+    );
     expect(panel).toContain('Live check');
     expect(panel).toMatch(
       /<ol class="live-chain"[^>]*><li><strong>301<\/strong> <span class="mono">https:\/\/a\.example\/p-6<\/span>.*Location: <span class="mono">\/gone<\/span>.*<\/li><li><strong>404<\/strong> <span class="mono">https:\/\/a\.example\/gone<\/span><\/li><\/ol>/,
@@ -215,23 +217,25 @@ describe("a row's live verdict is its latest finished check", () => {
       /<input[^>]*disabled=""[^>]*aria-describedby="panel-approve-blocked"[^>]*value="approved"/,
     );
     expect(panel).toContain('spot-check this row first');
-    const table = render(FindingsTable, {
-      items: page.items,
-      list: 'prune',
-      hasInlinks: false,
-      emptyMessage: '',
-      sort: 'id',
-      focusIndex: 0,
-      focusRequest: 0,
-      isSelected: () => false,
-      pageState: 'none',
-      onFocusRow: () => {},
-      onToggle: () => {},
-      onTogglePage: () => {},
-      onOpen: () => {},
-      onSort: () => {},
-      tableRef: { current: null },
-    });
+    const table = render(
+      createElement(FindingsTable, {
+        items: page.items,
+        list: 'prune',
+        hasInlinks: false,
+        emptyMessage: '',
+        sort: 'id',
+        focusIndex: 0,
+        focusRequest: 0,
+        isSelected: () => false,
+        pageState: 'none',
+        onFocusRow: () => {},
+        onToggle: () => {},
+        onTogglePage: () => {},
+        onOpen: () => {},
+        onSort: () => {},
+        tableRef: { current: null },
+      }),
+    );
     expect(table).toContain('>Live</th>');
     expect(table.match(/data-verdict="[a-z_]+"/g)?.sort()).toEqual([
       'data-verdict="confirmed"',
