@@ -1,9 +1,15 @@
-// Runs the crawl export's parsing and encoding on a worker thread (lib/ingest/crawl-thread.ts) and hands
-// the encoded chunks to the caller, who writes them to COPY. Flow control keeps at most a few chunks in
-// memory; aborting the signal stops the thread.
+// Runs the crawl export's parsing and encoding (lib/ingest/crawl-encode.ts) and hands the encoded chunks
+// to the caller, who writes them to COPY. A large export is read on a worker thread, beside the sitemap
+// tree on the main thread; flow control keeps at most a few chunks in memory and aborting the signal stops
+// the thread. A small upload is read right here: starting a thread (its own module loader and TypeScript
+// transpile) costs 0.3–0.7 s, far more than reading a few MiB.
+import { stat } from 'node:fs/promises';
 import { Worker } from 'node:worker_threads';
+import { newCrawlReport } from '@/lib/crawl/read';
 import type { CrawlReport } from '@/lib/crawl/types';
+import { intEnv } from '@/lib/db/config';
 import type { LoadFacts } from './copy-lines';
+import { encodeCrawl } from './crawl-encode';
 import {
   type CrawlChunk,
   type CrawlThreadInput,
@@ -18,7 +24,45 @@ export type CrawlImportResult =
   | { ok: true; report: CrawlReport; facts: LoadFacts }
   | { ok: false; error: Error; report: CrawlReport | null };
 
-export async function* encodeCrawlInThread(
+/** Uploads up to this size on disk (CRAWL_THREAD_MIN_BYTES, default 2 MiB) are read on the calling thread. */
+function threadMinBytes(): number {
+  return Math.max(0, intEnv('CRAWL_THREAD_MIN_BYTES', 2 * 1024 * 1024));
+}
+
+/** Reads the export on a thread, or inline when it is a small upload; the same chunks either way. */
+export async function* encodeCrawlExport(
+  input: CrawlThreadInput,
+  signal: AbortSignal,
+): AsyncGenerator<CrawlChunk, CrawlImportResult> {
+  const { storedPath } = input.source;
+  const size = storedPath === null ? undefined : (await stat(storedPath).catch(() => null))?.size;
+  const small = size !== undefined && size <= threadMinBytes();
+  return yield* small ? encodeCrawlInline(input, signal) : encodeCrawlInThread(input, signal);
+}
+
+async function* encodeCrawlInline(
+  input: CrawlThreadInput,
+  signal: AbortSignal,
+): AsyncGenerator<CrawlChunk, CrawlImportResult> {
+  const report = newCrawlReport();
+  const chunks = encodeCrawl(input, report);
+  try {
+    let next = await chunks.next();
+    while (!next.done) {
+      signal.throwIfAborted();
+      yield next.value;
+      next = await chunks.next();
+    }
+    return { ok: true, report, facts: next.value };
+  } catch (error) {
+    if (signal.aborted) throw error;
+    return { ok: false, error: error instanceof Error ? error : new Error(String(error)), report };
+  } finally {
+    await chunks.return(undefined as never);
+  }
+}
+
+async function* encodeCrawlInThread(
   input: CrawlThreadInput,
   signal: AbortSignal,
 ): AsyncGenerator<CrawlChunk, CrawlImportResult> {

@@ -8,7 +8,7 @@ import { CrawlImportError, type CrawlReport } from '@/lib/crawl/types';
 import { ingestLimits } from '@/lib/db/config';
 import type { DbClient } from '@/lib/db/types';
 import type { LoadFacts } from '@/lib/ingest/copy-lines';
-import { encodeCrawlInThread } from '@/lib/ingest/crawl-import';
+import { encodeCrawlExport } from '@/lib/ingest/crawl-import';
 import { walkLimits } from '@/lib/ingest/limits';
 import {
   beginCrawlLoad,
@@ -47,7 +47,7 @@ async function importCrawl(
   let writer: CrawlLoad | null = null;
   try {
     writer = await beginCrawlLoad(auditId);
-    const chunks = encodeCrawlInThread(
+    const chunks = encodeCrawlExport(
       {
         profile: options.normalization as NormalizationProfile,
         source: { url: source.url, storedPath: source.storedPath },
