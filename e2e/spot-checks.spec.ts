@@ -7,6 +7,7 @@ import { expect, type Page, test } from '@playwright/test';
 const fixturePort = Number(process.env.FIXTURE_PORT ?? 3218);
 const site = `http://127.0.0.1:${Number(process.env.SPOT_SITE_PORT ?? fixturePort + 1)}`;
 const shots = path.resolve(import.meta.dirname, '..', 'test-results', 'screenshots');
+const auth = path.resolve(import.meta.dirname, '..', 'test-results', '.auth');
 
 const PATHS = ['/', '/target', '/gone-a', '/back', '/moved', '/hidden'];
 const sitemap = `<?xml version="1.0" encoding="UTF-8"?><urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">${PATHS.map((p) => `<url><loc>${site}${p}</loc></url>`).join('')}</urlset>`;
@@ -99,4 +100,136 @@ test('spot-check an audit from its page: progress, verdicts, hop chain and the s
   await expect(hops.nth(1)).toContainText(`200 ${site}/target`);
   await expect(page.locator('.alert--danger')).toHaveCount(0);
   await shoot(page, 'results');
+});
+
+async function shootReview(page: Page, name: string) {
+  for (const width of [390, 1440]) {
+    await page.setViewportSize({ width, height: 900 });
+    await page.screenshot({ path: path.join(shots, `spot-checks-${name}-${width}.png`), fullPage: true });
+    const side = page.getByTestId('finding-panel');
+    const hasSide = (await side.count()) > 0;
+    // The side panel covers the review: then the panel alone, else the review and its bulk bar.
+    if (hasSide) await side.screenshot({ path: path.join(shots, `spot-checks-${name}-side-${width}.png`) });
+    else {
+      await page
+        .locator('#findings')
+        .screenshot({ path: path.join(shots, `spot-checks-${name}-review-${width}.png`) });
+      await page
+        .getByTestId('bulk-bar')
+        .screenshot({ path: path.join(shots, `spot-checks-${name}-bulk-${width}.png`) });
+    }
+    if (width === 390) {
+      const fits = await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth);
+      expect(fits, `no sideways scroll at 390 px (${name})`).toBe(true);
+    }
+  }
+  await page.setViewportSize({ width: 1366, height: 900 });
+}
+
+test('the review shows each row’s live verdict and its hop chain, guards unreached rows, and approves all confirmed', async ({
+  page,
+  browser,
+}) => {
+  // One more declared page the crawl never reached: /gone-b, which the live site answers 404 (dead).
+  const unreachedSitemap = sitemap.replace('</urlset>', `<url><loc>${site}/gone-b</loc></url></urlset>`);
+  await page.goto('/audits/new');
+  await page.getByLabel('Audit name').fill('Spot-check review');
+  await page.getByLabel('Sitemap files').setInputFiles({
+    name: 'sitemap.xml',
+    mimeType: 'application/xml',
+    buffer: Buffer.from(unreachedSitemap),
+  });
+  await page
+    .getByLabel('Crawl export file')
+    .setInputFiles({ name: 'crawl.jsonl', mimeType: 'application/x-ndjson', buffer: Buffer.from(crawl) });
+  await page.getByRole('button', { name: 'Create audit' }).click();
+  await expect(page.getByTestId('audit-status')).toHaveText(/succeeded/i, { timeout: 60_000 });
+
+  const rows = page.getByTestId('finding-row');
+  const row = (p: string) => rows.filter({ has: page.getByText(`${site}${p}`, { exact: true }) });
+  await expect(rows).toHaveCount(5);
+  await expect(page.getByRole('columnheader', { name: 'Live' })).toBeVisible();
+  // Nothing checked yet: no verdicts, no "approve all confirmed".
+  await expect(page.getByTestId('finding-live').locator('.spot-verdict-badge')).toHaveCount(0);
+  await expect(page.getByTestId('approve-confirmed')).toHaveCount(0);
+
+  // An admin requires a confirming spot-check before unreached rows are approved.
+  const adminContext = await browser.newContext({ storageState: path.join(auth, 'admin.json') });
+  const admin = await adminContext.newPage();
+  await admin.goto(page.url());
+  const toggle = admin.getByTestId('spot-check-rule-toggle');
+  await expect(toggle).not.toBeChecked();
+  await toggle.click();
+  await expect(toggle).toBeChecked();
+  await expect(toggle).toBeEnabled();
+  for (const width of [390, 1440]) {
+    await admin.setViewportSize({ width, height: 900 });
+    await admin
+      .locator('.page-header')
+      .screenshot({ path: path.join(shots, `spot-checks-rule-header-${width}.png`) });
+  }
+  await adminContext.close();
+
+  // The reviewer sees the rule, and approving the unchecked unreached row is off, with the reason.
+  await page.reload();
+  await expect(page.getByTestId('spot-check-rule')).toContainText('need a confirming spot-check');
+  await row('/gone-b').click();
+  const side = page.getByTestId('finding-panel');
+  await expect(side.getByTestId('panel-live')).toContainText('No finished spot-check');
+  await expect(side.getByRole('radio', { name: 'Approved' })).toBeDisabled();
+  await expect(side.getByTestId('panel-approve-blocked')).toContainText('spot-check this row first');
+  await shootReview(page, 'guarded');
+  // The keys say so too, instead of approving.
+  await row('/gone-b').focus();
+  await page.keyboard.press('a');
+  await expect(page.getByTestId('decision-error')).toContainText('Not approved');
+  await expect(row('/gone-b')).toHaveAttribute('data-decision', 'pending');
+  await side.getByRole('button', { name: 'Close details' }).click();
+
+  const panel = page.getByTestId('spot-panel');
+  await panel.getByRole('button', { name: 'Start spot-check' }).click();
+  await expect(panel.getByTestId('spot-run-status')).toHaveText(/succeeded/i, { timeout: 60_000 });
+
+  // The finished run's verdicts reach the review without a reload.
+  await expect(row('/back').getByTestId('finding-live')).toHaveAttribute('data-verdict', 'contradicted');
+  await expect(row('/gone-a').getByTestId('finding-live')).toHaveAttribute('data-verdict', 'confirmed');
+  await expect(row('/gone-b').getByTestId('finding-live')).toHaveAttribute('data-verdict', 'dead');
+  await expect(row('/moved').getByTestId('finding-live')).toContainText('Confirmed');
+  // The refusal of before is out of date now that the row is checked.
+  await expect(page.getByTestId('decision-error')).toHaveCount(0);
+
+  // The verdict filter.
+  await page.getByLabel('Live check').selectOption('contradicted');
+  await expect(rows).toHaveCount(1);
+  await expect(rows.first()).toContainText(`${site}/back`);
+  await expect(page.getByTestId('approve-confirmed')).toHaveCount(0);
+  await page.getByLabel('Live check').selectOption('');
+  await expect(rows).toHaveCount(5);
+
+  // The side panel: the verdict, and the redirect's chain in order with its Location.
+  await row('/moved').click();
+  await expect(side.getByTestId('panel-live-verdict')).toHaveAttribute('data-verdict', 'confirmed');
+  const hops = side.getByTestId('panel-live-chain').locator('li');
+  await expect(hops).toHaveCount(2);
+  await expect(hops.nth(0)).toContainText(`301 ${site}/moved`);
+  await expect(hops.nth(0)).toContainText('Location: /target');
+  await expect(hops.nth(1)).toContainText(`200 ${site}/target`);
+  await shootReview(page, 'chain');
+  await side.getByRole('button', { name: 'Close details' }).click();
+  await shootReview(page, 'verdicts');
+
+  // Approve all confirmed: the three confirmed rows and the dead one, through the confirmation; the
+  // contradicted one stays pending.
+  const approveAll = page.getByTestId('approve-confirmed');
+  await expect(approveAll).toHaveText('Approve 4 confirmed or dead rows');
+  await approveAll.click();
+  const dialog = page.getByRole('dialog', { name: 'Approve all 4 confirmed or dead rows?' });
+  await expect(dialog.getByTestId('bulk-preview')).toContainText('4');
+  await dialog.getByTestId('bulk-confirm').click();
+  await expect(dialog).toBeHidden();
+  await expect(page.getByTestId('decision-status')).toContainText('4 rows approved');
+  await expect(page.locator('[data-testid="finding-row"][data-decision="approved"]')).toHaveCount(4);
+  await expect(row('/back')).toHaveAttribute('data-decision', 'pending');
+  await expect(approveAll).toHaveCount(0);
+  await shootReview(page, 'approved');
 });

@@ -39,8 +39,10 @@ import { useReviewKeys } from './use-review-keys';
 /** Verdicts come from finished spot-check runs: when another run finishes, the rows' Live column, the
  * verdict filter's rows and the confirmed count change, so the findings are read again. (The runs are the
  * spot-check panel's query, polled while one is active.) */
-function useFreshVerdicts(auditId: string) {
+function useFreshVerdicts(auditId: string, onFresh: () => void) {
   const queryClient = useQueryClient();
+  const onFreshRef = useRef(onFresh);
+  onFreshRef.current = onFresh;
   const runs = useSpotCheckRuns(auditId);
   const finished = runs.data
     ?.filter((run) => FINISHED_RUN_STATUSES.some((status) => status === run.status))
@@ -49,8 +51,10 @@ function useFreshVerdicts(auditId: string) {
   const seen = useRef<string | undefined>(undefined);
   useEffect(() => {
     if (finished === undefined) return;
-    if (seen.current !== undefined && seen.current !== finished)
+    if (seen.current !== undefined && seen.current !== finished) {
       void queryClient.invalidateQueries({ queryKey: findingKeys.all(auditId) });
+      onFreshRef.current();
+    }
     seen.current = finished;
   }, [finished, auditId, queryClient]);
 }
@@ -90,7 +94,6 @@ export function FindingsSection({
   // While a new filter loads, the previous page stays on screen; its total must not be acted on.
   const isCurrent = page.data !== undefined && !page.isPlaceholderData;
   const decide = useDecide(auditId);
-  useFreshVerdicts(auditId);
   const canDecide = useCan('reviewer');
   // The audit page has it already (polled while the audit runs): one cached query.
   const requireSpotCheck = useAudit(auditId).data?.settings?.requireSpotCheckForUnreached === true;
@@ -127,6 +130,8 @@ export function FindingsSection({
   const [note, setNote] = useState('');
   const [announcement, setAnnouncement] = useState({ text: '', id: 0 });
   const [error, setError] = useState<string | null>(null);
+  // A refusal for want of a spot-check is out of date once a run has checked rows.
+  useFreshVerdicts(auditId, () => setError(null));
   const [bulk, setBulk] = useState<BulkRequest | null>(null);
   const [bulkError, setBulkError] = useState<string | null>(null);
 
