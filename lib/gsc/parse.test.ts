@@ -283,9 +283,10 @@ describe('refused files name the file, the line and what was expected', () => {
   it('a quoted newline keeps the line numbers after it right', () => {
     const error = refusal(
       'Critical issues.csv',
-      'Reason,Source,Validation,Pages\n"Two\nlines",Website,N/A,1\nSoft 404,Website,N/A,many\n',
+      'Reason,Source,Validation,Pages\n"Two\nlines",Website,N/A,few\nSoft 404,Website,N/A,many\n',
     );
     expect(error.problems).toEqual([
+      { line: 2, message: "'Pages': expected a whole number of pages (like 1,234); found 'few'" },
       { line: 4, message: "'Pages': expected a whole number of pages (like 1,234); found 'many'" },
     ]);
   });
@@ -295,6 +296,20 @@ describe('refused files name the file, the line and what was expected', () => {
     expect(error.problems).toHaveLength(1);
     expect(error.problems[0]?.line).toBe(2);
     expect(error.problems[0]?.message).toMatch(/^not valid CSV \(Invalid Closing Quote/);
+  });
+
+  it('a huge first line or record is refused without parsing it', () => {
+    const line = 'x'.repeat(5_000_000);
+    expect(refusal('Table.csv', `${line}\n`).message).toBe(
+      'Table.csv line 1: expected a Search Console export; the first line is 5,000,000 characters long',
+    );
+    const error = refusal(
+      'Table.csv',
+      `URL,Last crawled\nhttps://a.example/,2025-01-31\n"https://b.example/${line}\n`,
+    );
+    expect(error.problems).toEqual([
+      { line: 3, message: 'not valid CSV (a record longer than 256 KiB (an unbalanced quote?))' },
+    ]);
   });
 
   it('lists ten problems and counts the rest', () => {

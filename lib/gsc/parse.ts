@@ -32,6 +32,11 @@ export interface ParseLimits {
 
 export const DEFAULT_PARSE_LIMITS: ParseLimits = { maxBytes: 50 * 1024 * 1024, maxRows: 1_000_000 };
 
+/** The longest header has 7 short columns; no real header comes near this. */
+const MAX_HEADER_CHARS = 4096;
+/** A Search Console record is a URL and a few short cells; a longer one is an unbalanced quote. */
+const MAX_RECORD_CHARS = 256 * 1024;
+
 /** Problems listed per refused file; the rest are counted. */
 const MAX_PROBLEMS = 10;
 
@@ -77,10 +82,19 @@ export function parseGscFile(name: string, bytes: Uint8Array, limits: Partial<Pa
 }
 
 function readHeader(name: string, text: string): { plan: HeaderPlan; delimiter: string; headerLine: number } {
-  const lines = text.split(/\r\n|\n|\r/);
-  const index = lines.findIndex((line) => line.trim() !== '');
-  if (index < 0) throw new GscFileError(name, [{ line: null, message: 'the file is empty' }], true);
-  const first = lines[index] as string;
+  const start = text.search(/\S/);
+  if (start < 0) throw new GscFileError(name, [{ line: null, message: 'the file is empty' }], true);
+  const lineStart = Math.max(text.lastIndexOf('\n', start), text.lastIndexOf('\r', start)) + 1;
+  const index = text.slice(0, lineStart).split(/\r\n|\n|\r/).length - 1;
+  const newline = /\r\n|\n|\r/g;
+  newline.lastIndex = lineStart;
+  const lineEnd = newline.exec(text)?.index ?? text.length;
+  if (lineEnd - lineStart > MAX_HEADER_CHARS) {
+    // Parsing a megabyte-long "header" costs seconds and cannot be one of ours.
+    const message = `expected a Search Console export; the first line is ${(lineEnd - lineStart).toLocaleString('en')} characters long`;
+    throw new GscFileError(name, [{ line: index + 1, message }], true);
+  }
+  const first = text.slice(lineStart, lineEnd);
   // Search Console writes commas; a spreadsheet saved in a German or French locale writes semicolons.
   for (const delimiter of [',', ';', '\t']) {
     let cells: string[];
@@ -124,6 +138,7 @@ function readRecords(
       relax_column_count: true,
       skip_empty_lines: true,
       skip_records_with_empty_values: true,
+      max_record_size: MAX_RECORD_CHARS,
       on_record: (cells: string[], context) => {
         if (records.length > maxRows) {
           throw new GscFileError(name, [
@@ -141,8 +156,11 @@ function readRecords(
     });
   } catch (error) {
     if (error instanceof GscFileError) throw error;
-    const failure = error as { lines?: number; message?: string };
-    const reason = (failure.message ?? String(error)).replace(/ at line \d+.*$/s, '');
+    const failure = error as { code?: string; lines?: number; message?: string };
+    const reason =
+      failure.code === 'CSV_MAX_RECORD_SIZE'
+        ? `a record longer than ${MAX_RECORD_CHARS / 1024} KiB (an unbalanced quote?)`
+        : (failure.message ?? String(error)).replace(/ at line \d+.*$/s, '');
     report(failure.lines ?? null, `not valid CSV (${reason})`);
   }
   return records;

@@ -1,0 +1,118 @@
+import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { fixturePath, readFixture } from '@/lib/test-support/fixtures';
+import { buildZip, type TestZipEntry } from './test-zip';
+import type { DrilldownExport } from './types';
+import { readGscZip, readGscZipExports } from './zip';
+
+const dir = mkdtempSync(path.join(os.tmpdir(), 'gsc-zip-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+let count = 0;
+function zipFile(entries: TestZipEntry[]): string {
+  const file = path.join(dir, `${++count}.zip`);
+  writeFileSync(file, buildZip(entries));
+  return file;
+}
+
+const fixtureEntries = (folder: string, into: string): TestZipEntry[] =>
+  readdirSync(fixturePath(`gsc/${folder}`)).map((name) => ({
+    name: `${into}${name}`,
+    data: readFixture(`gsc/${folder}/${name}`),
+  }));
+
+describe('a zip of Search Console exports', () => {
+  it('keeps two exports in folders apart and lists an unrelated file as ignored', async () => {
+    const file = zipFile([
+      { name: 'coverage/', data: '', store: true },
+      ...fixtureEntries('cowboykimono-coverage', 'coverage/'),
+      ...fixtureEntries('mikenelson-indexing-overview', 'overview/'),
+      { name: 'screenshot.png', data: Buffer.from([0x89, 0x50, 0x4e, 0x47]), store: true },
+      { name: '__MACOSX/coverage/._Table.csv', data: 'x', store: true },
+      { name: 'coverage/notes.csv', data: 'what,why\nall,good\n' },
+    ]);
+    const { exports, ignored, errors } = await readGscZipExports(file, 'gsc.zip');
+    expect(errors).toEqual([]);
+    expect(exports.map((e) => [e.folder, e.kind])).toEqual([
+      ['coverage', 'drilldown'],
+      ['overview', 'overview'],
+    ]);
+    const drilldown = exports[0] as DrilldownExport;
+    expect(drilldown.table?.rows).toHaveLength(542);
+    expect(drilldown.chartTotal).toBe(542);
+    expect(drilldown.description.issue).toBe('Crawled - currently not indexed');
+    expect(ignored.map((f) => [f.name, f.reason.replace(/ \(.*$/, '').slice(0, 40)])).toEqual([
+      ['screenshot.png', 'not a CSV file'],
+      ['__MACOSX/coverage/._Table.csv', 'macOS metadata'],
+      ['coverage/notes.csv', 'expected a Search Console export'],
+    ]);
+  });
+
+  it('reads entries stored as well as deflated, names with spaces and non-ASCII folders', async () => {
+    const file = zipFile(
+      fixtureEntries('dhmguide-indexing-overview', 'Übersicht 2025/').map((e) => ({ ...e, store: true })),
+    );
+    const { files } = await readGscZip(file, 'gsc.zip');
+    expect(files.map((f) => f.name).sort()).toEqual([
+      'Übersicht 2025/Critical issues.csv',
+      'Übersicht 2025/Non-critical issues.csv',
+    ]);
+  });
+});
+
+describe('a zip is refused, as one error named after it', () => {
+  const refusalOf = async (file: string, limits = {}) => {
+    const { errors, exports } = await readGscZipExports(file, 'upload.zip', { zip: limits });
+    expect(exports).toEqual([]);
+    expect(errors).toHaveLength(1);
+    return errors[0]?.message;
+  };
+
+  it('a zip bomb: 8 MiB of zeros in a few KB', async () => {
+    const file = zipFile([{ name: 'Table.csv', data: Buffer.alloc(8 * 1024 * 1024, 0x30) }]);
+    expect(await refusalOf(file, {})).toMatch(
+      /^upload\.zip: Table\.csv inflates \d+:1 \(to 8\.0 MiB\), more than the 100:1 an export does; refused as a zip bomb$/,
+    );
+  });
+
+  it('too many entries, too large an entry, too much in total', async () => {
+    const many = zipFile(
+      Array.from({ length: 201 }, (_, i) => ({ name: `f${i}.csv`, data: 'a', store: true })),
+    );
+    expect(await refusalOf(many)).toBe('upload.zip: the zip has 201 entries, more than the 200 accepted');
+    const big = zipFile([{ name: 'Table.csv', data: Buffer.alloc(3000, 0x41), store: true }]);
+    expect(await refusalOf(big, { maxEntryBytes: 2048 })).toBe(
+      'upload.zip: Table.csv is 3 KiB uncompressed, more than the 2 KiB accepted',
+    );
+    const total = zipFile([
+      { name: 'a.csv', data: Buffer.alloc(3000, 0x41), store: true },
+      { name: 'b.csv', data: Buffer.alloc(3000, 0x41), store: true },
+    ]);
+    expect(await refusalOf(total, { maxTotalBytes: 5000 })).toBe(
+      'upload.zip: the CSV files add up to more than the 5 KiB accepted uncompressed',
+    );
+  });
+
+  it('a path that climbs out of the zip', async () => {
+    const file = zipFile([{ name: '../../etc/Table.csv', data: 'URL,Last crawled\n' }]);
+    expect(await refusalOf(file)).toBe(
+      'upload.zip: the zip cannot be read (invalid relative path: ../../etc/Table.csv)',
+    );
+  });
+
+  it('a file that is not a zip, and a zip with no CSV or no export in it', async () => {
+    const notZip = path.join(dir, 'not.zip');
+    writeFileSync(notZip, 'URL,Last crawled\n');
+    expect(await refusalOf(notZip)).toMatch(
+      /^upload\.zip: not a readable zip file \(End of central directory/,
+    );
+    const noCsv = zipFile([{ name: 'a.png', data: 'x' }]);
+    expect(await refusalOf(noCsv)).toBe('upload.zip: the zip holds no CSV file (only a.png)');
+    const noExport = zipFile([{ name: 'a.csv', data: 'foo,bar\n' }]);
+    expect(await refusalOf(noExport)).toMatch(
+      /^upload\.zip: the zip holds no Search Console export \(a\.csv: expected/,
+    );
+  });
+});
