@@ -229,6 +229,16 @@ describe('variants of the same exports', () => {
     ]);
   });
 
+  it('reads a Sitemaps report without its Submitted column', () => {
+    const file = parseGscFile('s.csv', Buffer.from('Sitemap,Discovered pages\nhttps://a.example/s.xml,12\n'));
+    expect(file.kind).toBe('sitemaps');
+    expect(file.rows[0]).toMatchObject({
+      sitemap: 'https://a.example/s.xml',
+      submitted: null,
+      discoveredPages: 12,
+    });
+  });
+
   it('notes when slashed dates could run either way', () => {
     const table = parseGscFile('Table.csv', Buffer.from('URL,Last crawled\nhttps://a.example/,02/03/2025\n'));
     expect(table.rows[0]).toMatchObject({ lastCrawled: '2025-03-02' });

@@ -7,7 +7,7 @@ export class Invalid extends Error {}
 /** Cells that mean "no value". */
 const NO_VALUE = new Set(['', 'n/a', 'na', '-', '—', '–']);
 
-export function isNoValue(raw: string): boolean {
+function isNoValue(raw: string): boolean {
   return NO_VALUE.has(raw.trim().toLowerCase());
 }
 

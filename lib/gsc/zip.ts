@@ -19,7 +19,7 @@ export interface ZipLimits {
   maxRatio: number;
 }
 
-export const DEFAULT_ZIP_LIMITS: ZipLimits = {
+const DEFAULT_ZIP_LIMITS: ZipLimits = {
   maxEntries: 200,
   maxTotalBytes: 200 * 1024 * 1024,
   maxEntryBytes: DEFAULT_PARSE_LIMITS.maxBytes,
