@@ -138,6 +138,14 @@ describe('the real exports group as MANIFEST.md describes them', () => {
       'firstserveseattle-pages-report:overview',
       'mikenelson-indexing-overview:overview',
     ]);
+    // Their header-only Non-critical issues.csv files are identical, and each overview keeps its own.
+    const overviews = exports.filter((e): e is OverviewExport => e.kind === 'overview');
+    expect(overviews.map((e) => e.nonCritical?.name)).toEqual([
+      'cowboykimono-overview/Non-critical issues.csv',
+      'dhmguide-indexing-overview/Non-critical issues.csv',
+      'firstserveseattle-pages-report/Non-critical issues.csv',
+      'mikenelson-indexing-overview/Non-critical issues.csv',
+    ]);
   });
 });
 

@@ -45,7 +45,10 @@ export function groupGscFiles(files: readonly GscInputFile[], options: GroupOpti
   const groups = new Map<string, { folder: string; files: GscFile[] }>();
   const seen = new Map<string, string>();
   for (const input of files) {
-    const digest = createHash('sha256').update(input.bytes).digest('hex');
+    const { folder, key } = groupKeyOf(input.name);
+    // Within one group only: header-only files (an empty Non-critical issues.csv) are byte-identical
+    // across exports and must stay in each.
+    const digest = `${key}\u0000${createHash('sha256').update(input.bytes).digest('hex')}`;
     const twin = seen.get(digest);
     if (twin !== undefined) {
       ignored.push({ name: input.name, reason: `the same content as ${twin}` });
@@ -65,7 +68,6 @@ export function groupGscFiles(files: readonly GscInputFile[], options: GroupOpti
       } else errors.push(error);
       continue;
     }
-    const { folder, key } = groupKeyOf(input.name);
     const group = groups.get(key) ?? { folder, files: [] };
     group.files.push(file);
     groups.set(key, group);
