@@ -219,18 +219,39 @@ describe('crafted sets of files', () => {
     ]);
   });
 
-  it('a second table in one folder is refused by name, not guessed; the same file twice is ignored', () => {
+  it('renamed exports in one upload are paired by what is left of their names', () => {
+    const { exports, errors } = groupGscFiles([
+      ...folderFiles('cowboykimono-canonical', (name) => `canonical ${name}`),
+      ...folderFiles('cowboykimono-404_errors', (name) => `404-${name}`),
+    ]);
+    expect(errors).toEqual([]);
+    const byIssue = Object.fromEntries(
+      exports.map((e) => [(e as DrilldownExport).description.issue, (e as DrilldownExport).table?.name]),
+    );
+    expect(byIssue).toEqual({
+      'Alternate page with proper canonical tag': 'canonical Table.csv',
+      'Not found (404)': '404-Table.csv',
+    });
+  });
+
+  it('the same rows twice are one file; two tables that cannot be told apart are refused by name', () => {
     const table = readFixture('gsc/cowboykimono-canonical/Table.csv');
-    const { exports, errors, ignored } = groupGscFiles([
+    const copies = groupGscFiles([
       { name: 'Table.csv', bytes: table },
       { name: 'copy of Table.csv', bytes: table },
-      { name: 'other.csv', bytes: readFixture('gsc/cowboykimono-404_errors/Table.csv') },
+      { name: 'Metadata.csv', bytes: readFixture('gsc/cowboykimono-canonical/Metadata.csv') },
     ]);
-    expect(ignored).toEqual([{ name: 'copy of Table.csv', reason: 'the same content as Table.csv' }]);
+    expect(copies.errors).toEqual([]);
+    expect(copies.ignored).toEqual([{ name: 'copy of Table.csv', reason: 'the same content as Table.csv' }]);
+    expect(only(copies.exports, 'drilldown').files).toEqual(['Table.csv', 'Metadata.csv']);
+    const { exports, errors } = groupGscFiles([
+      { name: 'x/Table.csv', bytes: table },
+      { name: 'x/table.txt', bytes: readFixture('gsc/cowboykimono-404_errors/Table.csv') },
+    ]);
     expect(errors.map((e) => e.message)).toEqual([
-      'other.csv: a second drilldown table (URL, Last crawled) in the upload (besides Table.csv); put each export in its own folder or upload it separately',
+      "x/table.txt: a second drilldown table (URL, Last crawled) in folder 'x' (besides x/Table.csv); put each export in its own folder or upload it separately",
     ]);
-    expect(only(exports, 'drilldown').table?.name).toBe('Table.csv');
+    expect(only(exports, 'drilldown').table?.name).toBe('x/Table.csv');
   });
 
   it('an unrecognised upload is an error; in a zip it is listed as ignored', () => {

@@ -42,19 +42,9 @@ export interface GroupResult {
 export function groupGscFiles(files: readonly GscInputFile[], options: GroupOptions = {}): GroupResult {
   const ignored: IgnoredFile[] = [];
   const errors: GscFileError[] = [];
-  const groups = new Map<string, { folder: string; files: GscFile[] }>();
-  const seen = new Map<string, string>();
+  const folders = new Map<string, GscFile[]>();
+  const digests = new Map<GscFile, string>();
   for (const input of files) {
-    const { folder, key } = groupKeyOf(input.name);
-    // Within one group only: header-only files (an empty Non-critical issues.csv) are byte-identical
-    // across exports and must stay in each.
-    const digest = `${key}\u0000${createHash('sha256').update(input.bytes).digest('hex')}`;
-    const twin = seen.get(digest);
-    if (twin !== undefined) {
-      ignored.push({ name: input.name, reason: `the same content as ${twin}` });
-      continue;
-    }
-    seen.set(digest, input.name);
     let file: GscFile;
     try {
       file = parseGscFile(input.name, input.bytes, options.limits);
@@ -68,12 +58,24 @@ export function groupGscFiles(files: readonly GscInputFile[], options: GroupOpti
       } else errors.push(error);
       continue;
     }
-    const group = groups.get(key) ?? { folder, files: [] };
-    group.files.push(file);
-    groups.set(key, group);
+    const digest = createHash('sha256').update(input.bytes).digest('hex');
+    const folder = folderOf(input.name);
+    const inFolder = folders.get(folder) ?? [];
+    // The same rows uploaded twice (a copy of a file) are one file. Header-only files are alike in
+    // every export (an empty Non-critical issues.csv), so they are left to pair with their own.
+    const twin = file.rows.length > 0 ? inFolder.find((other) => digests.get(other) === digest) : undefined;
+    if (twin) {
+      ignored.push({ name: input.name, reason: `the same content as ${twin.name}` });
+      continue;
+    }
+    digests.set(file, digest);
+    folders.set(folder, [...inFolder, file]);
   }
+  const context: GroupContext = { ignored, errors, digests };
   const exports: GscExport[] = [];
-  for (const group of groups.values()) exports.push(...exportsOf(group.folder, group.files, ignored, errors));
+  for (const [folder, inFolder] of folders) {
+    for (const group of splitByName(inFolder)) exports.push(...exportsOf(folder, group, context));
+  }
   if (options.zipName !== undefined && exports.length === 0 && errors.length === 0) {
     errors.push(
       new GscFileError(options.zipName, [
@@ -88,13 +90,52 @@ export function groupGscFiles(files: readonly GscInputFile[], options: GroupOpti
   return { exports, ignored, errors };
 }
 
-/** Folder, plus " (1)"-style copy suffixes, so two downloads of the same export stay apart. */
-function groupKeyOf(name: string): { folder: string; key: string } {
-  const normalised = name.replace(/\\/g, '/');
-  const folder = path.posix.dirname(normalised) === '.' ? '' : path.posix.dirname(normalised);
-  const stem = path.posix.basename(normalised).replace(/\.[^.]*$/, '');
-  const copy = /\s*\((\d+)\)$/.exec(stem)?.[1] ?? '';
-  return { folder, key: `${folder}\u0000${copy}` };
+interface GroupContext {
+  ignored: IgnoredFile[];
+  errors: GscFileError[];
+  digests: Map<GscFile, string>;
+}
+
+function folderOf(name: string): string {
+  const dir = path.posix.dirname(name.replace(/\\/g, '/'));
+  return dir === '.' ? '' : dir;
+}
+
+/** The part of an export that a file plays; two files of one role cannot be in one export. */
+function roleOf(file: GscFile): string | null {
+  if (file.kind === 'issues') return `issues:${file.severity}`;
+  if (file.kind === 'metadata') return descriptionOf(file).issue === null ? 'metadata' : 'metadata:issue';
+  if (file.kind === 'sitemaps' || file.kind === 'performance-pages') return null;
+  return file.kind;
+}
+
+// Search Console's own names, which a user keeps around a prefix or suffix: "404 Table.csv",
+// "Metadata (1).csv".
+const KIND_WORDS = /\b(?:non critical issues|critical issues|table|chart|metadata)\b/g;
+
+function pairingKeyOf(name: string): string {
+  const stem = path.posix.basename(name.replace(/\\/g, '/')).replace(/\.[^.]*$/, '');
+  return normaliseName(stem)
+    .replace(KIND_WORDS, ' ')
+    .replace(/[^\p{L}\p{N}]+/gu, ' ')
+    .trim();
+}
+
+/**
+ * A folder is one export (or an overview and a drilldown side by side) unless a role occurs twice:
+ * then the files are paired by what is left of their names without Search Console's words, so two
+ * downloads ("Table.csv", "Table (1).csv") or two renamed exports ("404 Table.csv", "canonical
+ * Table.csv") in one upload stay apart. A folder whose files were renamed freely stays one group.
+ */
+function splitByName(files: GscFile[]): GscFile[][] {
+  const roles = files.map(roleOf).filter((role) => role !== null);
+  if (new Set(roles).size === roles.length) return [files];
+  const groups = new Map<string, GscFile[]>();
+  for (const file of files) {
+    const key = pairingKeyOf(file.name);
+    groups.set(key, [...(groups.get(key) ?? []), file]);
+  }
+  return [...groups.values()];
 }
 
 const METADATA_KEYS: Record<string, keyof Omit<ExportDescription, 'other'>> = {
@@ -129,17 +170,18 @@ function descriptionOf(metadata: GscFileOf<'metadata'> | null): ExportDescriptio
   return description;
 }
 
-function exportsOf(
-  folder: string,
-  files: GscFile[],
-  ignored: IgnoredFile[],
-  errors: GscFileError[],
-): GscExport[] {
+function exportsOf(folder: string, files: GscFile[], context: GroupContext): GscExport[] {
+  const { ignored, errors, digests } = context;
   const where = folder === '' ? 'the upload' : `folder '${folder}'`;
   const of = <K extends GscFile['kind']>(kind: K) => files.filter((f): f is GscFileOf<K> => f.kind === kind);
   /** One file per role; a second one cannot be told apart, so it is refused rather than guessed. */
   const single = <T extends GscFile>(candidates: T[], role: string): T | null => {
+    const first = candidates[0];
     for (const extra of candidates.slice(1)) {
+      if (first && digests.get(extra) === digests.get(first)) {
+        ignored.push({ name: extra.name, reason: `the same content as ${first.name}` });
+        continue;
+      }
       errors.push(
         new GscFileError(extra.name, [
           {
