@@ -1,6 +1,7 @@
 // A set of files (several uploads, or the entries of one zip) → Search Console exports: a drilldown is
 // Table + Metadata (+ Chart), an overview Critical/Non-critical issues + Metadata + Chart. Files are
-// kept apart by folder (several exports in one zip) and by a browser's copy suffix ("Table (1).csv").
+// kept apart by folder (several exports in one zip) and, where a folder holds two of a kind, by name
+// ("Table (1).csv" goes with "Metadata (1).csv").
 import { createHash } from 'node:crypto';
 import path from 'node:path';
 import { normaliseName } from './columns';
