@@ -3,9 +3,9 @@
 // interval and n), then its first checked rows: URL, reason, verdict, final status and the hop chain.
 import { formatCount } from '@/lib/audits/format';
 import { reasonInfo } from '@/lib/findings/reasons';
+import { verdictLabel } from '@/lib/spot-check/labels';
 import type { Proportion } from '@/lib/spot-check/stats';
 import { VERDICTS } from '@/lib/spot-check/stats';
-import type { Verdict } from '@/lib/spot-check/types';
 import type { ReportSpotCheck, ReportSpotItem } from './data';
 import { percentText, utcDateTime } from './format';
 import {
@@ -25,8 +25,6 @@ import {
   tableHeader,
   tableRow,
 } from './pdf-text';
-
-export type VerdictLabel = (verdict: Verdict) => string;
 
 /** The app's title of the stale-crawl alert (spot-checks-summary.tsx); the message is the run's own. */
 const STALE_TITLE = 'The crawl looks stale';
@@ -77,7 +75,7 @@ function staleBox(doc: Doc, message: string): void {
   doc.y = top + height + 8;
 }
 
-function checkedRows(doc: Doc, run: ReportSpotCheck, items: ReportSpotItem[], verdictLabel: VerdictLabel) {
+function checkedRows(doc: Doc, run: ReportSpotCheck, items: ReportSpotItem[]) {
   heading(doc, 'Checked rows', 11);
   paragraph(
     doc,
@@ -129,12 +127,7 @@ function checkedRows(doc: Doc, run: ReportSpotCheck, items: ReportSpotItem[], ve
 }
 
 /** The section; with no finished run, one line saying so. */
-export function spotCheckSection(
-  doc: Doc,
-  run: ReportSpotCheck | null,
-  items: ReportSpotItem[],
-  verdictLabel: VerdictLabel,
-): void {
+export function spotCheckSection(doc: Doc, run: ReportSpotCheck | null, items: ReportSpotItem[]): void {
   heading(doc, 'Live spot-check');
   if (!run) {
     paragraph(doc, 'No live spot-check was run for this audit.', { size: 9.5, colour: GREY });
@@ -160,5 +153,5 @@ export function spotCheckSection(
     keyValues(doc, [[share.name, shareText(summary[share.key])]]);
     paragraph(doc, share.hint, { size: 8, colour: GREY, gap: 4 });
   }
-  checkedRows(doc, run, items, verdictLabel);
+  checkedRows(doc, run, items);
 }

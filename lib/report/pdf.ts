@@ -13,8 +13,9 @@ import { clipForDisplay } from '@/lib/findings/display';
 import { decisionLabel, LIST_HINTS, listLabel, sanityWarningTitle } from '@/lib/findings/format';
 import { EXCLUDED_INFO, type ReasonInfo, reasonInfo } from '@/lib/findings/reasons';
 import { type FindingList, LISTS } from '@/lib/findings/schema';
+import { verdictLabel } from '@/lib/spot-check/labels';
 import { utcDateTime } from './format';
-import { spotCheckSection, type VerdictLabel } from './pdf-spot-check';
+import { spotCheckSection } from './pdf-spot-check';
 import {
   BLACK,
   bottom,
@@ -163,8 +164,8 @@ const COLUMNS_WITH_VERDICT: Column[] = [
   { title: 'Live check', width: 65 },
 ];
 
-async function listRows(doc: Doc, rows: PdfListRows, verdictLabel: VerdictLabel | null): Promise<void> {
-  const columns = verdictLabel ? COLUMNS_WITH_VERDICT : COLUMNS;
+async function listRows(doc: Doc, rows: PdfListRows, withVerdict: boolean): Promise<void> {
+  const columns = withVerdict ? COLUMNS_WITH_VERDICT : COLUMNS;
   heading(doc, `${listLabel(rows.list)} list: ${formatCount(rows.total)} rows`);
   paragraph(doc, LIST_HINTS[rows.list], { size: 9, colour: GREY, gap: 2 });
   paragraph(
@@ -193,7 +194,7 @@ async function listRows(doc: Doc, rows: PdfListRows, verdictLabel: VerdictLabel 
         reasonInfo(finding.reason).label,
         decisionLabel(finding.decision),
         finding.decidedBy ?? '—',
-        verdict && verdictLabel ? verdictLabel(verdict) : '—',
+        verdict ? verdictLabel(verdict) : '—',
       ]);
       shown++;
     }
@@ -215,18 +216,13 @@ async function listRows(doc: Doc, rows: PdfListRows, verdictLabel: VerdictLabel 
 export interface PdfOptions {
   /** Deflate the page streams (pdfkit's default). */
   compress?: boolean;
-  /** A verdict's name as the app shows it (its component owns the wording; lib/ cannot import it). */
-  verdictLabel: VerdictLabel;
 }
 
 /**
  * The report as a stream of PDF bytes, produced while it is read: pdfkit pushes each finished page, and
  * the rows are read as they are drawn. A failure half way destroys the stream with the error.
  */
-export function reportPdfStream(
-  data: PdfReportData,
-  { compress = true, verdictLabel }: PdfOptions,
-): Readable {
+export function reportPdfStream(data: PdfReportData, { compress = true }: PdfOptions = {}): Readable {
   const { audit } = data;
   const doc = new PDFDocument({
     size: 'A4',
@@ -247,12 +243,12 @@ export function reportPdfStream(
     if (data.audit.findings) {
       // A page of its own for a run's figures and rows; "none was run" is one line under the summary.
       if (data.spotCheck) doc.addPage();
-      spotCheckSection(doc, data.spotCheck, data.spotItems, verdictLabel);
+      spotCheckSection(doc, data.spotCheck, data.spotItems);
     }
     for (const rows of data.lists) {
       if ((doc as unknown as Readable).destroyed) return;
       doc.addPage();
-      await listRows(doc, rows, data.spotCheck ? verdictLabel : null);
+      await listRows(doc, rows, data.spotCheck !== null);
     }
     doc.end();
   };
@@ -261,7 +257,7 @@ export function reportPdfStream(
 }
 
 /** The whole PDF as bytes (tests, and callers that need its length). */
-export async function buildReportPdf(data: PdfReportData, options: PdfOptions): Promise<Buffer> {
+export async function buildReportPdf(data: PdfReportData, options: PdfOptions = {}): Promise<Buffer> {
   const chunks: Buffer[] = [];
   for await (const chunk of reportPdfStream(data, options)) chunks.push(chunk as Buffer);
   return Buffer.concat(chunks);

@@ -9,7 +9,6 @@ import { runInNewContext } from 'node:vm';
 import { createElement } from 'react';
 import { renderToStaticMarkup } from 'react-dom/server';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { verdictLabel } from '@/app/(app)/audits/[id]/_components/spot-checks-verdict';
 import { GET as listRoute } from '@/app/api/v1/audits/[id]/findings/route';
 import { GET as sitemapsRoute } from '@/app/api/v1/audits/[id]/sitemaps/route';
 import SharedReportPage from '@/app/r/[token]/page';
@@ -200,7 +199,7 @@ describe('the PDF of an audit holding megabyte rows', () => {
     const { loadPdfReport, openShare } = await import('./shared');
     const share = await openShare(token);
     if (!share) throw new Error('share expected');
-    const text = pdfText(await buildReportPdf(await loadPdfReport(share), { verdictLabel }));
+    const text = pdfText(await buildReportPdf(await loadPdfReport(share)));
     expect(text).toContain(`at most ${PDF_ROWS_PER_LIST} rows per list`);
     expect(text).toContain(`and ${formatCount(PRUNE - PDF_ROWS_PER_LIST)} more rows`);
     expect(text).toContain(JS_URL.slice(0, 20)); // drawn as text

@@ -6,7 +6,6 @@ import os from 'node:os';
 import path from 'node:path';
 import { renderToStaticMarkup } from 'react-dom/server';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { verdictLabel } from '@/app/(app)/audits/[id]/_components/spot-checks-verdict';
 import SharedReportPage, { generateMetadata } from '@/app/r/[token]/page';
 import { GET as pdfRoute } from '@/app/r/[token]/report.pdf/route';
 import { insertAudit } from '@/lib/audits/mutations';
@@ -204,7 +203,7 @@ describe('the PDF', () => {
     if (!share) throw new Error('share expected');
     const data = await loadPdfReport(share, new Date('2026-12-01T10:00:00Z'));
     data.audit = { ...data.audit, name: 'Bravo 监控 — ünïcode' };
-    const pdf = await buildReportPdf(data, { compress: false, verdictLabel });
+    const pdf = await buildReportPdf(data, { compress: false });
     expect(pdf.subarray(0, 4).toString('latin1')).toBe('%PDF');
     const text = pdfText(pdf);
     expect(text).toContain('Bravo ?? \x97 ünïcode');

@@ -1,7 +1,6 @@
 // GET /r/<token>/report.pdf: the shared report as a PDF download, streamed as it is drawn (no length is
 // known beforehand). An unknown, revoked or expired token is a plain 404, the same for all three.
 import { Readable } from 'node:stream';
-import { verdictLabel } from '@/app/(app)/audits/[id]/_components/spot-checks-verdict';
 import { reportPdfStream } from '@/lib/report/pdf';
 import { loadPdfReport, openShare, reportFileName } from '@/lib/report/shared';
 
@@ -18,7 +17,7 @@ export async function GET(_request: Request, { params }: Context): Promise<Respo
       headers: { 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'no-store' },
     });
   }
-  const pdf = reportPdfStream(await loadPdfReport(share), { verdictLabel });
+  const pdf = reportPdfStream(await loadPdfReport(share));
   // A reader that goes away cancels the web stream, which destroys the document: drawing stops.
   return new Response(Readable.toWeb(pdf) as ReadableStream<Uint8Array>, {
     headers: {

@@ -12,9 +12,9 @@ import { decisionLabel, type FindingView, filterOf, SORT_LABELS } from '@/lib/fi
 import { useReasonCounts } from '@/lib/findings/hooks';
 import { reasonInfo, signalInfo } from '@/lib/findings/reasons';
 import { DECISIONS, type Decision, type FindingSort, SIGNALS, SORTS } from '@/lib/findings/schema';
+import { verdictLabel } from '@/lib/spot-check/labels';
 import { VERDICT_FILTERS, type VerdictFilter } from '@/lib/spot-check/latest';
 import { declaresUrls } from './sitemap-tree';
-import { verdictLabel } from './spot-checks-verdict';
 import type { HistoryMode } from './use-finding-view';
 
 const HELP_ID = 'reason-help';

@@ -20,7 +20,8 @@ import {
 import { useFinding } from '@/lib/findings/hooks';
 import { safeHref } from '@/lib/findings/links';
 import { DECISIONS, type Decision, type FindingDetailDto, type FindingDto } from '@/lib/findings/schema';
-import { VerdictBadge, verdictLabel } from './spot-checks-verdict';
+import { verdictLabel } from '@/lib/spot-check/labels';
+import { VerdictBadge } from './spot-checks-verdict';
 
 function rawValue(value: unknown): string {
   if (typeof value === 'string') return value;

@@ -1,9 +1,9 @@
 // A finished spot-check's summary: counts per verdict, the stale-crawl warning, and the audit's signals
 // (rot rate, redirect ratio, orphan share) each with its 95 % interval and the rows it is taken over.
 import { formatCount } from '@/lib/audits/format';
+import { verdictLabel } from '@/lib/spot-check/labels';
 import type { Proportion, SpotCheckSummary } from '@/lib/spot-check/stats';
 import { VERDICTS } from '@/lib/spot-check/stats';
-import { verdictLabel } from './spot-checks-verdict';
 
 function percent(value: number | null): string {
   return value === null ? '—' : `${(value * 100).toFixed(value > 0 && value < 0.1 ? 1 : 0)} %`;

@@ -1,19 +1,6 @@
-// A verdict's name as the panel shows it, and its badge.
+// A verdict's badge (its name comes from lib/spot-check/labels.ts, shared with the report's PDF).
+import { verdictLabel } from '@/lib/spot-check/labels';
 import type { Verdict } from '@/lib/spot-check/types';
-
-const LABELS: Record<Verdict, string> = {
-  confirmed: 'Confirmed',
-  contradicted: 'Contradicted',
-  changed: 'Changed',
-  orphan_live: 'Live orphan',
-  dead: 'Dead',
-  recovered: 'Recovered',
-  error: 'Not checked',
-};
-
-export function verdictLabel(verdict: Verdict): string {
-  return LABELS[verdict];
-}
 
 export function VerdictBadge({ verdict }: { verdict: Verdict }) {
   return <span className={`spot-verdict-badge spot-verdict--${verdict}`}>{verdictLabel(verdict)}</span>;
