@@ -341,5 +341,9 @@ describe('refused files name the file, the line and what was expected', () => {
       'Table.csv line 12: more than 10 rows; the file is refused',
     );
     expect(parseGscFile('Table.csv', Buffer.from(table), { maxRows: 20 }).rows).toHaveLength(20);
+    // The default cap, checked before anything is decoded.
+    expect(refusal('Table.csv', Buffer.alloc(11 * 1024 * 1024, 0x41)).message).toBe(
+      'Table.csv: the file is 11 MiB, more than the 10 MiB a Search Console export can be',
+    );
   });
 });

@@ -40,6 +40,12 @@ describe('readDate', () => {
 
   it('refuses what is not a calendar date, saying which forms it reads', () => {
     expect(() => readDate('2025-02-30')).toThrow("'2025-02-30' is not a calendar date");
+    expect(() => readDate('2025-13-01')).toThrow("'2025-13-01' is not a calendar date");
+    expect(() => readDate('2025-04-31')).toThrow("'2025-04-31' is not a calendar date");
+    expect(() => readDate('2025-02-29')).toThrow("'2025-02-29' is not a calendar date");
+    expect(readDate('2024-02-29')).toBe('2024-02-29');
+    expect(readDate('2000-02-29')).toBe('2000-02-29');
+    expect(() => readDate('1900-02-29')).toThrow(/not a calendar date/);
     expect(() => readDate('Foo 3, 2025')).toThrow(/expected a date \(2025-01-31, Jan 31, 2025/);
     expect(() => readDate('yesterday')).toThrow(/found 'yesterday'/);
     expect(readDate('N/A')).toBeNull();

@@ -54,6 +54,11 @@ const DATE_FORMS = '2025-01-31, Jan 31, 2025, 31 Jan 2025, 31.01.2025 or 31/01/2
 /** Which way slashed dates run; a file decides once for all its dates (see dateOrderOf). */
 export type SlashOrder = 'day-first' | 'month-first';
 
+function daysIn(year: number, month: number): number {
+  if (month === 2) return (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0 ? 29 : 28;
+  return [4, 6, 9, 11].includes(month) ? 30 : 31;
+}
+
 function isoDate(year: number, month: number, day: number, text: string): string {
   const date = new Date(Date.UTC(year, month - 1, day));
   if (date.getUTCFullYear() !== year || date.getUTCMonth() !== month - 1 || date.getUTCDate() !== day) {
@@ -73,7 +78,13 @@ export function readDate(raw: string, slashOrder: SlashOrder = 'day-first'): str
   const text = raw.trim();
   if (isNoValue(text)) return null;
   let m = /^(\d{4})-(\d{2})-(\d{2})(?:[T ][\d:.]+(?:Z|[+-]\d{2}:?\d{2})?)?$/.exec(text);
-  if (m) return isoDate(Number(m[1]), Number(m[2]), Number(m[3]), text);
+  if (m) {
+    // Search Console's own form, on every row: checked without building a Date (that took a third of
+    // the time of reading a large table).
+    const [year, month, day] = [Number(m[1]), Number(m[2]), Number(m[3])];
+    if (month >= 1 && month <= 12 && day >= 1 && day <= daysIn(year, month)) return text.slice(0, 10);
+    throw new Invalid(`'${text}' is not a calendar date`);
+  }
   m = /^([A-Za-z]{3})[a-z]*\.? (\d{1,2}),? (\d{4})$/.exec(text);
   if (m && MONTHS.includes((m[1] as string).toLowerCase())) {
     return isoDate(Number(m[3]), MONTHS.indexOf((m[1] as string).toLowerCase()) + 1, Number(m[2]), text);

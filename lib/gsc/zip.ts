@@ -11,9 +11,9 @@ import { GscFileError, type IgnoredFile } from './types';
 export interface ZipLimits {
   /** Entries in the zip, folders and ignored files included (default 200; an export has 3–5). */
   maxEntries: number;
-  /** Uncompressed bytes of all CSV entries together (default 200 MiB). */
+  /** Uncompressed bytes of all CSV entries together (default 50 MiB: about 15 s of reading). */
   maxTotalBytes: number;
-  /** Uncompressed bytes of one entry (default: the parser's file cap, 50 MiB). */
+  /** Uncompressed bytes of one entry (default: the parser's file cap, 10 MiB). */
   maxEntryBytes: number;
   /** Uncompressed:compressed ratio refused above, for entries over 1 MiB (default 100; CSV gives 5–20). */
   maxRatio: number;
@@ -21,7 +21,7 @@ export interface ZipLimits {
 
 const DEFAULT_ZIP_LIMITS: ZipLimits = {
   maxEntries: 200,
-  maxTotalBytes: 200 * 1024 * 1024,
+  maxTotalBytes: 50 * 1024 * 1024,
   maxEntryBytes: DEFAULT_PARSE_LIMITS.maxBytes,
   maxRatio: 100,
 };
