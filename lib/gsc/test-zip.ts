@@ -7,6 +7,8 @@ export interface TestZipEntry {
   data: string | Buffer;
   /** Stored entries are copied as they are; deflated is the default, as Search Console's are. */
   store?: boolean;
+  /** An uncompressed size to write in the headers instead of the real one: a zip bomb that lies. */
+  declaredSize?: number;
 }
 
 export function buildZip(entries: readonly TestZipEntry[]): Buffer {
@@ -19,6 +21,7 @@ export function buildZip(entries: readonly TestZipEntry[]): Buffer {
     const body = entry.store ? data : deflateRawSync(data);
     const method = entry.store ? 0 : 8;
     const crc = crc32(data);
+    const size = entry.declaredSize ?? data.length;
     // Flag 0x0800: the name is UTF-8. Time and date 0 is 1980-01-01 00:00, fine for a label.
     const local = Buffer.alloc(30);
     local.writeUInt32LE(0x04034b50, 0);
@@ -27,7 +30,7 @@ export function buildZip(entries: readonly TestZipEntry[]): Buffer {
     local.writeUInt16LE(method, 8);
     local.writeUInt32LE(crc, 14);
     local.writeUInt32LE(body.length, 18);
-    local.writeUInt32LE(data.length, 22);
+    local.writeUInt32LE(size, 22);
     local.writeUInt16LE(name.length, 26);
     const central = Buffer.alloc(46);
     central.writeUInt32LE(0x02014b50, 0);
@@ -37,7 +40,7 @@ export function buildZip(entries: readonly TestZipEntry[]): Buffer {
     central.writeUInt16LE(method, 10);
     central.writeUInt32LE(crc, 16);
     central.writeUInt32LE(body.length, 20);
-    central.writeUInt32LE(data.length, 24);
+    central.writeUInt32LE(size, 24);
     central.writeUInt16LE(name.length, 28);
     central.writeUInt32LE(offset, 42);
     locals.push(local, name, body);

@@ -77,6 +77,15 @@ describe('a zip is refused, as one error named after it', () => {
     );
   });
 
+  it('a zip bomb that declares a small size: reading stops at the declared size', async () => {
+    const file = zipFile([
+      { name: 'Table.csv', data: Buffer.alloc(8 * 1024 * 1024, 0x30), declaredSize: 1000 },
+    ]);
+    expect(await refusalOf(file)).toMatch(
+      /^upload\.zip: the zip cannot be read \(too many bytes in the stream\. expected 1000\. got at least \d+\)$/,
+    );
+  });
+
   it('too many entries, too large an entry, too much in total', async () => {
     const many = zipFile(
       Array.from({ length: 201 }, (_, i) => ({ name: `f${i}.csv`, data: 'a', store: true })),
