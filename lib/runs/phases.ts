@@ -21,6 +21,10 @@ export const PHASE_LABELS = {
   selecting: 'Choosing the rows to check',
   check_queued: 'Queued for checking',
   checking: 'Checking the live site',
+  parsing: 'Reading the Search Console files',
+  inspect_queued: 'Queued for URL inspection',
+  inspecting: 'Inspecting URLs with Search Console',
+  waiting_for_quota: "Waiting for the next day's inspection quota",
   done: 'Done',
   failed: 'Failed',
   cancelled: 'Cancelled',
@@ -74,3 +78,25 @@ export const SPOT_CHECK_PHASES = [
   'checking',
 ] as const satisfies readonly RunPhase[];
 export type SpotCheckPhase = (typeof SPOT_CHECK_PHASES)[number];
+
+/** The step of a Search Console import (lib/gsc/import-run.ts): read the uploads and store their rows. */
+export const GSC_IMPORT_STEPS = ['parse'] as const;
+export type GscImportStep = (typeof GSC_IMPORT_STEPS)[number];
+
+/** The phases of a Search Console import: gsc_imports' CHECK constraint lists exactly these. */
+export const GSC_IMPORT_PHASES = [...COMMON_PHASES, 'parsing'] as const satisfies readonly RunPhase[];
+export type GscImportPhase = (typeof GSC_IMPORT_PHASES)[number];
+
+/** The steps of a URL Inspection run (lib/gsc/inspection-run.ts): choose the sample, then inspect it. */
+export const GSC_INSPECTION_STEPS = ['select', 'inspect'] as const;
+export type GscInspectionStep = (typeof GSC_INSPECTION_STEPS)[number];
+
+/** The phases of a URL Inspection run: gsc_inspection_runs' CHECK constraint lists exactly these. */
+export const GSC_INSPECTION_PHASES = [
+  ...COMMON_PHASES,
+  'selecting',
+  'inspect_queued',
+  'inspecting',
+  'waiting_for_quota',
+] as const satisfies readonly RunPhase[];
+export type GscInspectionPhase = (typeof GSC_INSPECTION_PHASES)[number];
