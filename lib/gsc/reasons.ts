@@ -1,0 +1,93 @@
+// Search Console's page-indexing reasons in the product's vocabulary: each "Why pages aren't indexed" reason
+// (as an overview's issues list or a drilldown's Metadata names it) maps to a bucket, which is one of the
+// reconciliation's own reasons where the two mean the same problem ("Page with redirect" is `redirects`),
+// or a bucket of its own for what only Google can tell ("Crawled - currently not indexed").
+
+export const GSC_BUCKETS = [
+  'server_error',
+  'redirects',
+  'blocked_by_robots',
+  'noindex',
+  'soft_404',
+  'http_401',
+  'http_403',
+  'http_404',
+  'http_4xx',
+  'removed',
+  'non_canonical',
+  'duplicate',
+  'crawled_not_indexed',
+  'discovered_not_indexed',
+  'other',
+] as const;
+export type GscBucket = (typeof GSC_BUCKETS)[number];
+
+/** Reason texts (lower case, quotes and dashes made plain, spaces collapsed) → bucket. English as the
+ * exports of the fixtures write them, plus the older names Search Console used before 2022. */
+const BY_TEXT: Record<string, GscBucket> = {
+  'server error (5xx)': 'server_error',
+  'redirect error': 'redirects',
+  'page with redirect': 'redirects',
+  'blocked by robots.txt': 'blocked_by_robots',
+  'url blocked by robots.txt': 'blocked_by_robots',
+  "excluded by 'noindex' tag": 'noindex',
+  "url marked 'noindex'": 'noindex',
+  'soft 404': 'soft_404',
+  'blocked due to unauthorized request (401)': 'http_401',
+  'blocked due to access forbidden (403)': 'http_403',
+  'not found (404)': 'http_404',
+  'submitted url not found (404)': 'http_404',
+  'blocked due to other 4xx issue': 'http_4xx',
+  'url blocked due to other 4xx issue': 'http_4xx',
+  'blocked by page removal tool': 'removed',
+  'alternate page with proper canonical tag': 'non_canonical',
+  'duplicate without user-selected canonical': 'duplicate',
+  'duplicate, google chose different canonical than user': 'duplicate',
+  'duplicate, submitted url not selected as canonical': 'duplicate',
+  'crawled - currently not indexed': 'crawled_not_indexed',
+  'discovered - currently not indexed': 'discovered_not_indexed',
+};
+
+/** The reason as a lookup key: lower case, curly quotes and dashes made plain, spaces collapsed. */
+export function reasonKey(reason: string): string {
+  return reason
+    .normalize('NFKC')
+    .replace(/[\u2018\u2019\u201A\u201B\u2032`´]/g, "'")
+    .replace(/[\u201C\u201D\u201E]/g, '"')
+    .replace(/[\u2010-\u2015\u2212]/g, '-')
+    .replace(/\s+/g, ' ')
+    .trim()
+    .toLowerCase();
+}
+
+/** The bucket of a Search Console reason; `other` for one this table does not know (kept as written). */
+export function bucketOf(reason: string): GscBucket {
+  return BY_TEXT[reasonKey(reason)] ?? 'other';
+}
+
+/** The reconciliation's reasons that name the same problem as a bucket (the cross-reference of issue #13):
+ * an empty list means only Google can tell (crawled or discovered but not indexed, duplicates). */
+export function matchingFindingReasons(bucket: GscBucket): readonly string[] {
+  switch (bucket) {
+    case 'server_error':
+      return ['server_error', 'http_500', 'http_502', 'http_503', 'http_504'];
+    case 'redirects':
+      return ['redirects'];
+    case 'blocked_by_robots':
+      return ['blocked_by_robots'];
+    case 'noindex':
+      return ['noindex'];
+    case 'http_401':
+      return ['http_401'];
+    case 'http_403':
+      return ['http_403'];
+    case 'http_404':
+      return ['http_404', 'http_410'];
+    case 'http_4xx':
+      return ['http_400', 'http_405', 'http_406', 'http_409', 'http_410', 'http_429', 'http_451'];
+    case 'non_canonical':
+      return ['non_canonical'];
+    default:
+      return [];
+  }
+}
