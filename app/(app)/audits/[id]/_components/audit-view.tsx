@@ -21,6 +21,7 @@ import { AuditCounts } from './audit-counts';
 import { AuditHeader } from './audit-header';
 import { CrawlReport } from './crawl-report';
 import { FindingsArea } from './findings-area';
+import { GscSection } from './gsc-section';
 import { IssueLists } from './issue-lists';
 import { SharePanel } from './share-panel';
 import { SitemapTree } from './sitemap-tree';
@@ -159,6 +160,7 @@ export function AuditView({ id }: { id: string }) {
       {findings && findings.prune.total + findings.held.total + findings.add.total > 0 ? (
         <SpotChecksPanel auditId={id} />
       ) : null}
+      {findings ? <GscSection auditId={id} /> : null}
       {findings && canShare ? <SharePanel auditId={id} /> : null}
       <CrawlReport audit={data} />
       {findings ? (

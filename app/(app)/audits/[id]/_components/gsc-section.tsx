@@ -1,0 +1,26 @@
+'use client';
+// The audit page's "Search Console" section (issue #13): what Google says about the audit's URLs, from the
+// exports a team imports and from URL Inspection runs. Each part of the issue adds its component here.
+
+export function GscSection({ auditId }: { auditId: string }) {
+  return (
+    <section
+      className="card card__body stack gsc-section"
+      aria-labelledby="gsc-section-heading"
+      data-testid="gsc-section"
+      data-audit-id={auditId}
+    >
+      <div>
+        <h2 id="gsc-section-heading">Search Console</h2>
+        <p className="muted small">
+          Import the page-indexing, Sitemaps and Performance exports Search Console downloads (CSV files or
+          the zip as it comes) to see, per sitemap file, how many declared URLs Google indexed and why the
+          rest are not.
+        </p>
+      </div>
+      {/* gscimport: imports here */}
+      {/* gscgaps: gap table and charts here */}
+      {/* gscinspect: URL inspection here */}
+    </section>
+  );
+}
