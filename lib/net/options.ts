@@ -21,7 +21,8 @@ export interface ResolvedOptions {
   allowedPorts: number[];
   signal: AbortSignal | undefined;
   headers: Record<string, string>;
-  method: 'GET' | 'HEAD';
+  method: 'GET' | 'HEAD' | 'POST';
+  body: string | undefined;
   testHooks: NetTestHooks;
 }
 
@@ -45,6 +46,7 @@ export function resolveOptions(
     signal: options.signal,
     headers: lowerCaseKeys(options.headers ?? {}),
     method: options.method ?? 'GET',
+    body: options.body,
     testHooks: options.testHooks ?? {},
   };
 }

@@ -28,7 +28,9 @@ export async function safeFetch(input: string, options?: SafeFetchOptions): Prom
   while (true) {
     const { response, attempts } = await fetchWithRetries(url, headers, opts);
     const location = headerValue(response.headers.location);
-    if (!opts.followRedirects || !REDIRECT_STATUSES.has(response.status) || location === undefined) {
+    // A POST's redirect is its answer: its body must not be sent on to wherever a Location points.
+    const follows = opts.followRedirects && opts.method !== 'POST';
+    if (!follows || !REDIRECT_STATUSES.has(response.status) || location === undefined) {
       return {
         url: displayUrl(url),
         status: response.status,

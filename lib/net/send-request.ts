@@ -9,7 +9,8 @@ import { createBody, type StreamedBody } from './response-body';
 import type { NetError, NetTestHooks, ResolvedAddress } from './types';
 
 export interface RequestSettings {
-  method: 'GET' | 'HEAD';
+  method: 'GET' | 'HEAD' | 'POST';
+  body?: string | undefined;
   headers: Record<string, string>;
   timeoutMs: number;
   idleTimeoutMs: number;
@@ -43,7 +44,10 @@ export async function sendRequest(url: URL, settings: RequestSettings): Promise<
       port: url.port === '' ? undefined : Number(url.port),
       path: `${url.pathname}${url.search}`,
       method: settings.method,
-      headers: settings.headers,
+      headers:
+        settings.body === undefined
+          ? settings.headers
+          : { ...settings.headers, 'content-length': String(Buffer.byteLength(settings.body)) },
       // A fresh socket per request: a pooled one may have been opened under another request's
       // guard settings or DNS answer, and nothing then holds the process open after a fetch.
       agent: false,
@@ -86,7 +90,7 @@ export async function sendRequest(url: URL, settings: RequestSettings): Promise<
       resolve({ status, headers: res.headers, ...streamed });
     });
     if (settings.signal?.aborted) onAbort();
-    req.end();
+    req.end(settings.body);
   });
 }
 

@@ -30,7 +30,10 @@ export interface SafeFetchOptions {
   signal?: AbortSignal;
   /** Extra request headers (e.g. If-None-Match). Credentials headers are dropped on cross-origin redirects. */
   headers?: Record<string, string>;
-  method?: 'GET' | 'HEAD';
+  /** POST is for configured endpoints (the Search Console API), never a user's URL; default GET. */
+  method?: 'GET' | 'HEAD' | 'POST';
+  /** The request body of a POST, sent again on every retry; a redirect is never followed with it. */
+  body?: string;
   /** @internal Test seams only; production code never sets this. */
   testHooks?: NetTestHooks;
 }
