@@ -202,7 +202,13 @@ async function spotCheckOnly() {
     const oneUrl = path.join(dir, 'one-url.txt');
     writeFileSync(oneUrl, 'https://bench.example/only\n');
     await warmUp({ role: 'sitemap', kind: 'upload', fileName: 'one-url.txt', storedPath: oneUrl });
-    const spotCheck = await measureSpotCheck(dir, runAudit, () => workerRss(worker), log);
+    const spotCheck = await measureSpotCheck(
+      dir,
+      runAudit,
+      () => workerRss(worker),
+      () => cpuSecondsOf(worker.pid as number),
+      log,
+    );
     console.log(JSON.stringify({ date: new Date().toISOString(), spotCheck }, null, 2));
     logSpotCheck(spotCheck);
   } finally {
@@ -214,6 +220,12 @@ async function spotCheckOnly() {
   }
 }
 
+/** CPU seconds the process has used (user + system), from /proc/<pid>/stat (clock ticks of 1/100 s). */
+function cpuSecondsOf(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
+  return (Number(fields[11]) + Number(fields[12])) / 100;
+}
+
 function workerRss(worker: ChildProcess) {
   return { current: rssMb(worker.pid as number, 'VmRSS'), peak: rssMb(worker.pid as number, 'VmHWM') };
 }
@@ -223,7 +235,7 @@ function logSpotCheck(s: Awaited<ReturnType<typeof measureSpotCheck>>) {
     `spot-check: ${s.rows} rows over ${s.hosts} hosts in ${s.seconds} s (${s.checksPerSecond} checks/s; ${s.requestsPerSecond} requests/s while checking, bound ${s.concurrencyBoundPerSecond}/s by 20 at once × ${s.latencyMs} ms)`,
   );
   log(
-    `spot-check: at most ${s.maxInFlight} requests in flight, ${s.maxPerHost} on one host; worker RSS ${s.workerRssMb.before} → ${s.workerRssMb.after} MB (peak ${s.workerRssMb.peak} MB)`,
+    `spot-check: at most ${s.maxInFlight} requests in flight, ${s.maxPerHost} on one host; worker CPU ${s.workerCpuMsPerCheck} ms per check (${Math.round(100 * s.workerCpuShare)} % of one core); worker RSS ${s.workerRssMb.before} → ${s.workerRssMb.after} MB (peak ${s.workerRssMb.peak} MB)`,
   );
 }
 
@@ -295,7 +307,13 @@ async function main() {
   log('timing findings pages and the export…');
   const pages = await measurePages(id);
   const exported = await measureExport(id, 'prune');
-  const spotCheck = await measureSpotCheck(dir, runAudit, () => workerRss(worker), log);
+  const spotCheck = await measureSpotCheck(
+    dir,
+    runAudit,
+    () => workerRss(worker),
+    () => cpuSecondsOf(worker.pid as number),
+    log,
+  );
   log('timing each source on its own…');
   const sitemapAlone = (await runAudit([{ role: 'sitemap', kind: 'url', url: indexUrl }])).timings.sitemaps;
   const crawlAlone = (
