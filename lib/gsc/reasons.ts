@@ -46,6 +46,12 @@ const BY_TEXT: Record<string, GscBucket> = {
   'duplicate, submitted url not selected as canonical': 'duplicate',
   'crawled - currently not indexed': 'crawled_not_indexed',
   'discovered - currently not indexed': 'discovered_not_indexed',
+  // URL Inspection's coverageState words for a submitted URL (the report's reasons prefixed "Submitted URL").
+  "submitted url marked 'noindex'": 'noindex',
+  'submitted url blocked by robots.txt': 'blocked_by_robots',
+  'submitted url seems to be a soft 404': 'soft_404',
+  'submitted url returns unauthorized request (401)': 'http_401',
+  'submitted url blocked due to other 4xx issue': 'http_4xx',
 };
 
 /** The reason as a lookup key: lower case, curly quotes and dashes made plain, spaces collapsed. */
