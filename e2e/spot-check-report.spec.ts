@@ -4,24 +4,7 @@
 // verdict counts and shares, the checked rows with a hop chain, and each list row's verdict.
 import path from 'node:path';
 import { expect, type Page, test } from '@playwright/test';
-
-const fixturePort = Number(process.env.FIXTURE_PORT ?? 3218);
-const site = `http://127.0.0.1:${Number(process.env.SPOT_SITE_PORT ?? fixturePort + 1)}`;
-const shots = path.resolve(import.meta.dirname, '..', 'test-results', 'screenshots');
-
-const PATHS = ['/', '/target', '/gone-a', '/back', '/moved', '/hidden'];
-const sitemap = `<?xml version="1.0" encoding="UTF-8"?><urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">${PATHS.map((p) => `<url><loc>${site}${p}</loc></url>`).join('')}</urlset>`;
-const crawledAt = '2026-11-27T09:00:00Z';
-const crawl = [
-  { url: `${site}/`, status: 200, indexable: true },
-  { url: `${site}/target`, status: 200, indexable: true },
-  { url: `${site}/gone-a`, status: 404, indexable: false },
-  { url: `${site}/back`, status: 404, indexable: false },
-  { url: `${site}/moved`, status: 301, indexable: true, redirect_url: `${site}/target` },
-  { url: `${site}/hidden`, status: 200, indexable: false },
-]
-  .map((row) => JSON.stringify({ canonical_url: row.url, crawled_at: crawledAt, ...row }))
-  .join('\n');
+import { auditSpotSite, expectNoSidewaysScroll, shots, site } from './spot-site';
 
 async function shoot(page: Page) {
   for (const width of [390, 1440]) {
@@ -32,10 +15,7 @@ async function shoot(page: Page) {
     await page
       .getByTestId('report-table')
       .screenshot({ path: path.join(shots, `spot-check-report-rows-${width}.png`) });
-    if (width === 390) {
-      const fits = await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth);
-      expect(fits, 'no sideways scroll at 390 px').toBe(true);
-    }
+    if (width === 390) await expectNoSidewaysScroll(page, 'the report');
   }
 }
 
@@ -43,16 +23,7 @@ test('the shared report shows the latest spot-check: stale warning, verdicts, sh
   page,
   browser,
 }) => {
-  await page.goto('/audits/new');
-  await page.getByLabel('Audit name').fill('Spot-check report');
-  await page
-    .getByLabel('Sitemap files')
-    .setInputFiles({ name: 'sitemap.xml', mimeType: 'application/xml', buffer: Buffer.from(sitemap) });
-  await page
-    .getByLabel('Crawl export file')
-    .setInputFiles({ name: 'crawl.jsonl', mimeType: 'application/x-ndjson', buffer: Buffer.from(crawl) });
-  await page.getByRole('button', { name: 'Create audit' }).click();
-  await expect(page.getByTestId('audit-status')).toHaveText(/succeeded/i, { timeout: 60_000 });
+  await auditSpotSite(page, 'Spot-check report');
 
   const panel = page.getByTestId('spot-panel');
   await panel.getByRole('button', { name: 'Start spot-check' }).click();

@@ -5,24 +5,7 @@
 // running check ends as cancelled. A viewer sees the runs and a comparison but no start/retry/cancel.
 import path from 'node:path';
 import { expect, type Locator, type Page, test } from '@playwright/test';
-
-const fixturePort = Number(process.env.FIXTURE_PORT ?? 3218);
-const site = `http://127.0.0.1:${Number(process.env.SPOT_SITE_PORT ?? fixturePort + 1)}`;
-const shots = path.resolve(import.meta.dirname, '..', 'test-results', 'screenshots');
-const auth = path.resolve(import.meta.dirname, '..', 'test-results', '.auth');
-
-const PATHS = ['/', '/target', '/gone-a', '/back', '/moved', '/hidden', '/private'];
-const sitemap = `<?xml version="1.0" encoding="UTF-8"?><urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">${PATHS.map((p) => `<url><loc>${site}${p}</loc></url>`).join('')}</urlset>`;
-const crawl = [
-  { url: `${site}/`, status: 200, indexable: true },
-  { url: `${site}/target`, status: 200, indexable: true },
-  { url: `${site}/gone-a`, status: 404, indexable: false },
-  { url: `${site}/back`, status: 404, indexable: false },
-  { url: `${site}/moved`, status: 301, indexable: true, redirect_url: `${site}/target` },
-  { url: `${site}/hidden`, status: 200, indexable: false },
-]
-  .map((row) => JSON.stringify({ canonical_url: row.url, crawled_at: '2026-11-27T09:00:00Z', ...row }))
-  .join('\n');
+import { auditSpotSite, auth, expectNoSidewaysScroll, shots, site } from './spot-site';
 
 async function shoot(page: Page, name: string) {
   for (const width of [390, 1440]) {
@@ -34,10 +17,7 @@ async function shoot(page: Page, name: string) {
     await page
       .getByTestId('spot-compare')
       .screenshot({ path: path.join(shots, `spot-check-runs-${name}-compare-${width}.png`) });
-    if (width === 390) {
-      const fits = await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth);
-      expect(fits, `no sideways scroll at 390 px (${name})`).toBe(true);
-    }
+    if (width === 390) await expectNoSidewaysScroll(page, name);
   }
   await page.setViewportSize({ width: 1366, height: 900 });
 }
@@ -60,16 +40,7 @@ test('run a spot-check again, re-check its errors, compare two runs, cancel one;
   browser,
 }) => {
   test.setTimeout(240_000);
-  await page.goto('/audits/new');
-  await page.getByLabel('Audit name').fill('Spot-check runs');
-  await page
-    .getByLabel('Sitemap files')
-    .setInputFiles({ name: 'sitemap.xml', mimeType: 'application/xml', buffer: Buffer.from(sitemap) });
-  await page
-    .getByLabel('Crawl export file')
-    .setInputFiles({ name: 'crawl.jsonl', mimeType: 'application/x-ndjson', buffer: Buffer.from(crawl) });
-  await page.getByRole('button', { name: 'Create audit' }).click();
-  await expect(page.getByTestId('audit-status')).toHaveText(/succeeded/i, { timeout: 60_000 });
+  await auditSpotSite(page, 'Spot-check runs', ['/private']);
   const auditUrl = page.url();
 
   const panel = page.getByTestId('spot-panel');

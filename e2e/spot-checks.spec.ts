@@ -3,25 +3,7 @@
 // verdicts (/back answers 200 now: contradicted), a row's hop chain, and the stale-crawl warning (1 of 4).
 import path from 'node:path';
 import { expect, type Page, test } from '@playwright/test';
-
-const fixturePort = Number(process.env.FIXTURE_PORT ?? 3218);
-const site = `http://127.0.0.1:${Number(process.env.SPOT_SITE_PORT ?? fixturePort + 1)}`;
-const shots = path.resolve(import.meta.dirname, '..', 'test-results', 'screenshots');
-const auth = path.resolve(import.meta.dirname, '..', 'test-results', '.auth');
-
-const PATHS = ['/', '/target', '/gone-a', '/back', '/moved', '/hidden'];
-const sitemap = `<?xml version="1.0" encoding="UTF-8"?><urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">${PATHS.map((p) => `<url><loc>${site}${p}</loc></url>`).join('')}</urlset>`;
-const crawledAt = '2026-11-27T09:00:00Z';
-const crawl = [
-  { url: `${site}/`, status: 200, indexable: true },
-  { url: `${site}/target`, status: 200, indexable: true },
-  { url: `${site}/gone-a`, status: 404, indexable: false },
-  { url: `${site}/back`, status: 404, indexable: false },
-  { url: `${site}/moved`, status: 301, indexable: true, redirect_url: `${site}/target` },
-  { url: `${site}/hidden`, status: 200, indexable: false },
-]
-  .map((row) => JSON.stringify({ canonical_url: row.url, crawled_at: crawledAt, ...row }))
-  .join('\n');
+import { auditSpotSite, auth, expectNoSidewaysScroll, shots, site } from './spot-site';
 
 async function shoot(page: Page, name: string) {
   for (const width of [390, 1440]) {
@@ -31,26 +13,14 @@ async function shoot(page: Page, name: string) {
     await page
       .getByTestId('spot-panel')
       .screenshot({ path: path.join(shots, `spot-checks-${name}-panel-${width}.png`) });
-    if (width === 390) {
-      const fits = await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth);
-      expect(fits, `no sideways scroll at 390 px (${name})`).toBe(true);
-    }
+    if (width === 390) await expectNoSidewaysScroll(page, name);
   }
 }
 
 test('spot-check an audit from its page: progress, verdicts, hop chain and the stale-crawl warning', async ({
   page,
 }) => {
-  await page.goto('/audits/new');
-  await page.getByLabel('Audit name').fill('Spot-check site');
-  await page
-    .getByLabel('Sitemap files')
-    .setInputFiles({ name: 'sitemap.xml', mimeType: 'application/xml', buffer: Buffer.from(sitemap) });
-  await page
-    .getByLabel('Crawl export file')
-    .setInputFiles({ name: 'crawl.jsonl', mimeType: 'application/x-ndjson', buffer: Buffer.from(crawl) });
-  await page.getByRole('button', { name: 'Create audit' }).click();
-  await expect(page.getByTestId('audit-status')).toHaveText(/succeeded/i, { timeout: 60_000 });
+  await auditSpotSite(page, 'Spot-check site');
 
   const panel = page.getByTestId('spot-panel');
   await expect(panel.getByRole('heading', { name: 'Live spot-check' })).toBeVisible();
@@ -118,10 +88,7 @@ async function shootReview(page: Page, name: string) {
         .getByTestId('bulk-bar')
         .screenshot({ path: path.join(shots, `spot-checks-${name}-bulk-${width}.png`) });
     }
-    if (width === 390) {
-      const fits = await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth);
-      expect(fits, `no sideways scroll at 390 px (${name})`).toBe(true);
-    }
+    if (width === 390) await expectNoSidewaysScroll(page, name);
   }
   await page.setViewportSize({ width: 1366, height: 900 });
 }
@@ -131,19 +98,7 @@ test('the review shows each row’s live verdict and its hop chain, guards unrea
   browser,
 }) => {
   // One more declared page the crawl never reached: /gone-b, which the live site answers 404 (dead).
-  const unreachedSitemap = sitemap.replace('</urlset>', `<url><loc>${site}/gone-b</loc></url></urlset>`);
-  await page.goto('/audits/new');
-  await page.getByLabel('Audit name').fill('Spot-check review');
-  await page.getByLabel('Sitemap files').setInputFiles({
-    name: 'sitemap.xml',
-    mimeType: 'application/xml',
-    buffer: Buffer.from(unreachedSitemap),
-  });
-  await page
-    .getByLabel('Crawl export file')
-    .setInputFiles({ name: 'crawl.jsonl', mimeType: 'application/x-ndjson', buffer: Buffer.from(crawl) });
-  await page.getByRole('button', { name: 'Create audit' }).click();
-  await expect(page.getByTestId('audit-status')).toHaveText(/succeeded/i, { timeout: 60_000 });
+  await auditSpotSite(page, 'Spot-check review', ['/gone-b']);
 
   const rows = page.getByTestId('finding-row');
   const row = (p: string) => rows.filter({ has: page.getByText(`${site}${p}`, { exact: true }) });

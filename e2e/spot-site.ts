@@ -1,0 +1,51 @@
+// The fixture's spot-check site as the spot-check specs audit it (e2e/fixture-server.ts serves it on
+// FIXTURE_PORT + 1): a crawl that saw /gone-a and /back answer 404, /moved redirect to /target and
+// /hidden noindex, and a sitemap declaring them (plus any extra paths a spec needs).
+import path from 'node:path';
+import { expect, type Page } from '@playwright/test';
+
+const fixturePort = Number(process.env.FIXTURE_PORT ?? 3218);
+export const site = `http://127.0.0.1:${Number(process.env.SPOT_SITE_PORT ?? fixturePort + 1)}`;
+export const shots = path.resolve(import.meta.dirname, '..', 'test-results', 'screenshots');
+export const auth = path.resolve(import.meta.dirname, '..', 'test-results', '.auth');
+
+const PATHS = ['/', '/target', '/gone-a', '/back', '/moved', '/hidden'];
+
+/** A urlset of the site's pages and `extra` paths (pages the crawl never reached). */
+export function spotSitemap(extra: string[] = []): string {
+  const locs = [...PATHS, ...extra].map((p) => `<url><loc>${site}${p}</loc></url>`).join('');
+  return `<?xml version="1.0" encoding="UTF-8"?><urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">${locs}</urlset>`;
+}
+
+export const spotCrawl = [
+  { url: `${site}/`, status: 200, indexable: true },
+  { url: `${site}/target`, status: 200, indexable: true },
+  { url: `${site}/gone-a`, status: 404, indexable: false },
+  { url: `${site}/back`, status: 404, indexable: false },
+  { url: `${site}/moved`, status: 301, indexable: true, redirect_url: `${site}/target` },
+  { url: `${site}/hidden`, status: 200, indexable: false },
+]
+  .map((row) => JSON.stringify({ canonical_url: row.url, crawled_at: '2026-11-27T09:00:00Z', ...row }))
+  .join('\n');
+
+/** Creates an audit of the site from the new-audit form and waits until it has succeeded. */
+export async function auditSpotSite(page: Page, name: string, extraPaths: string[] = []): Promise<void> {
+  await page.goto('/audits/new');
+  await page.getByLabel('Audit name').fill(name);
+  await page.getByLabel('Sitemap files').setInputFiles({
+    name: 'sitemap.xml',
+    mimeType: 'application/xml',
+    buffer: Buffer.from(spotSitemap(extraPaths)),
+  });
+  await page
+    .getByLabel('Crawl export file')
+    .setInputFiles({ name: 'crawl.jsonl', mimeType: 'application/x-ndjson', buffer: Buffer.from(spotCrawl) });
+  await page.getByRole('button', { name: 'Create audit' }).click();
+  await expect(page.getByTestId('audit-status')).toHaveText(/succeeded/i, { timeout: 60_000 });
+}
+
+/** Fails when the page scrolls sideways at its current width. */
+export async function expectNoSidewaysScroll(page: Page, what: string): Promise<void> {
+  const fits = await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth);
+  expect(fits, `no sideways scroll at ${page.viewportSize()?.width} px (${what})`).toBe(true);
+}
