@@ -168,6 +168,7 @@ export function routeTable(fx: Fixtures): Record<string, RouteSpec> {
     },
     'audits/[id]/findings/by-file': { params: audit(fx) },
     'audits/[id]/findings/reasons': { params: audit(fx), query: [filter] },
+    'audits/[id]/gsc/sitemaps': { params: audit(fx) },
     'audits/[id]/shares': {
       params: audit(fx),
       body: { POST: { schema: ZNewShare, valid: [{ expiresAt: '2099-01-01T00:00:00Z' }] } },

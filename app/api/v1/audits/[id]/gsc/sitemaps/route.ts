@@ -1,0 +1,14 @@
+import { auditIdParam } from '@/lib/api/params';
+import { guarded, json } from '@/lib/api/respond';
+import { sitemapGaps } from '@/lib/gsc/gaps';
+
+export const dynamic = 'force-dynamic';
+
+type Context = { params: Promise<{ id: string }> };
+
+/** Search Console's gap per sitemap file and the property's totals (issue #13): `{ hasData, sitemaps,
+ * property, sitemapReportOn }`; `sitemaps` is the issue's array. */
+export const GET = guarded('viewer', async (_request: Request, { params }: Context) => {
+  const id = auditIdParam((await params).id);
+  return json(await sitemapGaps(id));
+});

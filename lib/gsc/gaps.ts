@@ -1,0 +1,36 @@
+// Search Console's gaps per sitemap file of one audit (issue #13, item 2): the reads of lib/gsc/gaps/data.ts
+// shaped by lib/gsc/gaps-shape.ts into what the API, the audit page, the shared report and the PDF show.
+import { AppError } from '@/lib/errors';
+import type { NormalizationProfile } from '@/lib/urls/normalize';
+import {
+  gapCounts,
+  gapFiles,
+  hasSearchConsoleData,
+  latestChart,
+  latestSitemapReport,
+  namedUrlCount,
+} from './gaps/data';
+import { buildPropertyTotals, buildSitemapGaps, type GscGapsDto } from './gaps-shape';
+
+/** The audit's gap table and property totals; a 404 for an unknown audit. Without any import or
+ * inspection the answer is empty (hasData false) and the big join is not run. */
+export async function sitemapGaps(auditId: string): Promise<GscGapsDto> {
+  const files = await gapFiles(auditId);
+  if (!files) throw new AppError('not_found', 'No such audit');
+  if (!(await hasSearchConsoleData(auditId))) {
+    return { hasData: false, sitemaps: [], property: null, sitemapReportOn: null };
+  }
+  const [counts, report, chart, named] = await Promise.all([
+    gapCounts(auditId),
+    latestSitemapReport(auditId),
+    latestChart(auditId),
+    namedUrlCount(auditId),
+  ]);
+  const profile: NormalizationProfile = files.normalization === 'lenient' ? 'lenient' : 'exact';
+  return {
+    hasData: true,
+    sitemaps: buildSitemapGaps({ files: files.files, counts, profile, report }),
+    property: buildPropertyTotals(chart, named),
+    sitemapReportOn: report?.importedOn ?? null,
+  };
+}

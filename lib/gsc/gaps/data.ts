@@ -1,0 +1,175 @@
+// The per-sitemap gap's reads (issue #13, item 2): each sitemap file's distinct declared keys joined with
+// the current Search Console state of each key in one grouped pass, the files, the latest Sitemaps report
+// and the latest overview chart. Counts come back grouped (files × states × reasons); lib/gsc/gaps.ts
+// shapes them.
+import 'server-only';
+import { pool } from '@/lib/db/client';
+import { currentGscStatesSql } from '@/lib/gsc/current';
+
+/**
+ * The current state of each key of the audit, as CTEs over `$1` (the audit id): the imports' state by
+ * lib/gsc/current.ts (the newest succeeded import that lists the key), unless a URL Inspection with a state
+ * is newer than that import (by when it was created: what Search Console said then). `sampled` says the
+ * key was inspected — the sample the estimate is taken over — whichever source gave the state.
+ */
+const CURRENT_STATES = `
+  st AS (${currentGscStatesSql('$1')}),
+  ins AS (
+    SELECT DISTINCT ON (key) key, state, coverage_state AS reason, bucket, inspected_at AS at
+      FROM gsc_inspections
+     WHERE audit_id = $1 AND key IS NOT NULL AND state IS NOT NULL
+     ORDER BY key, inspected_at DESC, run_id, position),
+  cur AS (
+    SELECT COALESCE(ins.key, st.key) AS key,
+           CASE WHEN ins.key IS NOT NULL AND (st.key IS NULL OR ins.at > st.imported_at) THEN ins.state ELSE st.state END AS state,
+           CASE WHEN ins.key IS NOT NULL AND (st.key IS NULL OR ins.at > st.imported_at) THEN ins.reason ELSE st.reason END AS reason,
+           CASE WHEN ins.key IS NOT NULL AND (st.key IS NULL OR ins.at > st.imported_at) THEN ins.bucket ELSE st.bucket END AS bucket,
+           ins.key IS NOT NULL AS sampled
+      FROM st FULL JOIN ins ON ins.key = st.key)`;
+
+/** One group of a file's distinct declared keys: state null = unknown. */
+export interface GapCountRow {
+  fileId: number;
+  state: 'indexed' | 'not_indexed' | null;
+  bucket: string | null;
+  reason: string | null;
+  sampled: boolean;
+  count: number;
+}
+
+/**
+ * Every file's distinct declared keys by current state, reason and whether they were inspected: one pass
+ * over the audit's entries (its partition), de-duplicated per file by a hash aggregate, hash-joined with
+ * the current states (small next to the entries), grouped again. Entries without a key (a loc that is no
+ * URL) cannot be matched and are not counted.
+ */
+export async function gapCounts(auditId: string): Promise<GapCountRow[]> {
+  const { rows } = await pool().query<GapCountRow>(
+    `WITH ${CURRENT_STATES},
+     fe AS (
+       SELECT file_id, key FROM sitemap_entries
+        WHERE audit_id = $1 AND key IS NOT NULL GROUP BY file_id, key)
+     SELECT fe.file_id AS "fileId", cur.state,
+            CASE WHEN cur.state = 'not_indexed' THEN cur.bucket END AS bucket,
+            CASE WHEN cur.state = 'not_indexed' THEN cur.reason END AS reason,
+            COALESCE(cur.sampled, false) AS sampled, count(*)::int AS count
+       FROM fe LEFT JOIN cur ON cur.key = fe.key
+      GROUP BY 1, 2, 3, 4, 5`,
+    [auditId],
+  );
+  return rows;
+}
+
+/** Distinct URLs (by key; by URL when it has none) the imports and inspections name with a state. */
+export async function namedUrlCount(auditId: string): Promise<number> {
+  const { rows } = await pool().query<{ n: number }>(
+    `SELECT count(*)::int AS n FROM (
+       SELECT COALESCE(s.key, s.url) FROM gsc_url_states s
+         JOIN gsc_imports i ON i.id = s.import_id AND i.status = 'succeeded'
+        WHERE s.audit_id = $1
+       UNION
+       SELECT COALESCE(key, url) FROM gsc_inspections WHERE audit_id = $1 AND state IS NOT NULL) u`,
+    [auditId],
+  );
+  return rows[0]?.n ?? 0;
+}
+
+export interface GapFileRow {
+  id: number;
+  parentId: number | null;
+  url: string | null;
+  finalUrl: string | null;
+  uploadName: string | null;
+  kind: string | null;
+  entries: number;
+}
+
+/** The audit's sitemap files (an audit has at most a few thousand), indexes included: a report line of an
+ * index covers its children. */
+export async function gapFiles(
+  auditId: string,
+): Promise<{ normalization: string; files: GapFileRow[] } | null> {
+  const audit = await pool().query<{ normalization: string }>(
+    'SELECT normalization FROM audits WHERE id = $1',
+    [auditId],
+  );
+  const first = audit.rows[0];
+  if (!first) return null;
+  const { rows } = await pool().query<GapFileRow>(
+    `SELECT id, parent_id AS "parentId", url, final_url AS "finalUrl", upload_name AS "uploadName", kind, entries
+       FROM sitemap_files WHERE audit_id = $1 ORDER BY depth, position, id`,
+    [auditId],
+  );
+  return { normalization: first.normalization, files: rows };
+}
+
+export interface SitemapReportRow {
+  sitemap: string;
+  type: string | null;
+  submitted: string | null;
+  lastRead: string | null;
+  status: string | null;
+  discoveredPages: number | null;
+}
+
+/** The Sitemaps report of the newest succeeded import that holds one, and that import's date (UTC). */
+export async function latestSitemapReport(
+  auditId: string,
+): Promise<{ importedOn: string; rows: SitemapReportRow[] } | null> {
+  const { rows } = await pool().query<SitemapReportRow & { importedOn: string }>(
+    `WITH latest AS (
+       SELECT i.id, to_char(i.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD') AS day
+         FROM gsc_imports i
+        WHERE i.audit_id = $1 AND i.status = 'succeeded'
+          AND EXISTS (SELECT 1 FROM gsc_sitemap_reports r WHERE r.import_id = i.id)
+        ORDER BY i.created_at DESC, i.id DESC LIMIT 1)
+     SELECT r.sitemap, r.type, to_char(r.submitted, 'YYYY-MM-DD') AS submitted,
+            to_char(r.last_read, 'YYYY-MM-DD') AS "lastRead", r.status, r.discovered_pages AS "discoveredPages",
+            latest.day AS "importedOn"
+       FROM gsc_sitemap_reports r JOIN latest ON latest.id = r.import_id
+      ORDER BY r.export_index, r.line`,
+    [auditId],
+  );
+  const first = rows[0];
+  if (!first) return null;
+  return { importedOn: first.importedOn, rows: rows.map(({ importedOn: _, ...row }) => row) };
+}
+
+export interface ChartPointRow {
+  date: string;
+  indexed: number | null;
+  notIndexed: number | null;
+}
+
+/** The overview chart of the newest succeeded import that holds one (its last export if it holds two). */
+export async function latestChart(
+  auditId: string,
+): Promise<{ importedAt: string; points: ChartPointRow[] } | null> {
+  const { rows } = await pool().query<ChartPointRow & { importedAt: Date }>(
+    `WITH latest AS (
+       SELECT p.import_id, p.export_index, i.created_at AS at
+         FROM gsc_chart_points p JOIN gsc_imports i ON i.id = p.import_id AND i.status = 'succeeded'
+        WHERE p.audit_id = $1
+        ORDER BY i.created_at DESC, i.id DESC, p.export_index DESC LIMIT 1)
+     SELECT to_char(p.date, 'YYYY-MM-DD') AS date, p.indexed, p.not_indexed AS "notIndexed", latest.at AS "importedAt"
+       FROM gsc_chart_points p JOIN latest ON latest.import_id = p.import_id AND latest.export_index = p.export_index
+      ORDER BY p.date`,
+    [auditId],
+  );
+  const first = rows[0];
+  if (!first) return null;
+  return {
+    importedAt: first.importedAt.toISOString(),
+    points: rows.map(({ importedAt: _, ...point }) => point),
+  };
+}
+
+/** Whether the audit has any succeeded import or inspected URL (else the section has nothing to say). */
+export async function hasSearchConsoleData(auditId: string): Promise<boolean> {
+  const { rows } = await pool().query<{ any: boolean }>(
+    `SELECT EXISTS (SELECT 1 FROM gsc_imports WHERE audit_id = $1 AND status = 'succeeded')
+         OR EXISTS (SELECT 1 FROM gsc_inspections WHERE audit_id = $1 AND state IS NOT NULL) AS any`,
+    [auditId],
+  );
+  return rows[0]?.any ?? false;
+}
