@@ -1,6 +1,7 @@
 'use client';
 // The audit page's "Search Console" section (issue #13): what Google says about the audit's URLs, from the
 // exports a team imports and from URL Inspection runs. Each part of the issue adds its component here.
+import { GscGaps } from './gsc-gaps';
 
 export function GscSection({ auditId }: { auditId: string }) {
   return (
@@ -19,7 +20,7 @@ export function GscSection({ auditId }: { auditId: string }) {
         </p>
       </div>
       {/* gscimport: imports here */}
-      {/* gscgaps: gap table and charts here */}
+      <GscGaps auditId={auditId} />
       {/* gscinspect: URL inspection here */}
     </section>
   );

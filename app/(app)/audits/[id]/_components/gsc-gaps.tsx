@@ -1,0 +1,176 @@
+'use client';
+// The Search Console gaps (issue #13, items 2 and 4) on the audit page: the property's totals from the
+// overview chart, the gap per sitemap file over the bands, indexed vs not indexed over time, and the table
+// of every file sorted by gap (docs/search-console.md "Gaps per sitemap file").
+import { formatCount } from '@/lib/audits/format';
+import type { GapBand } from '@/lib/gsc/gap-stats';
+import {
+  BAND_LABELS,
+  flagWords,
+  formatGap,
+  formatShare,
+  prepareGapBars,
+  prepareIndexSeries,
+  shortSitemapName,
+} from '@/lib/gsc/gaps-chart';
+import type { PropertyTotals, SitemapGapDto } from '@/lib/gsc/gaps-shape';
+import { useGscGaps } from '@/lib/gsc/hooks-gaps';
+import { GapBarsChart, IndexedOverTimeChart } from './gsc-gaps-charts';
+
+const BAND_BADGE: Record<GapBand, string> = {
+  normal: 'badge--success',
+  investigate: 'badge--warning',
+  problem: 'badge--danger',
+};
+
+/** Reasons shown in a row; the rest are summed as "n more". */
+const TOP_REASONS = 2;
+
+function BandBadge({ band, basis }: { band: GapBand | null; basis: SitemapGapDto['basis'] }) {
+  if (!band) return <span className="muted">—</span>;
+  return (
+    <span className={`badge ${BAND_BADGE[band]}`} data-testid="gsc-band">
+      {BAND_LABELS[band]}
+      {basis === 'estimate' ? ' (est.)' : ''}
+    </span>
+  );
+}
+
+function Reasons({ row }: { row: SitemapGapDto }) {
+  const top = row.notIndexedByReason.slice(0, TOP_REASONS);
+  const rest = row.notIndexedByReason.slice(TOP_REASONS).reduce((sum, r) => sum + r.count, 0);
+  return (
+    <>
+      <strong>{formatCount(row.notIndexed)}</strong>
+      {top.length > 0 ? (
+        <ul className="gsc-gaps__reasons">
+          {top.map((r) => (
+            <li key={`${r.bucket}:${r.reason}`}>
+              {formatCount(r.count)} {r.reason ?? r.bucket ?? 'no reason given'}
+            </li>
+          ))}
+          {rest > 0 ? <li className="muted">{formatCount(rest)} other</li> : null}
+        </ul>
+      ) : null}
+    </>
+  );
+}
+
+function PropertyLine({ property }: { property: PropertyTotals }) {
+  const total = (property.indexed ?? 0) + (property.notIndexed ?? 0);
+  return (
+    <p data-testid="gsc-property">
+      Whole property on {property.date ?? '—'}:{' '}
+      <strong>{property.indexed === null ? '—' : formatCount(property.indexed)}</strong> indexed,{' '}
+      <strong>{property.notIndexed === null ? '—' : formatCount(property.notIndexed)}</strong> not indexed.
+      The imports name {formatCount(property.named)} URLs one by one
+      {property.coverage === null
+        ? '.'
+        : ` (${formatShare(property.coverage)} of the ${formatCount(total)} Search Console counts).`}
+    </p>
+  );
+}
+
+function GapTable({ rows }: { rows: SitemapGapDto[] }) {
+  return (
+    <div className="table-wrap">
+      <table className="table gsc-gaps__table" data-testid="gsc-gap-table">
+        <caption className="visually-hidden">
+          Submitted and indexed URLs per sitemap file, largest gap first
+        </caption>
+        <thead>
+          <tr>
+            <th scope="col">Sitemap file</th>
+            <th scope="col">Submitted</th>
+            <th scope="col">Indexed</th>
+            <th scope="col">Not indexed</th>
+            <th scope="col">Unknown</th>
+            <th scope="col">Gap</th>
+            <th scope="col">Band</th>
+            <th scope="col">Last read</th>
+          </tr>
+        </thead>
+        <tbody>
+          {rows.map((row) => (
+            <tr key={row.fileId} data-testid="gsc-gap-row">
+              <td className="gsc-gaps__file" title={row.sitemap}>
+                {shortSitemapName(row.sitemap)}
+              </td>
+              <td>{formatCount(row.submitted)}</td>
+              <td>{formatCount(row.indexed)}</td>
+              <td>
+                <Reasons row={row} />
+              </td>
+              <td>{formatCount(row.unknown)}</td>
+              <td>
+                {formatGap(row)}
+                {row.basis === 'estimate' ? (
+                  <div className="muted small">from {formatCount(row.sampled)} inspected</div>
+                ) : null}
+              </td>
+              <td>
+                <BandBadge band={row.band} basis={row.basis} />
+              </td>
+              <td>
+                {row.lastRead ?? '—'}
+                {row.status ? <div className="muted small">{row.status}</div> : null}
+                {flagWords(row).map((flag) => (
+                  <div key={flag}>
+                    <span className="badge badge--warning badge--plain" data-testid="gsc-flag">
+                      {flag}
+                    </span>
+                  </div>
+                ))}
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
+export function GscGaps({ auditId }: { auditId: string }) {
+  const gaps = useGscGaps(auditId);
+  if (gaps.isPending) return <p className="muted small">Reading Search Console data…</p>;
+  if (gaps.isError) {
+    return (
+      <p className="alert alert--danger" role="alert">
+        Could not read the Search Console gaps: {gaps.error.message}
+      </p>
+    );
+  }
+  const data = gaps.data;
+  if (!data.hasData) {
+    return (
+      <p className="muted" data-testid="gsc-gaps-empty">
+        Import Search Console exports above to see, per sitemap file, how many submitted URLs Google indexed.
+      </p>
+    );
+  }
+  const bars = prepareGapBars(data.sitemaps);
+  const series = prepareIndexSeries(data.property);
+  return (
+    <div className="stack gsc-gaps" data-testid="gsc-gaps">
+      <h3>Gaps per sitemap file</h3>
+      {data.property ? <PropertyLine property={data.property} /> : null}
+      <div className="gsc-gaps__charts">
+        {bars.isEmpty ? null : <GapBarsChart data={bars} />}
+        {series.length > 0 ? <IndexedOverTimeChart points={series} /> : null}
+      </div>
+      {data.sitemaps.length === 0 ? (
+        <p className="muted">No sitemap file of this audit has declared entries.</p>
+      ) : (
+        <GapTable rows={data.sitemaps} />
+      )}
+      <p className="muted small">
+        Gap = not indexed ÷ submitted (distinct declared URLs). Under 10 % is normal, 10–30 % worth
+        investigating, over 30 % a problem; “est.” marks an estimate from the URLs URL Inspection sampled,
+        with its 95 % interval.
+        {data.sitemapReportOn
+          ? ` Last read and flags: the Sitemaps report imported ${data.sitemapReportOn}.`
+          : ''}
+      </p>
+    </div>
+  );
+}

@@ -1,0 +1,114 @@
+// The gap charts' data (issue #13, item 4), prepared once for the audit page (Recharts), the shared report
+// (server-rendered bars) and the PDF (pdfkit rectangles): which files get a bar, in what order, the labels,
+// the band colours, and the indexed / not indexed days. Pure.
+import type { GapBand } from './gap-stats';
+import { INVESTIGATE_SHARE, PROBLEM_SHARE } from './gap-stats';
+import type { PropertyTotals, SitemapGapDto } from './gaps-shape';
+
+/** Bars drawn at most (the largest gaps); the table below the chart lists every file. */
+export const GAP_BARS = 25;
+
+export const BAND_COLOURS: Record<GapBand, string> = {
+  normal: '#2f7d4f',
+  investigate: '#b26a00',
+  problem: '#b42318',
+};
+
+export const BAND_LABELS: Record<GapBand, string> = {
+  normal: 'Normal',
+  investigate: 'Investigate',
+  problem: 'Problem',
+};
+
+/** The thresholds as percentages, for reference lines and shaded bands. */
+export const BAND_LINES = { investigate: INVESTIGATE_SHARE * 100, problem: PROBLEM_SHARE * 100 };
+
+export interface GapBar {
+  key: string;
+  fileId: number;
+  /** The file's last path segment (or the whole name), for a narrow axis. */
+  label: string;
+  /** The whole URL or upload name. */
+  title: string;
+  /** Percentages 0–100: the judged gap, and the interval when estimated. */
+  gap: number;
+  low: number | null;
+  high: number | null;
+  band: GapBand;
+  basis: SitemapGapDto['basis'];
+}
+
+export interface GapBarsData {
+  bars: GapBar[];
+  /** Files with a gap left out of the chart (the smallest ones). */
+  folded: number;
+  isEmpty: boolean;
+}
+
+export function shortSitemapName(name: string): string {
+  try {
+    const url = new URL(name);
+    return decodeURIComponent(url.pathname.split('/').filter(Boolean).pop() ?? url.host) || url.host;
+  } catch {
+    return name;
+  }
+}
+
+const pct = (x: number | null) => (x === null ? null : Math.round(x * 10000) / 100);
+
+/** A bar per file with a gap, largest first (the rows come sorted), at most `top`. */
+export function prepareGapBars(rows: readonly SitemapGapDto[], top = GAP_BARS): GapBarsData {
+  const withGap = rows.filter((r) => r.gapJudged !== null && r.band !== null);
+  const bars = withGap.slice(0, top).map(
+    (r): GapBar => ({
+      key: String(r.fileId),
+      fileId: r.fileId,
+      label: shortSitemapName(r.sitemap),
+      title: r.sitemap,
+      gap: pct(r.gapJudged) ?? 0,
+      low: pct(r.gapLow),
+      high: pct(r.gapHigh),
+      band: r.band ?? 'normal',
+      basis: r.basis,
+    }),
+  );
+  return { bars, folded: withGap.length - bars.length, isEmpty: bars.length === 0 };
+}
+
+export interface IndexPoint {
+  date: string;
+  indexed: number | null;
+  notIndexed: number | null;
+}
+
+/** The chart's days with at least one count (Search Console's first days are empty). */
+export function prepareIndexSeries(property: PropertyTotals | null): IndexPoint[] {
+  if (!property) return [];
+  return property.series.filter((p) => p.indexed !== null || p.notIndexed !== null);
+}
+
+/** "12.3 %" (one decimal under 10 %, none above), "—" for no value. */
+export function formatShare(share: number | null): string {
+  if (share === null) return '—';
+  const p = share * 100;
+  return `${p.toFixed(p > 0 && p < 10 ? 1 : 0)} %`;
+}
+
+/** The gap as the table writes it: "30 %" or "≈ 45 % (32–58 %)" for an estimate. */
+export function formatGap(
+  row: Pick<SitemapGapDto, 'gapPct' | 'gapJudged' | 'gapLow' | 'gapHigh' | 'basis'>,
+): string {
+  if (row.basis === 'estimate' && row.gapJudged !== null) {
+    return `≈ ${formatShare(row.gapJudged)} (${formatShare(row.gapLow).replace(' %', '')}–${formatShare(row.gapHigh)})`;
+  }
+  return formatShare(row.gapPct);
+}
+
+/** The flags as words, for tables and the PDF. */
+export function flagWords(row: Pick<SitemapGapDto, 'flags'>): string[] {
+  const words: string[] = [];
+  if (row.flags.fetchProblem) words.push('fetch problem');
+  if (row.flags.stale) words.push('not read for 14+ days');
+  if (row.flags.notInSearchConsole) words.push('not in Search Console');
+  return words;
+}
