@@ -4,11 +4,12 @@
 import 'server-only';
 import { db, pool } from '@/lib/db/client';
 import { AppError } from '@/lib/errors';
+import { currentGscStatesSql } from '@/lib/gsc/current';
 import { latestItemsSql } from '@/lib/spot-check/latest';
 import { decodeCursor, encodeCursor } from './cursor';
 import { previewOf } from './decision-rule';
 import { displaySql } from './display';
-import { toFindingDto, toSpotCheckDetail } from './dto';
+import { toFindingDto, toGscDetail, toSpotCheckDetail } from './dto';
 import { countsFilterSql, filterSql, isCountable } from './filter-sql';
 import { cursorAfter, keyset } from './keyset';
 import {
@@ -25,7 +26,7 @@ import {
   type TFindingsSummary,
   ZFindingsSummary,
 } from './schema';
-import type { FindingRow, LatestCheckRow } from './types';
+import type { FindingRow, GscStateRow, LatestCheckRow } from './types';
 
 /** The columns of a FindingRow, read from FINDING_FROM; `cut` wraps each stored text (display.ts). */
 function findingColumns(cut: (expression: string) => string): string {
@@ -60,6 +61,22 @@ export async function latestChecks(
     `SELECT l.finding_id, l.run_id, l.verdict, l.live_reason, l.final_status, l.checked_at, l.chain, l.noindex,
             l.canonical, l.content_type, l.ms, l.error, l.explanation
        FROM ${latestItemsSql('$1', '$2::int[]')} l`,
+    [auditId, ids],
+  );
+  return new Map(rows.map((r) => [r.finding_id, r]));
+}
+
+/** The current Search Console state (lib/gsc/current.ts) of the keys of `ids` that one is known for. The
+ * keys' condition is an array built first, so it reaches the current states' subquery (a condition on its
+ * DISTINCT ON key) and reads them through gsc_url_states (audit_id, key): a page costs what its rows do. */
+export async function gscStates(auditId: string, ids: readonly number[]): Promise<Map<number, GscStateRow>> {
+  if (ids.length === 0) return new Map();
+  const { rows } = await pool().query<GscStateRow>(
+    `WITH k AS MATERIALIZED (SELECT f.id, f.key FROM findings f WHERE f.audit_id = $1 AND f.id = ANY($2::int[]))
+     SELECT k.id AS finding_id, g.url, g.state, g.reason, g.bucket, to_char(g.last_crawled, 'YYYY-MM-DD') AS last_crawled,
+            g.scope, g.source, g.import_id, g.imported_at
+       FROM (${currentGscStatesSql('$1')}) g JOIN k ON k.key = g.key
+      WHERE g.key = ANY (ARRAY(SELECT key FROM k))`,
     [auditId, ids],
   );
   return new Map(rows.map((r) => [r.finding_id, r]));
@@ -133,7 +150,8 @@ export async function listFindings(auditId: string, query: TFindingQuery): Promi
       filter.pathPrefix ||
       filter.file !== undefined ||
       filter.signal ||
-      (filter.verdict && filter.verdict !== 'unchecked'),
+      (filter.verdict && filter.verdict !== 'unchecked') ||
+      (filter.gsc && filter.gsc !== 'unknown'),
   );
   const filterFirst = isNarrowing && total <= FILTER_FIRST_MAX;
   const found: FindingRow[] = [];
@@ -158,13 +176,11 @@ export async function listFindings(auditId: string, query: TFindingQuery): Promi
   // A cut URL's cursor carries the cut text (bounded). Sorted by URL, the next page then starts where the
   // cut text sorts, so only a row sharing the URL's first 2,048 characters could be passed over.
   if (found.length > limit && last) nextCursor = encodeCursor(cursorAfter(sort, last));
-  const checks = await latestChecks(
-    auditId,
-    rows.map((r) => r.id),
-  );
+  const pageIds = rows.map((r) => r.id);
+  const [checks, states] = await Promise.all([latestChecks(auditId, pageIds), gscStates(auditId, pageIds)]);
   const crawlTime = await crawlTimePromise;
   return {
-    items: rows.map((r) => toFindingDto(r, crawlTime, checks.get(r.id))),
+    items: rows.map((r) => toFindingDto(r, crawlTime, checks.get(r.id), states.get(r.id))),
     nextCursor,
     total,
   };
@@ -228,9 +244,11 @@ export async function getFinding(auditId: string, id: number): Promise<FindingDe
     take: 200,
   });
   const check = (await latestChecks(auditId, [id])).get(id);
+  const state = (await gscStates(auditId, [id])).get(id);
   return {
-    ...toFindingDto(row, await crawlTimeOf(auditId), check),
+    ...toFindingDto(row, await crawlTimeOf(auditId), check, state),
     spotCheck: toSpotCheckDetail(check),
+    gsc: toGscDetail(state, row.reasons ?? [row.reason]),
     history: log.map((l) => ({
       from: l.fromDecision as DecisionLogEntry['from'],
       to: l.toDecision as DecisionLogEntry['to'],

@@ -43,6 +43,7 @@ describe('toFindingDto', () => {
       decidedAt: '2026-11-30T08:00:00.000Z',
       note: 'gone for good',
       spotCheck: null,
+      gsc: null,
     });
   });
 

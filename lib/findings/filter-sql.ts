@@ -1,4 +1,5 @@
 // Turns a findings filter into a parameterised WHERE clause (shared by pages, bulk decisions and export).
+import { gscConditionSql } from '@/lib/gsc/xref/sql';
 import { verdictConditionSql, verdictsOf } from '@/lib/spot-check/latest';
 import type { TFindingFilter } from './schema';
 
@@ -37,6 +38,8 @@ export function filterSql(auditId: string, filter: TFindingFilter, first = 1): S
   if (filter.signal) add((n) => `f.signals @> ARRAY[${n}::text]`, filter.signal);
   // The verdict values are a closed list (schema.ts): written into the SQL, the audit is the parameter.
   if (filter.verdict) where.push(verdictConditionSql(`$${first}`, verdictsOf(filter.verdict)));
+  // So are the Search Console values (GSC_FILTERS); a match without a bucket is refused there.
+  if (filter.gsc || filter.gscMatch) where.push(gscConditionSql(`$${first}`, filter.gsc, filter.gscMatch));
   return { sql: where.join(' AND '), params };
 }
 
@@ -52,9 +55,17 @@ export function countsFilterSql(auditId: string, filter: TFindingFilter, withRea
 }
 
 /** True when counts can be read from finding_counts (kept per list, reason, decision and host) instead of
- * counting rows (a verdict is not among them). */
+ * counting rows (a verdict or a Search Console state is not among them). */
 export function isCountable(filter: TFindingFilter): boolean {
-  return !filter.q && !filter.pathPrefix && filter.file === undefined && !filter.signal && !filter.verdict;
+  return (
+    !filter.q &&
+    !filter.pathPrefix &&
+    filter.file === undefined &&
+    !filter.signal &&
+    !filter.verdict &&
+    !filter.gsc &&
+    !filter.gscMatch
+  );
 }
 
 /**

@@ -37,6 +37,7 @@ function finding(overrides: Partial<FindingDto>): FindingDto {
     decidedAt: null,
     note: null,
     spotCheck: null,
+    gsc: null,
     ...overrides,
   };
 }

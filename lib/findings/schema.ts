@@ -1,6 +1,8 @@
 // Shapes of findings (the reconciliation's prune / add / held lists), their filters, decisions and export.
 import { z } from 'zod';
 import { INT4_MAX, zText } from '@/lib/api/text';
+import type { GscBucket } from '@/lib/gsc/reasons';
+import { GSC_FILTERS, GSC_MATCHES } from '@/lib/gsc/xref/sql';
 import { VERDICT_FILTERS } from '@/lib/spot-check/latest';
 import type { Hop, LiveError, Verdict } from '@/lib/spot-check/types';
 import type { FindingsByFileItem } from './chart-data';
@@ -79,6 +81,11 @@ export const ZFindingFilter = z
     signal: z.preprocess(blankIsAbsent, z.enum(SIGNALS).optional()),
     /** The latest finished spot-check's verdict (lib/spot-check/latest.ts), `confirming` or `unchecked`. */
     verdict: z.preprocess(blankIsAbsent, z.enum(VERDICT_FILTERS).optional()),
+    /** The key's current Search Console state (lib/gsc/current.ts): indexed, not_indexed, unknown or a
+     * bucket. `list=prune&gsc=indexed` is "prune with care": rows we would prune that Google has indexed. */
+    gsc: z.preprocess(blankIsAbsent, z.enum(GSC_FILTERS).optional()),
+    /** With a bucket in `gsc`: the bucket names one of the row's reasons (agrees) or none (disagrees). */
+    gscMatch: z.preprocess(blankIsAbsent, z.enum(GSC_MATCHES).optional()),
   })
   .strict();
 export type TFindingFilter = z.infer<typeof ZFindingFilter>;
@@ -182,6 +189,29 @@ export interface FindingSpotCheckDetail extends FindingSpotCheck {
   explanation: string;
 }
 
+/** What Search Console says of a row's key now (lib/gsc/current.ts): the latest import that lists it. */
+export interface FindingGsc {
+  state: 'indexed' | 'not_indexed';
+  /** The issue as Search Console wrote it ("Page with redirect"); null for indexed pages. */
+  reason: string | null;
+  bucket: GscBucket | null;
+  lastCrawled: string | null;
+  /** The export that said it: a page-indexing drilldown or a Performance pages table. */
+  source: 'drilldown' | 'performance';
+  /** The bucket names one of the row's reasons (true) or none (false); null for indexed pages and for the
+   * buckets only Google can tell (crawled or discovered but not indexed, duplicates, other). */
+  agrees: boolean | null;
+}
+
+/** The same in the detail, with the import it came from. */
+export interface FindingGscDetail extends FindingGsc {
+  url: string;
+  /** The Metadata's "Sitemap" of the export: All known pages, All submitted pages or a sitemap URL. */
+  scope: string | null;
+  importId: string;
+  importedAt: string;
+}
+
 export interface FindingDto {
   id: number;
   url: string;
@@ -211,6 +241,8 @@ export interface FindingDto {
   note: string | null;
   /** The latest finished spot-check of the row; null when none checked it. */
   spotCheck: FindingSpotCheck | null;
+  /** What Search Console says of the row's key; null when no import names it. */
+  gsc: FindingGsc | null;
 }
 
 export interface FindingPage {
@@ -220,8 +252,9 @@ export interface FindingPage {
 }
 
 /** `GET /audits/{id}/findings/{findingId}`: one finding and the log of its decisions. */
-export type FindingDetailDto = Omit<FindingDto, 'spotCheck'> & {
+export type FindingDetailDto = Omit<FindingDto, 'spotCheck' | 'gsc'> & {
   spotCheck: FindingSpotCheckDetail | null;
+  gsc: FindingGscDetail | null;
   history: DecisionLogEntry[];
 };
 

@@ -57,3 +57,17 @@ export interface LatestCheckRow {
   error: LiveError | null;
   explanation: string;
 }
+
+/** A key's current Search Console state (lib/gsc/current.ts), for the finding `finding_id`. */
+export interface GscStateRow {
+  finding_id: number;
+  url: string;
+  state: 'indexed' | 'not_indexed';
+  reason: string | null;
+  bucket: string | null;
+  last_crawled: string | null;
+  scope: string | null;
+  source: 'drilldown' | 'performance';
+  import_id: string;
+  imported_at: Date;
+}

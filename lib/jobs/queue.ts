@@ -5,7 +5,14 @@ import PgBoss from 'pg-boss';
 import { databaseUrl } from '@/lib/db/client';
 import { announceJob } from './wake';
 
-export const QUEUES = ['ingest', 'reconcile', 'index-findings', 'spot-check-select', 'spot-check'] as const;
+export const QUEUES = [
+  'ingest',
+  'reconcile',
+  'index-findings',
+  'spot-check-select',
+  'spot-check',
+  'gsc-import',
+] as const;
 export type QueueName = (typeof QUEUES)[number];
 
 /** A job's payload (lib/runs/types.ts RunJobData); jobs queued before runs carried `auditId`. */

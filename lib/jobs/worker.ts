@@ -4,6 +4,7 @@ import 'server-only';
 import { auditRun } from '@/lib/audits/run';
 import { closeDb } from '@/lib/db/client';
 import { intEnv } from '@/lib/db/config';
+import { gscImportRun } from '@/lib/gsc/import-run';
 import { startHeartbeat } from '@/lib/health/heartbeat';
 import { reapStaleRuns } from '@/lib/runs/reaper';
 import { runStep } from '@/lib/runs/runner';
@@ -14,7 +15,7 @@ import { getBoss, stopBoss, tolerateQueueBookkeepingFailures, wakeWorkers, work 
 import { listenForJobs } from './wake';
 
 /** Every kind of background run this worker serves. */
-export const RUN_KINDS: readonly RunKind[] = [auditRun, spotCheckRun];
+export const RUN_KINDS: readonly RunKind[] = [auditRun, spotCheckRun, gscImportRun];
 
 export interface WorkerHandle {
   stop(): Promise<void>;

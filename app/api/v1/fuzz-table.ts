@@ -31,6 +31,8 @@ export interface Fixtures {
   shareId: string;
   /** A spot-check run of the audit (queued; nothing runs it). */
   spotCheckRunId: string;
+  /** A Search Console import of the audit (queued; nothing runs it). */
+  gscImportId: string;
   loginEmail: string;
   password: string;
 }
@@ -169,6 +171,16 @@ export function routeTable(fx: Fixtures): Record<string, RouteSpec> {
     'audits/[id]/findings/by-file': { params: audit(fx) },
     'audits/[id]/findings/reasons': { params: audit(fx), query: [filter] },
     'audits/[id]/gsc/sitemaps': { params: audit(fx) },
+    'audits/[id]/gsc': {
+      params: audit(fx),
+      // Uploads only: a JSON body is refused as the wrong media type.
+      body: { POST: null },
+      multipart: {
+        POST: { fields: {}, files: [{ field: 'files', name: 'Table.csv', content: 'URL,Last crawled\n' }] },
+      },
+    },
+    'audits/[id]/gsc/imports': { params: audit(fx) },
+    'audits/[id]/gsc/imports/[importId]': { params: () => ({ id: fx.auditId, importId: fx.gscImportId }) },
     'audits/[id]/shares': {
       params: audit(fx),
       body: { POST: { schema: ZNewShare, valid: [{ expiresAt: '2099-01-01T00:00:00Z' }] } },

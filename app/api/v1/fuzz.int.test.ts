@@ -10,6 +10,7 @@ import { createApiToken, createShare, createUser } from '@/lib/auth/mutations';
 import * as authSchemas from '@/lib/auth/schema';
 import { pool } from '@/lib/db/client';
 import * as findingSchemas from '@/lib/findings/schema';
+import { insertGscImport } from '@/lib/gsc/mutations';
 import { stopBoss } from '@/lib/jobs/queue';
 import { insertSpotCheckRun } from '@/lib/spot-check/mutations';
 import { type TestCaller, testCaller } from '@/lib/test-support/auth';
@@ -249,6 +250,8 @@ beforeAll(async () => {
     { sample: 5, seed: 1, includeAdd: false, ignoreRobots: false },
     'fuzz',
   );
+  const gscImportId = randomUUID();
+  await insertGscImport(gscImportId, auditId, [], 'fuzz');
   const login = await createUser({
     email: `login-${auditId}@fuzz.example`,
     name: 'Login',
@@ -277,6 +280,7 @@ beforeAll(async () => {
     tokenId: token.id,
     shareId: share.id,
     spotCheckRunId,
+    gscImportId,
     loginEmail: login.email,
     password,
   };

@@ -1,0 +1,180 @@
+// Writes of Search Console imports (issue #13): the run row, what its step stores in the same transaction
+// as the run's outcome (lib/runs applies it, so a failed import stores nothing but its problems), the
+// removal of one import, and its uploads on disk.
+import 'server-only';
+import { rm } from 'node:fs/promises';
+import path from 'node:path';
+import { pool } from '@/lib/db/client';
+import { uploadsDir } from '@/lib/db/config';
+import type { DbClient } from '@/lib/db/types';
+import type { ImportRows } from './import-rows';
+import type { ImportedExport, ImportedFile, ImportProblem, StoredUpload } from './import-schema';
+import type { IgnoredFile } from './types';
+
+/** Where an import's uploads wait for its step: under the audit's own upload folder, so deleting the
+ * audit removes them too (lib/audits/mutations.ts deleteAudit). */
+export function importUploadDir(auditId: string, importId: string): string {
+  return path.join(uploadsDir(), auditId, 'gsc', importId);
+}
+
+export function removeImportUploads(auditId: string, importId: string): Promise<void> {
+  return rm(importUploadDir(auditId, importId), { recursive: true, force: true, maxRetries: 3 });
+}
+
+export async function insertGscImport(
+  id: string,
+  auditId: string,
+  uploads: readonly StoredUpload[],
+  createdBy: string,
+): Promise<void> {
+  await pool().query(
+    'INSERT INTO gsc_imports (id, audit_id, uploads, created_by, progress_total) VALUES ($1, $2, $3, $4, $5)',
+    [id, auditId, JSON.stringify(uploads), createdBy, uploads.length],
+  );
+}
+
+/** Rows per INSERT: arrays of 10,000 values keep one statement well under a second. */
+const BATCH = 10_000;
+
+async function insertBatched<T>(
+  client: DbClient,
+  rows: readonly T[],
+  sql: string,
+  columns: (batch: readonly T[]) => unknown[],
+): Promise<void> {
+  for (let start = 0; start < rows.length; start += BATCH) {
+    await client.query(sql, columns(rows.slice(start, start + BATCH)));
+  }
+}
+
+/** A successful import's rows and record, in the transaction of its outcome. */
+export async function storeImport(
+  client: DbClient,
+  importId: string,
+  auditId: string,
+  rows: ImportRows,
+  ignored: readonly IgnoredFile[],
+): Promise<void> {
+  await insertBatched(
+    client,
+    rows.urlStates,
+    `INSERT INTO gsc_url_states (import_id, audit_id, export_index, line, url, key, state, reason, bucket,
+       last_crawled, scope, source)
+     SELECT $1, $2, * FROM unnest($3::int[], $4::int[], $5::text[], $6::text[], $7::text[], $8::text[],
+       $9::text[], $10::date[], $11::text[], $12::text[])`,
+    (b) => [
+      importId,
+      auditId,
+      b.map((r) => r.exportIndex),
+      b.map((r) => r.line),
+      b.map((r) => r.url),
+      b.map((r) => r.key),
+      b.map((r) => r.state),
+      b.map((r) => r.reason),
+      b.map((r) => r.bucket),
+      b.map((r) => r.lastCrawled),
+      b.map((r) => r.scope),
+      b.map((r) => r.source),
+    ],
+  );
+  await insertBatched(
+    client,
+    rows.sitemapReports,
+    `INSERT INTO gsc_sitemap_reports (import_id, audit_id, export_index, line, sitemap, type, submitted,
+       last_read, status, discovered_pages, discovered_videos)
+     SELECT $1, $2, * FROM unnest($3::int[], $4::int[], $5::text[], $6::text[], $7::date[], $8::date[],
+       $9::text[], $10::int[], $11::int[])`,
+    (b) => [
+      importId,
+      auditId,
+      b.map((r) => r.exportIndex),
+      b.map((r) => r.line),
+      b.map((r) => r.sitemap),
+      b.map((r) => r.type),
+      b.map((r) => r.submitted),
+      b.map((r) => r.lastRead),
+      b.map((r) => r.status),
+      b.map((r) => r.discoveredPages),
+      b.map((r) => r.discoveredVideos),
+    ],
+  );
+  await insertBatched(
+    client,
+    rows.chartPoints,
+    `INSERT INTO gsc_chart_points (import_id, audit_id, export_index, date, indexed, not_indexed, impressions)
+     SELECT $1, $2, * FROM unnest($3::int[], $4::date[], $5::int[], $6::int[], $7::int[])`,
+    (b) => [
+      importId,
+      auditId,
+      b.map((r) => r.exportIndex),
+      b.map((r) => r.date),
+      b.map((r) => r.indexed),
+      b.map((r) => r.notIndexed),
+      b.map((r) => r.impressions),
+    ],
+  );
+  await insertBatched(
+    client,
+    rows.issueCounts,
+    `INSERT INTO gsc_issue_counts (import_id, audit_id, export_index, severity, line, reason, bucket, source,
+       validation, trend, pages)
+     SELECT $1, $2, * FROM unnest($3::int[], $4::text[], $5::int[], $6::text[], $7::text[], $8::text[],
+       $9::text[], $10::text[], $11::int[])`,
+    (b) => [
+      importId,
+      auditId,
+      b.map((r) => r.exportIndex),
+      b.map((r) => r.severity),
+      b.map((r) => r.line),
+      b.map((r) => r.reason),
+      b.map((r) => r.bucket),
+      b.map((r) => r.source),
+      b.map((r) => r.validation),
+      b.map((r) => r.trend),
+      b.map((r) => r.pages),
+    ],
+  );
+  await recordImport(client, importId, {
+    files: rows.files,
+    exports: rows.exports,
+    ignored,
+    summary: rows.summary,
+    problems: null,
+  });
+}
+
+/** What an import read, found and stored (or, failed, its problems). */
+export async function recordImport(
+  client: DbClient,
+  importId: string,
+  record: {
+    files: readonly ImportedFile[];
+    exports: readonly ImportedExport[];
+    ignored: readonly IgnoredFile[];
+    summary: ImportRows['summary'] | null;
+    problems: readonly ImportProblem[] | null;
+  },
+): Promise<void> {
+  await client.query(
+    `UPDATE gsc_imports SET files = $2, exports = $3, ignored = $4, summary = $5, problems = $6,
+       progress_done = progress_total WHERE id = $1`,
+    [
+      importId,
+      JSON.stringify(record.files),
+      JSON.stringify(record.exports),
+      JSON.stringify(record.ignored),
+      record.summary === null ? null : JSON.stringify(record.summary),
+      record.problems === null ? null : JSON.stringify(record.problems),
+    ],
+  );
+}
+
+/** Removes one import of the audit and its rows (ON DELETE CASCADE); false when there is none. */
+export async function deleteGscImport(auditId: string, importId: string): Promise<boolean> {
+  const { rowCount } = await pool().query('DELETE FROM gsc_imports WHERE id = $1 AND audit_id = $2', [
+    importId,
+    auditId,
+  ]);
+  await removeImportUploads(auditId, importId);
+  return rowCount === 1;
+}

@@ -1,0 +1,176 @@
+// Search Console imports on behalf of a reviewer (the uploads received, bounded and stored, the run created
+// and queued; one import removed) and the run's parse step, which only does the work and says what comes
+// next (lib/runs).
+import { randomUUID } from 'node:crypto';
+import { parseMultipart } from '@/lib/audits/uploads';
+import { AppError } from '@/lib/errors';
+import { reconciledAudit } from '@/lib/findings/data';
+import type { GscImportPhase, GscImportStep } from '@/lib/runs/phases';
+import { startRun } from '@/lib/runs/service';
+import type { StepHandler } from '@/lib/runs/types';
+import { importAuditOf, importToRun } from './data';
+import { readImportUploads } from './import-read';
+import { importRowsOf } from './import-rows';
+import { gscImportRun } from './import-run';
+import type { ImportProblem, StoredUpload } from './import-schema';
+import {
+  deleteGscImport,
+  importUploadDir,
+  insertGscImport,
+  recordImport,
+  removeImportUploads,
+  storeImport,
+} from './mutations';
+import { DEFAULT_PARSE_LIMITS } from './parse';
+import { GscFileError } from './types';
+
+const MiB = 1024 * 1024;
+
+/** Upload bounds: a CSV as big as the parser reads (10 MiB), a zip as big as its entries may inflate to
+ * (50 MiB; lib/gsc/zip.ts), 50 files and 100 MiB a request (an export is 3–7 files of a few KB). */
+export const IMPORT_LIMITS = {
+  maxCsvBytes: DEFAULT_PARSE_LIMITS.maxBytes,
+  maxZipBytes: 50 * MiB,
+  maxFiles: 50,
+  maxRequestBytes: 100 * MiB,
+} as const;
+
+const ACCEPTED = /\.(csv|tsv|txt|zip)$/i;
+
+/** The request with its body cut off (413) once more than `max` bytes came: busboy caps each file, not
+ * their sum, and the sum is what fills the disk. */
+function bounded(request: Request, max: number): Request {
+  if (!request.body) return request;
+  let seen = 0;
+  const counter = new TransformStream<Uint8Array, Uint8Array>({
+    transform(chunk, controller) {
+      seen += chunk.byteLength;
+      if (seen > max) {
+        controller.error(
+          new AppError(
+            'payload_too_large',
+            `The upload is larger than the ${max / MiB} MiB one import takes`,
+          ),
+        );
+      } else controller.enqueue(chunk);
+    },
+  });
+  return new Request(request.url, {
+    method: request.method,
+    headers: request.headers,
+    body: request.body.pipeThrough(counter),
+    duplex: 'half',
+  } as RequestInit);
+}
+
+function checkUploads(files: readonly { fileName: string; bytes: number }[]): void {
+  if (files.length === 0) {
+    throw new AppError('validation_failed', 'Send one or more files: Search Console CSV exports or zips');
+  }
+  for (const file of files) {
+    if (!ACCEPTED.test(file.fileName)) {
+      throw new AppError(
+        'validation_failed',
+        `${file.fileName}: upload Search Console's CSV files (.csv) or the zip it downloads (.zip)`,
+      );
+    }
+    if (file.bytes === 0) throw new AppError('validation_failed', `${file.fileName} is empty (0 bytes)`);
+    const isZip = /\.zip$/i.test(file.fileName);
+    const cap = isZip ? IMPORT_LIMITS.maxZipBytes : IMPORT_LIMITS.maxCsvBytes;
+    if (file.bytes > cap) {
+      throw new AppError(
+        'payload_too_large',
+        `${file.fileName} is larger than the ${cap / MiB} MiB a Search Console ${isZip ? 'zip' : 'export'} can be`,
+      );
+    }
+  }
+}
+
+/** Stores the request's files, creates the import run and queues its step; returns the import's id. */
+export async function startGscImport(request: Request, auditId: string, by: string): Promise<string> {
+  const contentType = (request.headers.get('content-type') ?? '').toLowerCase();
+  if (!contentType.startsWith('multipart/form-data')) {
+    throw new AppError('unsupported_media_type', 'Send multipart/form-data with the files');
+  }
+  await reconciledAudit(auditId);
+  const id = randomUUID();
+  const dir = importUploadDir(auditId, id);
+  const { files } = await parseMultipart(bounded(request, IMPORT_LIMITS.maxRequestBytes), dir, {
+    maxFileBytes: IMPORT_LIMITS.maxZipBytes,
+    maxFiles: IMPORT_LIMITS.maxFiles,
+  });
+  try {
+    checkUploads(files);
+    const uploads: StoredUpload[] = files.map((f) => ({
+      name: f.fileName,
+      storedPath: f.storedPath,
+      bytes: f.bytes,
+    }));
+    await insertGscImport(id, auditId, uploads, by);
+  } catch (error) {
+    await removeImportUploads(auditId, id);
+    throw error;
+  }
+  await startRun(gscImportRun, id);
+  return id;
+}
+
+/** Removes one import and its rows (admin); 404 when the audit has no such import. */
+export async function removeGscImport(auditId: string, importId: string): Promise<void> {
+  if (!(await deleteGscImport(auditId, importId))) {
+    throw new AppError('not_found', 'No such Search Console import');
+  }
+}
+
+/** The uploads of a run that ended without its step's result (cancelled, or the step threw). */
+export async function removeUploadsOf(importId: string): Promise<void> {
+  const auditId = await importAuditOf(importId);
+  if (auditId) await removeImportUploads(auditId, importId);
+}
+
+/** The longest error message kept: the problems themselves are stored whole. */
+const MAX_MESSAGE = 2_000;
+
+export const parseStep: StepHandler<GscImportStep, GscImportPhase> = async ({ run, progress }) => {
+  const found = await importToRun(run.id);
+  if (!found) throw new AppError('not_found', 'No such Search Console import');
+  const { auditId, uploads, normalization } = found;
+  await progress.update('parsing', 0, uploads.length);
+  const read = await readImportUploads(uploads, (done) => {
+    void progress.update('parsing', done, uploads.length).catch(() => {});
+  });
+  const errors = [...read.errors];
+  if (errors.length === 0 && read.exports.length === 0) {
+    const names = uploads.map((u) => u.name).join(', ');
+    errors.push(
+      new GscFileError(names, [{ line: null, message: 'no Search Console export in these files' }]),
+    );
+  }
+  if (errors.length > 0) {
+    const problems: ImportProblem[] = errors.map((e) => ({ name: e.file, problems: e.problems }));
+    const joined = errors.map((e) => e.message).join('; ');
+    const message = `Nothing was imported: ${joined.length > MAX_MESSAGE ? `${joined.slice(0, MAX_MESSAGE)}…` : joined}`;
+    return {
+      outcome: 'failed',
+      message,
+      write: async (client) => {
+        await recordImport(client, run.id, {
+          files: [],
+          exports: [],
+          ignored: read.ignored,
+          summary: null,
+          problems,
+        });
+        await removeImportUploads(auditId, run.id);
+      },
+    };
+  }
+  const rows = importRowsOf(read.exports, normalization);
+  return {
+    outcome: 'succeeded',
+    write: async (client) => {
+      await storeImport(client, run.id, auditId, rows, read.ignored);
+      await removeImportUploads(auditId, run.id);
+    },
+  };
+};
