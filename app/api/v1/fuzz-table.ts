@@ -77,6 +77,8 @@ const filterQuery = (fx: Fixtures) => ({
   file: String(fx.sitemapFileId),
   signal: 'multi_file',
   verdict: 'confirmed',
+  gsc: 'http_404',
+  gscMatch: 'agrees',
 });
 
 const audit = (fx: Fixtures) => () => ({ id: fx.auditId });
@@ -170,6 +172,7 @@ export function routeTable(fx: Fixtures): Record<string, RouteSpec> {
     },
     'audits/[id]/findings/by-file': { params: audit(fx) },
     'audits/[id]/findings/reasons': { params: audit(fx), query: [filter] },
+    'audits/[id]/gsc/cross-reference': { params: audit(fx) },
     'audits/[id]/gsc/sitemaps': { params: audit(fx) },
     'audits/[id]/gsc': {
       params: audit(fx),
