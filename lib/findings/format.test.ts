@@ -208,7 +208,7 @@ describe('sanity warnings', () => {
 describe('URL state', () => {
   it('reads a full view from search params', () => {
     const params = new URLSearchParams(
-      'list=held&reason=newer_than_crawl&decision=approved&q=blog&host=example.com&pathPrefix=/a/&file=7&signal=multi_file&verdict=confirming&sort=-inlinks&cursor=abc',
+      'list=held&reason=newer_than_crawl&decision=approved&q=blog&host=example.com&pathPrefix=/a/&file=7&signal=multi_file&verdict=confirming&gsc=http_404&gscMatch=disagrees&sort=-inlinks&cursor=abc',
     );
     expect(findingQueryFromSearchParams(params)).toEqual({
       list: 'held',
@@ -220,6 +220,8 @@ describe('URL state', () => {
       file: 7,
       signal: 'multi_file',
       verdict: 'confirming',
+      gsc: 'http_404',
+      gscMatch: 'disagrees',
       sort: '-inlinks',
       cursor: 'abc',
     });
@@ -228,7 +230,7 @@ describe('URL state', () => {
   it('falls back to defaults for missing or invalid values', () => {
     const view = findingQueryFromSearchParams(
       new URLSearchParams(
-        'list=bogus&decision=maybe&sort=random&reason=DROP TABLE&q=%20%20&file=1.5&signal=bogus&verdict=maybe',
+        'list=bogus&decision=maybe&sort=random&reason=DROP TABLE&q=%20%20&file=1.5&signal=bogus&verdict=maybe&gsc=maybe&gscMatch=sometimes',
       ),
       'add',
     );
@@ -242,6 +244,8 @@ describe('URL state', () => {
       file: undefined,
       signal: undefined,
       verdict: undefined,
+      gsc: undefined,
+      gscMatch: undefined,
       sort: 'id',
       cursor: undefined,
     });
@@ -257,9 +261,12 @@ describe('URL state', () => {
       q: 'a b&c',
       file: 3,
       verdict: 'unchecked',
+      gsc: 'indexed',
     };
     const params = toSearchParams(view);
-    expect(params.toString()).toBe('list=prune&reason=http_404&q=a+b%26c&file=3&verdict=unchecked');
+    expect(params.toString()).toBe(
+      'list=prune&reason=http_404&q=a+b%26c&file=3&verdict=unchecked&gsc=indexed',
+    );
     expect(findingQueryFromSearchParams(params)).toMatchObject(view);
     const sorted = toSearchParams({ list: 'add', sort: '-url', cursor: 'c1' });
     expect(sorted.toString()).toBe('list=add&sort=-url&cursor=c1');

@@ -1,5 +1,6 @@
 // Human wording for findings (reason labels, evidence sentences) and the findings view's URL state:
 // list, filters, sort and cursor live in the page's search params so a view can be linked and reloaded.
+import { GSC_FILTERS, GSC_MATCHES } from '@/lib/gsc/xref/sql';
 import { VERDICT_FILTERS } from '@/lib/spot-check/latest';
 import { filterParams } from './links';
 import { reasonInfo } from './reasons';
@@ -221,6 +222,8 @@ export function findingQueryFromSearchParams(
     file: Number.isSafeInteger(file) && file > 0 ? file : undefined,
     signal: oneOf(SIGNALS, param(params, 'signal', 40)),
     verdict: oneOf(VERDICT_FILTERS, param(params, 'verdict', 20)),
+    gsc: oneOf(GSC_FILTERS, param(params, 'gsc', 30)),
+    gscMatch: oneOf(GSC_MATCHES, param(params, 'gscMatch', 20)),
     sort: oneOf(SORTS, param(params, 'sort', 10)) ?? 'id',
     cursor: param(params, 'cursor', 2000),
   };
@@ -238,6 +241,8 @@ export function toSearchParams(view: FindingView): URLSearchParams {
     ['file', view.file === undefined ? undefined : String(view.file)],
     ['signal', view.signal],
     ['verdict', view.verdict],
+    ['gsc', view.gsc],
+    ['gscMatch', view.gscMatch],
     ['sort', view.sort === 'id' ? undefined : view.sort],
     ['cursor', view.cursor],
   ];
@@ -256,6 +261,8 @@ export function filterOf(view: FindingView): TFindingFilter {
   if (view.file !== undefined) filter.file = view.file;
   if (view.signal) filter.signal = view.signal;
   if (view.verdict) filter.verdict = view.verdict;
+  if (view.gsc) filter.gsc = view.gsc;
+  if (view.gscMatch) filter.gscMatch = view.gscMatch;
   return filter;
 }
 

@@ -7,6 +7,8 @@
 // and a failed one that counts for nothing.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import { createElement, type ReactElement } from 'react';
+import { renderToStaticMarkup } from 'react-dom/server';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { GET as previewRoute } from '@/app/api/v1/audits/[id]/decisions/preview/route';
 import { POST as decideRoute } from '@/app/api/v1/audits/[id]/decisions/route';
@@ -16,9 +18,11 @@ import { GET as reasonsRoute } from '@/app/api/v1/audits/[id]/findings/reasons/r
 import { GET as listRoute } from '@/app/api/v1/audits/[id]/findings/route';
 import { GET as xrefRoute } from '@/app/api/v1/audits/[id]/gsc/cross-reference/route';
 import { pool } from '@/lib/db/client';
+import { findingKeys } from '@/lib/findings/hooks';
 import type { FindingDetailDto, FindingDto, FindingPage } from '@/lib/findings/schema';
 import { parseGscFile } from '@/lib/gsc/parse';
 import { bucketOf } from '@/lib/gsc/reasons';
+import { gscCrossReferenceKeys } from '@/lib/gsc/xref/hooks';
 import type { GscCrossReferenceDto } from '@/lib/gsc/xref/types';
 import { type TestCaller, testCaller } from '@/lib/test-support/auth';
 import { reconciledAuditOf, urlsetXml } from '@/lib/test-support/run-audit';
@@ -307,5 +311,70 @@ describe('Search Console in the review, on cowboykimono (R4)', () => {
     ]);
     expect(xref.indexed).toEqual({ named: 3, declared: 3, prune: 3, held: 0, notFlagged: 0 });
     expect(xref.unknownDeclared).toBe(0);
+  });
+
+  it('shows the column, the prune-with-care badge, the panel section and the linked cross-reference', async () => {
+    const { FindingsPanel } = await import('@/app/(app)/audits/[id]/_components/findings-panel');
+    const { FindingsTable } = await import('@/app/(app)/audits/[id]/_components/findings-table');
+    const { GscCrossReference } = await import('@/app/(app)/audits/[id]/_components/gsc-cross-reference');
+    const { QueryClient, QueryClientProvider } = await import('@tanstack/react-query');
+    const client = new QueryClient();
+    const render = (node: ReactElement) =>
+      renderToStaticMarkup(createElement(QueryClientProvider, { client }, node));
+    const page = await findingsOf('list=prune');
+    const table = render(
+      createElement(FindingsTable, {
+        items: page.items,
+        list: 'prune',
+        hasInlinks: false,
+        emptyMessage: '',
+        sort: 'id',
+        focusIndex: 0,
+        focusRequest: 0,
+        isSelected: () => false,
+        pageState: 'none',
+        onFocusRow: () => {},
+        onToggle: () => {},
+        onTogglePage: () => {},
+        onOpen: () => {},
+        onSort: () => {},
+        tableRef: { current: null },
+      }),
+    );
+    expect(table).toContain('>Search Console</th>');
+    expect(table.match(/Indexed — prune with care/g)).toHaveLength(3);
+    expect(table.match(/Not indexed: 404/g)).toHaveLength(page.items.length - 3);
+
+    const care = page.items.find((f) => f.url === indexedNow[0]) as FindingDto;
+    const notFound = page.items.find((f) => f.reason === 'http_404') as FindingDto;
+    const detailOf = async (finding: FindingDto) => {
+      const res = await getFindingRoute(
+        reviewer.request(`${base}/${auditId}/findings/${finding.id}`),
+        ctx({ id: auditId, findingId: String(finding.id) }),
+      );
+      client.setQueryData(findingKeys.detail(auditId, finding.id), await res.json());
+    };
+    await detailOf(care);
+    await detailOf(notFound);
+    const panel = (finding: FindingDto) =>
+      render(createElement(FindingsPanel, { auditId, finding, onDecide: () => {}, onClose: () => {} }));
+    expect(panel(care)).toMatch(
+      /<h3 id="panel-gsc">Search Console<\/h3>.*Indexed — prune with care.*prune with care \(it may/,
+    );
+    const notFoundPanel = panel(notFound);
+    expect(notFoundPanel).toContain('Google says: <q data-testid="panel-gsc-reason">Not found (404)</q>');
+    expect(notFoundPanel).toContain('Google&#x27;s reason agrees with ours.');
+    expect(notFoundPanel).toMatch(/From a page-indexing export \(All known pages\), imported /);
+
+    const xref = await get<GscCrossReferenceDto>(
+      xrefRoute as typeof listRoute,
+      auditId,
+      'gsc/cross-reference',
+    );
+    client.setQueryData(gscCrossReferenceKeys.crossReference(auditId), xref);
+    const section = render(createElement(GscCrossReference, { auditId }));
+    expect(section).toContain('href="?list=prune&amp;gsc=http_404&amp;gscMatch=agrees#findings"');
+    expect(section).toMatch(/aria-label="20 pruned for the same reason \(404\)"[^>]*>20</);
+    expect(section).toMatch(/href="\?list=prune&amp;gsc=indexed#findings"[^>]*>3</);
   });
 });

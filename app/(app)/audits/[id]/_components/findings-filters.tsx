@@ -1,7 +1,8 @@
 'use client';
 // Filters of the findings list: reason chips counted under every other active filter (each with its
 // definition and usual fix behind a "?"), search, host, path prefix, sitemap file, signal, live verdict
-// (the latest finished spot-check), review status and sort. Every change becomes the URL (and starts again from the first page).
+// (the latest finished spot-check), Search Console state (with agrees/disagrees from a cross-reference link),
+// review status and sort. Every change becomes the URL (and starts again from the first page).
 import { useState } from 'react';
 import { DebouncedInput } from '@/components/ui/debounced-input';
 import { formatCount } from '@/lib/audits/format';
@@ -12,6 +13,8 @@ import { decisionLabel, type FindingView, filterOf, SORT_LABELS } from '@/lib/fi
 import { useReasonCounts } from '@/lib/findings/hooks';
 import { reasonInfo, signalInfo } from '@/lib/findings/reasons';
 import { DECISIONS, type Decision, type FindingSort, SIGNALS, SORTS } from '@/lib/findings/schema';
+import { gscFilterLabel } from '@/lib/gsc/xref/labels';
+import { GSC_FILTERS } from '@/lib/gsc/xref/sql';
 import { verdictLabel } from '@/lib/spot-check/labels';
 import { VERDICT_FILTERS, type VerdictFilter } from '@/lib/spot-check/latest';
 import { declaresUrls } from './sitemap-tree';
@@ -78,7 +81,9 @@ export function FindingsFilters({
       view.pathPrefix ||
       view.file !== undefined ||
       view.signal ||
-      view.verdict,
+      view.verdict ||
+      view.gsc ||
+      view.gscMatch,
   );
   const declaring = (files.data ?? []).filter(declaresUrls);
   // Add rows are declared nowhere and carry no signal: the two filters would only ever empty the list.
@@ -235,6 +240,39 @@ export function FindingsFilters({
               </option>
             ))}
           </select>
+        </div>
+        <div className="field field--inline">
+          <label htmlFor="findings-gsc" className="field__label field__label--small">
+            Search Console
+          </label>
+          <select
+            id="findings-gsc"
+            className="select select--small"
+            value={view.gsc ?? ''}
+            // A new state or bucket drops an agreement filter made for the old one (links set both).
+            onChange={(event) =>
+              update({ gsc: GSC_FILTERS.find((v) => v === event.target.value), gscMatch: undefined })
+            }
+          >
+            <option value="">Any state</option>
+            {GSC_FILTERS.map((value) => (
+              <option key={value} value={value}>
+                {gscFilterLabel(value)}
+              </option>
+            ))}
+          </select>
+          {view.gscMatch ? (
+            <button
+              type="button"
+              className="filter-chip"
+              aria-pressed="true"
+              data-testid="gsc-match-chip"
+              onClick={() => update({ gscMatch: undefined })}
+              title="Remove this filter"
+            >
+              {view.gscMatch === 'agrees' ? 'Agrees with our reason' : 'Disagrees with our reason'} ×
+            </button>
+          ) : null}
         </div>
         <div className="field field--inline">
           <label htmlFor="findings-decision" className="field__label field__label--small">

@@ -2,7 +2,8 @@
 // The side panel for the focused finding: the decision (as radios, so the page keeps one "Approve"
 // button), what each of its reasons and signals means and how it is usually fixed, the evidence in
 // sentences and raw, its target, crawl facts, every sitemap file declaring it, the latest finished live
-// spot-check (verdict, explanation, the hop chain in order) and the decision history. Approving is off, with
+// spot-check (verdict, explanation, the hop chain in order), what Search Console says of the URL (state,
+// Google's reason, last crawled, whether it agrees with ours, the import it came from) and the decision history. Approving is off, with
 // the reason, while the audit requires a confirming spot-check the row lacks.
 import { useEffect, useRef } from 'react';
 import { ReasonExplanations } from '@/components/findings/reason-explanations';
@@ -20,7 +21,9 @@ import {
 import { useFinding } from '@/lib/findings/hooks';
 import { safeHref } from '@/lib/findings/links';
 import { DECISIONS, type Decision, type FindingDetailDto, type FindingDto } from '@/lib/findings/schema';
+import { gscAgreementText } from '@/lib/gsc/xref/labels';
 import { verdictLabel } from '@/lib/spot-check/labels';
+import { GscBadge } from './findings-table';
 import { VerdictBadge } from './spot-checks-verdict';
 
 function rawValue(value: unknown): string {
@@ -84,6 +87,50 @@ function LiveCheck({ finding, detail }: { finding: FindingDto; detail: FindingDe
               {evidence.ms} ms
             </p>
           ) : null}
+        </>
+      )}
+    </section>
+  );
+}
+
+const GSC_SOURCES = {
+  drilldown: 'a page-indexing export',
+  performance: 'a Performance pages export',
+} as const;
+
+/** What Search Console says of the row's URL now (the latest import that lists it): the list row's summary
+ * at once, the import it came from once the detail has loaded. */
+function SearchConsole({ finding, detail }: { finding: FindingDto; detail: FindingDetailDto | undefined }) {
+  const gsc = detail?.gsc ?? finding.gsc;
+  const source = detail?.gsc ?? null;
+  return (
+    <section className="stack" style={{ gap: '0.4rem' }} aria-labelledby="panel-gsc" data-testid="panel-gsc">
+      <h3 id="panel-gsc">Search Console</h3>
+      {!gsc ? (
+        <p className="muted small">
+          No Search Console import names this URL. Import page-indexing or Performance exports in the Search
+          Console section.
+        </p>
+      ) : (
+        <>
+          <p className="small" data-testid="panel-gsc-state" data-gsc-state={gsc.state}>
+            <GscBadge gsc={gsc} list={finding.list} />
+            {gsc.lastCrawled ? <span className="muted"> last crawled {gsc.lastCrawled}</span> : null}
+          </p>
+          {gsc.reason ? (
+            <p className="small">
+              Google says: <q data-testid="panel-gsc-reason">{gsc.reason}</q>
+            </p>
+          ) : null}
+          <p className="small" data-testid="panel-gsc-agreement" data-agrees={String(gsc.agrees)}>
+            {gscAgreementText(gsc, finding.list === 'prune')}
+          </p>
+          <p className="muted small" data-testid="panel-gsc-source">
+            From {GSC_SOURCES[gsc.source]}
+            {source
+              ? `${source.scope ? ` (${source.scope})` : ''}, imported ${formatDateTime(source.importedAt)}`
+              : ''}
+          </p>
         </>
       )}
     </section>
@@ -176,6 +223,7 @@ export function FindingsPanel({
           ) : null}
         </fieldset>
         <LiveCheck finding={finding} detail={current} />
+        <SearchConsole finding={finding} detail={current} />
         <ReasonExplanations reasons={finding.reasons} signals={finding.signals} />
         <section className="stack" style={{ gap: '0.4rem' }} aria-labelledby="panel-evidence">
           <h3 id="panel-evidence">Evidence</h3>

@@ -2,7 +2,8 @@
 // One page of findings as a grid with row focus (roving tabindex) and row selection: the URL with its
 // sitemap file and signals, the reason, what the reason points to (redirect target, canonical, variant, with
 // its status), status, crawl depth, inlinks (when the crawl had them), date, the latest finished
-// spot-check's verdict ("Live") and decision. Column headers
+// spot-check's verdict ("Live"), what Search Console says of the URL now (with "prune with care" on prune
+// rows Google has indexed) and decision. Column headers
 // sort (the sort lives in the URL). Keys are handled by the page (use-review-keys); this component only
 // renders and reports clicks.
 import { memo, type RefObject, useEffect, useRef } from 'react';
@@ -11,7 +12,8 @@ import { formatCount } from '@/lib/audits/format';
 import { reasonColour } from '@/lib/findings/chart-data';
 import { decisionLabel, reasonLabel, sitemapFileLabel } from '@/lib/findings/format';
 import { signalInfo } from '@/lib/findings/reasons';
-import type { FindingDto, FindingList, FindingSort } from '@/lib/findings/schema';
+import type { FindingDto, FindingGsc, FindingList, FindingSort } from '@/lib/findings/schema';
+import { gscBadgeText } from '@/lib/gsc/xref/labels';
 import { SortHeader } from './sort-header';
 import { VerdictBadge } from './spot-checks-verdict';
 
@@ -49,6 +51,22 @@ function TargetCell({ finding }: { finding: FindingDto }) {
         {target.status !== null ? <span className="target-cell__status"> ({target.status})</span> : null}
       </span>
       <span className="target-cell__kind">{targetKindLabel(target.kind)}</span>
+    </span>
+  );
+}
+
+/** Search Console's state of a row: "Indexed", "Not indexed: 404"; on a prune row Google has indexed,
+ * "Indexed — prune with care" (we would drop a page that may still bring visitors). */
+export function GscBadge({ gsc, list }: { gsc: FindingGsc; list: FindingList }) {
+  const isCare = gsc.state === 'indexed' && list === 'prune';
+  const modifier = isCare ? 'care' : gsc.state;
+  return (
+    <span
+      className={`gsc-badge gsc-badge--${modifier}`}
+      data-testid={isCare ? 'gsc-prune-with-care' : undefined}
+      title={gsc.reason ?? undefined}
+    >
+      {isCare ? 'Indexed — prune with care' : gscBadgeText(gsc)}
     </span>
   );
 }
@@ -170,6 +188,9 @@ const Row = memo(function Row({
       <td className="finding-row__live" data-testid="finding-live" data-verdict={finding.spotCheck?.verdict}>
         {finding.spotCheck ? <VerdictBadge verdict={finding.spotCheck.verdict} /> : dash}
       </td>
+      <td className="finding-row__gsc" data-testid="finding-gsc" data-gsc-state={finding.gsc?.state}>
+        {finding.gsc ? <GscBadge gsc={finding.gsc} list={finding.list} /> : dash}
+      </td>
       <td className="finding-row__decision">
         <span className={`decision decision--${finding.decision}`}>{decisionLabel(finding.decision)}</span>
       </td>
@@ -286,6 +307,13 @@ export function FindingsTable({
             )}
             <th scope="col" className="col-live" title="The latest finished spot-check's verdict">
               Live
+            </th>
+            <th
+              scope="col"
+              className="col-gsc"
+              title="What Google Search Console says of the URL (latest import)"
+            >
+              Search Console
             </th>
             <SortHeader {...header} column="decision" label="Decision" className="col-decision" />
           </tr>

@@ -1,7 +1,9 @@
 'use client';
 // The audit page's "Search Console" section (issue #13): what Google says about the audit's URLs, from the
 // exports a team imports and from URL Inspection runs. Each part of the issue adds its component here.
+import { GscCrossReference } from './gsc-cross-reference';
 import { GscGaps } from './gsc-gaps';
+import { GscImports } from './gsc-imports';
 
 export function GscSection({ auditId }: { auditId: string }) {
   return (
@@ -19,8 +21,9 @@ export function GscSection({ auditId }: { auditId: string }) {
           rest are not.
         </p>
       </div>
-      {/* gscimport: imports here */}
+      <GscImports auditId={auditId} />
       <GscGaps auditId={auditId} />
+      <GscCrossReference auditId={auditId} />
       {/* gscinspect: URL inspection here */}
     </section>
   );

@@ -1,0 +1,153 @@
+'use client';
+// Search Console against our findings (issue #13, item 3), in the audit page's Search Console section: per
+// reason bucket Google names URLs with, how many the audit declares and where those stand in our review
+// (pruned for the same reason, pruned for another, held, not flagged), and the indexed URLs we would
+// prune ("prune with care"). Each count of review rows links to the review filtered to exactly them.
+import Link from 'next/link';
+import { usePathname } from 'next/navigation';
+import { formatCount } from '@/lib/audits/format';
+import { type FindingView, reasonLabel, toSearchParams } from '@/lib/findings/format';
+import type { FindingList } from '@/lib/findings/schema';
+import { useGscCrossReference } from '@/lib/gsc/xref/hooks';
+import { gscBucketLabel } from '@/lib/gsc/xref/labels';
+import type { GscFilter, GscMatch } from '@/lib/gsc/xref/sql';
+import type { GscCrossReferenceRow } from '@/lib/gsc/xref/types';
+
+type ReviewFilter = { list: FindingList; gsc: GscFilter; gscMatch?: GscMatch };
+
+/** A count, linked to the review rows it counts (plain when there are none). */
+function CountLink({ n, filter, label }: { n: number | null; filter: ReviewFilter; label: string }) {
+  // Null outside the app router (a test's static render): the link is then relative to the page.
+  const pathname = usePathname() ?? '';
+  if (n === null) return <span className="muted">—</span>;
+  if (n === 0) return <span className="muted">0</span>;
+  const view: FindingView = { ...filter, sort: 'id' };
+  return (
+    <Link href={`${pathname}?${toSearchParams(view)}#findings`} aria-label={`${formatCount(n)} ${label}`}>
+      {formatCount(n)}
+    </Link>
+  );
+}
+
+function BucketRow({ row }: { row: GscCrossReferenceRow }) {
+  const name = gscBucketLabel(row.bucket);
+  const ours = row.matchingReasons.map(reasonLabel).join(', ');
+  return (
+    <tr data-testid="gsc-xref-row" data-bucket={row.bucket}>
+      <th scope="row">
+        Not indexed: {name}
+        <span className="gsc-xref__reason">{row.reasons.join('; ')}</span>
+      </th>
+      <td className="num">{formatCount(row.named)}</td>
+      <td className="num">{formatCount(row.declared)}</td>
+      <td className="num" title={ours ? `Our reasons: ${ours}` : 'Only Google can tell this reason'}>
+        <CountLink
+          n={row.pruneMatching}
+          filter={{ list: 'prune', gsc: row.bucket, gscMatch: 'agrees' }}
+          label={`pruned for the same reason (${name})`}
+        />
+      </td>
+      <td className="num">
+        <CountLink
+          n={row.pruneOther}
+          filter={
+            row.pruneMatching === null
+              ? { list: 'prune', gsc: row.bucket }
+              : { list: 'prune', gsc: row.bucket, gscMatch: 'disagrees' }
+          }
+          label={`pruned for another reason (${name})`}
+        />
+      </td>
+      <td className="num">
+        <CountLink n={row.held} filter={{ list: 'held', gsc: row.bucket }} label={`held (${name})`} />
+      </td>
+      <td className="num">{formatCount(row.notFlagged)}</td>
+    </tr>
+  );
+}
+
+export function GscCrossReference({ auditId }: { auditId: string }) {
+  const xref = useGscCrossReference(auditId);
+  if (xref.isPending) return null;
+  if (xref.isError) {
+    return (
+      <p className="alert alert--danger" role="alert">
+        Could not read the cross-reference with the findings: {xref.error.message}
+      </p>
+    );
+  }
+  const { rows, indexed } = xref.data;
+  // Nothing imported names a URL yet: the gap table above already says what to import.
+  if (rows.length === 0 && indexed.named === 0) return null;
+  return (
+    <div className="stack gsc-xref" data-testid="gsc-cross-reference">
+      <h3>Search Console against our findings</h3>
+      <div className="table-wrap">
+        <table className="table gsc-xref__table">
+          <thead>
+            <tr>
+              <th scope="col">Google says</th>
+              <th scope="col" className="num">
+                URLs
+              </th>
+              <th scope="col" className="num">
+                Declared
+              </th>
+              <th scope="col" className="num">
+                Pruned, same reason
+              </th>
+              <th scope="col" className="num">
+                Pruned, other reason
+              </th>
+              <th scope="col" className="num">
+                Held
+              </th>
+              <th scope="col" className="num">
+                Not flagged
+              </th>
+            </tr>
+          </thead>
+          <tbody>
+            {rows.map((row) => (
+              <BucketRow key={row.bucket} row={row} />
+            ))}
+            <tr data-testid="gsc-xref-indexed">
+              <th scope="row">Indexed</th>
+              <td className="num">{formatCount(indexed.named)}</td>
+              <td className="num">{formatCount(indexed.declared)}</td>
+              <td className="num" colSpan={2}>
+                <span data-testid="gsc-xref-care">
+                  <CountLink
+                    n={indexed.prune}
+                    filter={{ list: 'prune', gsc: 'indexed' }}
+                    label="indexed URLs on the prune list (prune with care)"
+                  />
+                </span>{' '}
+                {indexed.prune > 0 ? (
+                  <span className="gsc-badge gsc-badge--care">prune with care</span>
+                ) : null}
+              </td>
+              <td className="num">
+                <CountLink
+                  n={indexed.held}
+                  filter={{ list: 'held', gsc: 'indexed' }}
+                  label="indexed URLs held"
+                />
+              </td>
+              <td className="num">{formatCount(indexed.notFlagged)}</td>
+            </tr>
+          </tbody>
+        </table>
+      </div>
+      <p className="muted small">
+        URLs: what the latest import says of each URL. Declared: of them, URLs a sitemap of this audit lists,
+        which are pruned for the reason Google gives (we agree), pruned for another reason, held, or not
+        flagged by us at all (Google sees a problem we do not). Indexed URLs on the prune list still bring
+        visitors: prune them with care. Counts link to those rows in the review.
+        {xref.data.unknownDeclared > 0
+          ? ` ${formatCount(xref.data.unknownDeclared)} declared URLs are in no import.`
+          : ''}
+      </p>
+    </div>
+  );
+}
