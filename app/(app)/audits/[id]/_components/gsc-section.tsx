@@ -3,7 +3,6 @@
 // exports a team imports and from URL Inspection runs. Each part of the issue adds its component here.
 import { GscCrossReference } from './gsc-cross-reference';
 import { GscGaps } from './gsc-gaps';
-import { GscImports } from './gsc-imports';
 
 export function GscSection({ auditId }: { auditId: string }) {
   return (
@@ -21,7 +20,7 @@ export function GscSection({ auditId }: { auditId: string }) {
           rest are not.
         </p>
       </div>
-      <GscImports auditId={auditId} />
+      {/* gscimport: imports here */}
       <GscGaps auditId={auditId} />
       <GscCrossReference auditId={auditId} />
       {/* gscinspect: URL inspection here */}
