@@ -3,6 +3,7 @@
 import { AppError } from '@/lib/errors';
 import type { NormalizationProfile } from '@/lib/urls/normalize';
 import {
+  auditExists,
   gapCounts,
   gapFiles,
   hasSearchConsoleData,
@@ -15,17 +16,19 @@ import { buildPropertyTotals, buildSitemapGaps, type GscGapsDto } from './gaps-s
 /** The audit's gap table and property totals; a 404 for an unknown audit. Without any import or
  * inspection the answer is empty (hasData false) and the big join is not run. */
 export async function sitemapGaps(auditId: string): Promise<GscGapsDto> {
-  const files = await gapFiles(auditId);
-  if (!files) throw new AppError('not_found', 'No such audit');
-  if (!(await hasSearchConsoleData(auditId))) {
+  const hasData = await hasSearchConsoleData(auditId);
+  if (!hasData) {
+    if (!(await auditExists(auditId))) throw new AppError('not_found', 'No such audit');
     return { hasData: false, sitemaps: [], property: null, sitemapReportOn: null };
   }
-  const [counts, report, chart, named] = await Promise.all([
+  const [files, counts, report, chart, named] = await Promise.all([
+    gapFiles(auditId),
     gapCounts(auditId),
     latestSitemapReport(auditId),
     latestChart(auditId),
     namedUrlCount(auditId),
   ]);
+  if (!files) throw new AppError('not_found', 'No such audit');
   const profile: NormalizationProfile = files.normalization === 'lenient' ? 'lenient' : 'exact';
   return {
     hasData: true,

@@ -1,6 +1,6 @@
 // The shared report as a PDF (pdfkit, built-in Helvetica only: nothing is fetched or embedded): title,
-// audit, summary counts per list and reason, warnings, the latest live spot-check, and the first rows of
-// each list (with each row's verdict in that spot-check). It is streamed:
+// audit, summary counts per list and reason, warnings, the latest live spot-check, Search Console's gaps
+// per sitemap file, and the first rows of each list (with each row's verdict in that spot-check). It is streamed:
 // pdfkit writes each page out when the next one starts, and the rows are read a keyset page at a time
 // while they are drawn, so the web process holds one page of rows and one PDF page, whatever the audit
 // holds (a 60 MB <loc> once cost 40 s and 3.3 GB here). Every text is cut before it is measured.
@@ -15,6 +15,7 @@ import { EXCLUDED_INFO, type ReasonInfo, reasonInfo } from '@/lib/findings/reaso
 import { type FindingList, LISTS } from '@/lib/findings/schema';
 import { verdictLabel } from '@/lib/spot-check/labels';
 import { utcDateTime } from './format';
+import { gscSection } from './pdf-gsc';
 import { spotCheckSection } from './pdf-spot-check';
 import {
   BLACK,
@@ -35,7 +36,7 @@ import {
   tableHeader,
   tableRow,
 } from './pdf-text';
-import { PDF_ROWS_PER_LIST, type PdfListRows, type PdfReportData } from './shared';
+import { PDF_ROWS_PER_LIST, type PdfListRows, type PdfReportData, REPORT_GSC_ROWS } from './shared';
 
 // ── Summary ──────────────────────────────────────────────────────────────────────────────────────
 
@@ -245,6 +246,9 @@ export function reportPdfStream(data: PdfReportData, { compress = true }: PdfOpt
       if (data.spotCheck) doc.addPage();
       spotCheckSection(doc, data.spotCheck, data.spotItems);
     }
+    // Search Console's gaps: a page of their own, or the one line saying nothing was imported.
+    if (data.gsc) doc.addPage();
+    gscSection(doc, data.gsc, REPORT_GSC_ROWS);
     for (const rows of data.lists) {
       if ((doc as unknown as Readable).destroyed) return;
       doc.addPage();

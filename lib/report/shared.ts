@@ -1,7 +1,8 @@
 // The shared, read-only report of one audit (`/r/<token>`): a share token resolves to its audit (or to
 // nothing: unknown, revoked and expired links look the same), and the page and the PDF read only that
-// audit's summary and findings through the existing data functions, and its latest finished live
-// spot-check (lib/report/data.ts): the run's figures, its first rows, and the verdict of each row shown.
+// audit's summary and findings through the existing data functions, its latest finished live
+// spot-check (lib/report/data.ts): the run's figures, its first rows, and the verdict of each row shown,
+// and its Search Console gaps per sitemap file (lib/gsc/gaps.ts).
 
 import { getAudit } from '@/lib/audits/data';
 import type { AuditDto } from '@/lib/audits/schema';
@@ -24,6 +25,8 @@ import {
   LISTS,
   ZFindingQuery,
 } from '@/lib/findings/schema';
+import { sitemapGaps } from '@/lib/gsc/gaps';
+import type { GscGapsDto } from '@/lib/gsc/gaps-shape';
 import type { Verdict } from '@/lib/spot-check/types';
 import {
   latestFinishedSpotCheck,
@@ -41,6 +44,9 @@ export const PDF_ROWS_PER_LIST = 500;
 /** Checked rows of the live spot-check the page and the PDF show (a default sample is 50; the rest is
  * counted, and in the app). */
 export const REPORT_SPOT_ROWS = 100;
+
+/** Sitemap files of the Search Console gap table the page and the PDF list (largest gaps first). */
+export const REPORT_GSC_ROWS = 100;
 
 /** Share tokens are `sar_` + base64url; anything else is not looked up at all. */
 const TOKEN_SHAPE = /^[A-Za-z0-9_-]{1,200}$/;
@@ -120,6 +126,14 @@ export interface ReportPageData {
   spotItems: ReportSpotItem[];
   /** That run's verdict of each row on the page it checked. */
   verdicts: Map<number, Verdict>;
+  /** Search Console's gaps per sitemap file and the property's totals; null when nothing was imported. */
+  gsc: GscGapsDto | null;
+}
+
+/** The audit's Search Console gaps, or null when nothing was imported or inspected. */
+async function gscOf(auditId: string): Promise<GscGapsDto | null> {
+  const gaps = await sitemapGaps(auditId);
+  return gaps.hasData ? gaps : null;
 }
 
 /** The latest finished spot-check and its first rows, or nothing. */
@@ -162,12 +176,14 @@ export async function loadReportPage(share: OpenShare, params: SearchParams): Pr
       spotCheck: null,
       spotItems: [],
       verdicts: new Map(),
+      gsc: await gscOf(audit.id),
     };
   }
-  const [{ page, view }, files, { spotCheck, spotItems }] = await Promise.all([
+  const [{ page, view }, files, { spotCheck, spotItems }, gsc] = await Promise.all([
     findingsPage(audit.id, requested),
     findingsByFile(audit.id),
     spotCheckOf(audit.id),
+    gscOf(audit.id),
   ]);
   // One read for the page's rows, by the run's primary key.
   const verdicts = spotCheck
@@ -194,6 +210,7 @@ export async function loadReportPage(share: OpenShare, params: SearchParams): Pr
     spotCheck,
     spotItems,
     verdicts,
+    gsc,
   };
 }
 
@@ -221,6 +238,7 @@ export interface PdfReportData {
   lists: PdfListRows[];
   spotCheck: ReportSpotCheck | null;
   spotItems: ReportSpotItem[];
+  gsc: GscGapsDto | null;
   generatedAt: Date;
 }
 
@@ -281,7 +299,7 @@ export async function loadPdfReport(share: OpenShare, generatedAt = new Date()):
         pages: () => withVerdicts(listRowPages(audit.id, list), spotCheck?.runId),
       }))
     : [];
-  return { audit, lists, spotCheck, spotItems, generatedAt };
+  return { audit, lists, spotCheck, spotItems, gsc: await gscOf(audit.id), generatedAt };
 }
 
 /** `<audit-name-slug>-report.pdf`: ASCII only, safe in a content-disposition header. */

@@ -6,8 +6,9 @@ import { cache } from 'react';
 import { Badge } from '@/components/ui/badge';
 import { statusLabel, statusTone } from '@/lib/audits/labels';
 import { utcDateTime } from '@/lib/report/format';
-import { loadReportPage, openShare, PDF_ROWS_PER_LIST } from '@/lib/report/shared';
+import { loadReportPage, openShare, PDF_ROWS_PER_LIST, REPORT_GSC_ROWS } from '@/lib/report/shared';
 import { ReportFindings } from './_components/report-findings';
+import { ReportGscSection } from './_components/report-gsc';
 import { ReportSpotCheckSection } from './_components/report-spot-check';
 import { ReportSummary } from './_components/report-summary';
 
@@ -63,6 +64,7 @@ export default async function SharedReportPage({ params, searchParams }: Props) 
       </header>
       <ReportSummary audit={audit} perList={data.perList} perFile={data.perFile} />
       {audit.findings ? <ReportSpotCheckSection run={data.spotCheck} items={data.spotItems} /> : null}
+      <ReportGscSection gsc={data.gsc} rows={REPORT_GSC_ROWS} />
       {audit.findings && data.page ? (
         <ReportFindings
           findings={audit.findings}

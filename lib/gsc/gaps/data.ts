@@ -4,6 +4,7 @@
 // shapes them.
 import 'server-only';
 import { pool } from '@/lib/db/client';
+import { displaySql } from '@/lib/findings/display';
 import { currentGscStatesSql } from '@/lib/gsc/current';
 
 /**
@@ -51,7 +52,7 @@ export async function gapCounts(auditId: string): Promise<GapCountRow[]> {
         WHERE audit_id = $1 AND key IS NOT NULL GROUP BY file_id, key)
      SELECT fe.file_id AS "fileId", cur.state,
             CASE WHEN cur.state = 'not_indexed' THEN cur.bucket END AS bucket,
-            CASE WHEN cur.state = 'not_indexed' THEN cur.reason END AS reason,
+            CASE WHEN cur.state = 'not_indexed' THEN ${displaySql('cur.reason')} END AS reason,
             COALESCE(cur.sampled, false) AS sampled, count(*)::int AS count
        FROM fe LEFT JOIN cur ON cur.key = fe.key
       GROUP BY 1, 2, 3, 4, 5`,
@@ -85,7 +86,8 @@ export interface GapFileRow {
 }
 
 /** The audit's sitemap files (an audit has at most a few thousand), indexes included: a report line of an
- * index covers its children. */
+ * index covers its children. Stored texts are cut to the display bound in SQL (a megabyte URL stays in
+ * the database). */
 export async function gapFiles(
   auditId: string,
 ): Promise<{ normalization: string; files: GapFileRow[] } | null> {
@@ -96,7 +98,8 @@ export async function gapFiles(
   const first = audit.rows[0];
   if (!first) return null;
   const { rows } = await pool().query<GapFileRow>(
-    `SELECT id, parent_id AS "parentId", url, final_url AS "finalUrl", upload_name AS "uploadName", kind, entries
+    `SELECT id, parent_id AS "parentId", ${displaySql('url')} AS url, ${displaySql('final_url')} AS "finalUrl",
+            ${displaySql('upload_name')} AS "uploadName", kind, entries
        FROM sitemap_files WHERE audit_id = $1 ORDER BY depth, position, id`,
     [auditId],
   );
@@ -123,8 +126,8 @@ export async function latestSitemapReport(
         WHERE i.audit_id = $1 AND i.status = 'succeeded'
           AND EXISTS (SELECT 1 FROM gsc_sitemap_reports r WHERE r.import_id = i.id)
         ORDER BY i.created_at DESC, i.id DESC LIMIT 1)
-     SELECT r.sitemap, r.type, to_char(r.submitted, 'YYYY-MM-DD') AS submitted,
-            to_char(r.last_read, 'YYYY-MM-DD') AS "lastRead", r.status, r.discovered_pages AS "discoveredPages",
+     SELECT ${displaySql('r.sitemap')} AS sitemap, ${displaySql('r.type')} AS type, to_char(r.submitted, 'YYYY-MM-DD') AS submitted,
+            to_char(r.last_read, 'YYYY-MM-DD') AS "lastRead", ${displaySql('r.status')} AS status, r.discovered_pages AS "discoveredPages",
             latest.day AS "importedOn"
        FROM gsc_sitemap_reports r JOIN latest ON latest.id = r.import_id
       ORDER BY r.export_index, r.line`,
@@ -172,4 +175,9 @@ export async function hasSearchConsoleData(auditId: string): Promise<boolean> {
     [auditId],
   );
   return rows[0]?.any ?? false;
+}
+
+export async function auditExists(auditId: string): Promise<boolean> {
+  const { rows } = await pool().query('SELECT 1 FROM audits WHERE id = $1', [auditId]);
+  return rows.length > 0;
 }

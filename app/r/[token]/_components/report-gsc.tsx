@@ -1,0 +1,239 @@
+// The report's "Search Console" section (a server component, issue #13 item 5): the property's totals, the
+// gap per sitemap file as a bar list over the 10 % and 30 % lines (HTML: the page ships no chart script),
+// indexed vs not indexed per day as an SVG with its days in a hidden table, and the gap table. URLs are
+// text, never links. With nothing imported, one line.
+import { formatCount } from '@/lib/audits/format';
+import {
+  BAND_COLOURS,
+  BAND_LABELS,
+  BAND_LINES,
+  flagWords,
+  formatGap,
+  formatShare,
+  type GapBarsData,
+  type IndexPoint,
+  prepareGapBars,
+  prepareIndexSeries,
+} from '@/lib/gsc/gaps-chart';
+import type { GscGapsDto, SitemapGapDto } from '@/lib/gsc/gaps-shape';
+
+const BAND_BADGE = {
+  normal: 'badge--success',
+  investigate: 'badge--warning',
+  problem: 'badge--danger',
+} as const;
+
+function GapBars({ data }: { data: GapBarsData }) {
+  return (
+    <figure className="chart report-gsc-bars" data-testid="report-gsc-bars">
+      <figcaption>Gap per sitemap file</figcaption>
+      <ul className="report-gsc-bars__list">
+        {data.bars.map((bar) => (
+          <li key={bar.key} className="report-gsc-bars__row" data-testid="report-gsc-bar">
+            <span className="report-gsc-bars__label mono" title={bar.title}>
+              {bar.label}
+            </span>
+            <span className="report-gsc-bars__track" aria-hidden="true">
+              <span className="report-gsc-bars__line" style={{ left: `${BAND_LINES.investigate}%` }} />
+              <span className="report-gsc-bars__line" style={{ left: `${BAND_LINES.problem}%` }} />
+              <span
+                className="report-gsc-bars__bar"
+                style={{ width: `${Math.max(bar.gap, 0.5)}%`, background: BAND_COLOURS[bar.band] }}
+              />
+            </span>
+            <span className="report-gsc-bars__value">
+              {bar.gap} % {BAND_LABELS[bar.band].toLowerCase()}
+            </span>
+          </li>
+        ))}
+      </ul>
+      <p className="muted small">
+        Dashed lines at {BAND_LINES.investigate} % and {BAND_LINES.problem} %: under 10 % normal, 10–30 %
+        investigate, over 30 % problem.
+        {data.folded > 0 ? ` The ${data.bars.length} largest gaps are drawn; the table lists more.` : ''}
+      </p>
+    </figure>
+  );
+}
+
+const W = 600;
+const H = 180;
+
+function IndexSvg({ points }: { points: IndexPoint[] }) {
+  const max = Math.max(1, ...points.flatMap((p) => [p.indexed ?? 0, p.notIndexed ?? 0]));
+  const x = (i: number) => (points.length <= 1 ? W / 2 : (i / (points.length - 1)) * W);
+  const y = (v: number) => H - (v / max) * (H - 8);
+  const line = (pick: (p: IndexPoint) => number | null) =>
+    points
+      .map((p, i) => [i, pick(p)] as const)
+      .filter((pair): pair is readonly [number, number] => pair[1] !== null)
+      .map(([i, v]) => `${x(i).toFixed(1)},${y(v).toFixed(1)}`)
+      .join(' ');
+  const first = points[0];
+  const last = points[points.length - 1];
+  return (
+    <figure className="chart" data-testid="report-gsc-index">
+      <figcaption>Indexed and not indexed pages over time (whole property)</figcaption>
+      <svg
+        viewBox={`0 0 ${W} ${H}`}
+        preserveAspectRatio="none"
+        className="report-gsc-index__svg"
+        role="img"
+        aria-label={`Indexed and not indexed pages per day, ${first?.date} to ${last?.date}; the days are in the table below`}
+      >
+        <line x1="0" y1={H} x2={W} y2={H} stroke="#c4c9d1" />
+        <polyline
+          points={line((p) => p.indexed)}
+          fill="none"
+          stroke={BAND_COLOURS.normal}
+          strokeWidth="2"
+          vectorEffect="non-scaling-stroke"
+        />
+        <polyline
+          points={line((p) => p.notIndexed)}
+          fill="none"
+          stroke={BAND_COLOURS.problem}
+          strokeWidth="2"
+          vectorEffect="non-scaling-stroke"
+        />
+      </svg>
+      <p className="muted small">
+        <span style={{ color: BAND_COLOURS.normal }}>━ Indexed</span> ·{' '}
+        <span style={{ color: BAND_COLOURS.problem }}>━ Not indexed</span> · {first?.date} to {last?.date}, at
+        most {formatCount(max)} pages
+      </p>
+      <table className="visually-hidden">
+        <caption>Indexed and not indexed pages per day</caption>
+        <thead>
+          <tr>
+            <th scope="col">Date</th>
+            <th scope="col">Indexed</th>
+            <th scope="col">Not indexed</th>
+          </tr>
+        </thead>
+        <tbody>
+          {points.map((p) => (
+            <tr key={p.date}>
+              <td>{p.date}</td>
+              <td>{p.indexed === null ? '—' : formatCount(p.indexed)}</td>
+              <td>{p.notIndexed === null ? '—' : formatCount(p.notIndexed)}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </figure>
+  );
+}
+
+function reasonsText(row: SitemapGapDto): string {
+  return row.notIndexedByReason
+    .slice(0, 3)
+    .map((r) => `${formatCount(r.count)} ${r.reason ?? r.bucket ?? 'no reason given'}`)
+    .join('; ');
+}
+
+function GapTable({ rows, total }: { rows: SitemapGapDto[]; total: number }) {
+  return (
+    <>
+      <div className="table-wrap">
+        <table className="table report-table" data-testid="report-gsc-table">
+          <thead>
+            <tr>
+              <th scope="col">Sitemap file</th>
+              <th scope="col">Submitted</th>
+              <th scope="col">Indexed</th>
+              <th scope="col">Not indexed</th>
+              <th scope="col">Unknown</th>
+              <th scope="col">Gap</th>
+              <th scope="col">Band</th>
+              <th scope="col">Last read</th>
+            </tr>
+          </thead>
+          <tbody>
+            {rows.map((row) => (
+              <tr key={row.fileId} data-testid="report-gsc-row">
+                <td className="report-table__url">
+                  <span className="mono">{row.sitemap}</span>
+                </td>
+                <td>{formatCount(row.submitted)}</td>
+                <td>{formatCount(row.indexed)}</td>
+                <td>
+                  {formatCount(row.notIndexed)}
+                  {row.notIndexedByReason.length > 0 ? (
+                    <div className="muted small">{reasonsText(row)}</div>
+                  ) : null}
+                </td>
+                <td>{formatCount(row.unknown)}</td>
+                <td>{formatGap(row)}</td>
+                <td>
+                  {row.band ? (
+                    <span className={`badge ${BAND_BADGE[row.band]}`}>
+                      {BAND_LABELS[row.band]}
+                      {row.basis === 'estimate' ? ' (est.)' : ''}
+                    </span>
+                  ) : (
+                    '—'
+                  )}
+                </td>
+                <td>
+                  {row.lastRead ?? '—'}
+                  {row.status ? <div className="muted small">{row.status}</div> : null}
+                  {flagWords(row).map((flag) => (
+                    <div key={flag} className="small">
+                      ⚠ {flag}
+                    </div>
+                  ))}
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+      {total > rows.length ? (
+        <p className="muted small">
+          and {formatCount(total - rows.length)} more files with smaller gaps: the audit's page in the app
+          lists all of them.
+        </p>
+      ) : null}
+    </>
+  );
+}
+
+export function ReportGscSection({ gsc, rows }: { gsc: GscGapsDto | null; rows: number }) {
+  const property = gsc?.property ?? null;
+  const bars = prepareGapBars(gsc?.sitemaps ?? []);
+  const series = prepareIndexSeries(property);
+  return (
+    <section className="card report-section" aria-labelledby="report-gsc-heading" data-testid="report-gsc">
+      <div className="card__header">
+        <h2 id="report-gsc-heading">Search Console</h2>
+      </div>
+      <div className="card__body stack">
+        {!gsc ? (
+          <p className="muted" data-testid="report-gsc-none">
+            No Search Console data was imported for this audit.
+          </p>
+        ) : (
+          <>
+            <p className="muted small">
+              Per sitemap file, how many distinct submitted URLs Google indexed, did not index (and why) or
+              has not said, from the Search Console exports and URL inspections imported.
+            </p>
+            {property ? (
+              <p data-testid="report-gsc-property">
+                Whole property on {property.date ?? '—'}:{' '}
+                <strong>{property.indexed === null ? '—' : formatCount(property.indexed)}</strong> indexed,{' '}
+                <strong>{property.notIndexed === null ? '—' : formatCount(property.notIndexed)}</strong> not
+                indexed; the imports name {formatCount(property.named)} URLs one by one (
+                {formatShare(property.coverage)}).
+              </p>
+            ) : null}
+            {bars.isEmpty ? null : <GapBars data={bars} />}
+            {series.length > 0 ? <IndexSvg points={series} /> : null}
+            <GapTable rows={gsc.sitemaps.slice(0, rows)} total={gsc.sitemaps.length} />
+          </>
+        )}
+      </div>
+    </section>
+  );
+}
