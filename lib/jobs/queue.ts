@@ -12,6 +12,8 @@ export const QUEUES = [
   'spot-check-select',
   'spot-check',
   'gsc-import',
+  'gsc-inspection-select',
+  'gsc-inspection',
 ] as const;
 export type QueueName = (typeof QUEUES)[number];
 
@@ -100,9 +102,15 @@ export function wakeWorkers(name: string): void {
   });
 }
 
-export async function enqueue(name: QueueName, data: { runId: string; attempt: number }): Promise<void> {
+export async function enqueue(
+  name: QueueName,
+  data: { runId: string; attempt: number },
+  /** startAfter: the job is not handed to a worker before then (a run waiting for tomorrow's quota). */
+  options: { startAfter?: Date } = {},
+): Promise<void> {
   const boss = await getBoss();
   await boss.send(name, data, {
+    ...(options.startAfter ? { startAfter: options.startAfter } : {}),
     singletonKey: `${data.runId}:${data.attempt}`,
     retryLimit: 2,
     retryDelay: 5,

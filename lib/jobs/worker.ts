@@ -5,6 +5,7 @@ import { auditRun } from '@/lib/audits/run';
 import { closeDb } from '@/lib/db/client';
 import { intEnv } from '@/lib/db/config';
 import { gscImportRun } from '@/lib/gsc/import-run';
+import { gscInspectionRun } from '@/lib/gsc/inspection-run';
 import { startHeartbeat } from '@/lib/health/heartbeat';
 import { reapStaleRuns } from '@/lib/runs/reaper';
 import { runStep } from '@/lib/runs/runner';
@@ -15,7 +16,7 @@ import { getBoss, stopBoss, tolerateQueueBookkeepingFailures, wakeWorkers, work 
 import { listenForJobs } from './wake';
 
 /** Every kind of background run this worker serves. */
-export const RUN_KINDS: readonly RunKind[] = [auditRun, spotCheckRun, gscImportRun];
+export const RUN_KINDS: readonly RunKind[] = [auditRun, spotCheckRun, gscImportRun, gscInspectionRun];
 
 export interface WorkerHandle {
   stop(): Promise<void>;

@@ -89,8 +89,10 @@ export function advanceStep(
   step: AnyStep,
   next: AnyStep,
   write?: ResultWrite,
+  /** The phase shown while it waits (default the next step's waitingPhase). */
+  waitingPhase: RunPhase = next.waitingPhase,
 ): Promise<boolean> {
-  return transition(kind, run, step, 'step = $4, phase = $5', [next.name, next.waitingPhase], write);
+  return transition(kind, run, step, 'step = $4, phase = $5', [next.name, waitingPhase], write);
 }
 
 /** The run's outcome is known; `then` is a follow-up step still to run (or none). */

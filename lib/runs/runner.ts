@@ -21,15 +21,16 @@ export function runRefOf(data: JobData): RunRef {
 }
 
 /** Queues a step of a run for its attempt. */
-export function queueStep(step: AnyStep, run: RunRef): Promise<void> {
-  return enqueue(step.queue, { runId: run.id, attempt: run.attempt });
+export function queueStep(step: AnyStep, run: RunRef, startAfter?: Date): Promise<void> {
+  return enqueue(step.queue, { runId: run.id, attempt: run.attempt }, startAfter ? { startAfter } : {});
 }
 
 async function apply(kind: RunKind, run: RunRef, step: AnyStep, result: StepResult<string>) {
   if ('next' in result) {
     const next = stepOf(kind, result.next);
-    if (!(await advanceStep(kind, run, step, next, result.write))) return false;
-    await queueStep(next, run).catch(async (error: Error) => {
+    const waitingPhase = result.wait?.phase ?? next.waitingPhase;
+    if (!(await advanceStep(kind, run, step, next, result.write, waitingPhase))) return false;
+    await queueStep(next, run, result.wait?.until).catch(async (error: Error) => {
       console.error(`[worker] could not queue the ${next.name} step of ${run.id}: ${error.message}`);
       // The step waits with no job to run it: the run would wait for ever.
       await failStep(kind, run, next, 'The job queue is unavailable; the run could not go on');

@@ -16,8 +16,10 @@ export interface RunRef {
 export type ResultWrite = (client: DbClient) => Promise<unknown>;
 
 export type StepResult<S extends string> =
-  /** Hand over to the next step: the run stays running, queued for it (waiting is never stale). */
-  | { next: S; write?: ResultWrite }
+  /** Hand over to the next step: the run stays running, queued for it (waiting is never stale). With
+   * `wait`, the step's job starts no earlier than `until` and the run shows `phase` meanwhile (a URL
+   * Inspection run waiting for the next day's quota re-queues its own step this way). */
+  | { next: S; write?: ResultWrite; wait?: { until: Date; phase: RunPhase } }
   /** The run's outcome is known; `followUp` names a step that runs after it (e.g. indexes). */
   | {
       outcome: 'succeeded' | 'partial' | 'failed';

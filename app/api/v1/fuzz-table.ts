@@ -2,6 +2,7 @@
 // parameter, each query parameter it reads and each JSON body field, from which the test sends one
 // hostile value at a time. The test fails when a route is missing here, or reads a query parameter or a
 // body field this table does not list, so a new route or parameter is fuzzed as soon as it exists.
+import { generateKeyPairSync } from 'node:crypto';
 import { ZAuditPatch, ZCreateAuditJson } from '@/lib/audits/schema';
 import {
   ZLogin,
@@ -13,6 +14,7 @@ import {
   ZUserChange,
 } from '@/lib/auth/schema';
 import { ZDecisionRequest } from '@/lib/findings/schema';
+import { ZGscCredentialsInput, ZGscInspectionRequest } from '@/lib/gsc/inspection-schema';
 import { ZSpotCheckRequest, ZSpotCheckRetry } from '@/lib/spot-check/schema';
 
 /** Rows the test creates before fuzzing. */
@@ -33,6 +35,8 @@ export interface Fixtures {
   spotCheckRunId: string;
   /** A Search Console import of the audit (queued; nothing runs it). */
   gscImportId: string;
+  /** A URL Inspection run of the audit (queued; nothing runs it), under the key fuzzGscKey. */
+  gscInspectionRunId: string;
   loginEmail: string;
   password: string;
 }
@@ -82,6 +86,15 @@ const filterQuery = (fx: Fixtures) => ({
 });
 
 const audit = (fx: Fixtures) => () => ({ id: fx.auditId });
+
+/** A throwaway service-account key (made per test run, never committed) for the credentials routes. */
+export const fuzzGscKey = JSON.stringify({
+  type: 'service_account',
+  client_email: 'fuzz@fuzz-project.iam.gserviceaccount.com',
+  private_key: generateKeyPairSync('rsa', { modulusLength: 2048 })
+    .privateKey.export({ type: 'pkcs8', format: 'pem' })
+    .toString(),
+});
 
 export function routeTable(fx: Fixtures): Record<string, RouteSpec> {
   const filter = filterQuery(fx);
@@ -184,6 +197,24 @@ export function routeTable(fx: Fixtures): Record<string, RouteSpec> {
     },
     'audits/[id]/gsc/imports': { params: audit(fx) },
     'audits/[id]/gsc/imports/[importId]': { params: () => ({ id: fx.auditId, importId: fx.gscImportId }) },
+    'audits/[id]/gsc/credentials': {
+      params: audit(fx),
+      body: {
+        PUT: { schema: ZGscCredentialsInput, valid: [{ property: 'sc-domain:a.example', key: fuzzGscKey }] },
+      },
+    },
+    'audits/[id]/gsc/inspections': {
+      params: audit(fx),
+      body: { POST: { schema: ZGscInspectionRequest, valid: [{ sample: 5, seed: 7 }] } },
+    },
+    'audits/[id]/gsc/inspections/[runId]': {
+      params: () => ({ id: fx.auditId, runId: fx.gscInspectionRunId }),
+      query: [{ limit: '5', cursor: '1' }],
+    },
+    'audits/[id]/gsc/inspections/[runId]/cancel': {
+      params: () => ({ id: fx.auditId, runId: fx.gscInspectionRunId }),
+      body: { POST: null },
+    },
     'audits/[id]/shares': {
       params: audit(fx),
       body: { POST: { schema: ZNewShare, valid: [{ expiresAt: '2099-01-01T00:00:00Z' }] } },

@@ -10,13 +10,23 @@ import { createApiToken, createShare, createUser } from '@/lib/auth/mutations';
 import * as authSchemas from '@/lib/auth/schema';
 import { pool } from '@/lib/db/client';
 import * as findingSchemas from '@/lib/findings/schema';
+import { credentialsOf } from '@/lib/gsc/inspection/data';
+import { insertInspectionRun } from '@/lib/gsc/inspection/mutations';
+import { setCredentials } from '@/lib/gsc/inspection-service';
 import { insertGscImport } from '@/lib/gsc/mutations';
 import { stopBoss } from '@/lib/jobs/queue';
 import { insertSpotCheckRun } from '@/lib/spot-check/mutations';
 import { type TestCaller, testCaller } from '@/lib/test-support/auth';
 import { BOUNDARY, MULTIPART, multipartBody, part } from '@/lib/test-support/multipart';
 import { reconciledAuditOf, urlsetXml } from '@/lib/test-support/run-audit';
-import { type BodySpec, type Fixtures, type Method, type RouteSpec, routeTable } from './fuzz-table';
+import {
+  type BodySpec,
+  type Fixtures,
+  fuzzGscKey,
+  type Method,
+  type RouteSpec,
+  routeTable,
+} from './fuzz-table';
 
 afterAll(() => stopBoss());
 
@@ -252,6 +262,17 @@ beforeAll(async () => {
   );
   const gscImportId = randomUUID();
   await insertGscImport(gscImportId, auditId, [], 'fuzz');
+  await setCredentials(auditId, { property: 'sc-domain:a.example', key: fuzzGscKey }, 'fuzz');
+  const gscInspectionRunId = randomUUID();
+  const gscKey = await credentialsOf(auditId);
+  await insertInspectionRun(
+    gscInspectionRunId,
+    auditId,
+    gscKey?.id ?? '',
+    'sc-domain:a.example',
+    { sample: 5, seed: 1 },
+    'fuzz',
+  );
   const login = await createUser({
     email: `login-${auditId}@fuzz.example`,
     name: 'Login',
@@ -281,6 +302,7 @@ beforeAll(async () => {
     shareId: share.id,
     spotCheckRunId,
     gscImportId,
+    gscInspectionRunId,
     loginEmail: login.email,
     password,
   };
