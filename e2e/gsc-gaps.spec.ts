@@ -1,0 +1,141 @@
+// End to end (issue #13, items 2 and 4): a reviewer audits dhmguide's real sitemap and a small extra file,
+// sees the empty state, imports Search Console exports through the API (a "Page with redirect" drill-down
+// of declared URLs, a Performance Pages.csv, cowboykimono's real overview Chart.csv and a Sitemaps report)
+// and reads the gap table (counts, band, the flag of a file Search Console does not list), the property's
+// totals and both charts (their SVG has bars and lines); screenshots at 390 and 1440 px.
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { expect, type Page, test } from '@playwright/test';
+import { fixturesDir } from '../lib/test-support/fixtures';
+import { expectNoSidewaysScroll, shots } from './spot-site';
+
+const HOST = 'https://www.dhmguide.com';
+const dhmXml = readFileSync(path.join(fixturesDir, 'xml/recon-dhmguide-sitemap.xml'), 'utf8');
+const dhm = [...new Set([...dhmXml.matchAll(/<loc>([^<]+)<\/loc>/g)].map((m) => (m[1] ?? '').trim()))];
+const extra = Array.from({ length: 10 }, (_, i) => `${HOST}/extra/${i + 1}`);
+const extraXml = `<?xml version="1.0"?><urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">${extra
+  .map((u) => `<url><loc>${u}</loc></url>`)
+  .join('')}</urlset>`;
+
+type Upload = { name: string; mimeType: string; buffer: Buffer };
+const csv = (name: string, text: string): Upload => ({
+  name,
+  mimeType: 'text/csv',
+  buffer: Buffer.from(text),
+});
+
+/** 20 of dhmguide's and 5 of extra.xml's URLs redirect; 100 more of dhmguide's had impressions. */
+const imports: Upload[][] = [
+  [
+    csv(
+      'Table.csv',
+      `URL,Last crawled\n${[...dhm.slice(0, 20), ...extra.slice(0, 5)].map((u) => `${u},2026-11-20`).join('\n')}\n`,
+    ),
+    csv('Metadata.csv', 'Property,Value\nSitemap,All known pages\nIssue,Page with redirect\n'),
+  ],
+  [
+    csv(
+      'Pages.csv',
+      `Top pages,Clicks,Impressions,CTR,Position\n${dhm
+        .slice(20, 120)
+        .map((u) => `${u},1,10,10%,5.0`)
+        .join('\n')}\n`,
+    ),
+  ],
+  [csv('Chart.csv', readFileSync(path.join(fixturesDir, 'gsc/cowboykimono-overview/Chart.csv'), 'utf8'))],
+  [
+    csv(
+      'Sitemaps.csv',
+      `Sitemap,Type,Submitted,Last read,Status,Discovered pages,Discovered videos\n${HOST}/sitemap.xml,Sitemap,2025-01-02,${new Date().toISOString().slice(0, 10)},Success,${dhm.length},0\n`,
+    ),
+  ],
+];
+
+async function importAll(page: Page, auditId: string): Promise<void> {
+  const origin = new URL(page.url()).origin;
+  for (const files of imports) {
+    const multipart: Record<string, Upload> = {};
+    files.forEach((file, i) => {
+      multipart[`files${i}`] = file;
+    });
+    const response = await page.request.post(`/api/v1/audits/${auditId}/gsc`, {
+      multipart,
+      headers: { origin },
+    });
+    expect(response.status(), await response.text()).toBe(202);
+  }
+  await expect
+    .poll(
+      async () => {
+        const body = await (await page.request.get(`/api/v1/audits/${auditId}/gsc/imports`)).json();
+        return body.imports.map((i: { status: string }) => i.status).join(',');
+      },
+      { timeout: 60_000 },
+    )
+    .toBe('succeeded,succeeded,succeeded,succeeded');
+}
+
+test('Search Console exports become a gap per sitemap file, with bands, flags and charts', async ({
+  page,
+}) => {
+  await page.goto('/audits/new');
+  await page.getByLabel('Audit name').fill('Search Console gaps');
+  await page.getByLabel('Sitemap files').setInputFiles([
+    { name: 'sitemap.xml', mimeType: 'application/xml', buffer: Buffer.from(dhmXml) },
+    { name: 'extra.xml', mimeType: 'application/xml', buffer: Buffer.from(extraXml) },
+  ]);
+  const crawl = JSON.stringify({
+    url: `${HOST}/`,
+    status: 200,
+    indexable: true,
+    crawled_at: '2026-11-27T09:00:00Z',
+  });
+  await page
+    .getByLabel('Crawl export file')
+    .setInputFiles({ name: 'crawl.jsonl', mimeType: 'application/x-ndjson', buffer: Buffer.from(crawl) });
+  await page.getByRole('button', { name: 'Create audit' }).click();
+  await expect(page.getByTestId('audit-status')).toHaveText(/succeeded/i, { timeout: 60_000 });
+  const auditId = new URL(page.url()).pathname.split('/').pop() ?? '';
+
+  const section = page.getByTestId('gsc-section');
+  await expect(section.getByTestId('gsc-gaps-empty')).toContainText('Import Search Console exports above');
+
+  await importAll(page, auditId);
+  await page.reload();
+  const gaps = page.getByTestId('gsc-gaps');
+  await expect(gaps.getByTestId('gsc-property')).toContainText('78 indexed, 737 not indexed');
+
+  const rows = gaps.getByTestId('gsc-gap-row');
+  await expect(rows).toHaveCount(2);
+  // Largest gap first: extra.xml, 5 of 10 redirecting (50 %, problem), not in the Sitemaps report.
+  const first = rows.nth(0);
+  await expect(first).toContainText('extra.xml');
+  await expect(first).toContainText('50 %');
+  await expect(first.getByTestId('gsc-band')).toHaveText('Problem');
+  await expect(first.getByTestId('gsc-flag')).toHaveText('not in Search Console');
+  const second = rows.nth(1);
+  await expect(second).toContainText('sitemap.xml');
+  await expect(second).toContainText(String(dhm.length));
+  await expect(second).toContainText('20 Page with redirect');
+  const gap = Math.round((20 / dhm.length) * 100);
+  await expect(second).toContainText(`${gap} %`);
+  await expect(second.getByTestId('gsc-band')).toHaveText('Investigate');
+  await expect(second).toContainText('Success');
+
+  // The charts draw: a bar per file over the bands, two lines over time.
+  const bars = gaps.getByTestId('gsc-gap-chart');
+  await expect(bars.locator('.recharts-bar-rectangle')).toHaveCount(2);
+  await expect(bars.locator('.recharts-reference-area')).toHaveCount(2);
+  const lines = gaps.getByTestId('gsc-index-chart');
+  await expect(lines.locator('.recharts-line-curve')).toHaveCount(2);
+  // Their text alternatives.
+  await expect(bars.locator('table.visually-hidden tr')).toHaveCount(3);
+  await expect(lines.locator('table.visually-hidden')).toContainText('737');
+
+  for (const width of [390, 1440]) {
+    await page.setViewportSize({ width, height: 900 });
+    await gaps.scrollIntoViewIfNeeded();
+    await gaps.screenshot({ path: path.join(shots, `gsc-gaps-${width}.png`) });
+    if (width === 390) await expectNoSidewaysScroll(page, 'the Search Console gaps');
+  }
+});
