@@ -3,6 +3,7 @@
 // exports a team imports and from URL Inspection runs. Each part of the issue adds its component here.
 import { GscCrossReference } from './gsc-cross-reference';
 import { GscGaps } from './gsc-gaps';
+import { GscInspections } from './gsc-inspections';
 
 export function GscSection({ auditId }: { auditId: string }) {
   return (
@@ -23,7 +24,7 @@ export function GscSection({ auditId }: { auditId: string }) {
       {/* gscimport: imports here */}
       <GscGaps auditId={auditId} />
       <GscCrossReference auditId={auditId} />
-      {/* gscinspect: URL inspection here */}
+      <GscInspections auditId={auditId} />
     </section>
   );
 }

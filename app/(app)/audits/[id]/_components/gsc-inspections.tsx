@@ -1,0 +1,394 @@
+'use client';
+// URL Inspection in the Search Console section (issue #13): admins set, replace or remove the audit's
+// service-account key (only its property and email are shown after); reviewers start a run over a sample,
+// follow its progress (or its wait for the next day's quota) and cancel it; everyone sees the runs and a
+// run's inspections. Data through lib/gsc/hooks-inspections.ts.
+import { type FormEvent, useId, useState } from 'react';
+import { useCan } from '@/app/session-context';
+import { Alert } from '@/components/ui/alert';
+import { ConfirmButton } from '@/components/ui/confirm-button';
+import { ProgressBar } from '@/components/ui/progress-bar';
+import { formatCount, formatDateTime, progressPercent } from '@/lib/audits/format';
+import { isActiveStatus } from '@/lib/audits/labels';
+import {
+  useCancelGscInspection,
+  useGscCredentials,
+  useGscInspectionRun,
+  useGscInspectionRuns,
+  useRemoveGscCredentials,
+  useSetGscCredentials,
+  useStartGscInspection,
+} from '@/lib/gsc/hooks-inspections';
+import type { GscInspectionItemDto, GscInspectionRunDto } from '@/lib/gsc/inspection-schema';
+import { StatusBadge } from '../../_components/status-badge';
+
+function KeyForm({ auditId, onDone }: { auditId: string; onDone?: () => void }) {
+  const id = useId();
+  const save = useSetGscCredentials(auditId);
+  const [property, setProperty] = useState('');
+  const [file, setFile] = useState<File | null>(null);
+  const [readError, setReadError] = useState<string | null>(null);
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    if (!file || property.trim() === '') return;
+    setReadError(null);
+    let key: string;
+    try {
+      key = await file.text();
+    } catch {
+      setReadError('The file could not be read.');
+      return;
+    }
+    save.mutate({ property: property.trim(), key }, { onSuccess: () => onDone?.() });
+  };
+  return (
+    <form className="spot-form" onSubmit={submit} aria-label="Search Console key" data-testid="gsc-key-form">
+      <div className="spot-form__fields">
+        <div className="field">
+          <label htmlFor={`${id}-property`} className="field__label">
+            Property
+          </label>
+          <input
+            id={`${id}-property`}
+            className="input"
+            value={property}
+            placeholder="sc-domain:example.com"
+            aria-describedby={`${id}-property-hint`}
+            onChange={(e) => setProperty(e.target.value)}
+          />
+          <span id={`${id}-property-hint`} className="field__hint">
+            As Search Console names it: sc-domain:example.com or https://www.example.com/
+          </span>
+        </div>
+        <div className="field">
+          <label htmlFor={`${id}-key`} className="field__label">
+            Service-account key (JSON)
+          </label>
+          <input
+            id={`${id}-key`}
+            type="file"
+            accept="application/json,.json"
+            onChange={(e) => setFile(e.target.files?.[0] ?? null)}
+          />
+          <span className="field__hint">The account must be a user of the property in Search Console.</span>
+        </div>
+      </div>
+      {save.error || readError ? (
+        <Alert title="The key was not saved">{readError ?? save.error?.message}</Alert>
+      ) : null}
+      <div>
+        <button
+          type="submit"
+          className="button button--primary"
+          disabled={save.isPending || !file || property.trim() === ''}
+        >
+          {save.isPending ? 'Saving…' : 'Save key'}
+        </button>
+      </div>
+    </form>
+  );
+}
+
+function KeyPanel({ auditId }: { auditId: string }) {
+  const isAdmin = useCan('admin');
+  const credentials = useGscCredentials(auditId);
+  const remove = useRemoveGscCredentials(auditId);
+  const [isReplacing, setReplacing] = useState(false);
+  if (credentials.isError) return <Alert title="Could not load the key">{credentials.error.message}</Alert>;
+  if (credentials.isPending) return <p className="muted">Loading…</p>;
+  const key = credentials.data;
+  if (!key) {
+    return isAdmin ? (
+      <KeyForm auditId={auditId} />
+    ) : (
+      <p className="muted" data-testid="gsc-key-none">
+        No service-account key yet: an admin adds one to inspect URLs.
+      </p>
+    );
+  }
+  return (
+    <div className="stack">
+      <p data-testid="gsc-key">
+        Inspecting <strong className="mono">{key.property}</strong> as{' '}
+        <span className="mono">{key.clientEmail}</span>
+        <span className="muted small">
+          {' '}
+          · set by {key.createdBy}, {formatDateTime(key.createdAt)}
+        </span>
+      </p>
+      {isAdmin ? (
+        <div className="spot-pager">
+          <button type="button" className="button button--small" onClick={() => setReplacing((v) => !v)}>
+            {isReplacing ? 'Keep this key' : 'Replace key'}
+          </button>
+          <ConfirmButton
+            title="Remove the Search Console key?"
+            message="Runs that use it stop; inspections already made stay. To inspect again, an admin adds a key."
+            confirmLabel="Remove key"
+            dismissLabel="Keep it"
+            busy={remove.isPending}
+            onConfirm={() => remove.mutate()}
+          >
+            Remove key
+          </ConfirmButton>
+        </div>
+      ) : null}
+      {isReplacing ? <KeyForm auditId={auditId} onDone={() => setReplacing(false)} /> : null}
+    </div>
+  );
+}
+
+function StartForm({ auditId, onStarted }: { auditId: string; onStarted: (runId: string) => void }) {
+  const id = useId();
+  const start = useStartGscInspection(auditId);
+  const [sample, setSample] = useState('100');
+  const size = Number(sample);
+  const isValid = Number.isInteger(size) && size >= 1;
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    if (isValid) start.mutate({ sample: size }, { onSuccess: ({ runId }) => onStarted(runId) });
+  };
+  return (
+    <form className="spot-form" onSubmit={submit} noValidate aria-label="Start a URL inspection">
+      <div className="spot-form__fields">
+        <div className="field">
+          <label htmlFor={`${id}-sample`} className="field__label">
+            URLs to inspect
+          </label>
+          <input
+            id={`${id}-sample`}
+            className="input"
+            type="number"
+            inputMode="numeric"
+            min={1}
+            value={sample}
+            aria-invalid={!isValid}
+            aria-describedby={`${id}-sample-hint`}
+            onChange={(e) => setSample(e.target.value)}
+          />
+          <span id={`${id}-sample-hint`} className={isValid ? 'field__hint' : 'field__error'}>
+            {isValid
+              ? 'Spread over the sitemap files; Google allows about 2,000 a day per property.'
+              : 'A whole number from 1'}
+          </span>
+        </div>
+      </div>
+      {start.error ? <Alert title="The inspection was not started">{start.error.message}</Alert> : null}
+      <div>
+        <button type="submit" className="button button--primary" disabled={start.isPending || !isValid}>
+          {start.isPending ? 'Starting…' : 'Inspect URLs'}
+        </button>
+      </div>
+    </form>
+  );
+}
+
+function RunProgress({ run }: { run: GscInspectionRunDto }) {
+  if (run.phase === 'waiting_for_quota') {
+    return (
+      <p className="small" data-testid="gsc-run-waiting">
+        Waiting for the next day's quota until {formatDateTime(run.resumeAt)} —{' '}
+        {formatCount(run.progress.done)} of {formatCount(run.progress.total)} inspected so far
+      </p>
+    );
+  }
+  return (
+    <div className="spot-run__progress">
+      <span className="small" data-testid="gsc-run-progress">
+        {run.status === 'queued'
+          ? 'Waiting for a worker…'
+          : run.progress.total > 0
+            ? `${run.phaseLabel}: ${formatCount(run.progress.done)} of ${formatCount(run.progress.total)}`
+            : `${run.phaseLabel}…`}
+      </span>
+      <ProgressBar value={progressPercent(run.progress) ?? 0} label="URL inspection progress" size="small" />
+    </div>
+  );
+}
+
+function Runs({
+  auditId,
+  runs,
+  selectedId,
+  onSelect,
+}: {
+  auditId: string;
+  runs: GscInspectionRunDto[];
+  selectedId: string | null;
+  onSelect: (runId: string) => void;
+}) {
+  const canReview = useCan('reviewer');
+  const cancel = useCancelGscInspection(auditId);
+  return (
+    <ol className="spot-runs" aria-label="URL inspection runs">
+      {runs.map((run) => (
+        <li key={run.id} className="spot-run" data-selected={run.id === selectedId} data-testid="gsc-run">
+          <div className="spot-run__head">
+            <button
+              type="button"
+              className="button button--link spot-run__select"
+              aria-pressed={run.id === selectedId}
+              onClick={() => onSelect(run.id)}
+            >
+              {formatDateTime(run.createdAt)}
+            </button>
+            <StatusBadge status={run.status} testId="gsc-run-status" />
+            <span className="muted small">
+              by <strong>{run.createdBy}</strong>
+            </span>
+          </div>
+          <p className="small muted spot-run__request">
+            {formatCount(run.request.sample)} URLs of <span className="mono">{run.property}</span>, seed{' '}
+            {run.request.seed}
+            {run.summary
+              ? ` · ${formatCount(run.summary.indexed)} indexed, ${formatCount(run.summary.notIndexed)} not indexed${run.summary.errors ? `, ${formatCount(run.summary.errors)} errors` : ''}`
+              : ''}
+          </p>
+          {isActiveStatus(run.status) ? <RunProgress run={run} /> : null}
+          {run.status === 'cancelled' && run.cancelledBy ? (
+            <p className="small muted">Cancelled by {run.cancelledBy}</p>
+          ) : null}
+          {run.errorMessage ? <p className="small field__error">{run.errorMessage}</p> : null}
+          {isActiveStatus(run.status) && canReview ? (
+            <ConfirmButton
+              title="Cancel this URL inspection?"
+              message="It stops where it is now; the URLs it inspected so far stay."
+              confirmLabel="Cancel inspection"
+              dismissLabel="Keep inspecting"
+              busy={cancel.isPending && cancel.variables === run.id}
+              testId="gsc-run-cancel"
+              onConfirm={() => cancel.mutate(run.id)}
+            >
+              Cancel
+            </ConfirmButton>
+          ) : null}
+        </li>
+      ))}
+    </ol>
+  );
+}
+
+function stateLabel(item: GscInspectionItemDto): string {
+  if (item.error) return `Error: ${item.error.message}`;
+  if (item.state === 'indexed') return 'Indexed';
+  return 'Not indexed';
+}
+
+function Items({ items }: { items: GscInspectionItemDto[] }) {
+  if (items.length === 0) return <p className="muted">No URL inspected yet.</p>;
+  return (
+    <div className="spot-items-wrap">
+      <table className="spot-items" data-testid="gsc-items">
+        <thead>
+          <tr>
+            <th scope="col">URL</th>
+            <th scope="col">Verdict</th>
+            <th scope="col">Coverage</th>
+            <th scope="col">Canonical (Google / page)</th>
+            <th scope="col">Last crawl</th>
+          </tr>
+        </thead>
+        <tbody>
+          {items.map((item) => {
+            const sameCanonical = item.googleCanonical === item.userCanonical;
+            return (
+              <tr key={item.position} data-testid="gsc-item">
+                <td data-label="URL" className="spot-items__url">
+                  <span className="mono spot-url">{item.url}</span>
+                </td>
+                <td data-label="Verdict">
+                  <strong>{stateLabel(item)}</strong>
+                  {item.verdict ? <span className="muted small"> ({item.verdict})</span> : null}
+                </td>
+                <td data-label="Coverage">{item.coverageState ?? '—'}</td>
+                <td data-label="Canonical">
+                  {item.googleCanonical || item.userCanonical ? (
+                    sameCanonical ? (
+                      <span className="mono spot-url">{item.googleCanonical}</span>
+                    ) : (
+                      <span data-testid="gsc-item-canonical-differs">
+                        <span className="mono spot-url">{item.googleCanonical ?? '—'}</span>
+                        <span className="muted small"> Google · page: </span>
+                        <span className="mono spot-url">{item.userCanonical ?? '—'}</span>
+                      </span>
+                    )
+                  ) : (
+                    '—'
+                  )}
+                </td>
+                <td data-label="Last crawl">
+                  {item.lastCrawlTime ? formatDateTime(item.lastCrawlTime) : '—'}
+                </td>
+              </tr>
+            );
+          })}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
+function RunItems({ auditId, runId }: { auditId: string; runId: string }) {
+  const [cursors, setCursors] = useState<(string | null)[]>([null]);
+  const cursor = cursors[cursors.length - 1] ?? null;
+  const run = useGscInspectionRun(auditId, runId, cursor);
+  if (run.isError) return <Alert title="Could not load this inspection">{run.error.message}</Alert>;
+  if (!run.data) return <p className="muted">Loading the inspections…</p>;
+  const { items, nextCursor } = run.data;
+  return (
+    <div className="stack">
+      <h4>Inspected URLs</h4>
+      <Items items={items} />
+      {cursors.length > 1 || nextCursor ? (
+        <div className="spot-pager">
+          <button
+            type="button"
+            className="button button--small"
+            disabled={cursors.length === 1}
+            onClick={() => setCursors((list) => list.slice(0, -1))}
+          >
+            Previous
+          </button>
+          <span className="small muted">Page {cursors.length}</span>
+          <button
+            type="button"
+            className="button button--small"
+            disabled={!nextCursor}
+            onClick={() => nextCursor && setCursors((list) => [...list, nextCursor])}
+          >
+            Next
+          </button>
+        </div>
+      ) : null}
+    </div>
+  );
+}
+
+export function GscInspections({ auditId }: { auditId: string }) {
+  const canReview = useCan('reviewer');
+  const credentials = useGscCredentials(auditId);
+  const runs = useGscInspectionRuns(auditId);
+  const [selected, setSelected] = useState<string | null>(null);
+  const list = runs.data ?? [];
+  const shownId = selected ?? list[0]?.id ?? null;
+  return (
+    <section className="stack" aria-labelledby="gsc-inspections-heading" data-testid="gsc-inspections">
+      <div>
+        <h3 id="gsc-inspections-heading">URL Inspection</h3>
+        <p className="muted small">
+          Ask Google about a sample of the declared URLs, one by one, with a service account of the property.
+          A run that spends the day's quota goes on by itself the next day.
+        </p>
+      </div>
+      <KeyPanel auditId={auditId} />
+      {canReview && credentials.data ? <StartForm auditId={auditId} onStarted={setSelected} /> : null}
+      {runs.isError ? <Alert title="Could not load the inspections">{runs.error.message}</Alert> : null}
+      {list.length > 0 ? (
+        <>
+          <Runs auditId={auditId} runs={list} selectedId={shownId} onSelect={setSelected} />
+          {shownId ? <RunItems key={shownId} auditId={auditId} runId={shownId} /> : null}
+        </>
+      ) : null}
+    </section>
+  );
+}
