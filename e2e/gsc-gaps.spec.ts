@@ -2,7 +2,8 @@
 // sees the empty state, imports Search Console exports through the API (a "Page with redirect" drill-down
 // of declared URLs, a Performance Pages.csv, cowboykimono's real overview Chart.csv and a Sitemaps report)
 // and reads the gap table (counts, band, the flag of a file Search Console does not list), the property's
-// totals and both charts (their SVG has bars and lines); screenshots at 390 and 1440 px.
+// totals and both charts (their SVG has bars and lines), then the shared report's section; screenshots at 390
+// and 1440 px.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { expect, type Page, test } from '@playwright/test';
@@ -77,6 +78,7 @@ async function importAll(page: Page, auditId: string): Promise<void> {
 
 test('Search Console exports become a gap per sitemap file, with bands, flags and charts', async ({
   page,
+  browser,
 }) => {
   await page.goto('/audits/new');
   await page.getByLabel('Audit name').fill('Search Console gaps');
@@ -138,4 +140,24 @@ test('Search Console exports become a gap per sitemap file, with bands, flags an
     await gaps.screenshot({ path: path.join(shots, `gsc-gaps-${width}.png`) });
     if (width === 390) await expectNoSidewaysScroll(page, 'the Search Console gaps');
   }
+
+  // The shared report shows the same table, its bars and the chart, server-rendered.
+  await page.setViewportSize({ width: 1366, height: 900 });
+  await page.getByRole('button', { name: 'Create share link' }).click();
+  const shareUrl = (await page.getByTestId('share-url').textContent())?.trim() ?? '';
+  const stranger = await browser.newContext({ storageState: { cookies: [], origins: [] } });
+  const report = await stranger.newPage();
+  expect((await report.goto(shareUrl))?.status()).toBe(200);
+  const shared = report.getByTestId('report-gsc');
+  await expect(shared.getByTestId('report-gsc-row')).toHaveCount(2);
+  await expect(shared.getByTestId('report-gsc-row').first()).toContainText('extra.xml');
+  await expect(shared.getByTestId('report-gsc-bar')).toHaveCount(2);
+  await expect(shared.locator('svg polyline')).toHaveCount(2);
+  await expect(shared.getByTestId('report-gsc-property')).toContainText('737');
+  for (const width of [390, 1440]) {
+    await report.setViewportSize({ width, height: 900 });
+    await shared.screenshot({ path: path.join(shots, `gsc-gaps-report-${width}.png`) });
+    if (width === 390) await expectNoSidewaysScroll(report, 'the report');
+  }
+  await stranger.close();
 });

@@ -136,7 +136,7 @@ function GapTable({ rows, total }: { rows: SitemapGapDto[]; total: number }) {
   return (
     <>
       <div className="table-wrap">
-        <table className="table report-table" data-testid="report-gsc-table">
+        <table className="table report-table gsc-gaps__table" data-testid="report-gsc-table">
           <thead>
             <tr>
               <th scope="col">Sitemap file</th>
@@ -152,20 +152,20 @@ function GapTable({ rows, total }: { rows: SitemapGapDto[]; total: number }) {
           <tbody>
             {rows.map((row) => (
               <tr key={row.fileId} data-testid="report-gsc-row">
-                <td className="report-table__url">
+                <td data-label="Sitemap file" className="report-table__url">
                   <span className="mono">{row.sitemap}</span>
                 </td>
-                <td>{formatCount(row.submitted)}</td>
-                <td>{formatCount(row.indexed)}</td>
-                <td>
+                <td data-label="Submitted">{formatCount(row.submitted)}</td>
+                <td data-label="Indexed">{formatCount(row.indexed)}</td>
+                <td data-label="Not indexed">
                   {formatCount(row.notIndexed)}
                   {row.notIndexedByReason.length > 0 ? (
                     <div className="muted small">{reasonsText(row)}</div>
                   ) : null}
                 </td>
-                <td>{formatCount(row.unknown)}</td>
-                <td>{formatGap(row)}</td>
-                <td>
+                <td data-label="Unknown">{formatCount(row.unknown)}</td>
+                <td data-label="Gap">{formatGap(row)}</td>
+                <td data-label="Band">
                   {row.band ? (
                     <span className={`badge ${BAND_BADGE[row.band]}`}>
                       {BAND_LABELS[row.band]}
@@ -175,7 +175,7 @@ function GapTable({ rows, total }: { rows: SitemapGapDto[]; total: number }) {
                     '—'
                   )}
                 </td>
-                <td>
+                <td data-label="Last read">
                   {row.lastRead ?? '—'}
                   {row.status ? <div className="muted small">{row.status}</div> : null}
                   {flagWords(row).map((flag) => (

@@ -93,25 +93,25 @@ function GapTable({ rows }: { rows: SitemapGapDto[] }) {
         <tbody>
           {rows.map((row) => (
             <tr key={row.fileId} data-testid="gsc-gap-row">
-              <td className="gsc-gaps__file" title={row.sitemap}>
+              <td data-label="Sitemap file" className="gsc-gaps__file" title={row.sitemap}>
                 {shortSitemapName(row.sitemap)}
               </td>
-              <td>{formatCount(row.submitted)}</td>
-              <td>{formatCount(row.indexed)}</td>
-              <td>
+              <td data-label="Submitted">{formatCount(row.submitted)}</td>
+              <td data-label="Indexed">{formatCount(row.indexed)}</td>
+              <td data-label="Not indexed">
                 <Reasons row={row} />
               </td>
-              <td>{formatCount(row.unknown)}</td>
-              <td>
+              <td data-label="Unknown">{formatCount(row.unknown)}</td>
+              <td data-label="Gap">
                 {formatGap(row)}
                 {row.basis === 'estimate' ? (
                   <div className="muted small">from {formatCount(row.sampled)} inspected</div>
                 ) : null}
               </td>
-              <td>
+              <td data-label="Band">
                 <BandBadge band={row.band} basis={row.basis} />
               </td>
-              <td>
+              <td data-label="Last read">
                 {row.lastRead ?? '—'}
                 {row.status ? <div className="muted small">{row.status}</div> : null}
                 {flagWords(row).map((flag) => (
