@@ -14,6 +14,7 @@ import { pool } from '@/lib/db/client';
 import { stopBoss } from '@/lib/jobs/queue';
 import { runStep } from '@/lib/runs/runner';
 import { type TestCaller, testCaller } from '@/lib/test-support/auth';
+import { fixturePath } from '@/lib/test-support/fixtures';
 import { reconciledAuditOf, urlsetXml } from '@/lib/test-support/run-audit';
 import { currentGscStatesSql } from './current';
 import { gscImportRun } from './import-run';
@@ -21,10 +22,7 @@ import type { GscImportDto } from './import-schema';
 import { importUploadDir } from './mutations';
 import { buildZip } from './test-zip';
 
-const FIXTURES = path.resolve(
-  process.env.FIXTURES_DIR ?? path.join(__dirname, '../../../shared/fixtures'),
-  'gsc',
-);
+const FIXTURES = fixturePath('gsc');
 const fixture = (folder: string, file: string) => readFileSync(path.join(FIXTURES, folder, file));
 
 let auditId = '';

@@ -3,6 +3,7 @@
 // exports a team imports and from URL Inspection runs. Each part of the issue adds its component here.
 import { GscCrossReference } from './gsc-cross-reference';
 import { GscGaps } from './gsc-gaps';
+import { GscImports } from './gsc-imports';
 import { GscInspections } from './gsc-inspections';
 
 export function GscSection({ auditId }: { auditId: string }) {
@@ -21,7 +22,7 @@ export function GscSection({ auditId }: { auditId: string }) {
           rest are not.
         </p>
       </div>
-      {/* gscimport: imports here */}
+      <GscImports auditId={auditId} />
       <GscGaps auditId={auditId} />
       <GscCrossReference auditId={auditId} />
       <GscInspections auditId={auditId} />

@@ -1,0 +1,181 @@
+'use client';
+// The Search Console section's imports (issue #13): reviewers choose CSV exports or zips and import them;
+// everyone sees the imports, newest first, with what each covered, the files it ignored, its progress while
+// the worker reads it, or, when it failed, which file and line could not be read. Admins delete one.
+import { useRef, useState } from 'react';
+import { useCan } from '@/app/session-context';
+import { Alert } from '@/components/ui/alert';
+import { ConfirmButton } from '@/components/ui/confirm-button';
+import { ProgressBar } from '@/components/ui/progress-bar';
+import { formatBytes, formatCount, formatDateTime, progressPercent } from '@/lib/audits/format';
+import { isActiveStatus } from '@/lib/audits/labels';
+import { useDeleteGscImport, useGscImports, useStartGscImport } from '@/lib/gsc/hooks-imports';
+import { describeExport, problemPlace } from '@/lib/gsc/import-labels';
+import type { GscImportDto } from '@/lib/gsc/import-schema';
+import { StatusBadge } from '../../_components/status-badge';
+
+function ImportForm({ auditId }: { auditId: string }) {
+  const start = useStartGscImport(auditId);
+  const input = useRef<HTMLInputElement>(null);
+  const [files, setFiles] = useState<File[]>([]);
+  return (
+    <form
+      className="gsc-import-form"
+      onSubmit={(event) => {
+        event.preventDefault();
+        if (files.length === 0) return;
+        start.mutate(files, {
+          onSuccess: () => {
+            setFiles([]);
+            if (input.current) input.current.value = '';
+          },
+        });
+      }}
+    >
+      <label className="field gsc-import-form__files">
+        <span className="field__label">Search Console exports (.csv or .zip, several at once)</span>
+        <input
+          ref={input}
+          type="file"
+          multiple
+          accept=".csv,.zip,.tsv,.txt,text/csv,application/zip"
+          data-testid="gsc-import-files"
+          onChange={(event) => setFiles([...(event.target.files ?? [])])}
+        />
+      </label>
+      <button
+        type="submit"
+        className="button button--primary"
+        disabled={files.length === 0 || start.isPending}
+        data-testid="gsc-import-submit"
+      >
+        {start.isPending
+          ? 'Uploading…'
+          : files.length > 1
+            ? `Import ${formatCount(files.length)} files`
+            : 'Import'}
+      </button>
+      {start.isError ? <Alert title="The files could not be imported">{start.error.message}</Alert> : null}
+    </form>
+  );
+}
+
+function ImportBody({ item }: { item: GscImportDto }) {
+  if (isActiveStatus(item.status)) {
+    const percent = progressPercent(item.progress);
+    return (
+      <div className="spot-run__progress">
+        <span className="small" data-testid="gsc-import-progress">
+          {item.status === 'queued'
+            ? 'Waiting for a worker…'
+            : `Reading files: ${formatCount(item.progress.done)} of ${formatCount(item.progress.total)}`}
+        </span>
+        <ProgressBar value={item.status === 'queued' ? 0 : (percent ?? 0)} label="Import progress" />
+      </div>
+    );
+  }
+  if (item.status === 'failed') {
+    return (
+      <div className="stack gsc-import__problems" data-testid="gsc-import-problems">
+        <p className="small">Nothing was imported: these files could not be read.</p>
+        {item.problems.length > 0 ? (
+          <ul className="gsc-import__list">
+            {item.problems.flatMap((file) =>
+              file.problems.map((p) => (
+                <li key={`${file.name}:${p.line}:${p.message}`} className="small">
+                  <strong className="gsc-import__place">{problemPlace(file.name, p.line)}</strong>:{' '}
+                  {p.message}
+                </li>
+              )),
+            )}
+          </ul>
+        ) : (
+          <p className="small muted">{item.errorMessage}</p>
+        )}
+      </div>
+    );
+  }
+  if (item.status === 'cancelled')
+    return <p className="small muted">Cancelled before the files were read.</p>;
+  return (
+    <div className="stack gsc-import__covered">
+      <ul className="gsc-import__list" aria-label="What this import covered">
+        {item.exports.map((exp) => (
+          <li
+            key={`${exp.folder}:${exp.kind}:${exp.files.join('|')}`}
+            className="small"
+            data-testid="gsc-import-export"
+          >
+            {describeExport(exp)}
+            {exp.warnings.length > 0 ? <span className="muted"> · {exp.warnings.join(' · ')}</span> : null}
+          </li>
+        ))}
+      </ul>
+      {item.ignored.length > 0 ? (
+        <details className="small">
+          <summary>
+            {formatCount(item.ignored.length)} {item.ignored.length === 1 ? 'file' : 'files'} ignored
+          </summary>
+          <ul className="gsc-import__list" data-testid="gsc-import-ignored">
+            {item.ignored.map((f) => (
+              <li key={f.name}>
+                <span className="gsc-import__place">{f.name}</span>: {f.reason}
+              </li>
+            ))}
+          </ul>
+        </details>
+      ) : null}
+    </div>
+  );
+}
+
+export function GscImports({ auditId }: { auditId: string }) {
+  const canImport = useCan('reviewer');
+  const canDelete = useCan('admin');
+  const imports = useGscImports(auditId);
+  const remove = useDeleteGscImport(auditId);
+  const list = imports.data ?? [];
+  return (
+    <div className="stack gsc-imports" data-testid="gsc-imports">
+      <h3>Imports</h3>
+      {canImport ? <ImportForm auditId={auditId} /> : null}
+      {imports.isError ? <Alert title="Could not load the imports">{imports.error.message}</Alert> : null}
+      {remove.isError ? <Alert title="The import could not be deleted">{remove.error.message}</Alert> : null}
+      {imports.data && list.length === 0 ? (
+        <p className="muted small">No Search Console imports yet.</p>
+      ) : null}
+      {list.length > 0 ? (
+        <ol className="spot-runs" aria-label="Search Console imports">
+          {list.map((item) => (
+            <li key={item.id} className="spot-run" data-testid="gsc-import">
+              <div className="spot-run__head">
+                <strong className="small">{formatDateTime(item.createdAt)}</strong>
+                <StatusBadge status={item.status} testId="gsc-import-status" />
+                <span className="muted small">
+                  by <strong>{item.createdBy}</strong>
+                </span>
+                <span className="muted small gsc-import__uploads">
+                  {item.uploads.map((u) => `${u.name} (${formatBytes(u.bytes)})`).join(', ')}
+                </span>
+                {canDelete && !isActiveStatus(item.status) ? (
+                  <ConfirmButton
+                    title="Delete this import?"
+                    message="Its rows are removed; what the audit knows from Search Console falls back to the imports before it."
+                    confirmLabel="Delete import"
+                    busy={remove.isPending && remove.variables === item.id}
+                    disabled={remove.isPending}
+                    testId="gsc-import-delete"
+                    onConfirm={() => remove.mutate(item.id)}
+                  >
+                    Delete
+                  </ConfirmButton>
+                ) : null}
+              </div>
+              <ImportBody item={item} />
+            </li>
+          ))}
+        </ol>
+      ) : null}
+    </div>
+  );
+}

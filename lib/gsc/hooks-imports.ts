@@ -1,0 +1,65 @@
+// TanStack Query hooks for Search Console imports (issue #13): the list (polled about once a second while
+// an import is queued or running), an upload, a delete. When an import ends, everything the audit page
+// reads about the audit is read again (the gap table, the findings' Search Console column).
+// Browser-safe: requests go through lib/api/client.ts.
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useEffect, useRef } from 'react';
+import { apiFetch } from '@/lib/api/client';
+import { isActiveStatus } from '@/lib/audits/labels';
+import type { GscImportDto } from './import-schema';
+
+const POLL_MS = 1000;
+
+export const gscImportKeys = {
+  list: (auditId: string) => ['audits', 'detail', auditId, 'gsc', 'imports'] as const,
+};
+
+function importsPath(auditId: string): string {
+  return `/api/v1/audits/${encodeURIComponent(auditId)}/gsc`;
+}
+
+export function useGscImports(auditId: string) {
+  const queryClient = useQueryClient();
+  const query = useQuery({
+    queryKey: gscImportKeys.list(auditId),
+    queryFn: ({ signal }) =>
+      apiFetch<{ imports: GscImportDto[] }>(`${importsPath(auditId)}/imports`, { signal }),
+    select: (data) => data.imports,
+    refetchInterval: (q) => {
+      if (q.state.error) return false;
+      return q.state.data?.imports.some((i) => isActiveStatus(i.status)) ? POLL_MS : false;
+    },
+  });
+  // Imports seen running; once one of them has ended, the audit's other Search Console reads are stale.
+  const running = useRef(new Set<string>());
+  useEffect(() => {
+    const ended = (query.data ?? []).filter((i) => running.current.has(i.id) && !isActiveStatus(i.status));
+    running.current = new Set((query.data ?? []).filter((i) => isActiveStatus(i.status)).map((i) => i.id));
+    if (ended.some((i) => i.status === 'succeeded')) {
+      void queryClient.invalidateQueries({ queryKey: ['audits', 'detail', auditId] });
+    }
+  }, [query.data, queryClient, auditId]);
+  return query;
+}
+
+export function useStartGscImport(auditId: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (files: readonly File[]) => {
+      const body = new FormData();
+      for (const file of files) body.append('files', file, file.name);
+      return apiFetch<{ importId: string }>(importsPath(auditId), { method: 'POST', body });
+    },
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: gscImportKeys.list(auditId) }),
+  });
+}
+
+/** Removes one import (admins); the audit's Search Console reads change with it. */
+export function useDeleteGscImport(auditId: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (importId: string) =>
+      apiFetch<void>(`${importsPath(auditId)}/imports/${encodeURIComponent(importId)}`, { method: 'DELETE' }),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: ['audits', 'detail', auditId] }),
+  });
+}
