@@ -21,14 +21,14 @@ export async function sitemapGaps(auditId: string): Promise<GscGapsDto> {
     if (!(await auditExists(auditId))) throw new AppError('not_found', 'No such audit');
     return { hasData: false, sitemaps: [], property: null, sitemapReportOn: null };
   }
-  const [files, counts, report, chart, named] = await Promise.all([
-    gapFiles(auditId),
-    gapCounts(auditId),
+  const files = await gapFiles(auditId);
+  if (!files) throw new AppError('not_found', 'No such audit');
+  const [counts, report, chart, named] = await Promise.all([
+    gapCounts(auditId, files.keysDistinct),
     latestSitemapReport(auditId),
     latestChart(auditId),
     namedUrlCount(auditId),
   ]);
-  if (!files) throw new AppError('not_found', 'No such audit');
   const profile: NormalizationProfile = files.normalization === 'lenient' ? 'lenient' : 'exact';
   return {
     hasData: true,

@@ -44,12 +44,15 @@ export interface GapCountRow {
  * the current states (small next to the entries), grouped again. Entries without a key (a loc that is no
  * URL) cannot be matched and are not counted.
  */
-export async function gapCounts(auditId: string): Promise<GapCountRow[]> {
+export async function gapCounts(auditId: string, keysDistinct: boolean): Promise<GapCountRow[]> {
+  // When the ingest proved every declared key distinct, no file repeats one: the de-duplicating aggregate
+  // (0.5 s of the 2.6 s on a 1,000,000-entry audit here) is skipped.
+  const entries = keysDistinct
+    ? 'SELECT file_id, key FROM sitemap_entries WHERE audit_id = $1 AND key IS NOT NULL'
+    : 'SELECT file_id, key FROM sitemap_entries WHERE audit_id = $1 AND key IS NOT NULL GROUP BY file_id, key';
   const { rows } = await pool().query<GapCountRow>(
     `WITH ${CURRENT_STATES},
-     fe AS (
-       SELECT file_id, key FROM sitemap_entries
-        WHERE audit_id = $1 AND key IS NOT NULL GROUP BY file_id, key)
+     fe AS (${entries})
      SELECT fe.file_id AS "fileId", cur.state,
             CASE WHEN cur.state = 'not_indexed' THEN cur.bucket END AS bucket,
             CASE WHEN cur.state = 'not_indexed' THEN ${displaySql('cur.reason')} END AS reason,
@@ -90,9 +93,10 @@ export interface GapFileRow {
  * the database). */
 export async function gapFiles(
   auditId: string,
-): Promise<{ normalization: string; files: GapFileRow[] } | null> {
-  const audit = await pool().query<{ normalization: string }>(
-    'SELECT normalization FROM audits WHERE id = $1',
+): Promise<{ normalization: string; keysDistinct: boolean; files: GapFileRow[] } | null> {
+  // sitemap_duplicate_keys = 0: the ingest proved every declared key distinct (null: not known).
+  const audit = await pool().query<{ normalization: string; keysDistinct: boolean }>(
+    `SELECT normalization, COALESCE(sitemap_duplicate_keys = 0, false) AS "keysDistinct" FROM audits WHERE id = $1`,
     [auditId],
   );
   const first = audit.rows[0];
@@ -103,7 +107,7 @@ export async function gapFiles(
        FROM sitemap_files WHERE audit_id = $1 ORDER BY depth, position, id`,
     [auditId],
   );
-  return { normalization: first.normalization, files: rows };
+  return { normalization: first.normalization, keysDistinct: first.keysDistinct, files: rows };
 }
 
 export interface SitemapReportRow {
