@@ -11,7 +11,7 @@ export const INVESTIGATE_SHARE = 0.1;
 /** Over this share is a problem (30 % itself is still "investigate", as the issue writes "over 30 %"). */
 export const PROBLEM_SHARE = 0.3;
 /** A sitemap Google last read more than this many days before the import's date is flagged stale. */
-export const STALE_DAYS = 14;
+const STALE_DAYS = 14;
 
 export function bandOf(share: number): GapBand {
   // Rounded to 12 digits so 3/10 computed as 0.30000000000000004 is 30 %, not over it.

@@ -6,7 +6,7 @@ import { INVESTIGATE_SHARE, PROBLEM_SHARE } from './gap-stats';
 import type { PropertyTotals, SitemapGapDto } from './gaps-shape';
 
 /** Bars drawn at most (the largest gaps); the table below the chart lists every file. */
-export const GAP_BARS = 25;
+const GAP_BARS = 25;
 
 export const BAND_COLOURS: Record<GapBand, string> = {
   normal: '#2f7d4f',

@@ -180,8 +180,3 @@ export async function hasSearchConsoleData(auditId: string): Promise<boolean> {
   );
   return rows[0]?.any ?? false;
 }
-
-export async function auditExists(auditId: string): Promise<boolean> {
-  const { rows } = await pool().query('SELECT 1 FROM audits WHERE id = $1', [auditId]);
-  return rows.length > 0;
-}
