@@ -4,6 +4,8 @@ import { defineConfig } from '@playwright/test';
 
 const port = Number(process.env.E2E_PORT ?? 3217);
 const fixturePort = Number(process.env.FIXTURE_PORT ?? 3218);
+// The fixture server's fake Google for URL Inspection (e2e/fixture-server.ts).
+const gscFakePort = Number(process.env.GSC_FAKE_PORT ?? fixturePort + 2);
 // Playwright cannot download its own browser here; Debian's chromium is used when present.
 const executablePath =
   process.env.CHROMIUM_PATH ?? (existsSync('/usr/bin/chromium') ? '/usr/bin/chromium' : undefined);
@@ -45,7 +47,7 @@ export default defineConfig({
     {
       command: 'node --import tsx e2e/fixture-server.ts',
       url: `http://127.0.0.1:${fixturePort}/health`,
-      env: { FIXTURE_PORT: String(fixturePort) },
+      env: { FIXTURE_PORT: String(fixturePort), GSC_FAKE_PORT: String(gscFakePort) },
       reuseExistingServer: false,
     },
     {
@@ -56,6 +58,11 @@ export default defineConfig({
         HOST: '127.0.0.1',
         DATA_DIR: path.join('test-results', 'e2e-data'),
         ALLOW_PRIVATE_NETWORK: 'true',
+        // Only URL Inspection reads these (e2e/gsc-inspect.spec.ts): Google is the fixture server's fake,
+        // with a small daily quota so a run is seen waiting for the next day.
+        GOOGLE_OAUTH_TOKEN_URL: `http://127.0.0.1:${gscFakePort}/token`,
+        GSC_API_BASE_URL: `http://127.0.0.1:${gscFakePort}`,
+        GSC_INSPECTION_DAILY_QUOTA: '4',
       },
       timeout: 240_000,
       reuseExistingServer: false,

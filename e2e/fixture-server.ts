@@ -2,7 +2,9 @@
 // (port FIXTURE_PORT + 1, or SPOT_SITE_PORT) a tiny live site for spot-checks, with a robots.txt of its own:
 //   /robots.txt  disallows /private only;  /, /target, /back  200 HTML pages (no canonical tag: self-canonical)
 //   /gone-a and /back answer after 2 s;  /moved  301 to /target;  /hidden  200 with a robots noindex meta;  anything else  404
+import { generateKeyPairSync } from 'node:crypto';
 import http from 'node:http';
+import { type FakeAnswer, indexedAnswer, startFakeGoogle } from '@/lib/gsc/inspection-fake-google';
 import { startFixtureServer } from '@/lib/test-support/fixture-server';
 
 const fixturePort = Number(process.env.FIXTURE_PORT ?? 3218);
@@ -42,6 +44,57 @@ function answer(path: string, res: http.ServerResponse) {
   }
 }
 await new Promise<void>((resolve) => spotSite.listen(spotPort, '127.0.0.1', resolve));
+
+// A fake Google for URL Inspection (port FIXTURE_PORT + 2, or GSC_FAKE_PORT; the web server's
+// GOOGLE_OAUTH_TOKEN_URL and GSC_API_BASE_URL point at it): a throwaway service-account key made at start,
+// offered at /service-account.json for the spec to upload, and scripted answers per path of the spot site.
+const gscPort = Number(process.env.GSC_FAKE_PORT ?? fixturePort + 2);
+const keys = generateKeyPairSync('rsa', { modulusLength: 2048 });
+const clientEmail = 'e2e-inspector@e2e-project.iam.gserviceaccount.com';
+const notIndexed = (
+  url: string,
+  coverageState: string,
+  verdict = 'NEUTRAL',
+  canonical = url,
+): FakeAnswer => ({
+  status: 200,
+  body: {
+    inspectionResult: {
+      indexStatusResult: {
+        verdict,
+        coverageState,
+        indexingState: 'INDEXING_ALLOWED',
+        pageFetchState: 'SUCCESSFUL',
+        robotsTxtState: 'ALLOWED',
+        googleCanonical: canonical,
+        userCanonical: url,
+        lastCrawlTime: '2026-11-25T08:30:00Z',
+        sitemap: [],
+      },
+    },
+  },
+});
+await startFakeGoogle({
+  port: gscPort,
+  publicKey: keys.publicKey,
+  clientEmail,
+  serveKey: {
+    type: 'service_account',
+    project_id: 'e2e-project',
+    private_key_id: 'e2e',
+    private_key: keys.privateKey.export({ type: 'pkcs8', format: 'pem' }).toString(),
+    client_email: clientEmail,
+  },
+  inspect: (url) => {
+    const path = new URL(url).pathname;
+    if (path === '/gone-a') return notIndexed(url, 'Not found (404)', 'FAIL');
+    if (path === '/moved')
+      return notIndexed(url, 'Page with redirect', 'NEUTRAL', url.replace('/moved', '/target'));
+    if (path === '/hidden') return notIndexed(url, 'Excluded by ‘noindex’ tag');
+    if (path === '/back') return notIndexed(url, 'Crawled - currently not indexed');
+    return indexedAnswer(url);
+  },
+});
 
 const server = await startFixtureServer(fixturePort);
 console.log(`fixture server on ${server.origin}, spot-check site on http://127.0.0.1:${spotPort}`);

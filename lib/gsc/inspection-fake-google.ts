@@ -2,7 +2,7 @@
 // (it verifies the JWT's RS256 signature with the service account's public key, its aud, scope and
 // lifetime, as Google does) and urlInspection/index:inspect with scripted answers.
 import { createVerify, type KeyObject } from 'node:crypto';
-import type http from 'node:http';
+import http from 'node:http';
 import { startTestServer, type TestServer } from '@/lib/net/test-server';
 import { INSPECTION_SCOPE } from './inspection-client';
 
@@ -17,10 +17,14 @@ export interface FakeGoogleOptions {
   /** The answer for one inspected URL (default: indexed, "Submitted and indexed"). */
   inspect?: (url: string, siteUrl: string) => FakeAnswer;
   tokenSeconds?: number;
+  /** A fixed port (the e2e fixture server's); default a free one. */
+  port?: number;
+  /** Served at GET /service-account.json, so a browser test can upload the key the fake trusts. */
+  serveKey?: unknown;
 }
 
 export interface FakeGoogle {
-  server: TestServer;
+  server: Pick<TestServer, 'origin' | 'port' | 'close'>;
   tokenUrl: string;
   apiBase: string;
   /** Tokens handed out, in order. */
@@ -103,8 +107,11 @@ export async function startFakeGoogle(options: FakeGoogleOptions): Promise<FakeG
     return null;
   };
 
-  const server = await startTestServer((req, res) => {
+  const handler: http.RequestListener = (req, res) => {
     void readText(req).then((body) => {
+      if (req.method === 'GET' && req.url === '/service-account.json' && options.serveKey) {
+        return send(res, { status: 200, body: options.serveKey });
+      }
       if (req.method === 'POST' && req.url === '/token') {
         const form = new URLSearchParams(body);
         if (form.get('grant_type') !== 'urn:ietf:params:oauth:grant-type:jwt-bearer') {
@@ -140,7 +147,9 @@ export async function startFakeGoogle(options: FakeGoogleOptions): Promise<FakeG
       }
       send(res, { status: 404, body: { error: { code: 404, message: 'Not found' } } });
     });
-  });
+  };
+  const server =
+    options.port === undefined ? await startTestServer(handler) : await listenOn(options.port, handler);
   tokenUrl = `${server.origin}/token`;
   return {
     server,
@@ -153,5 +162,15 @@ export async function startFakeGoogle(options: FakeGoogleOptions): Promise<FakeG
       revoked = true;
     },
     close: () => server.close(),
+  };
+}
+
+async function listenOn(port: number, handler: http.RequestListener): Promise<FakeGoogle['server']> {
+  const server = http.createServer(handler);
+  await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
+  return {
+    origin: `http://127.0.0.1:${port}`,
+    port,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
 }

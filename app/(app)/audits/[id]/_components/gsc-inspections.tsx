@@ -307,8 +307,10 @@ function Items({ items }: { items: GscInspectionItemDto[] }) {
                       <span className="mono spot-url">{item.googleCanonical}</span>
                     ) : (
                       <span data-testid="gsc-item-canonical-differs">
+                        <span className="muted small">Google: </span>
                         <span className="mono spot-url">{item.googleCanonical ?? '—'}</span>
-                        <span className="muted small"> Google · page: </span>
+                        <br />
+                        <span className="muted small">Page: </span>
                         <span className="mono spot-url">{item.userCanonical ?? '—'}</span>
                       </span>
                     )
