@@ -5,6 +5,7 @@
 // prune ("prune with care"). Each count of review rows links to the review filtered to exactly them.
 import Link from 'next/link';
 import { usePathname } from 'next/navigation';
+import type { ReactNode } from 'react';
 import { formatCount } from '@/lib/audits/format';
 import { type FindingView, reasonLabel, toSearchParams } from '@/lib/findings/format';
 import type { FindingList } from '@/lib/findings/schema';
@@ -29,25 +30,54 @@ function CountLink({ n, filter, label }: { n: number | null; filter: ReviewFilte
   );
 }
 
+/** A count's cell: labelled for the phone layout (each row a card), its value in one element. */
+function Cell({
+  label,
+  children,
+  title,
+  colSpan,
+  className = '',
+}: {
+  label: string;
+  children: ReactNode;
+  title?: string;
+  colSpan?: number;
+  className?: string;
+}) {
+  return (
+    <td
+      className={`num gsc-xref__cell ${className}`.trim()}
+      data-label={label}
+      title={title}
+      colSpan={colSpan}
+    >
+      <span>{children}</span>
+    </td>
+  );
+}
+
 function BucketRow({ row }: { row: GscCrossReferenceRow }) {
   const name = gscBucketLabel(row.bucket);
   const ours = row.matchingReasons.map(reasonLabel).join(', ');
   return (
-    <tr data-testid="gsc-xref-row" data-bucket={row.bucket}>
-      <th scope="row">
+    <tr className="gsc-xref__row" data-testid="gsc-xref-row" data-bucket={row.bucket}>
+      <th scope="row" className="gsc-xref__bucket">
         Not indexed: {name}
         <span className="gsc-xref__reason">{row.reasons.join('; ')}</span>
       </th>
-      <td className="num">{formatCount(row.named)}</td>
-      <td className="num">{formatCount(row.declared)}</td>
-      <td className="num" title={ours ? `Our reasons: ${ours}` : 'Only Google can tell this reason'}>
+      <Cell label="URLs">{formatCount(row.named)}</Cell>
+      <Cell label="Declared">{formatCount(row.declared)}</Cell>
+      <Cell
+        label="Pruned, same reason"
+        title={ours ? `Our reasons: ${ours}` : 'Only Google can tell this reason'}
+      >
         <CountLink
           n={row.pruneMatching}
           filter={{ list: 'prune', gsc: row.bucket, gscMatch: 'agrees' }}
           label={`pruned for the same reason (${name})`}
         />
-      </td>
-      <td className="num">
+      </Cell>
+      <Cell label="Pruned, other reason">
         <CountLink
           n={row.pruneOther}
           filter={
@@ -57,11 +87,11 @@ function BucketRow({ row }: { row: GscCrossReferenceRow }) {
           }
           label={`pruned for another reason (${name})`}
         />
-      </td>
-      <td className="num">
+      </Cell>
+      <Cell label="Held">
         <CountLink n={row.held} filter={{ list: 'held', gsc: row.bucket }} label={`held (${name})`} />
-      </td>
-      <td className="num">{formatCount(row.notFlagged)}</td>
+      </Cell>
+      <Cell label="Not flagged">{formatCount(row.notFlagged)}</Cell>
     </tr>
   );
 }
@@ -84,7 +114,7 @@ export function GscCrossReference({ auditId }: { auditId: string }) {
       <h3>Search Console against our findings</h3>
       <div className="table-wrap">
         <table className="table gsc-xref__table">
-          <thead>
+          <thead className="gsc-xref__head">
             <tr>
               <th scope="col">Google says</th>
               <th scope="col" className="num">
@@ -107,34 +137,34 @@ export function GscCrossReference({ auditId }: { auditId: string }) {
               </th>
             </tr>
           </thead>
-          <tbody>
+          <tbody className="gsc-xref__body">
             {rows.map((row) => (
               <BucketRow key={row.bucket} row={row} />
             ))}
-            <tr data-testid="gsc-xref-indexed">
-              <th scope="row">Indexed</th>
-              <td className="num">{formatCount(indexed.named)}</td>
-              <td className="num">{formatCount(indexed.declared)}</td>
-              <td className="num" colSpan={2}>
+            <tr className="gsc-xref__row" data-testid="gsc-xref-indexed">
+              <th scope="row" className="gsc-xref__bucket">
+                Indexed
+              </th>
+              <Cell label="URLs">{formatCount(indexed.named)}</Cell>
+              <Cell label="Declared">{formatCount(indexed.declared)}</Cell>
+              <Cell label="On the prune list" colSpan={2} className="gsc-xref__care">
                 <span data-testid="gsc-xref-care">
                   <CountLink
                     n={indexed.prune}
                     filter={{ list: 'prune', gsc: 'indexed' }}
                     label="indexed URLs on the prune list (prune with care)"
                   />
-                </span>{' '}
-                {indexed.prune > 0 ? (
-                  <span className="gsc-badge gsc-badge--care">prune with care</span>
-                ) : null}
-              </td>
-              <td className="num">
+                </span>
+                {indexed.prune > 0 ? ' on the prune list: prune with care' : null}
+              </Cell>
+              <Cell label="Held">
                 <CountLink
                   n={indexed.held}
                   filter={{ list: 'held', gsc: 'indexed' }}
                   label="indexed URLs held"
                 />
-              </td>
-              <td className="num">{formatCount(indexed.notFlagged)}</td>
+              </Cell>
+              <Cell label="Not flagged">{formatCount(indexed.notFlagged)}</Cell>
             </tr>
           </tbody>
         </table>
