@@ -30,14 +30,20 @@ export function useGscImports(auditId: string) {
       return q.state.data?.imports.some((i) => isActiveStatus(i.status)) ? POLL_MS : false;
     },
   });
-  // Imports seen running; once one of them has ended, the audit's other Search Console reads are stale.
-  const running = useRef(new Set<string>());
+  // Once an import has ended, the audit's other Search Console reads are stale. A small import can end
+  // before the list is read again after the upload, so an import first seen already ended counts too
+  // (but not on the first read, when every listed import is old news).
+  const seen = useRef<Map<string, string> | null>(null);
   useEffect(() => {
-    const ended = (query.data ?? []).filter((i) => running.current.has(i.id) && !isActiveStatus(i.status));
-    running.current = new Set((query.data ?? []).filter((i) => isActiveStatus(i.status)).map((i) => i.id));
-    if (ended.some((i) => i.status === 'succeeded')) {
-      void queryClient.invalidateQueries({ queryKey: ['audits', 'detail', auditId] });
-    }
+    if (!query.data) return;
+    const before = seen.current;
+    seen.current = new Map(query.data.map((i) => [i.id, i.status]));
+    if (!before) return;
+    const ended = query.data.filter((i) => {
+      const was = before.get(i.id);
+      return i.status === 'succeeded' && (was === undefined || isActiveStatus(was as GscImportDto['status']));
+    });
+    if (ended.length > 0) void queryClient.invalidateQueries({ queryKey: ['audits', 'detail', auditId] });
   }, [query.data, queryClient, auditId]);
   return query;
 }
