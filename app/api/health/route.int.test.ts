@@ -84,6 +84,9 @@ describe('GET /api/health', () => {
       { name: 'index-findings', queued: 0, active: 0 },
       { name: 'spot-check-select', queued: 0, active: 0 },
       { name: 'spot-check', queued: 0, active: 0 },
+      { name: 'gsc-import', queued: 0, active: 0 },
+      { name: 'gsc-inspection-select', queued: 0, active: 0 },
+      { name: 'gsc-inspection', queued: 0, active: 0 },
     ]);
     expect(body.workers).toEqual({ live: 0, liveWithinSeconds: 3, heartbeats: [] });
   });
