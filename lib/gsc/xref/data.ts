@@ -2,7 +2,7 @@
 // the audit declares, and of those which we prune for a matching reason, prune for another, hold, or leave
 // alone; the same for indexed URLs ("prune with care").
 import 'server-only';
-import { pool } from '@/lib/db/client';
+import { transaction } from '@/lib/db/client';
 import { findingsSummaryOf } from '@/lib/findings/data';
 import { currentGscStatesSql } from '../current';
 import { GSC_BUCKETS, type GscBucket, matchingFindingReasons } from '../reasons';
@@ -22,20 +22,30 @@ interface CountRow {
 }
 
 /**
- * One pass over the audit's current states (at most a few hundred thousand keys): `declared` probes
- * sitemap_entries (audit_id, key) per key; the prune and held rows are hash-joined on key (findings have no
- * key index; one scan of the two lists). A key has at most one prune or held finding (the reconciliation
+ * One pass over the audit's current states (at most a few hundred thousand keys), hash-joined with the
+ * audit's sitemap entries (`declared`) and its prune and held rows: neither has a key index, so one scan of
+ * each. A key has at most one prune or held finding (the reconciliation
  * judges each declared key once), so counts are of rows.
  */
 export async function gscCrossReference(auditId: string): Promise<GscCrossReferenceDto> {
-  const { rows } = await pool().query<CountRow>(
-    `WITH g AS MATERIALIZED (
-       SELECT g.key, g.state, g.bucket, g.reason, ${matchingReasonsSql('g.bucket')} AS matching,
-              EXISTS (SELECT 1 FROM sitemap_entries e WHERE e.audit_id = $1 AND e.key = g.key) AS declared
+  const rows = await transaction(async (client) => {
+    // Hash joins whatever the estimates say: the planner takes the current states for one row (a DISTINCT
+    // ON over a join) and would loop over the audit's entries and findings once per key.
+    await client.query('SET LOCAL enable_nestloop = off; SET LOCAL enable_mergejoin = off');
+    return (
+      await client.query<CountRow>(
+        `WITH g AS MATERIALIZED (
+       SELECT g.key, g.state, g.bucket, g.reason, ${matchingReasonsSql('g.bucket')} AS matching
          FROM (${currentGscStatesSql('$1')}) g),
+     -- The named keys some entry declares: one scan of the audit's entries (they have no key index),
+     -- probing a hash of the named keys.
+     d AS MATERIALIZED (
+       SELECT DISTINCT e.key FROM sitemap_entries e JOIN g ON g.key = e.key WHERE e.audit_id = $1),
      x AS (
-       SELECT g.*, f.list, g.matching IS NOT NULL AND ${reasonsMatchSql('g.matching')} AS matches
-         FROM g LEFT JOIN findings f ON f.audit_id = $1 AND f.key = g.key AND f.list IN ('prune', 'held'))
+       SELECT g.*, d.key IS NOT NULL AS declared, f.list,
+              g.matching IS NOT NULL AND ${reasonsMatchSql('g.matching')} AS matches
+         FROM g LEFT JOIN d ON d.key = g.key
+         LEFT JOIN findings f ON f.audit_id = $1 AND f.key = g.key AND f.list IN ('prune', 'held'))
      SELECT state, CASE WHEN state = 'not_indexed' THEN coalesce(bucket, 'other') END AS bucket,
             array_agg(DISTINCT reason) FILTER (WHERE reason IS NOT NULL) AS reasons,
             count(*)::int AS named,
@@ -45,8 +55,10 @@ export async function gscCrossReference(auditId: string): Promise<GscCrossRefere
             count(*) FILTER (WHERE declared AND list = 'held')::int AS held,
             count(*) FILTER (WHERE declared AND list IS NULL)::int AS not_flagged
        FROM x GROUP BY 1, 2`,
-    [auditId],
-  );
+        [auditId],
+      )
+    ).rows;
+  });
   const summary = await findingsSummaryOf(auditId);
   const indexed = rows.find((r) => r.state === 'indexed');
   const byBucket = new Map(rows.filter((r) => r.state === 'not_indexed').map((r) => [r.bucket, r]));

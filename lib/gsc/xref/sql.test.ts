@@ -22,7 +22,7 @@ describe('gscConditionSql', () => {
     expect(() => gscConditionSql('$1', undefined, 'disagrees')).toThrow(/gscMatch needs gsc/);
   });
   it('is an anti-join for unknown and never matches for a bucket without reasons of ours', () => {
-    expect(gscConditionSql('$1', 'unknown')).toMatch(/^NOT f\.key IN \(SELECT g\.key FROM/);
+    expect(gscConditionSql('$1', 'unknown')).toMatch(/^NOT \(f\.key IN \(SELECT g\.key FROM/);
     expect(gscConditionSql('$1', 'crawled_not_indexed', 'agrees')).toBe('false');
     expect(gscConditionSql('$1', 'http_404', 'disagrees')).toContain(
       "NOT coalesce(f.reasons && ARRAY['http_404', 'http_410']::text[]",

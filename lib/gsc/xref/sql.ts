@@ -52,8 +52,10 @@ export function matchingReasonsSql(bucket = 'g.bucket'): string {
  * "agrees" is only defined against one reason of Google's.
  */
 export function gscConditionSql(audit: string, gsc: GscFilter | undefined, match?: GscMatch): string {
+  // IS TRUE keeps the IN a hashed subplan (built once, probed per row) instead of a semi-join the planner
+  // may run as a nested loop: it estimates the current states at one row, and findings have no key index.
   const keysWhere = (where: string) =>
-    `f.key IN (SELECT g.key FROM (${currentGscStatesSql(audit)}) g${where ? ` WHERE ${where}` : ''})`;
+    `(f.key IN (SELECT g.key FROM (${currentGscStatesSql(audit)}) g${where ? ` WHERE ${where}` : ''})) IS TRUE`;
   if (gsc === undefined || (match && !isGscBucket(gsc))) {
     throw new AppError('validation_failed', 'gscMatch needs gsc to be a Search Console reason bucket');
   }
