@@ -197,7 +197,7 @@ export interface FindingGsc {
   bucket: GscBucket | null;
   lastCrawled: string | null;
   /** The export that said it: a page-indexing drilldown or a Performance pages table. */
-  source: 'drilldown' | 'performance';
+  source: 'drilldown' | 'performance' | 'inspection';
   /** The bucket names one of the row's reasons (true) or none (false); null for indexed pages and for the
    * buckets only Google can tell (crawled or discovered but not indexed, duplicates, other). */
   agrees: boolean | null;

@@ -67,7 +67,7 @@ export interface GscStateRow {
   bucket: string | null;
   last_crawled: string | null;
   scope: string | null;
-  source: 'drilldown' | 'performance';
+  source: 'drilldown' | 'performance' | 'inspection';
   import_id: string;
   imported_at: Date;
 }

@@ -6,6 +6,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef } from 'react';
 import { apiFetch } from '@/lib/api/client';
 import { isActiveStatus } from '@/lib/audits/labels';
+import { findingKeys } from '@/lib/findings/hooks';
 import type { GscImportDto } from './import-schema';
 
 const POLL_MS = 1000;
@@ -43,7 +44,11 @@ export function useGscImports(auditId: string) {
       const was = before.get(i.id);
       return i.status === 'succeeded' && (was === undefined || isActiveStatus(was as GscImportDto['status']));
     });
-    if (ended.length > 0) void queryClient.invalidateQueries({ queryKey: ['audits', 'detail', auditId] });
+    if (ended.length > 0) {
+      void queryClient.invalidateQueries({ queryKey: ['audits', 'detail', auditId] });
+      // The review's Search Console column and filters read the same states.
+      void queryClient.invalidateQueries({ queryKey: findingKeys.all(auditId) });
+    }
   }, [query.data, queryClient, auditId]);
   return query;
 }

@@ -7,26 +7,9 @@ import { pool } from '@/lib/db/client';
 import { displaySql } from '@/lib/findings/display';
 import { currentGscStatesSql } from '@/lib/gsc/current';
 
-/**
- * The current state of each key of the audit, as CTEs over `$1` (the audit id): the imports' state by
- * lib/gsc/current.ts (the newest succeeded import that lists the key), unless a URL Inspection with a state
- * is newer than that import (by when it was created: what Search Console said then). `sampled` says the
- * key was inspected — the sample the estimate is taken over — whichever source gave the state.
- */
-const CURRENT_STATES = `
-  st AS (${currentGscStatesSql('$1')}),
-  ins AS (
-    SELECT DISTINCT ON (key) key, state, coverage_state AS reason, bucket, inspected_at AS at
-      FROM gsc_inspections
-     WHERE audit_id = $1 AND key IS NOT NULL AND state IS NOT NULL
-     ORDER BY key, inspected_at DESC, run_id, position),
-  cur AS (
-    SELECT COALESCE(ins.key, st.key) AS key,
-           CASE WHEN ins.key IS NOT NULL AND (st.key IS NULL OR ins.at > st.imported_at) THEN ins.state ELSE st.state END AS state,
-           CASE WHEN ins.key IS NOT NULL AND (st.key IS NULL OR ins.at > st.imported_at) THEN ins.reason ELSE st.reason END AS reason,
-           CASE WHEN ins.key IS NOT NULL AND (st.key IS NULL OR ins.at > st.imported_at) THEN ins.bucket ELSE st.bucket END AS bucket,
-           ins.key IS NOT NULL AS sampled
-      FROM st FULL JOIN ins ON ins.key = st.key)`;
+/** The current state of each key of the audit (lib/gsc/current.ts: the newest succeeded import, unless a
+ * newer URL Inspection answer), as a CTE over `$1` (the audit id); `sampled` says the key was inspected. */
+const CURRENT_STATES = `cur AS (${currentGscStatesSql('$1')})`;
 
 /** One group of a file's distinct declared keys: state null = unknown. */
 export interface GapCountRow {

@@ -25,10 +25,11 @@ import { bucketOf } from '@/lib/gsc/reasons';
 import { gscCrossReferenceKeys } from '@/lib/gsc/xref/hooks';
 import type { GscCrossReferenceDto } from '@/lib/gsc/xref/types';
 import { type TestCaller, testCaller } from '@/lib/test-support/auth';
+import { fixturePath } from '@/lib/test-support/fixtures';
 import { reconciledAuditOf, urlsetXml } from '@/lib/test-support/run-audit';
 import { urlKeys } from '@/lib/urls/normalize';
 
-const FIXTURE = path.join(process.env.FIXTURES_DIR ?? '/work/shared/fixtures', 'gsc/cowboykimono-404_errors');
+const FIXTURE = fixturePath('gsc/cowboykimono-404_errors');
 const base = 'http://localhost/api/v1/audits';
 const ctx = (params: Record<string, string>) => ({ params: Promise.resolve(params) }) as never;
 let reviewer: TestCaller;
@@ -376,5 +377,74 @@ describe('Search Console in the review, on cowboykimono (R4)', () => {
     expect(section).toContain('href="?list=prune&amp;gsc=http_404&amp;gscMatch=agrees#findings"');
     expect(section).toMatch(/aria-label="20 pruned for the same reason \(404\)"[^>]*>20</);
     expect(section).toMatch(/href="\?list=prune&amp;gsc=indexed#findings"[^>]*>3</);
+  });
+});
+
+describe("a URL Inspection answer newer than the imports decides the review's state", () => {
+  it('takes the newer of the latest import and the latest inspection, per key', async () => {
+    reviewer ??= await testCaller('reviewer');
+    const at = (p: string) => `https://inspected.example${p}`;
+    const auditId = await reconciledAuditOf('GSC inspection wins', {
+      sitemaps: { 'sitemap.xml': urlsetXml([at('/a'), at('/b'), at('/c')]) },
+      crawl: ['/a', '/b', '/c', '/'].map((p) =>
+        JSON.stringify({ url: at(p), status: p === '/' ? 200 : 404, crawled_at: '2026-11-01T00:00:00Z' }),
+      ),
+    });
+    await insertImport(auditId, 'succeeded', '2026-11-25T00:00:00Z', [
+      {
+        url: at('/a'),
+        state: 'not_indexed',
+        reason: 'Not found (404)',
+        lastCrawled: null,
+        source: 'drilldown',
+      },
+      {
+        url: at('/b'),
+        state: 'not_indexed',
+        reason: 'Not found (404)',
+        lastCrawled: null,
+        source: 'drilldown',
+      },
+    ]);
+    const { rows: run } = await pool().query<{ id: string }>(
+      `INSERT INTO gsc_inspection_runs (audit_id, status, step, phase, created_by, property, request)
+       VALUES ($1, 'succeeded', NULL, 'done', 'test', 'sc-domain:inspected.example', '{}') RETURNING id`,
+      [auditId],
+    );
+    const inspect = (position: number, url: string, state: string, coverage: string, when: string) =>
+      pool().query(
+        `INSERT INTO gsc_inspections (run_id, position, audit_id, url, key, state, bucket, coverage_state, inspected_at)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
+        [
+          run[0]?.id,
+          position,
+          auditId,
+          url,
+          urlKeys(url, 'exact')?.key,
+          state,
+          state === 'indexed' ? null : bucketOf(coverage),
+          coverage,
+          when,
+        ],
+      );
+    // /a: inspected after the import, indexed now. /b: inspected before it (the import wins). /c: only inspected.
+    await inspect(0, at('/a'), 'indexed', 'Submitted and indexed', '2026-11-28T00:00:00Z');
+    await inspect(1, at('/b'), 'indexed', 'Submitted and indexed', '2026-11-20T00:00:00Z');
+    await inspect(2, at('/c'), 'not_indexed', 'Not found (404)', '2026-11-28T00:00:00Z');
+    const page = await get<FindingPage>(listRoute, auditId, 'findings?list=prune&limit=100');
+    const byUrl = new Map(page.items.map((f) => [f.url, f.gsc]));
+    expect(byUrl.get(at('/a'))).toMatchObject({ state: 'indexed', source: 'inspection' });
+    expect(byUrl.get(at('/b'))).toMatchObject({ state: 'not_indexed', source: 'drilldown', agrees: true });
+    expect(byUrl.get(at('/c'))).toMatchObject({
+      state: 'not_indexed',
+      bucket: 'http_404',
+      source: 'inspection',
+    });
+    const indexedOnly = await get<FindingPage>(
+      listRoute,
+      auditId,
+      'findings?list=prune&gsc=indexed&limit=100',
+    );
+    expect(urlsOf(indexedOnly)).toEqual([at('/a')]);
   });
 });

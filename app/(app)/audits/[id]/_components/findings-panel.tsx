@@ -96,10 +96,11 @@ function LiveCheck({ finding, detail }: { finding: FindingDto; detail: FindingDe
 const GSC_SOURCES = {
   drilldown: 'a page-indexing export',
   performance: 'a Performance pages export',
+  inspection: 'a URL Inspection',
 } as const;
 
-/** What Search Console says of the row's URL now (the latest import that lists it): the list row's summary
- * at once, the import it came from once the detail has loaded. */
+/** What Search Console says of the row's URL now (the latest import that lists it, or a newer URL
+ * Inspection): the list row's summary at once, where it came from once the detail has loaded. */
 function SearchConsole({ finding, detail }: { finding: FindingDto; detail: FindingDetailDto | undefined }) {
   const gsc = detail?.gsc ?? finding.gsc;
   const source = detail?.gsc ?? null;
@@ -128,7 +129,7 @@ function SearchConsole({ finding, detail }: { finding: FindingDto; detail: Findi
           <p className="muted small" data-testid="panel-gsc-source">
             From {GSC_SOURCES[gsc.source]}
             {source
-              ? `${source.scope ? ` (${source.scope})` : ''}, imported ${formatDateTime(source.importedAt)}`
+              ? `${source.scope ? ` (${source.scope})` : ''}, ${gsc.source === 'inspection' ? 'inspected' : 'imported'} ${formatDateTime(source.importedAt)}`
               : ''}
           </p>
         </>
