@@ -2,6 +2,7 @@
 // gap per sitemap file as a bar list over the 10 % and 30 % lines (HTML: the page ships no chart script),
 // indexed vs not indexed per day as an SVG with its days in a hidden table, and the gap table. URLs are
 // text, never links. With nothing imported, one line.
+import { IndexPointsTable } from '@/components/charts/index-points-table';
 import { formatCount } from '@/lib/audits/format';
 import {
   BAND_COLOURS,
@@ -102,25 +103,7 @@ function IndexSvg({ points }: { points: IndexPoint[] }) {
         <span style={{ color: BAND_COLOURS.problem }}>━ Not indexed</span> · {first?.date} to {last?.date}, at
         most {formatCount(max)} pages
       </p>
-      <table className="visually-hidden">
-        <caption>Indexed and not indexed pages per day</caption>
-        <thead>
-          <tr>
-            <th scope="col">Date</th>
-            <th scope="col">Indexed</th>
-            <th scope="col">Not indexed</th>
-          </tr>
-        </thead>
-        <tbody>
-          {points.map((p) => (
-            <tr key={p.date}>
-              <td>{p.date}</td>
-              <td>{p.indexed === null ? '—' : formatCount(p.indexed)}</td>
-              <td>{p.notIndexed === null ? '—' : formatCount(p.notIndexed)}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
+      <IndexPointsTable points={points} />
     </figure>
   );
 }

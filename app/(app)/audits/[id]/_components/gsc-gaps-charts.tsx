@@ -1,7 +1,4 @@
 'use client';
-// The Search Console charts (issue #13, item 4): the gap per sitemap file over the 10 % and 30 % bands, and
-// the property's indexed vs not indexed pages per day. Render prepared data only (lib/gsc/gaps-chart.ts);
-// each figure carries a visually hidden table as its text alternative.
 import {
   Bar,
   BarChart,
@@ -16,6 +13,10 @@ import {
   XAxis,
   YAxis,
 } from 'recharts';
+// The Search Console charts (issue #13, item 4): the gap per sitemap file over the 10 % and 30 % bands, and
+// the property's indexed vs not indexed pages per day. Render prepared data only (lib/gsc/gaps-chart.ts);
+// each figure carries a visually hidden table as its text alternative.
+import { IndexPointsTable } from '@/components/charts/index-points-table';
 import { formatCount } from '@/lib/audits/format';
 import {
   BAND_COLOURS,
@@ -160,25 +161,7 @@ export function IndexedOverTimeChart({ points }: { points: IndexPoint[] }) {
           isAnimationActive={false}
         />
       </LineChart>
-      <table className="visually-hidden">
-        <caption>Indexed and not indexed pages per day</caption>
-        <thead>
-          <tr>
-            <th scope="col">Date</th>
-            <th scope="col">Indexed</th>
-            <th scope="col">Not indexed</th>
-          </tr>
-        </thead>
-        <tbody>
-          {points.map((p) => (
-            <tr key={p.date}>
-              <td>{p.date}</td>
-              <td>{p.indexed === null ? '—' : formatCount(p.indexed)}</td>
-              <td>{p.notIndexed === null ? '—' : formatCount(p.notIndexed)}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
+      <IndexPointsTable points={points} />
     </figure>
   );
 }
