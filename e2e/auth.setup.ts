@@ -26,8 +26,13 @@ setup('first run: set up the admin, add a reviewer from the command line, sign i
     await page.getByRole('button', { name: 'Sign in' }).click();
   }
   await expect(page.getByRole('link', { name: 'Users' })).toBeVisible();
-  // Setup is gone once a user exists.
+  // Setup is gone once a user exists, and says where to go instead.
   expect((await page.request.get('/setup')).status()).toBe(404);
+  const setupPage = await page.context().newPage();
+  await setupPage.goto('/setup');
+  await expect(setupPage.getByRole('heading', { name: 'Already set up' })).toBeVisible();
+  await expect(setupPage.getByRole('link', { name: 'Sign in' })).toHaveAttribute('href', '/login');
+  await setupPage.close();
   await page.context().storageState({ path: path.join(auth, 'admin.json') });
 
   // The CLI against the running app's database (same DATA_DIR).

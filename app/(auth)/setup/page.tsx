@@ -6,7 +6,8 @@ import { SetupForm } from '../credentials-form';
 export const metadata: Metadata = { title: 'Set up' };
 export const dynamic = 'force-dynamic';
 
-/** One-time: creates the first admin. Gone (404) once any user exists. */
+/** One-time: creates the first admin. Gone (404) once any user exists, with a pointer to sign in
+ * (not-found.tsx). */
 export default async function SetupPage() {
   if ((await countUsers()) > 0) notFound();
   return (
