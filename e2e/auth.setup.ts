@@ -32,6 +32,10 @@ setup('first run: set up the admin, add a reviewer from the command line, sign i
   await setupPage.goto('/setup');
   await expect(setupPage.getByRole('heading', { name: 'Already set up' })).toBeVisible();
   await expect(setupPage.getByRole('link', { name: 'Sign in' })).toHaveAttribute('href', '/login');
+  for (const width of [390, 1440]) {
+    await setupPage.setViewportSize({ width, height: 800 });
+    await setupPage.screenshot({ path: path.join(shots, `setup-done-${width}.png`) });
+  }
   await setupPage.close();
   await page.context().storageState({ path: path.join(auth, 'admin.json') });
 
