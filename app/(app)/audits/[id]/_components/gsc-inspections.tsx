@@ -7,6 +7,7 @@ import { type FormEvent, useId, useState } from 'react';
 import { useCan } from '@/app/session-context';
 import { Alert } from '@/components/ui/alert';
 import { ConfirmButton } from '@/components/ui/confirm-button';
+import { CursorPager, useCursorStack } from '@/components/ui/cursor-pager';
 import { ProgressBar } from '@/components/ui/progress-bar';
 import { formatCount, formatDateTime, progressPercent } from '@/lib/audits/format';
 import { isActiveStatus } from '@/lib/audits/labels';
@@ -331,9 +332,8 @@ function Items({ items }: { items: GscInspectionItemDto[] }) {
 }
 
 function RunItems({ auditId, runId }: { auditId: string; runId: string }) {
-  const [cursors, setCursors] = useState<(string | null)[]>([null]);
-  const cursor = cursors[cursors.length - 1] ?? null;
-  const run = useGscInspectionRun(auditId, runId, cursor);
+  const pages = useCursorStack();
+  const run = useGscInspectionRun(auditId, runId, pages.cursor);
   if (run.isError) return <Alert title="Could not load this inspection">{run.error.message}</Alert>;
   if (!run.data) return <p className="muted">Loading the inspections…</p>;
   const { items, nextCursor } = run.data;
@@ -341,27 +341,7 @@ function RunItems({ auditId, runId }: { auditId: string; runId: string }) {
     <div className="stack">
       <h4>Inspected URLs</h4>
       <Items items={items} />
-      {cursors.length > 1 || nextCursor ? (
-        <div className="spot-pager">
-          <button
-            type="button"
-            className="button button--small"
-            disabled={cursors.length === 1}
-            onClick={() => setCursors((list) => list.slice(0, -1))}
-          >
-            Previous
-          </button>
-          <span className="small muted">Page {cursors.length}</span>
-          <button
-            type="button"
-            className="button button--small"
-            disabled={!nextCursor}
-            onClick={() => nextCursor && setCursors((list) => [...list, nextCursor])}
-          >
-            Next
-          </button>
-        </div>
-      ) : null}
+      {pages.page > 1 || nextCursor ? <CursorPager stack={pages} nextCursor={nextCursor} /> : null}
     </div>
   );
 }

@@ -4,6 +4,7 @@
 // (verdict and status before → after, "content changed"), paged by the API's cursor.
 import { useId, useState } from 'react';
 import { Alert } from '@/components/ui/alert';
+import { CursorPager, useCursorStack } from '@/components/ui/cursor-pager';
 import { formatCount, formatDateTime } from '@/lib/audits/format';
 import { useSpotCheckComparison } from '@/lib/spot-check/hooks';
 import type {
@@ -101,9 +102,8 @@ function Changes({ changes }: { changes: SpotCheckChange[] }) {
 }
 
 function Comparison({ auditId, base, other }: { auditId: string; base: string; other: string }) {
-  const [cursors, setCursors] = useState<(string | null)[]>([null]);
-  const cursor = cursors[cursors.length - 1] ?? null;
-  const comparison = useSpotCheckComparison(auditId, base, other, cursor);
+  const pages = useCursorStack();
+  const comparison = useSpotCheckComparison(auditId, base, other, pages.cursor);
   if (comparison.isError)
     return <Alert title="Could not compare these runs">{comparison.error.message}</Alert>;
   const data = comparison.data;
@@ -123,26 +123,8 @@ function Comparison({ auditId, base, other }: { auditId: string; base: string; o
       </ul>
       <Signals base={data.base.summary} other={data.other.summary} />
       <Changes changes={data.changes} />
-      {cursors.length > 1 || data.nextCursor ? (
-        <div className="spot-pager">
-          <button
-            type="button"
-            className="button button--small"
-            disabled={cursors.length === 1}
-            onClick={() => setCursors((list) => list.slice(0, -1))}
-          >
-            Previous
-          </button>
-          <span className="small muted">Page {cursors.length}</span>
-          <button
-            type="button"
-            className="button button--small"
-            disabled={!data.nextCursor || comparison.isPlaceholderData}
-            onClick={() => setCursors((list) => [...list, data.nextCursor])}
-          >
-            Next
-          </button>
-        </div>
+      {pages.page > 1 || data.nextCursor ? (
+        <CursorPager stack={pages} nextCursor={data.nextCursor} busy={comparison.isPlaceholderData} />
       ) : null}
     </div>
   );

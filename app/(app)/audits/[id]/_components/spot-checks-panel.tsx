@@ -5,6 +5,7 @@
 import { useState } from 'react';
 import { useCan } from '@/app/session-context';
 import { Alert } from '@/components/ui/alert';
+import { CursorPager, useCursorStack } from '@/components/ui/cursor-pager';
 import { formatCount } from '@/lib/audits/format';
 import { isActiveStatus } from '@/lib/audits/labels';
 import {
@@ -22,10 +23,8 @@ import { SpotChecksRuns } from './spot-checks-runs';
 import { SpotChecksSummary } from './spot-checks-summary';
 
 function RunResults({ auditId, runId, runs }: { auditId: string; runId: string; runs: SpotCheckRunDto[] }) {
-  // Cursors of the pages seen so far, so Previous goes back without the API knowing about it.
-  const [cursors, setCursors] = useState<(string | null)[]>([null]);
-  const cursor = cursors[cursors.length - 1] ?? null;
-  const run = useSpotCheckRun(auditId, runId, cursor);
+  const pages = useCursorStack();
+  const run = useSpotCheckRun(auditId, runId, pages.cursor);
   if (run.isError) return <Alert title="Could not load this spot-check">{run.error.message}</Alert>;
   const data = run.data;
   if (!data) return <p className="muted">Loading the spot-check…</p>;
@@ -43,27 +42,9 @@ function RunResults({ auditId, runId, runs }: { auditId: string; runId: string; 
       <SpotChecksCompare auditId={auditId} run={data} runs={runs} />
       <h3>Checked rows</h3>
       <SpotChecksItems items={data.items} />
-      <div className="spot-pager">
-        <button
-          type="button"
-          className="button button--small"
-          disabled={cursors.length === 1}
-          onClick={() => setCursors((list) => list.slice(0, -1))}
-        >
-          Previous
-        </button>
-        <span className="small muted">
-          Page {cursors.length} · {formatCount(data.items.length)} rows
-        </span>
-        <button
-          type="button"
-          className="button button--small"
-          disabled={!data.nextCursor || run.isPlaceholderData}
-          onClick={() => setCursors((list) => [...list, data.nextCursor])}
-        >
-          Next
-        </button>
-      </div>
+      <CursorPager stack={pages} nextCursor={data.nextCursor} busy={run.isPlaceholderData}>
+        Page {pages.page} · {formatCount(data.items.length)} rows
+      </CursorPager>
     </div>
   );
 }
