@@ -5,24 +5,12 @@ import { createSign } from 'node:crypto';
 import { safeFetch } from '@/lib/net/safe-fetch';
 import { NetError, type SafeFetchOptions } from '@/lib/net/types';
 import type { ServiceAccountKey } from './credentials';
+import type { IndexStatus } from './inspection-schema';
 
 export const INSPECTION_SCOPE = 'https://www.googleapis.com/auth/webmasters.readonly';
 const DEFAULT_TOKEN_URL = 'https://oauth2.googleapis.com/token';
 const DEFAULT_API_BASE = 'https://searchconsole.googleapis.com';
 const ANSWER_BYTES = 1024 * 1024;
-
-/** inspectionResult.indexStatusResult, as stored in gsc_inspections. */
-export interface IndexStatus {
-  verdict: string | null;
-  coverageState: string | null;
-  indexingState: string | null;
-  pageFetchState: string | null;
-  robotsTxtState: string | null;
-  googleCanonical: string | null;
-  userCanonical: string | null;
-  lastCrawlTime: string | null;
-  sitemaps: string[];
-}
 
 export type InspectionAnswer =
   | { ok: true; status: IndexStatus }

@@ -60,10 +60,8 @@ export interface GscInspectionRunDto {
   cancelledBy: string | null;
 }
 
-export interface GscInspectionItemDto {
-  position: number;
-  url: string;
-  fileId: number | null;
+/** inspectionResult.indexStatusResult, as stored in gsc_inspections. */
+export interface IndexStatus {
   verdict: string | null;
   coverageState: string | null;
   indexingState: string | null;
@@ -73,6 +71,12 @@ export interface GscInspectionItemDto {
   userCanonical: string | null;
   lastCrawlTime: string | null;
   sitemaps: string[];
+}
+
+export interface GscInspectionItemDto extends IndexStatus {
+  position: number;
+  url: string;
+  fileId: number | null;
   state: 'indexed' | 'not_indexed' | null;
   bucket: string | null;
   inspectedAt: string;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { IndexStatus } from './inspection-client';
+import type { IndexStatus } from './inspection-schema';
 import { inspectionStateOf } from './inspection-state';
 
 const status = (verdict: string | null, coverageState: string | null): IndexStatus => ({

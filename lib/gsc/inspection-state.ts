@@ -1,6 +1,6 @@
 // What one URL Inspection answer means for the per-sitemap picture: indexed, or not indexed with the
 // bucket of its coverage state (lib/gsc/reasons.ts). Pure.
-import type { IndexStatus } from './inspection-client';
+import type { IndexStatus } from './inspection-schema';
 import { bucketOf, type GscBucket, reasonKey } from './reasons';
 
 const INDEXED_STATES = new Set(['submitted and indexed', 'indexed, not submitted in sitemap']);

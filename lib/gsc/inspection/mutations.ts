@@ -5,7 +5,7 @@ import 'server-only';
 import { pool, transaction } from '@/lib/db/client';
 import type { DbClient } from '@/lib/db/types';
 import type { SealedKey } from '@/lib/gsc/credentials';
-import type { IndexStatus } from '@/lib/gsc/inspection-client';
+import type { IndexStatus } from '@/lib/gsc/inspection-schema';
 import { RunAbandoned } from '@/lib/runs/progress';
 import type { RunRef } from '@/lib/runs/types';
 
