@@ -8,45 +8,23 @@ import { useCan } from '@/app/session-context';
 import { isSignalWarning } from '@/components/findings/warning-words';
 import { Alert } from '@/components/ui/alert';
 import { EmptyState } from '@/components/ui/empty-state';
-import { ProgressBar } from '@/components/ui/progress-bar';
 import { isNotFound } from '@/lib/api/client';
-import { formatCount, progressPercent } from '@/lib/audits/format';
 import { useAudit, useCancelAudit, useDeleteAudit, useSitemapFiles } from '@/lib/audits/hooks';
 import { isActiveStatus } from '@/lib/audits/labels';
-import type { AuditDto, SitemapFileDto } from '@/lib/audits/schema';
+import type { SitemapFileDto } from '@/lib/audits/schema';
 import { isSanityWarning } from '@/lib/findings/format';
 import type { FindingsOverview } from '@/lib/findings/schema';
-import { phaseLabel } from '@/lib/runs/phases';
 import { AuditCounts } from './audit-counts';
 import { AuditHeader } from './audit-header';
 import { CrawlReport } from './crawl-report';
 import { FindingsArea } from './findings-area';
 import { GscSection } from './gsc-section';
 import { IssueLists } from './issue-lists';
+import { ProgressPanel } from './progress-panel';
 import { SharePanel } from './share-panel';
 import { SitemapTree } from './sitemap-tree';
 import { SpotChecksPanel } from './spot-checks-panel';
 import { useReviewView } from './use-finding-view';
-
-function ProgressPanel({ audit }: { audit: AuditDto }) {
-  const percent = progressPercent(audit.progress);
-  const isQueued = audit.status === 'queued';
-  return (
-    <section className="card card__body progress-card" aria-label="Progress" data-testid="audit-progress">
-      <div className="progress-card__row">
-        <strong>{isQueued ? 'Waiting for a worker…' : phaseLabel(audit.phase)}</strong>
-        <span className="muted" data-testid="progress-text">
-          {audit.progress.total > 0
-            ? `${formatCount(audit.progress.done)} of ${formatCount(audit.progress.total)} (${percent}%)`
-            : isQueued
-              ? ''
-              : `${formatCount(audit.progress.done)} done`}
-        </span>
-      </div>
-      <ProgressBar value={isQueued ? 0 : percent} label="Audit progress" />
-    </section>
-  );
-}
 
 /** The file tree, where choosing a file filters the review to the URLs it declares. */
 function ReviewedSitemapTree({
