@@ -1,0 +1,350 @@
+// End to end: every page and state of the app, each loaded once and then looked at in place at 360, 390,
+// 768 and 1440 px: no sideways scroll, no serious or critical axe violation (WCAG 2.0 A/AA and 2.1 AA),
+// and a full-page screenshot at 390 and 1440 px (test-results/screenshots/page-<state>-<width>.png).
+// The audits are built through the API in beforeAll: one finished audit with more prune rows than a page
+// (so "select all matching" asks for confirmation), shared once with a live link and once revoked; a viewer
+// is made by the admin. A new page or state is one more row in STATES.
+import path from 'node:path';
+import AxeBuilder from '@axe-core/playwright';
+import { type Browser, type BrowserContext, expect, type Page, test } from '@playwright/test';
+import { REVIEWER } from './auth.setup';
+import { auth, shots } from './spot-site';
+
+const WIDTHS = [360, 390, 768, 1440] as const;
+const SHOT_WIDTHS = new Set<number>([390, 1440]);
+const fixtureOrigin = `http://127.0.0.1:${process.env.FIXTURE_PORT ?? 3218}`;
+const H = 'https://pages.example.com';
+const CRAWLED_AT = '2026-11-27T09:00:00Z';
+const VIEWER = { email: `viewer-pages-${Date.now()}@e2e.test`, password: 'viewer password 1' };
+
+type Role = 'anonymous' | 'viewer' | 'reviewer' | 'admin';
+/** What beforeAll made, for the states to open. */
+type Made = { origin: string; auditUrl: string; shareUrl: string; revokedUrl: string };
+type State = {
+  /** page-<name>-<width>.png */
+  name: string;
+  as: Role;
+  /** Loads the page once and brings it into the state (waiting for what shows it). */
+  open: (page: Page, made: Made) => Promise<void>;
+  /** Undoes what open started (an audit left running). */
+  cleanUp?: (page: Page, made: Made) => Promise<void>;
+};
+
+// 105 pages answering 404 (more than the review's page of 100), a redirect, a noindex page, a held 503,
+// and two crawled pages no sitemap declares (the add list).
+const GONE = Array.from({ length: 105 }, (_, i) => `${H}/old/page-${String(i + 1).padStart(3, '0')}`);
+const DECLARED = [`${H}/`, `${H}/about`, `${H}/moved`, `${H}/hidden`, `${H}/busy`, ...GONE];
+
+function sitemap(): Buffer {
+  const urls = DECLARED.map((url) => `<url><loc>${url}</loc></url>`).join('\n');
+  return Buffer.from(
+    `<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n${urls}\n</urlset>\n`,
+  );
+}
+
+function crawl(): Buffer {
+  const ok = (url: string, extra: object = {}) => ({
+    url,
+    status: 200,
+    canonical_url: url,
+    indexable: true,
+    crawled_at: CRAWLED_AT,
+    ...extra,
+  });
+  const lines = [
+    ok(`${H}/`, { depth: 0, inlinks: 9 }),
+    ok(`${H}/about`),
+    { url: `${H}/moved`, status: 301, redirect_url: `${H}/about`, crawled_at: CRAWLED_AT },
+    ok(`${H}/hidden`, { noindex: true, indexable: false }),
+    { url: `${H}/busy`, status: 503, crawled_at: CRAWLED_AT },
+    ...GONE.map((url) => ({ url, status: 404, crawled_at: CRAWLED_AT, inlinks: 1 })),
+    ok(`${H}/new-a`, { inlinks: 3 }),
+    ok(`${H}/new-b`, { inlinks: 2 }),
+  ];
+  return Buffer.from(`${lines.map((line) => JSON.stringify(line)).join('\n')}\n`);
+}
+
+const rows = (page: Page) => page.getByTestId('finding-row');
+
+/** The audit page with its review shown (the review may sit behind a tab: ?tab=review). */
+async function openReview(page: Page, made: Made) {
+  await page.goto(`${made.auditUrl}?tab=review`);
+  await expect(rows(page).first()).toBeVisible();
+}
+
+const STATES: State[] = [
+  {
+    name: 'sign-in',
+    as: 'anonymous',
+    open: async (page) => {
+      await page.goto('/login');
+      await expect(page.getByRole('button', { name: 'Sign in' })).toBeVisible();
+    },
+  },
+  {
+    name: 'sign-in-error',
+    as: 'anonymous',
+    open: async (page) => {
+      await page.goto('/login');
+      await page.getByLabel('Email').fill(REVIEWER.email);
+      await page.getByLabel('Password').fill('not the password');
+      await page.getByRole('button', { name: 'Sign in' }).click();
+      await expect(page.locator('.alert')).toBeVisible();
+    },
+  },
+  {
+    name: 'setup-done',
+    as: 'anonymous',
+    open: async (page) => {
+      await page.goto('/setup');
+      await expect(page.getByRole('link', { name: 'Sign in' }).or(page.getByLabel('Email'))).toBeVisible();
+    },
+  },
+  {
+    name: 'audits',
+    as: 'reviewer',
+    open: async (page) => {
+      await page.goto('/');
+      await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+      await expect(page.getByText('Pages audit').first()).toBeVisible();
+    },
+  },
+  {
+    name: 'new-audit',
+    as: 'reviewer',
+    open: async (page) => {
+      await page.goto('/audits/new');
+      await expect(page.getByLabel('Audit name')).toBeVisible();
+    },
+  },
+  {
+    name: 'new-audit-errors',
+    as: 'reviewer',
+    open: async (page) => {
+      await page.goto('/audits/new');
+      await page.getByRole('button', { name: 'Create audit' }).click();
+      await expect(page.locator('[aria-invalid="true"]').first()).toBeVisible();
+    },
+  },
+  {
+    name: 'audit-running',
+    as: 'reviewer',
+    // The fixture server's slow index: 20 children answering after 3 s each, read 4 at a time.
+    open: async (page, made) => {
+      const started = await page.request.post('/api/v1/audits', {
+        data: {
+          name: 'Slow site, running',
+          sitemapUrls: [`${fixtureOrigin}/slow-index.xml?children=20&delayMs=3000`],
+        },
+        headers: { origin: made.origin },
+      });
+      const { id } = (await started.json()) as { id: string };
+      await page.goto(`/audits/${id}`);
+      await expect(page.getByTestId('audit-status')).toHaveText('Running');
+    },
+    // Cancelled, so the worker is free for the next specs.
+    cleanUp: async (page, made) => {
+      const id = new URL(page.url()).pathname.split('/').pop();
+      await page.request.post(`/api/v1/audits/${id}/cancel`, { headers: { origin: made.origin } });
+    },
+  },
+  {
+    name: 'audit-summary',
+    as: 'reviewer',
+    open: async (page, made) => {
+      await page.goto(made.auditUrl);
+      await expect(page.getByTestId('summary-prune-total')).toHaveText('106');
+    },
+  },
+  { name: 'audit-review', as: 'reviewer', open: openReview },
+  {
+    name: 'audit-review-panel',
+    as: 'reviewer',
+    open: async (page, made) => {
+      await openReview(page, made);
+      await rows(page).first().click();
+      await page.keyboard.press('Enter');
+      await expect(page.getByTestId('finding-panel')).toBeVisible();
+    },
+  },
+  {
+    name: 'audit-bulk-dialog',
+    as: 'reviewer',
+    open: async (page, made) => {
+      await openReview(page, made);
+      await page.getByRole('button', { name: /^Select all matching/ }).click();
+      await page.getByRole('button', { name: 'Approve', exact: true }).click();
+      await expect(page.getByRole('dialog')).toBeVisible();
+    },
+  },
+  {
+    name: 'audit-viewer',
+    as: 'viewer',
+    open: async (page, made) => {
+      await openReview(page, made);
+    },
+  },
+  {
+    name: 'audit-not-found',
+    as: 'reviewer',
+    open: async (page) => {
+      await page.goto('/audits/00000000-0000-4000-8000-000000000000');
+      await expect(page.getByText('Audit not found')).toBeVisible();
+    },
+  },
+  {
+    name: 'account',
+    as: 'reviewer',
+    open: async (page) => {
+      await page.goto('/account');
+      await expect(page.getByLabel('Token name')).toBeVisible();
+    },
+  },
+  {
+    name: 'users',
+    as: 'admin',
+    open: async (page) => {
+      await page.goto('/users');
+      await expect(page.getByRole('button', { name: 'Add user' })).toBeVisible();
+    },
+  },
+  {
+    name: 'forbidden',
+    as: 'reviewer',
+    open: async (page) => {
+      await page.goto('/users');
+      await expect(page.getByRole('heading', { name: 'Not allowed' })).toBeVisible();
+    },
+  },
+  ...(['prune', 'add', 'held'] as const).map(
+    (list): State => ({
+      name: `report-${list}`,
+      as: 'anonymous',
+      open: async (page, made) => {
+        await page.goto(list === 'prune' ? made.shareUrl : `${made.shareUrl}?list=${list}`);
+        await expect(page.getByTestId('shared-report')).toBeVisible();
+      },
+    }),
+  ),
+  {
+    name: 'report-revoked',
+    as: 'anonymous',
+    open: async (page, made) => {
+      expect((await page.goto(made.revokedUrl))?.status()).toBe(404);
+    },
+  },
+];
+
+const made: Made = { origin: '', auditUrl: '', shareUrl: '', revokedUrl: '' };
+const contexts = new Map<Role, BrowserContext>();
+
+async function newContext(browser: Browser, as: Role): Promise<BrowserContext> {
+  if (as === 'anonymous') return browser.newContext({ storageState: { cookies: [], origins: [] } });
+  if (as === 'viewer') {
+    const context = await browser.newContext({ storageState: { cookies: [], origins: [] } });
+    const page = await context.newPage();
+    await page.goto('/login');
+    await page.getByLabel('Email').fill(VIEWER.email);
+    await page.getByLabel('Password').fill(VIEWER.password);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await expect(page.getByText('Pat Viewer')).toBeVisible();
+    await page.close();
+    return context;
+  }
+  return browser.newContext({ storageState: path.join(auth, `${as}.json`) });
+}
+
+test.describe.configure({ mode: 'serial' });
+
+test.beforeAll(async ({ browser }) => {
+  const admin = await newContext(browser, 'admin');
+  const adminPage = await admin.newPage();
+  await adminPage.goto('/account');
+  const origin = new URL(adminPage.url()).origin;
+  const headers = { origin };
+  const user = await adminPage.request.post('/api/v1/users', {
+    data: { email: VIEWER.email, name: 'Pat Viewer', role: 'viewer', password: VIEWER.password },
+    headers,
+  });
+  expect(user.status()).toBe(201);
+  contexts.set('admin', admin);
+
+  const reviewer = await newContext(browser, 'reviewer');
+  contexts.set('reviewer', reviewer);
+  const api = reviewer.request;
+  const created = await api.post('/api/v1/audits', {
+    headers,
+    multipart: {
+      name: 'Pages audit',
+      sitemap: { name: 'sitemap.xml', mimeType: 'application/xml', buffer: sitemap() },
+      crawl: { name: 'crawl.jsonl', mimeType: 'application/x-ndjson', buffer: crawl() },
+    },
+  });
+  expect(created.status()).toBe(202);
+  const { id } = (await created.json()) as { id: string };
+  await expect
+    .poll(async () => ((await (await api.get(`/api/v1/audits/${id}`)).json()) as { status: string }).status, {
+      timeout: 60_000,
+    })
+    .toBe('succeeded');
+  made.origin = origin;
+  made.auditUrl = `${origin}/audits/${id}`;
+  const share = async () =>
+    (await (await api.post(`/api/v1/audits/${id}/shares`, { headers, data: {} })).json()) as {
+      id: string;
+      url: string;
+    };
+  made.shareUrl = (await share()).url;
+  const revoked = await share();
+  expect((await api.delete(`/api/v1/shares/${revoked.id}`, { headers })).ok()).toBe(true);
+  made.revokedUrl = revoked.url;
+  contexts.set('viewer', await newContext(browser, 'viewer'));
+  contexts.set('anonymous', await newContext(browser, 'anonymous'));
+});
+
+test.afterAll(async () => {
+  for (const context of contexts.values()) await context.close();
+});
+
+/** Serious and critical axe violations, one line each: rule, what it is, and the nodes' targets. */
+async function axeProblems(page: Page): Promise<string[]> {
+  const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21aa']).analyze();
+  return results.violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${v.id} (${v.impact}): ${v.help} — ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+}
+
+for (const state of STATES) {
+  test(`page ${state.name}: fits 360–1440 px, no serious axe violation`, async () => {
+    const context = contexts.get(state.as);
+    if (!context) throw new Error(`no context for ${state.as}`);
+    const page = await context.newPage();
+    try {
+      await page.setViewportSize({ width: 1440, height: 900 });
+      await state.open(page, made);
+      for (const width of WIDTHS) {
+        await page.setViewportSize({ width, height: 900 });
+        // One frame for layout to follow the new width (charts measure their container then).
+        await page.evaluate(
+          () => new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 50))),
+        );
+        const overflow = await page.evaluate(() => ({
+          scroll: document.documentElement.scrollWidth,
+          inner: window.innerWidth,
+        }));
+        expect
+          .soft(overflow.scroll, `${state.name} at ${width} px scrolls sideways (${overflow.scroll} px wide)`)
+          .toBeLessThanOrEqual(overflow.inner);
+        expect.soft(await axeProblems(page), `${state.name} at ${width} px: axe`).toEqual([]);
+        if (SHOT_WIDTHS.has(width))
+          await page.screenshot({
+            path: path.join(shots, `page-${state.name}-${width}.png`),
+            fullPage: true,
+          });
+      }
+    } finally {
+      await state.cleanUp?.(page, made);
+      await page.close();
+    }
+  });
+}
