@@ -80,6 +80,12 @@ test('review the prune list, approve by keyboard and by filter, export the appro
   // The link is on the address the reviewer used.
   expect(shareUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/r\/sar_[\w-]{43}$/);
   await expect(page.getByTestId('share-row')).toHaveCount(1);
+  await expect(page.getByTestId('share-row')).toHaveAttribute('data-status', 'active');
+  // Copy puts the link on the clipboard and says so in the live region.
+  await page.context().grantPermissions(['clipboard-read', 'clipboard-write']);
+  await page.getByTestId('share-copy').click();
+  await expect(page.getByTestId('share-copy-status')).toHaveText('Copied');
+  expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(shareUrl);
   await page
     .locator('section[aria-labelledby="share-title"]')
     .screenshot({ path: path.join(shots, 'share-panel.png') });
@@ -110,9 +116,20 @@ test('review the prune list, approve by keyboard and by filter, export the appro
   await expect(report).toHaveURL(/\/login/);
   expect((await report.request.get('/api/v1/audits')).status()).toBe(401);
 
-  // Revoked, the link stops working at once.
-  await page.getByRole('button', { name: /^Revoke/ }).click();
-  await expect(page.getByTestId('share-row')).toHaveCount(0);
+  // Revoking asks first; dismissed, the link stays active.
+  await page.getByTestId('share-revoke').click();
+  const confirm = page.getByRole('dialog', { name: 'Revoke this share link?' });
+  await expect(confirm).toBeVisible();
+  await confirm.getByRole('button', { name: 'Cancel' }).click();
+  await expect(page.getByTestId('share-row')).toHaveAttribute('data-status', 'active');
+  expect((await report.goto(shareUrl))?.status()).toBe(200);
+  // Confirmed, the link stops working at once and stays listed as revoked, by whom.
+  await page.getByTestId('share-revoke').click();
+  await confirm.getByRole('button', { name: 'Revoke link' }).click();
+  await expect(page.getByTestId('share-row')).toHaveCount(1);
+  await expect(page.getByTestId('share-row')).toHaveAttribute('data-status', 'revoked');
+  await expect(page.getByTestId('share-revoked')).toContainText('Rita Reviewer');
+  await expect(page.getByTestId('share-revoke')).toHaveCount(0);
   expect((await report.goto(shareUrl))?.status()).toBe(404);
   await stranger.close();
 });

@@ -77,10 +77,16 @@ export async function listTokens(userId: string) {
   });
 }
 
+/** Links listed per audit: people create them by hand, a handful each; the newest this many are shown. */
+export const SHARES_LISTED_MAX = 500;
+
+/** The audit's links, live, expired and revoked alike, newest first, with their creator's and revoker's
+ * names (the list is the record of who was given access and who took it back). */
 export async function listShares(auditId: string) {
   return db().share.findMany({
     where: { auditId },
-    orderBy: { createdAt: 'desc' },
+    orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
+    take: SHARES_LISTED_MAX,
     select: {
       id: true,
       createdAt: true,
@@ -88,6 +94,7 @@ export async function listShares(auditId: string) {
       revokedAt: true,
       lastViewedAt: true,
       creator: { select: { name: true } },
+      revoker: { select: { name: true } },
     },
   });
 }

@@ -215,8 +215,12 @@ export async function createShare(auditId: string, userId: string, expiresAt: Da
   return { ...row, token };
 }
 
-export async function revokeShare(id: string): Promise<void> {
-  await db().share.updateMany({ where: { id, revokedAt: null }, data: { revokedAt: new Date() } });
+/** Revokes a link once: a second revocation keeps the first one's time and name. */
+export async function revokeShare(id: string, byUserId: string): Promise<void> {
+  await db().share.updateMany({
+    where: { id, revokedAt: null },
+    data: { revokedAt: new Date(), revokedBy: byUserId },
+  });
 }
 
 export async function touchShare(id: string): Promise<void> {

@@ -58,15 +58,21 @@ export interface CreatedTokenDto {
   token: string;
 }
 
+/** A link's state when the list was read: `active` opens the report; `expired` and `revoked` never will. */
+export type ShareStatus = 'active' | 'expired' | 'revoked';
+
 /** An item of `GET /audits/{id}/shares`. */
 export interface ShareDto {
   id: string;
+  status: ShareStatus;
   createdAt: string;
   expiresAt: string | null;
   revokedAt: string | null;
   lastViewedAt: string | null;
   /** The creator's name. */
   createdBy: string;
+  /** Who revoked it; null while not revoked, or when that account was deleted. */
+  revokedBy: string | null;
 }
 
 export interface ShareListDto {

@@ -8,10 +8,10 @@ export const dynamic = 'force-dynamic';
 
 type Context = { params: Promise<{ id: string }> };
 
-/** Revokes a share link: it stops opening at once. */
-export const DELETE = guarded('reviewer', async (_request: Request, context: Context) => {
+/** Revokes a share link: it stops opening at once, and stays listed as revoked by the caller. */
+export const DELETE = guarded('reviewer', async (_request: Request, context: Context, actor) => {
   const id = idParam((await context.params).id, 'share');
   if (!(await findShare(id))) throw new AppError('not_found', 'No such share');
-  await revokeShare(id);
+  await revokeShare(id, actor.id);
   return new Response(null, { status: 204 });
 });

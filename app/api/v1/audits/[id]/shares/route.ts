@@ -6,6 +6,7 @@ import { listShares } from '@/lib/auth/data';
 import { createShare } from '@/lib/auth/mutations';
 import { publicOrigin } from '@/lib/auth/request';
 import { ZNewShare } from '@/lib/auth/schema';
+import { orderShares, shareStatus } from '@/lib/auth/share-status';
 import type { CreatedShareDto, ShareListDto } from '@/lib/auth/types';
 import { AppError } from '@/lib/errors';
 
@@ -19,11 +20,17 @@ async function audit(context: Context): Promise<string> {
   return id;
 }
 
+/** Every link of the audit, live, expired and revoked, the live ones first (lib/auth/share-status.ts). */
 export const GET = guarded('reviewer', async (_request: Request, context: Context) => {
-  const items = (await listShares(await audit(context))).map(({ creator, ...share }) => ({
-    ...share,
-    createdBy: creator.name,
-  }));
+  const now = new Date();
+  const items = orderShares(await listShares(await audit(context)), now).map(
+    ({ creator, revoker, ...share }) => ({
+      ...share,
+      status: shareStatus(share, now),
+      createdBy: creator.name,
+      revokedBy: revoker?.name ?? null,
+    }),
+  );
   return json({ items } satisfies Sendable<ShareListDto>);
 });
 
