@@ -209,23 +209,31 @@ export function toSitemapFileDto(file: SitemapFile): SitemapFileDto {
 export interface SitemapFilePage {
   items: SitemapFileDto[];
   nextCursor: number | null;
+  total: number;
 }
 
-/** Files in reading order, keyset-paginated on position (unique per audit). */
+/** Files in reading order, keyset-paginated on position (unique per audit: the walk numbers the files it
+ * reads), and how many the audit has. Reading order is breadth first, so a page never holds a file whose
+ * parent is on a later page: the pages read so far always make a tree. */
 export async function listSitemapFiles(
   auditId: string,
   limit = 10_000,
   after?: number,
 ): Promise<SitemapFilePage> {
-  const files = await db().sitemapFile.findMany({
-    where: { auditId, ...(after === undefined ? {} : { position: { gt: after } }) },
-    orderBy: [{ position: 'asc' }, { id: 'asc' }],
-    take: limit + 1,
-  });
+  const [files, total] = await Promise.all([
+    db().sitemapFile.findMany({
+      where: { auditId, ...(after === undefined ? {} : { position: { gt: after } }) },
+      orderBy: [{ position: 'asc' }, { id: 'asc' }],
+      take: limit + 1,
+    }),
+    // Counted on the (audit_id, position) index.
+    db().sitemapFile.count({ where: { auditId } }),
+  ]);
   const page = files.slice(0, limit);
   return {
     items: page.map(toSitemapFileDto),
     nextCursor: files.length > limit ? (page[page.length - 1]?.position ?? null) : null,
+    total,
   };
 }
 

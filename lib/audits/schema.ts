@@ -172,6 +172,8 @@ export interface CreatedAuditDto {
 export interface SitemapFilePage {
   items: SitemapFileDto[];
   nextCursor: number | null;
+  /** Files of the audit in all (every page). */
+  total: number;
 }
 
 export function isFinal(status: AuditStatus): boolean {
