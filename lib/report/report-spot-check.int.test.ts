@@ -266,10 +266,17 @@ describe('the page', () => {
     for (const id of [latest.id, ...otherRuns]) expect(html).not.toContain(id);
     expect(html).not.toContain(STARTER);
     const hrefs = [...html.matchAll(/href="([^"]*)"/g)].map((m) => m[1] ?? '');
-    expect(hrefs.every((href) => href.startsWith('?list=') || href === `/r/${alphaToken}/report.pdf`)).toBe(
-      true,
-    );
-    expect(html).not.toMatch(/<(form|button|input|select|textarea)\b/);
+    expect(
+      hrefs.every(
+        (href) => href.startsWith(`/r/${alphaToken}?list=`) || href === `/r/${alphaToken}/report.pdf`,
+      ),
+    ).toBe(true);
+    // The only form is the URL search, a GET of this report; nothing can change the audit.
+    expect(html.match(/<form\b[^>]*>/g)).toEqual([
+      `<form class="report-search" role="search" data-testid="report-search" action="/r/${alphaToken}">`,
+    ]);
+    expect(html).not.toMatch(/method="post"|<(select|textarea)\b/i);
+    expect(html.match(/<button\b[^>]*>/g)).toEqual(['<button type="submit" class="button button--small">']);
   });
 
   it('says in a line when no live check was run, and shows no verdicts', async () => {

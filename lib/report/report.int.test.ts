@@ -14,7 +14,7 @@ import { pool } from '@/lib/db/client';
 import { decideByIds } from '@/lib/findings/mutations';
 import { EXCLUDED_INFO, reasonInfo } from '@/lib/findings/reasons';
 import { pdfText } from '@/lib/test-support/pdf-text';
-import { runAuditStep } from '@/lib/test-support/run-audit';
+import { reconciledAuditOf, runAuditStep, urlsetXml } from '@/lib/test-support/run-audit';
 import { buildReportPdf } from './pdf';
 import { loadPdfReport, loadReportPage, openShare, PDF_ROWS_PER_LIST, reportFileName } from './shared';
 
@@ -50,6 +50,22 @@ async function reconciledAudit(name: string, host: string, declared: number, add
   return id;
 }
 
+/** Prune rows of two reasons in one crawled section: /p/a1…a10 the crawl never reached, /p/b1…b8 answered
+ * 404 (and /p/ok is fine). */
+async function twoReasonAudit(): Promise<string> {
+  const at = '2026-11-01T00:00:00Z';
+  const a = Array.from({ length: 10 }, (_, i) => `https://charlie.example/p/a${i + 1}`);
+  const b = Array.from({ length: 8 }, (_, i) => `https://charlie.example/p/b${i + 1}`);
+  const ok = 'https://charlie.example/p/ok';
+  return reconciledAuditOf('Audit Charlie', {
+    sitemaps: { 's.xml': urlsetXml([...a, ...b, ok]) },
+    crawl: [
+      ...b.map((url) => JSON.stringify({ url, status: 404, indexable: false, crawled_at: at })),
+      JSON.stringify({ url: ok, status: 200, indexable: true, crawled_at: at }),
+    ],
+  });
+}
+
 function pdfRequest(token: string) {
   return pdfRoute(new Request(`http://localhost/r/${token}/report.pdf`), {
     params: Promise.resolve({ token }),
@@ -67,6 +83,7 @@ let userId = '';
 let alphaToken = '';
 let alphaShareId = '';
 let bravoToken = '';
+let charlieToken = '';
 
 beforeAll(async () => {
   [alphaId, bravoId] = await Promise.all([
@@ -85,6 +102,7 @@ beforeAll(async () => {
   alphaToken = alphaShare.token;
   alphaShareId = alphaShare.id;
   bravoToken = (await createShare(bravoId, userId, null)).token;
+  charlieToken = (await createShare(await twoReasonAudit(), userId, null)).token;
   // One reviewed row, so the report has a decision, a reviewer name and a note to show.
   const { rows } = await pool().query<{ id: number }>(
     `SELECT id FROM findings WHERE audit_id = $1 AND list = 'prune' ORDER BY id LIMIT 1`,
@@ -162,6 +180,88 @@ describe('the report page data', () => {
     const bogus = await loadReportPage(share, { list: 'nope', cursor: 'not-a-cursor', start: '9' });
     expect(bogus.view).toEqual({ list: 'prune', cursor: undefined, start: 1 });
     expect(bogus.page?.items).toHaveLength(100);
+  });
+});
+
+describe('filtering and searching the report', () => {
+  it('searches a list by URL substring through the token, page by page with the search kept', async () => {
+    const share = await openShare(alphaToken);
+    if (!share) throw new Error('share expected');
+    // Odd numbers are pruned: /p/1, /p/11…19, /p/101…199 and /p/1001…1099 hold "/p/1".
+    const first = await loadReportPage(share, { list: 'prune', q: '/p/1' });
+    expect(first.view.q).toBe('/p/1');
+    expect(first.page?.total).toBe(106);
+    expect(first.page?.items).toHaveLength(100);
+    expect(first.page?.items.every((f) => f.url.includes('/p/1'))).toBe(true);
+    expect(first.nextHref).toMatch(/^\?list=prune&q=%2Fp%2F1&cursor=[^&]+&start=101$/);
+    const second = await loadReportPage(share, paramsOf(first.nextHref ?? ''));
+    expect(second.view).toMatchObject({ q: '/p/1', start: 101 });
+    expect(second.page?.items.map((f) => f.url).sort()).toEqual(
+      expect.arrayContaining(['https://alpha.example/p/1099']),
+    );
+    expect(second.page?.items).toHaveLength(6);
+    expect(second.nextHref).toBeNull();
+    const narrow = await loadReportPage(share, { list: 'prune', q: '/P/55' });
+    expect(narrow.page?.items.map((f) => f.url).sort()).toEqual(
+      [55, 551, 553, 555, 557, 559].map((n) => `https://alpha.example/p/${n}`),
+    );
+  });
+
+  it('filters a list by reason, and ignores a reason that is not a reason code', async () => {
+    const share = await openShare(charlieToken);
+    if (!share) throw new Error('share expected');
+    const all = await loadReportPage(share, { list: 'prune' });
+    expect(all.audit.findings?.prune.byReason).toEqual({ unreached_by_crawl: 10, http_404: 8 });
+    expect(all.page?.total).toBe(18);
+    const gone = await loadReportPage(share, { list: 'prune', reason: 'http_404' });
+    expect(gone.view.reason).toBe('http_404');
+    expect(gone.page?.total).toBe(8);
+    expect(gone.page?.items.every((f) => f.reason === 'http_404' && f.url.includes('/p/b'))).toBe(true);
+    const both = await loadReportPage(share, { list: 'prune', reason: 'unreached_by_crawl', q: '/p/a1' });
+    expect(both.page?.items.map((f) => f.url).sort()).toEqual([
+      'https://charlie.example/p/a1',
+      'https://charlie.example/p/a10',
+    ]);
+    const bogus = await loadReportPage(share, { list: 'prune', reason: "x' OR 1=1 --" });
+    expect(bogus.view.reason).toBeUndefined();
+    expect(bogus.page?.total).toBe(18);
+  });
+
+  it("never finds another audit's rows", async () => {
+    const share = await openShare(charlieToken);
+    if (!share) throw new Error('share expected');
+    const other = await loadReportPage(share, { list: 'prune', q: 'alpha.example' });
+    expect(other.page?.total).toBe(0);
+    expect(other.page?.items).toEqual([]);
+  });
+
+  it('renders the reason filters and the search as links and a GET form of the report', async () => {
+    const props = {
+      params: Promise.resolve({ token: charlieToken }),
+      searchParams: Promise.resolve({ list: 'prune', reason: 'http_404', q: '/p/b' }),
+    };
+    const html = renderToStaticMarkup(await SharedReportPage(props));
+    expect(html).toContain('8 matching rows');
+    expect(html.match(/data-testid="report-row"/g)).toHaveLength(8);
+    expect(html).toContain(
+      `data-testid="report-reason-filter-all" href="/r/${charlieToken}?list=prune&amp;q=%2Fp%2Fb"`,
+    );
+    expect(html).toContain(
+      `aria-current="true" data-testid="report-reason-filter-http_404" href="/r/${charlieToken}?list=prune&amp;reason=http_404&amp;q=%2Fp%2Fb"`,
+    );
+    expect(html.match(/aria-current="true"/g)).toHaveLength(1);
+    expect(html).toContain('name="q" value="/p/b"');
+    expect(html).toContain('<input type="hidden" name="reason" value="http_404"/>');
+    // Switching lists keeps the search but not the reason (each list has its own reasons).
+    expect(html).toContain(`href="/r/${charlieToken}?list=add&amp;q=%2Fp%2Fb"`);
+    expect(html).toContain(`data-testid="report-search-clear"`);
+    const none = renderToStaticMarkup(
+      await SharedReportPage({
+        params: Promise.resolve({ token: charlieToken }),
+        searchParams: Promise.resolve({ list: 'prune', q: 'nothing-like-this' }),
+      }),
+    );
+    expect(none).toContain('No rows match these filters.');
   });
 });
 
@@ -288,7 +388,7 @@ describe('the page', () => {
     expect(html).toContain('Rita Reviewer');
     expect(html).toContain('550 rows');
     // The list's table only (the charts' text alternatives are tables too).
-    expect(html.slice(html.indexOf('data-testid="report-table"')).match(/<tr>/g)).toHaveLength(101);
+    expect(html.match(/data-testid="report-row"/g)).toHaveLength(100);
     // The list's reasons explained, each with its fix, and on the reason cells; every Not added bucket.
     const unreached = reasonInfo('unreached_by_crawl');
     expect(html).toContain(`data-testid="report-reason-unreached_by_crawl"`);
@@ -299,10 +399,17 @@ describe('the page', () => {
     expect(html).toContain(`href="/r/${alphaToken}/report.pdf"`);
     expect(html).not.toContain(BRAVO);
     const hrefs = [...html.matchAll(/href="([^"]*)"/g)].map((m) => m[1] ?? '');
-    expect(hrefs.every((href) => href.startsWith('?list=') || href === `/r/${alphaToken}/report.pdf`)).toBe(
-      true,
-    );
-    expect(html).not.toMatch(/<(form|button|input|select|textarea)\b/);
+    expect(
+      hrefs.every(
+        (href) => href.startsWith(`/r/${alphaToken}?list=`) || href === `/r/${alphaToken}/report.pdf`,
+      ),
+    ).toBe(true);
+    // The only form is the URL search, a GET of this report; nothing can change the audit.
+    expect(html.match(/<form\b[^>]*>/g)).toEqual([
+      `<form class="report-search" role="search" data-testid="report-search" action="/r/${alphaToken}">`,
+    ]);
+    expect(html).not.toMatch(/method="post"|<(select|textarea)\b/i);
+    expect(html.match(/<button\b[^>]*>/g)).toEqual(['<button type="submit" class="button button--small">']);
   });
 
   it('shows the asked list and page', async () => {

@@ -48,6 +48,9 @@ export const REPORT_SPOT_ROWS = 100;
 /** Sitemap files of the Search Console gap table the page and the PDF list (largest gaps first). */
 export const REPORT_GSC_ROWS = 100;
 
+/** A reason code (`http_404`, `unreached_by_crawl`): anything else filters nothing. */
+const REASON_SHAPE = /^[a-z0-9_]{1,64}$/;
+
 /** Share tokens are `sar_` + base64url; anything else is not looked up at all. */
 const TOKEN_SHAPE = /^[A-Za-z0-9_-]{1,200}$/;
 
@@ -77,6 +80,10 @@ type SearchParams = Record<string, string | string[] | undefined>;
 
 export interface ReportView {
   list: FindingList;
+  /** One reason of the list, or every reason. */
+  reason: string | undefined;
+  /** A URL substring (case-insensitive), as the review's search. */
+  q: string | undefined;
   cursor: string | undefined;
   /** 1-based position of the page's first row (carried in the links, for "rows 101–200"). */
   start: number;
@@ -86,25 +93,35 @@ function first(value: string | string[] | undefined): string | undefined {
   return Array.isArray(value) ? value[0] : value;
 }
 
-/** The list and page asked for in the search params; anything invalid falls back to the first page. */
+/** The list, filters and page asked for in the search params. Anything invalid falls back: a bad list to
+ * the prune list, a bad reason or search to none, a bad cursor to the first page. */
 export function reportViewFrom(params: SearchParams): ReportView {
-  const parsed = ZFindingQuery.safeParse({
-    list: first(params.list) ?? 'prune',
-    cursor: first(params.cursor),
-  });
-  const list = parsed.success ? parsed.data.list : 'prune';
-  const cursor = parsed.success ? parsed.data.cursor : undefined;
+  const list = ZFindingQuery.shape.list.safeParse(first(params.list)).data ?? 'prune';
+  const reason = ZFindingQuery.shape.reason.safeParse(first(params.reason)).data;
+  const q = ZFindingQuery.shape.q.safeParse(first(params.q)).data;
+  const cursor = ZFindingQuery.shape.cursor.safeParse(first(params.cursor)).data;
   const start = Number(first(params.start));
   return {
     list,
+    reason: reason && REASON_SHAPE.test(reason) ? reason : undefined,
+    q,
     cursor,
     start: cursor && Number.isSafeInteger(start) && start > 1 ? start : 1,
   };
 }
 
-/** The search string of a report link (relative, so it stays on the same `/r/<token>` page). */
-export function reportHref(view: { list: FindingList; cursor?: string | undefined; start?: number }): string {
+/** The search string of a report link (relative to the `/r/<token>` page): the list, its filters, and the
+ * page when past the first. */
+export function reportHref(view: {
+  list: FindingList;
+  reason?: string | undefined;
+  q?: string | undefined;
+  cursor?: string | undefined;
+  start?: number;
+}): string {
   const params = new URLSearchParams({ list: view.list });
+  if (view.reason) params.set('reason', view.reason);
+  if (view.q) params.set('q', view.q);
   if (view.cursor) {
     params.set('cursor', view.cursor);
     if (view.start && view.start > 1) params.set('start', String(view.start));
@@ -144,12 +161,19 @@ async function spotCheckOf(
   return { spotCheck, spotItems: spotCheck ? await reportSpotItems(spotCheck.runId, REPORT_SPOT_ROWS) : [] };
 }
 
-/** One page of one list of the shared audit, in id order (keyset: a deep page costs what the first does). */
+/** One page of one list of the shared audit, filtered by reason and URL search, in id order (keyset: a deep
+ * page costs what the first does; a search is read filter-first, as the review's, lib/findings/data.ts). */
 async function findingsPage(
   auditId: string,
   view: ReportView,
 ): Promise<{ page: FindingPage; view: ReportView }> {
-  const query = { list: view.list, sort: 'id' as const, limit: REPORT_PAGE_SIZE };
+  const query = {
+    list: view.list,
+    reason: view.reason,
+    q: view.q,
+    sort: 'id' as const,
+    limit: REPORT_PAGE_SIZE,
+  };
   try {
     return { page: await listFindings(auditId, { ...query, cursor: view.cursor }), view };
   } catch (error) {
@@ -198,7 +222,7 @@ export async function loadReportPage(share: OpenShare, params: SearchParams): Pr
     uploadName: clipForDisplay(file.uploadName),
   }));
   const nextHref = page.nextCursor
-    ? reportHref({ list: view.list, cursor: page.nextCursor, start: view.start + page.items.length })
+    ? reportHref({ ...view, cursor: page.nextCursor, start: view.start + page.items.length })
     : null;
   return {
     audit,

@@ -1,5 +1,6 @@
-// /r/<token>: the read-only report of the one audit a share link opens. A server component: the list tabs
-// and the pager are plain links (search params), there is no client fetching and nothing to change.
+// /r/<token>: the read-only report of the one audit a share link opens. A server component: the list tabs,
+// reason filters, search and pager change the search params (client-side navigation that keeps the scroll
+// position); there is no client fetching and nothing to change.
 import type { Metadata } from 'next';
 import { notFound } from 'next/navigation';
 import { cache } from 'react';
@@ -67,6 +68,7 @@ export default async function SharedReportPage({ params, searchParams }: Props) 
       <ReportGscSection gsc={data.gsc} rows={REPORT_GSC_ROWS} />
       {audit.findings && data.page ? (
         <ReportFindings
+          base={`/r/${encodeURIComponent(token)}`}
           findings={audit.findings}
           view={data.view}
           page={data.page}

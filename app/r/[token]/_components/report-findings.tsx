@@ -1,30 +1,36 @@
-// The prune / add / held lists of the report (a server component): tabs and the next-page link are plain
-// links that change the search params; each page is 100 rows read by keyset from the server. A row the
-// latest finished spot-check checked carries its verdict under the reason.
+// The prune / add / held lists of the report (a server component): tabs, reason filters, the search and the
+// pager change the search params by client-side navigation that keeps the scroll position (next/link with
+// scroll={false}; prefetch off, since each render records a view); each page is 100 rows read by keyset
+// from the server. A row the latest finished spot-check checked carries its verdict under the reason.
+import Link from 'next/link';
 import { VerdictBadge } from '@/app/(app)/audits/[id]/_components/spot-checks-verdict';
 import { formatCount } from '@/lib/audits/format';
 import { rankReasons } from '@/lib/findings/chart-data';
 import { decisionLabel, LIST_HINTS, listLabel } from '@/lib/findings/format';
 import { reasonInfo } from '@/lib/findings/reasons';
-import { type FindingList, type FindingPage, type FindingsOverview, LISTS } from '@/lib/findings/schema';
+import { type FindingPage, type FindingsOverview, LISTS } from '@/lib/findings/schema';
 import { shortEvidence, utcDateTime } from '@/lib/report/format';
 import { type ReportView, reportHref } from '@/lib/report/shared';
 import type { Verdict } from '@/lib/spot-check/types';
 import { definitionTitle, ReasonDefinitions } from './report-definitions';
+import { ReportFilters } from './report-filters';
 
-function Tabs({ current, findings }: { current: FindingList; findings: FindingsOverview }) {
+function Tabs({ base, view, findings }: { base: string; view: ReportView; findings: FindingsOverview }) {
   return (
     <nav aria-label="Lists" className="tabs report-tabs">
       {LISTS.map((list) => (
-        <a
+        <Link
           key={list}
-          href={reportHref({ list })}
+          // A list's reasons are its own: switching lists keeps the search, not the reason.
+          href={`${base}${reportHref({ list, q: view.q })}`}
+          scroll={false}
+          prefetch={false}
           className="tab"
-          aria-current={list === current ? 'page' : undefined}
+          aria-current={list === view.list ? 'page' : undefined}
           data-testid={`report-tab-${list}`}
         >
           {listLabel(list)} <span className="tab__count">{formatCount(findings[list].total)}</span>
-        </a>
+        </Link>
       ))}
     </nav>
   );
@@ -41,12 +47,15 @@ function LiveVerdict({ verdict }: { verdict: Verdict | undefined }) {
 }
 
 export function ReportFindings({
+  base,
   findings,
   view,
   page,
   nextHref,
   verdicts,
 }: {
+  /** The report's path, `/r/<token>`: links carry it so client-side navigation stays on the page. */
+  base: string;
   findings: FindingsOverview;
   view: ReportView;
   page: FindingPage;
@@ -56,15 +65,19 @@ export function ReportFindings({
 }) {
   const from = view.start;
   const to = view.start + page.items.length - 1;
-  const reasons = rankReasons(findings[view.list].byReason).map(([reason]) => reason);
+  const ranked = rankReasons(findings[view.list].byReason);
+  const reasons = (view.reason ? ranked.filter(([r]) => r === view.reason) : ranked).map(
+    ([reason]) => reason,
+  );
+  const filtered = Boolean(view.reason || view.q);
   const signals = [...new Set(page.items.flatMap((finding) => finding.signals))].sort();
   return (
     <section className="card report-section" aria-labelledby="report-list-heading">
-      <Tabs current={view.list} findings={findings} />
+      <Tabs base={base} view={view} findings={findings} />
       <div className="card__header">
         <h2 id="report-list-heading">{listLabel(view.list)} list</h2>
-        <span className="muted small" data-testid="report-list-total">
-          {formatCount(page.total)} rows
+        <span className="muted small" data-testid="report-list-total" data-value={page.total}>
+          {formatCount(page.total)} {filtered ? 'matching ' : ''}rows
           {page.items.length > 0 && page.total > page.items.length && to <= page.total
             ? ` · showing ${formatCount(from)}–${formatCount(to)}`
             : ''}
@@ -73,10 +86,17 @@ export function ReportFindings({
       <div className="card__body report-list-intro">
         <p className="muted small">{LIST_HINTS[view.list]}</p>
         <ReasonDefinitions reasons={reasons} signals={signals} />
+        <ReportFilters base={base} view={view} reasons={ranked} total={findings[view.list].total} />
       </div>
       {page.items.length === 0 ? (
         <div className="card__body">
-          <p className="muted">{view.cursor ? 'No more rows.' : 'Nothing in this list.'}</p>
+          <p className="muted" data-testid="report-empty">
+            {view.cursor
+              ? 'No more rows.'
+              : filtered
+                ? 'No rows match these filters.'
+                : 'Nothing in this list.'}
+          </p>
         </div>
       ) : (
         <div className="table-wrap">
@@ -94,23 +114,35 @@ export function ReportFindings({
             </thead>
             <tbody>
               {page.items.map((finding) => (
-                <tr key={finding.id}>
-                  <td className="report-table__url">{finding.url}</td>
-                  <td className="report-table__reason" title={definitionTitle(reasonInfo(finding.reason))}>
+                <tr key={finding.id} data-testid="report-row">
+                  <td data-label="URL" className="report-table__url">
+                    {finding.url}
+                  </td>
+                  <td
+                    data-label="Reason"
+                    className="report-table__reason"
+                    title={definitionTitle(reasonInfo(finding.reason))}
+                  >
                     {reasonInfo(finding.reason).label}
                     <LiveVerdict verdict={verdicts?.get(finding.id)} />
                   </td>
-                  <td className="report-table__evidence small">{shortEvidence(finding)}</td>
-                  <td>
+                  <td data-label="Evidence" className="report-table__evidence small">
+                    {shortEvidence(finding)}
+                  </td>
+                  <td data-label="Decision">
                     <span className={`report-decision report-decision--${finding.decision}`}>
                       {decisionLabel(finding.decision)}
                     </span>
                   </td>
-                  <td className="report-table__by">{finding.decidedBy ?? '—'}</td>
-                  <td className="report-table__date">
+                  <td data-label="Decided by" className="report-table__by">
+                    {finding.decidedBy ?? '—'}
+                  </td>
+                  <td data-label="Decided at" className="report-table__date">
                     {finding.decidedAt ? utcDateTime(finding.decidedAt) : '—'}
                   </td>
-                  <td className="report-table__note small">{finding.note ?? ''}</td>
+                  <td data-label="Note" className="report-table__note small">
+                    {finding.note ?? ''}
+                  </td>
                 </tr>
               ))}
             </tbody>
@@ -120,16 +152,27 @@ export function ReportFindings({
       <div className="table__foot report-pager">
         <span>
           {view.cursor ? (
-            <a href={reportHref({ list: view.list })} data-testid="report-first-page">
+            <Link
+              href={`${base}${reportHref({ ...view, cursor: undefined })}`}
+              scroll={false}
+              prefetch={false}
+              data-testid="report-first-page"
+            >
               ← First page
-            </a>
+            </Link>
           ) : null}
         </span>
         <span>
           {nextHref ? (
-            <a href={nextHref} rel="nofollow" data-testid="report-next-page">
+            <Link
+              href={`${base}${nextHref}`}
+              scroll={false}
+              prefetch={false}
+              rel="nofollow"
+              data-testid="report-next-page"
+            >
               Next page →
-            </a>
+            </Link>
           ) : null}
         </span>
       </div>

@@ -1,0 +1,173 @@
+// End to end: the shared report keeps the reader's place. A stranger opens a share link of an audit with
+// three pages of prune rows (two reasons) and a page of rows to add, scrolls to the lists, and changes tab,
+// reason filter, search and page: each shows its rows without a reload and window.scrollY stays where it
+// was. Then the share panel lists the link, revoked after a confirmation; screenshots of the report and the
+// panel at 390 and 1440 px, with no sideways scroll at 390.
+import path from 'node:path';
+import { expect, type Page, test } from '@playwright/test';
+import { expectNoSidewaysScroll, shots } from './spot-site';
+
+const S = 'https://keep.example.com';
+const UNREACHED = 230;
+const GONE = 40;
+const ADDED = 120;
+
+function sitemap(): string {
+  const locs = [
+    ...Array.from({ length: UNREACHED }, (_, i) => `${S}/p/${i + 1}`),
+    ...Array.from({ length: GONE }, (_, i) => `${S}/p/gone-${i + 1}`),
+    `${S}/p/ok`,
+  ];
+  return `<?xml version="1.0" encoding="UTF-8"?><urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">${locs.map((l) => `<url><loc>${l}</loc></url>`).join('')}</urlset>`;
+}
+
+function crawl(): string {
+  const at = '2026-11-27T09:00:00Z';
+  return [
+    { url: `${S}/p/ok`, status: 200, indexable: true },
+    ...Array.from({ length: GONE }, (_, i) => ({
+      url: `${S}/p/gone-${i + 1}`,
+      status: 404,
+      indexable: false,
+    })),
+    ...Array.from({ length: ADDED }, (_, i) => ({
+      url: `${S}/p/new-${i + 1}`,
+      status: 200,
+      indexable: true,
+    })),
+  ]
+    .map((row) => JSON.stringify({ crawled_at: at, ...row }))
+    .join('\n');
+}
+
+/** The page's vertical scroll, once the navigation that changed the URL has rendered `total` rows. */
+async function scrollAfter(report: Page, total: number): Promise<number> {
+  await expect(report.getByTestId('report-list-total')).toHaveAttribute('data-value', String(total));
+  return report.evaluate(() => window.scrollY);
+}
+
+/** Scrolls so that `testId` sits near the top of the window, and returns window.scrollY. */
+async function scrollTo(report: Page, testId: string): Promise<number> {
+  await report
+    .getByTestId(testId)
+    .first()
+    .evaluate((el) => {
+      window.scrollTo(0, el.getBoundingClientRect().top + window.scrollY - 80);
+    });
+  const y = await report.evaluate(() => window.scrollY);
+  expect(y).toBeGreaterThan(300);
+  return y;
+}
+
+/** A marker on the window: gone after a full reload, kept by client-side navigation. */
+async function markWindow(report: Page): Promise<void> {
+  await report.evaluate(() => {
+    (window as unknown as { __kept: boolean }).__kept = true;
+  });
+}
+
+async function expectNoReload(report: Page): Promise<void> {
+  expect(await report.evaluate(() => (window as unknown as { __kept?: boolean }).__kept)).toBe(true);
+}
+
+/** The audit page's Sharing section (a tab, when the page has section tabs). */
+async function openSharing(page: Page): Promise<void> {
+  const tabs = page.getByRole('tablist', { name: 'Audit sections' });
+  if ((await tabs.count()) > 0) await tabs.getByRole('tab', { name: 'Sharing', exact: true }).click();
+  await expect(page.getByRole('heading', { name: 'Share a read-only report' })).toBeVisible();
+}
+
+test('the shared report keeps the scroll position through tab, filter, search and page changes', async ({
+  page,
+  browser,
+}) => {
+  await page.goto('/audits/new');
+  await page.getByLabel('Audit name').fill('Keep my place');
+  await page
+    .getByLabel('Sitemap files')
+    .setInputFiles({ name: 'sitemap.xml', mimeType: 'application/xml', buffer: Buffer.from(sitemap()) });
+  await page
+    .getByLabel('Crawl export file')
+    .setInputFiles({ name: 'crawl.jsonl', mimeType: 'application/x-ndjson', buffer: Buffer.from(crawl()) });
+  await page.getByRole('button', { name: 'Create audit' }).click();
+  await expect(page.getByTestId('audit-status')).toHaveText(/succeeded/i, { timeout: 60_000 });
+
+  await openSharing(page);
+  await page.getByRole('button', { name: 'Create share link' }).click();
+  const shareUrl = (await page.getByTestId('share-url').textContent())?.trim() ?? '';
+  expect(shareUrl).toMatch(/\/r\/sar_[\w-]{43}$/);
+
+  const stranger = await browser.newContext({ storageState: { cookies: [], origins: [] } });
+  const report = await stranger.newPage();
+  await report.setViewportSize({ width: 1440, height: 900 });
+  expect((await report.goto(shareUrl))?.status()).toBe(200);
+  await expect(report.getByTestId('report-list-total')).toHaveAttribute(
+    'data-value',
+    String(UNREACHED + GONE),
+  );
+  await markWindow(report);
+
+  // Tab: Prune → Add, from half way down the page.
+  let y = await scrollTo(report, 'report-tab-add');
+  await report.getByTestId('report-tab-add').click();
+  await expect(report).toHaveURL(/\?list=add/);
+  expect(await scrollAfter(report, ADDED)).toBe(y);
+  await expect(report.getByTestId('report-row')).toHaveCount(100);
+
+  // Back to Prune, then the reason filter.
+  await report.getByTestId('report-tab-prune').click();
+  expect(await scrollAfter(report, UNREACHED + GONE)).toBe(y);
+  y = await scrollTo(report, 'report-reason-filter-http_404');
+  await report.getByTestId('report-reason-filter-http_404').click();
+  await expect(report).toHaveURL(/reason=http_404/);
+  expect(await scrollAfter(report, GONE)).toBe(y);
+  await expect(report.getByTestId('report-row')).toHaveCount(GONE);
+  await expect(report.getByTestId('report-row').first()).toContainText('HTTP 404');
+
+  // Every reason again, then a search: /p/1 is in /p/1, /p/10…19, /p/100…199 and /p/new-1… (prune only).
+  await report.getByTestId('report-reason-filter-all').click();
+  y = await scrollAfter(report, UNREACHED + GONE);
+  await report.getByLabel('Search URLs').fill('/p/1');
+  await report.getByRole('button', { name: 'Search' }).click();
+  await expect(report).toHaveURL(/q=%2Fp%2F1/);
+  expect(await scrollAfter(report, 111)).toBe(y);
+  await expect(report.getByTestId('report-search-clear')).toBeVisible();
+  await report.getByTestId('report-search-clear').click();
+  expect(await scrollAfter(report, UNREACHED + GONE)).toBe(y);
+  await expect(report.getByLabel('Search URLs')).toHaveValue('');
+
+  // The next page, from the pager at the bottom of the list.
+  y = await scrollTo(report, 'report-next-page');
+  await report.getByTestId('report-next-page').click();
+  await expect(report.getByTestId('report-list-total')).toContainText('showing 101–200');
+  expect(await report.evaluate(() => window.scrollY)).toBe(y);
+  await expectNoReload(report);
+
+  // The report at phone and desktop widths (the first page, the numbers and the list).
+  await report.goto(shareUrl);
+  for (const width of [390, 1440]) {
+    await report.setViewportSize({ width, height: 900 });
+    if (width === 390) await expectNoSidewaysScroll(report, 'the shared report');
+    await report.screenshot({ path: path.join(shots, `shared-report-${width}.png`), fullPage: true });
+  }
+
+  // Revoked after a confirmation, the link is listed as revoked and the report is gone.
+  await page.getByTestId('share-revoke').click();
+  await page
+    .getByRole('dialog', { name: 'Revoke this share link?' })
+    .getByRole('button', { name: 'Revoke link' })
+    .click();
+  await expect(page.getByTestId('share-row')).toHaveAttribute('data-status', 'revoked');
+  expect((await report.goto(shareUrl))?.status()).toBe(404);
+  // A second link, so the panel shows an active one above the revoked one.
+  await page.getByRole('button', { name: 'Create share link' }).click();
+  await expect(page.getByTestId('share-row')).toHaveCount(2);
+  await expect(page.getByTestId('share-row').first()).toHaveAttribute('data-status', 'active');
+  const panel = page.locator('section[aria-labelledby="share-title"]');
+  for (const width of [390, 1440]) {
+    await page.setViewportSize({ width, height: 900 });
+    if (width === 390) await expectNoSidewaysScroll(page, 'the share panel');
+    await panel.screenshot({ path: path.join(shots, `share-panel-${width}.png`) });
+  }
+  await stranger.close();
+});
