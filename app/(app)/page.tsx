@@ -1,5 +1,6 @@
 // Home: the list of audits.
 import Link from 'next/link';
+import { Suspense } from 'react';
 import { requirePageActor } from '@/lib/auth/page';
 import { allows } from '@/lib/auth/roles';
 import { AuditList } from './audits/_components/audit-list';
@@ -19,7 +20,10 @@ export default async function HomePage() {
           </Link>
         ) : null}
       </div>
-      <AuditList />
+      {/* The list reads its filters from the URL (useSearchParams). */}
+      <Suspense fallback={null}>
+        <AuditList />
+      </Suspense>
     </>
   );
 }

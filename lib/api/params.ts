@@ -55,13 +55,6 @@ export function limitParam(value: string | null, fallback: number, max: number):
   return n;
 }
 
-/** The audit list's cursor: the id (UUID) of the last audit of the previous page. */
-export function cursorParam(value: string | null): string | undefined {
-  if (value === null || value === '') return undefined;
-  if (!UUID.test(value)) throw new AppError('validation_failed', 'cursor is not valid');
-  return value.toLowerCase();
-}
-
 /** The file list's cursor: the position (an `int4`) of the last file of the previous page. */
 export function positionCursorParam(value: string | null): number | undefined {
   if (value === null || value === '') return undefined;

@@ -1,17 +1,24 @@
 // Reads of audits and their sitemap file records, shaped as the API's DTOs.
 import 'server-only';
 import { db, pool } from '@/lib/db/client';
+import { AppError } from '@/lib/errors';
 import { getFindingsOverview } from '@/lib/findings/data';
 import { clipForDisplay, displaySql } from '@/lib/findings/display';
+import { likeEscape } from '@/lib/findings/filter-sql';
 import type { Audit, AuditSource, SitemapFile } from '@/lib/generated/prisma/client';
+import { progressOf } from './progress';
 import {
   type AuditDto,
   type AuditError,
   type AuditIssue,
+  type AuditListItemDto,
+  type AuditPage,
+  type AuditStatus,
   type AuditTimings,
   type CrawlSummary,
   type SitemapFileDto,
   settingsOf,
+  type TAuditListQuery,
   type TAuditSettings,
   ZAuditOptions,
 } from './schema';
@@ -45,7 +52,7 @@ export function toAuditDto(audit: AuditWithSources): AuditDto {
     name: audit.name,
     status: audit.status,
     phase: audit.phase,
-    progress: { done: audit.progressDone, total: audit.progressTotal },
+    progress: progressOf(audit),
     options: options.success ? options.data : { normalization: 'exact' },
     settings: settingsOf(audit.settings),
     createdAt: audit.createdAt.toISOString(),
@@ -150,30 +157,105 @@ export async function getAudit(id: string): Promise<AuditDto | null> {
   };
 }
 
-export interface AuditPage {
-  items: AuditDto[];
-  nextCursor: string | null;
+interface AuditListRow {
+  total: number;
+  cursor_found: boolean;
+  id: string | null;
+  name: string;
+  status: AuditStatus;
+  phase: string;
+  progress_done: number;
+  progress_total: number;
+  created_at: Date;
+  finished_at: Date | null;
+  sitemap_files: number;
+  sitemap_entries: number;
+  crawl_rows: number;
+  crawl_given: boolean;
+  reconciled: boolean;
+  prune: number;
+  add: number;
+  held: number;
+  decided: number;
 }
 
-/** Newest first, keyset-paginated on (created_at, id). */
-export async function listAudits(limit: number, cursor?: string): Promise<AuditPage> {
-  const after = cursor
-    ? await db().audit.findUnique({ where: { id: cursor }, select: { createdAt: true, id: true } })
-    : null;
-  const rows = await db().audit.findMany({
-    where: after
-      ? { OR: [{ createdAt: { lt: after.createdAt } }, { createdAt: after.createdAt, id: { lt: after.id } }] }
-      : undefined,
-    orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
-    take: limit + 1,
-    include: { sources: { select: sourceFields } },
-    omit: UNBOUNDED,
-  });
-  const page = rows.slice(0, limit);
-  const issues = await boundedIssuesOf(page.map((a) => a.id));
+/**
+ * One page of the list, newest first, keyset-paginated on (created_at, id), in one statement: the
+ * matching audits' count, the page, and its findings per list and decided, grouped from finding_counts
+ * (kept in step with every decision), never a query per audit. The cursor is the previous page's last id.
+ */
+export async function listAudits(query: TAuditListQuery): Promise<AuditPage> {
+  const { rows } = await pool().query<AuditListRow>(
+    `WITH matching AS (
+       SELECT id, created_at FROM audits
+        WHERE ($1::text IS NULL OR status::text = $1) AND ($2::text IS NULL OR name ILIKE $2)),
+     after AS (SELECT created_at, id FROM audits WHERE id = $3::uuid),
+     page AS (
+       SELECT m.id, m.created_at FROM matching m
+        WHERE $3::uuid IS NULL OR (m.created_at, m.id) < (SELECT created_at, id FROM after)
+        ORDER BY m.created_at DESC, m.id DESC LIMIT $4),
+     counts AS (
+       SELECT audit_id,
+              coalesce(sum(n) FILTER (WHERE list = 'prune'), 0)::int AS prune,
+              coalesce(sum(n) FILTER (WHERE list = 'add'), 0)::int AS add,
+              coalesce(sum(n) FILTER (WHERE list = 'held'), 0)::int AS held,
+              coalesce(sum(n) FILTER (WHERE decision <> 'pending'), 0)::int AS decided
+         FROM finding_counts WHERE audit_id IN (SELECT id FROM page) GROUP BY audit_id)
+     SELECT (SELECT count(*) FROM matching)::int AS total,
+            ($3::uuid IS NULL OR EXISTS (SELECT 1 FROM after)) AS cursor_found,
+            a.id, a.name, a.status, a.phase, a.progress_done, a.progress_total, a.created_at, a.finished_at,
+            a.sitemap_files, a.sitemap_entries, a.crawl_rows, a.reconciled_at IS NOT NULL AS reconciled,
+            EXISTS (SELECT 1 FROM audit_sources s WHERE s.audit_id = a.id AND s.role = 'crawl') AS crawl_given,
+            coalesce(c.prune, 0) AS prune, coalesce(c.add, 0) AS add, coalesce(c.held, 0) AS held,
+            coalesce(c.decided, 0) AS decided
+       FROM (SELECT 1) one
+       LEFT JOIN page p ON true
+       LEFT JOIN audits a ON a.id = p.id
+       LEFT JOIN counts c ON c.audit_id = p.id
+      ORDER BY p.created_at DESC, p.id DESC`,
+    [
+      query.status ?? null,
+      query.q ? `%${likeEscape(query.q)}%` : null,
+      query.cursor ?? null,
+      query.limit + 1,
+    ],
+  );
+  const first = rows[0];
+  if (first && !first.cursor_found) {
+    throw new AppError(
+      'validation_failed',
+      'cursor is not valid: that audit was deleted; start from the first page',
+    );
+  }
+  const found = rows.filter((r): r is AuditListRow & { id: string } => r.id !== null);
+  const page = found.slice(0, query.limit);
   return {
-    items: page.map((a) => toAuditDto({ ...a, ...(issues.get(a.id) ?? { warnings: [], errors: [] }) })),
-    nextCursor: rows.length > limit ? (page[page.length - 1]?.id ?? null) : null,
+    items: page.map(toAuditListItem),
+    total: first?.total ?? 0,
+    nextCursor: found.length > query.limit ? (page[page.length - 1]?.id ?? null) : null,
+  };
+}
+
+function toAuditListItem(row: AuditListRow & { id: string }): AuditListItemDto {
+  return {
+    id: row.id,
+    name: row.name,
+    status: row.status,
+    phase: row.phase,
+    progress: progressOf({
+      phase: row.phase,
+      progressDone: row.progress_done,
+      progressTotal: row.progress_total,
+      sitemapFiles: row.sitemap_files,
+      crawlRows: row.crawl_rows,
+    }),
+    createdAt: row.created_at.toISOString(),
+    finishedAt: row.finished_at?.toISOString() ?? null,
+    sitemap: { files: row.sitemap_files, entries: row.sitemap_entries },
+    crawl: { rows: row.crawl_rows, given: row.crawl_given },
+    findings: row.reconciled
+      ? { prune: row.prune, add: row.add, held: row.held, decided: row.decided }
+      : null,
   };
 }
 

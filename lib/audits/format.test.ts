@@ -6,6 +6,7 @@ import {
   formatDuration,
   formatRelativeTime,
   progressPercent,
+  reviewedShare,
 } from './format';
 
 describe('formatBytes', () => {
@@ -69,5 +70,25 @@ describe('dates', () => {
     expect(formatDuration('2026-01-01T00:00:00Z', '2026-01-01T00:03:05Z')).toBe('3 min 5 s');
     expect(formatDuration('2026-01-01T00:00:00Z', '2026-01-01T02:04:00Z')).toBe('2 h 4 min');
     expect(formatDuration('2026-01-01T00:00:00Z', null)).toBeNull();
+  });
+});
+
+describe('reviewedShare', () => {
+  it('is the decided share of every list, rounded down so 100 % means all of them', () => {
+    expect(reviewedShare({ prune: 2, add: 1, held: 0, decided: 0 })).toEqual({
+      decided: 0,
+      total: 3,
+      percent: 0,
+    });
+    expect(reviewedShare({ prune: 100, add: 99, held: 1, decided: 199 })).toEqual({
+      decided: 199,
+      total: 200,
+      percent: 99,
+    });
+    expect(reviewedShare({ prune: 1, add: 0, held: 1, decided: 2 })?.percent).toBe(100);
+  });
+
+  it('is null when there is nothing to review', () => {
+    expect(reviewedShare({ prune: 0, add: 0, held: 0, decided: 0 })).toBeNull();
   });
 });

@@ -74,3 +74,16 @@ export function formatDuration(startIso: string | null, endIso: string | null): 
   const seconds = totalSeconds % 60;
   return hours > 0 ? `${hours} h ${minutes} min` : `${minutes} min ${seconds} s`;
 }
+
+/** How much of an audit's findings (every list) is decided: whole percent, rounded down so 100 % means
+ * every row; null when there is nothing to review. */
+export function reviewedShare(findings: { prune: number; add: number; held: number; decided: number }): {
+  decided: number;
+  total: number;
+  percent: number;
+} | null {
+  const total = findings.prune + findings.add + findings.held;
+  if (total === 0) return null;
+  const decided = Math.min(findings.decided, total);
+  return { decided, total, percent: Math.floor((decided / total) * 100) };
+}

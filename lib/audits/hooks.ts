@@ -1,12 +1,6 @@
 // TanStack Query hooks for the audits API, one per endpoint; active audits are polled until they finish.
 // Requests go through the one browser client, lib/api/client.ts.
-import {
-  type InfiniteData,
-  useInfiniteQuery,
-  useMutation,
-  useQuery,
-  useQueryClient,
-} from '@tanstack/react-query';
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef } from 'react';
 import { apiFetch } from '@/lib/api/client';
 import { isActiveStatus } from './labels';
@@ -16,33 +10,41 @@ import type {
   AuditStatus,
   CreatedAuditDto,
   SitemapFilePage,
+  TAuditListQuery,
   TAuditSettings,
 } from './schema';
 
 const POLL_MS = 1000;
 const PAGE_SIZE = 25;
 
+/** The list's filters, as the URL carries them. */
+export type AuditListFilters = Pick<TAuditListQuery, 'status' | 'q'>;
+
 export const auditKeys = {
   all: ['audits'] as const,
-  list: () => ['audits', 'list'] as const,
+  lists: () => ['audits', 'list'] as const,
+  list: (filters: AuditListFilters, cursor: string | null) =>
+    ['audits', 'list', filters.status ?? '', filters.q ?? '', cursor] as const,
   detail: (id: string) => ['audits', 'detail', id] as const,
   sitemaps: (id: string) => ['audits', 'detail', id, 'sitemaps'] as const,
 };
 
-export function useAudits() {
-  return useInfiniteQuery({
-    queryKey: auditKeys.list(),
-    queryFn: ({ pageParam, signal }) => {
+/** One page of the audits list under its filters; polled while an audit on it is queued or running. */
+export function useAudits(filters: AuditListFilters, cursor: string | null) {
+  return useQuery({
+    queryKey: auditKeys.list(filters, cursor),
+    queryFn: ({ signal }) => {
       const params = new URLSearchParams({ limit: String(PAGE_SIZE) });
-      if (pageParam) params.set('cursor', pageParam);
+      if (filters.status) params.set('status', filters.status);
+      if (filters.q) params.set('q', filters.q);
+      if (cursor) params.set('cursor', cursor);
       return apiFetch<AuditPage>(`/api/v1/audits?${params}`, { signal });
     },
-    initialPageParam: null as string | null,
-    getNextPageParam: (page) => page.nextCursor,
+    // The page shown stays while the next one loads (no flash of skeleton rows on Next or a new filter).
+    placeholderData: keepPreviousData,
     refetchInterval: (query) => {
-      const data: InfiniteData<AuditPage> | undefined = query.state.data;
-      const anyActive = data?.pages.some((page) => page.items.some((audit) => isActiveStatus(audit.status)));
-      return anyActive ? POLL_MS : false;
+      if (query.state.error) return false;
+      return query.state.data?.items.some((audit) => isActiveStatus(audit.status)) ? POLL_MS : false;
     },
   });
 }
@@ -87,7 +89,7 @@ export function useCreateAudit() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (body: FormData) => apiFetch<CreatedAuditDto>('/api/v1/audits', { method: 'POST', body }),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: auditKeys.list() }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: auditKeys.lists() }),
   });
 }
 
@@ -99,30 +101,9 @@ export function useDeleteAudit() {
     onSuccess: (_data, id) => {
       // Stop polling the deleted audit; its page navigates away (removing it here would refetch a 404).
       void queryClient.cancelQueries({ queryKey: auditKeys.detail(id) });
-      queryClient.setQueryData<InfiniteData<AuditPage>>(auditKeys.list(), (data) =>
-        data
-          ? {
-              ...data,
-              pages: data.pages.map((page) => ({ ...page, items: page.items.filter((a) => a.id !== id) })),
-            }
-          : data,
-      );
-      return queryClient.invalidateQueries({ queryKey: auditKeys.list() });
+      return queryClient.invalidateQueries({ queryKey: auditKeys.lists() });
     },
   });
-}
-
-/** The audit in every list page that holds it, replaced by `audit`. */
-function replaceInList(data: InfiniteData<AuditPage> | undefined, audit: AuditDto) {
-  if (!data) return data;
-  return {
-    ...data,
-    pages: data.pages.map((page) => ({
-      ...page,
-      // List items carry no findings overview; keep it that way.
-      items: page.items.map((item) => (item.id === audit.id ? { ...audit, findings: item.findings } : item)),
-    })),
-  };
 }
 
 /** Changes the audit's settings (admins); the answer is the audit, shown at once. Lists and previews
@@ -152,11 +133,8 @@ export function useCancelAudit(id: string) {
     onMutate: () => queryClient.cancelQueries({ queryKey: detail, exact: true }),
     onSuccess: (audit) => {
       queryClient.setQueryData<AuditDto>(detail, audit);
-      queryClient.setQueryData<InfiniteData<AuditPage>>(auditKeys.list(), (data) =>
-        replaceInList(data, audit),
-      );
     },
     onError: () => queryClient.invalidateQueries({ queryKey: detail, exact: true }),
-    onSettled: () => queryClient.invalidateQueries({ queryKey: auditKeys.list() }),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: auditKeys.lists() }),
   });
 }

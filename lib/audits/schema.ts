@@ -156,9 +156,49 @@ export interface SitemapFileDto {
   warnings: { code: string; message: string }[];
 }
 
-/** `GET /audits`: newest first; `nextCursor` is the last item's id while there are more. */
+/** Statuses the audits list filters by. */
+export const AUDIT_STATUSES = ['queued', 'running', 'succeeded', 'partial', 'failed', 'cancelled'] as const;
+
+/** An empty query-string value is "not given". */
+const blankIsAbsent = (value: unknown) => (value === '' ? undefined : value);
+
+/** `GET /audits`: the filters and page of the list (limit 1–100, default 25; the cursor is an audit id). */
+export const ZAuditListQuery = z
+  .object({
+    status: z.preprocess(blankIsAbsent, z.enum(AUDIT_STATUSES).optional()),
+    /** Part of the name, any case; `%` and `_` match themselves. */
+    q: zText()
+      .trim()
+      .max(200)
+      .transform((v) => (v === '' ? undefined : v))
+      .optional(),
+    limit: z.preprocess(blankIsAbsent, z.coerce.number().int().min(1).max(100).default(25)),
+    cursor: z.preprocess(blankIsAbsent, z.uuid({ error: 'cursor is not valid' }).toLowerCase().optional()),
+  })
+  .strict();
+export type TAuditListQuery = z.infer<typeof ZAuditListQuery>;
+
+/** One audit in the list: its run and counts, without the issues and reports of the audit's own page. */
+export interface AuditListItemDto {
+  id: string;
+  name: string;
+  status: AuditStatus;
+  phase: string;
+  /** Derived as on the audit's page (lib/audits/progress.ts), so both always say the same. */
+  progress: { done: number; total: number };
+  createdAt: string;
+  finishedAt: string | null;
+  sitemap: { files: number; entries: number };
+  crawl: { rows: number; given: boolean };
+  /** Findings per list and how many of them are decided (approved or rejected); null until reconciled. */
+  findings: { prune: number; add: number; held: number; decided: number } | null;
+}
+
+/** `GET /audits`: newest first; `total` counts every audit matching the filters; `nextCursor` is the
+ * last item's id while there are more. */
 export interface AuditPage {
-  items: AuditDto[];
+  items: AuditListItemDto[];
+  total: number;
   nextCursor: string | null;
 }
 

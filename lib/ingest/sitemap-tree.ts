@@ -33,6 +33,9 @@ class Walker {
   private readonly consumedUploads = new Set<string>();
   private filesCreated = 0;
   private filesDone = 0;
+  /** Roots (sitemap URLs, uploads) not queued yet: uploads are queued one at a time, and a total
+   * without them read "1 of 1" after the first of several uploads. */
+  private rootsPending = 0;
   private stopped = false;
   private budgetNoted = false;
   private readonly budget: FetchBudget;
@@ -55,13 +58,17 @@ class Walker {
 
   async run(urls: string[], uploads: UploadSource[]): Promise<TreeSummary> {
     try {
+      this.rootsPending = urls.length + uploads.length;
       // Uploaded indexes go first so that uploaded children they name are read through them, once.
       const indexFirst: UploadSource[] = [];
       const rest: UploadSource[] = [];
       for (const upload of uploads)
         ((await sniffUploadIsIndex(upload.storedPath)) ? indexFirst : rest).push(upload);
       await this.readUploads(indexFirst);
-      for (const url of urls) this.enqueue(this.rootTask({ type: 'url', url }, classifySourceUrl(url)));
+      for (const url of urls) {
+        this.rootsPending -= 1;
+        this.enqueue(this.rootTask({ type: 'url', url }, classifySourceUrl(url)));
+      }
       await this.drain();
       await this.readUploads(rest);
       return this.summary;
@@ -103,6 +110,7 @@ class Walker {
   /** One upload at a time, skipping those an earlier uploaded index already read as its child. */
   private async readUploads(uploads: UploadSource[]): Promise<void> {
     for (const upload of uploads) {
+      this.rootsPending -= 1;
       if (this.consumedUploads.has(upload.storedPath)) continue;
       this.enqueue(this.rootTask({ type: 'upload', upload }, 'sitemap'));
       await this.drain();
@@ -165,7 +173,11 @@ class Walker {
         source: label(task.origin),
       });
     }
-    await this.sink.progress(this.filesDone, this.filesDone + this.queue.length, this.summary);
+    await this.sink.progress(
+      this.filesDone,
+      this.filesDone + this.queue.length + this.rootsPending,
+      this.summary,
+    );
   }
 
   private async process(task: Task): Promise<void> {

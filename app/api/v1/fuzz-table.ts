@@ -101,7 +101,7 @@ export function routeTable(fx: Fixtures): Record<string, RouteSpec> {
   const { decision: _decision, ...filterWithoutDecision } = filter;
   return {
     audits: {
-      query: [{ limit: '10', cursor: fx.auditId }],
+      query: [{ limit: '10', cursor: fx.auditId, status: 'succeeded', q: 'Fuzz' }],
       body: {
         POST: {
           schema: ZCreateAuditJson,

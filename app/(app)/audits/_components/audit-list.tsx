@@ -1,61 +1,46 @@
 'use client';
-// The audits table: newest first, live status while audits run, "Load more" by cursor.
+// The audits list: newest first, filtered by status and name (both in the URL), paged by keyset cursor
+// with Previous / Next, each audit with its findings, reviewed share and live progress.
 import Link from 'next/link';
+import { usePathname, useSearchParams } from 'next/navigation';
+import { useCallback, useMemo } from 'react';
 import { useCan } from '@/app/session-context';
 import { Alert } from '@/components/ui/alert';
+import { CursorPager, useCursorStack } from '@/components/ui/cursor-pager';
 import { EmptyState } from '@/components/ui/empty-state';
-import { ProgressBar } from '@/components/ui/progress-bar';
-import { formatCount, progressPercent } from '@/lib/audits/format';
-import { useAudits } from '@/lib/audits/hooks';
-import type { AuditDto } from '@/lib/audits/schema';
-import { phaseLabel } from '@/lib/runs/phases';
-import { RelativeTime } from './relative-time';
-import { StatusBadge } from './status-badge';
+import { formatCount } from '@/lib/audits/format';
+import { type AuditListFilters, useAudits } from '@/lib/audits/hooks';
+import { AUDIT_STATUSES, type AuditStatus } from '@/lib/audits/schema';
+import { AuditListFiltersBar } from './audit-list-filters';
+import { AuditListRow } from './audit-list-row';
 
-function StatusCell({ audit }: { audit: AuditDto }) {
-  const isRunning = audit.status === 'running';
-  // A queued audit's phase is only interesting when it says more than "waiting" (e.g. a retry).
-  const showPhase = isRunning || (audit.status === 'queued' && !['starting', 'queued'].includes(audit.phase));
-  return (
-    <div className="status-cell">
-      <StatusBadge status={audit.status} />
-      {showPhase ? (
-        <span className="status-cell__phase">
-          {phaseLabel(audit.phase)}
-          {isRunning && audit.progress.total > 0
-            ? ` · ${formatCount(audit.progress.done)} / ${formatCount(audit.progress.total)}`
-            : ''}
-        </span>
-      ) : null}
-      {isRunning ? (
-        <ProgressBar
-          value={progressPercent(audit.progress)}
-          label={`Progress of ${audit.name}`}
-          size="small"
-        />
-      ) : null}
-    </div>
-  );
+/** The filters the URL holds; an unknown status is no filter. */
+function filtersOf(params: URLSearchParams): AuditListFilters {
+  const status = params.get('status');
+  const q = params.get('q')?.trim();
+  return {
+    status: AUDIT_STATUSES.includes(status as AuditStatus) ? (status as AuditStatus) : undefined,
+    q: q || undefined,
+  };
 }
 
-function AuditRow({ audit }: { audit: AuditDto }) {
-  const hasCrawl = audit.crawl.source !== null;
-  return (
-    <tr>
-      <td className="table__name">
-        <Link href={`/audits/${audit.id}`}>{audit.name}</Link>
-      </td>
-      <td>
-        <StatusCell audit={audit} />
-      </td>
-      <td className="num">{formatCount(audit.sitemap.entries)}</td>
-      <td className="num">{formatCount(audit.sitemap.uniqueUrls)}</td>
-      <td className="num">{hasCrawl ? formatCount(audit.crawl.rows) : <span className="muted">—</span>}</td>
-      <td className="num muted">
-        <RelativeTime iso={audit.createdAt} />
-      </td>
-    </tr>
+function useListFilters(): [AuditListFilters, (next: AuditListFilters) => void] {
+  const searchParams = useSearchParams();
+  const pathname = usePathname();
+  const key = searchParams.toString();
+  const filters = useMemo(() => filtersOf(new URLSearchParams(key)), [key]);
+  const setFilters = useCallback(
+    (next: AuditListFilters) => {
+      const params = new URLSearchParams();
+      if (next.status) params.set('status', next.status);
+      if (next.q) params.set('q', next.q);
+      const query = params.toString();
+      // Next.js keeps useSearchParams in step with the history API: no server round trip.
+      window.history.replaceState(null, '', query ? `${pathname}?${query}` : pathname);
+    },
+    [pathname],
   );
+  return [filters, setFilters];
 }
 
 function LoadingRows() {
@@ -63,7 +48,7 @@ function LoadingRows() {
     <tbody aria-hidden="true">
       {[0, 1, 2].map((row) => (
         <tr key={row}>
-          {[0, 1, 2, 3, 4, 5].map((cell) => (
+          {[0, 1, 2, 3].map((cell) => (
             <td key={cell}>
               <div className="skeleton" />
             </td>
@@ -74,55 +59,66 @@ function LoadingRows() {
   );
 }
 
-export function AuditList() {
-  const audits = useAudits();
+/** One filtered list; remounted (back to its first page) whenever the filters change. */
+function AuditListPages({ filters, onClear }: { filters: AuditListFilters; onClear: () => void }) {
+  const stack = useCursorStack();
+  const audits = useAudits(filters, stack.cursor);
   const canCreate = useCan('reviewer');
-  const items = audits.data?.pages.flatMap((page) => page.items) ?? [];
+  const page = audits.data;
+  const isFiltered = Boolean(filters.status || filters.q);
 
-  if (audits.isSuccess && items.length === 0) {
+  if (audits.isError && !page) return <Alert title="Could not load audits">{audits.error.message}</Alert>;
+  if (page && page.total === 0) {
     return (
       <div className="card">
-        <EmptyState
-          title="No audits yet"
-          action={
-            canCreate ? (
-              <Link href="/audits/new" className="button button--primary">
-                Create your first audit
-              </Link>
-            ) : null
-          }
-        >
-          An audit reads your XML sitemaps (and optionally a crawl export) so you can see what is listed, what
-          was crawled and where they disagree.
-        </EmptyState>
+        {isFiltered ? (
+          <EmptyState
+            title="No audit matches these filters"
+            action={
+              <button type="button" className="button" onClick={onClear}>
+                Clear filters
+              </button>
+            }
+          >
+            Nothing is {filters.status ? `${filters.status}` : 'listed'}
+            {filters.q ? ` with “${filters.q}” in its name` : ''}.
+          </EmptyState>
+        ) : (
+          <EmptyState
+            title="No audits yet"
+            action={
+              canCreate ? (
+                <Link href="/audits/new" className="button button--primary">
+                  Create your first audit
+                </Link>
+              ) : null
+            }
+          >
+            An audit reads your XML sitemaps (and optionally a crawl export) so you can see what is listed,
+            what was crawled and where they disagree.
+          </EmptyState>
+        )}
       </div>
     );
   }
 
+  const items = page?.items ?? [];
   return (
     <div className="stack">
-      {audits.isError && !audits.data ? (
-        <Alert title="Could not load audits">{audits.error.message}</Alert>
+      {audits.isError ? (
+        <Alert tone="warning" title="Live updates paused">
+          {audits.error.message}
+        </Alert>
       ) : null}
-      <div className="card table-wrap">
-        <table className="table" aria-busy={audits.isPending}>
+      <div className="card">
+        <table className="table audit-list" aria-busy={audits.isFetching && audits.isPlaceholderData}>
           <caption className="visually-hidden">Audits, newest first</caption>
           <thead>
             <tr>
               <th scope="col">Name</th>
               <th scope="col">Status</th>
-              <th scope="col" className="num">
-                Entries
-              </th>
-              <th scope="col" className="num">
-                Unique URLs
-              </th>
-              <th scope="col" className="num">
-                Crawl rows
-              </th>
-              <th scope="col" className="num">
-                Created
-              </th>
+              <th scope="col">Findings</th>
+              <th scope="col">Reviewed</th>
             </tr>
           </thead>
           {audits.isPending ? (
@@ -130,32 +126,35 @@ export function AuditList() {
           ) : (
             <tbody>
               {items.map((audit) => (
-                <AuditRow key={audit.id} audit={audit} />
+                <AuditListRow key={audit.id} audit={audit} />
               ))}
             </tbody>
           )}
         </table>
-        {items.length > 0 ? (
-          <div className="table__foot">
-            <span>
-              Showing {formatCount(items.length)} audit{items.length === 1 ? '' : 's'}
+        {page ? (
+          <div className="table__foot audit-list__foot">
+            <span data-testid="audit-list-total">
+              {formatCount(page.total)} audit{page.total === 1 ? '' : 's'}
+              {isFiltered ? ' match' : ''}
             </span>
-            {audits.hasNextPage ? (
-              <button
-                type="button"
-                className="button button--small"
-                onClick={() => void audits.fetchNextPage()}
-                disabled={audits.isFetchingNextPage}
-              >
-                {audits.isFetchingNextPage ? 'Loading…' : 'Load more'}
-              </button>
-            ) : null}
+            <CursorPager stack={stack} nextCursor={page.nextCursor} busy={audits.isPlaceholderData} />
           </div>
         ) : null}
       </div>
-      {audits.isFetchNextPageError ? (
-        <Alert title="Could not load more audits">{audits.error?.message}</Alert>
-      ) : null}
+    </div>
+  );
+}
+
+export function AuditList() {
+  const [filters, setFilters] = useListFilters();
+  return (
+    <div className="stack">
+      <AuditListFiltersBar filters={filters} onChange={setFilters} />
+      <AuditListPages
+        key={`${filters.status ?? ''}|${filters.q ?? ''}`}
+        filters={filters}
+        onClear={() => setFilters({})}
+      />
     </div>
   );
 }

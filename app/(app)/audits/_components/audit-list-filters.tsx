@@ -1,0 +1,50 @@
+'use client';
+// The audits list's filters: a status and part of the name, both kept in the URL (shareable).
+import { DebouncedInput } from '@/components/ui/debounced-input';
+import type { AuditListFilters } from '@/lib/audits/hooks';
+import { statusLabel } from '@/lib/audits/labels';
+import { AUDIT_STATUSES } from '@/lib/audits/schema';
+
+export function AuditListFiltersBar({
+  filters,
+  onChange,
+}: {
+  filters: AuditListFilters;
+  onChange: (next: AuditListFilters) => void;
+}) {
+  return (
+    <search className="audit-list__filters" aria-label="Filter audits">
+      <div className="field field--inline">
+        <label htmlFor="audit-status-filter" className="field__label field__label--small">
+          Status
+        </label>
+        <select
+          id="audit-status-filter"
+          className="select select--small"
+          value={filters.status ?? ''}
+          onChange={(event) =>
+            onChange({
+              ...filters,
+              status: (event.target.value || undefined) as AuditListFilters['status'],
+            })
+          }
+        >
+          <option value="">All statuses</option>
+          {AUDIT_STATUSES.map((status) => (
+            <option key={status} value={status}>
+              {statusLabel(status)}
+            </option>
+          ))}
+        </select>
+      </div>
+      <DebouncedInput
+        label="Search names"
+        type="search"
+        value={filters.q ?? ''}
+        placeholder="Part of a name"
+        onCommit={(q) => onChange({ ...filters, q: q || undefined })}
+        className="audit-list__search"
+      />
+    </search>
+  );
+}

@@ -1,0 +1,97 @@
+// One audit of the list: name and age, status with live progress, findings per list and how much of
+// them is reviewed. A table row on wide screens; globals.css stacks its cells at phone width.
+import Link from 'next/link';
+import { ProgressBar } from '@/components/ui/progress-bar';
+import { formatCount, progressPercent, reviewedShare } from '@/lib/audits/format';
+import { progressText } from '@/lib/audits/progress';
+import type { AuditListItemDto } from '@/lib/audits/schema';
+import { phaseLabel } from '@/lib/runs/phases';
+import { RelativeTime } from './relative-time';
+import { StatusBadge } from './status-badge';
+
+/** Status, and while running the phase and what it counted, in the audit page's words (progressText). */
+function StatusCell({ audit }: { audit: AuditListItemDto }) {
+  const isRunning = audit.status === 'running';
+  // A queued audit's phase is only interesting when it says more than "waiting" (e.g. a retry).
+  const showPhase = isRunning || (audit.status === 'queued' && !['starting', 'queued'].includes(audit.phase));
+  const text = isRunning ? progressText(audit.phase, audit.progress) : null;
+  return (
+    <div className="status-cell">
+      <StatusBadge status={audit.status} />
+      {showPhase ? (
+        <span className="status-cell__phase" data-testid="list-progress">
+          {phaseLabel(audit.phase)}
+          {text ? ` · ${text}` : ''}
+        </span>
+      ) : null}
+      {isRunning ? (
+        <ProgressBar
+          value={progressPercent(audit.progress)}
+          label={`Progress of ${audit.name}`}
+          size="small"
+        />
+      ) : null}
+    </div>
+  );
+}
+
+function FindingsCells({ audit }: { audit: AuditListItemDto }) {
+  const findings = audit.findings;
+  if (!findings) {
+    const why = !audit.crawl.given ? 'No crawl export' : 'Not reconciled yet';
+    return (
+      <td className="audit-list__counts" data-label="Findings" colSpan={2}>
+        <span className="muted small">{why}</span>
+      </td>
+    );
+  }
+  const share = reviewedShare(findings);
+  return (
+    <>
+      <td className="audit-list__counts" data-label="Findings">
+        <span className="audit-list__count" data-testid="list-prune" data-value={findings.prune}>
+          <span className="audit-list__count-label">Prune</span> {formatCount(findings.prune)}
+        </span>
+        <span className="audit-list__count" data-testid="list-add" data-value={findings.add}>
+          <span className="audit-list__count-label">Add</span> {formatCount(findings.add)}
+        </span>
+        <span className="audit-list__count" data-testid="list-held" data-value={findings.held}>
+          <span className="audit-list__count-label">Held</span> {formatCount(findings.held)}
+        </span>
+      </td>
+      <td className="audit-list__reviewed" data-label="Reviewed">
+        {share ? (
+          <div className="audit-list__share" data-testid="list-reviewed" data-value={share.percent}>
+            <span>
+              {share.percent}%{' '}
+              <span className="muted small">
+                ({formatCount(share.decided)} of {formatCount(share.total)})
+              </span>
+            </span>
+            <ProgressBar value={share.percent} label={`Reviewed share of ${audit.name}`} size="small" />
+          </div>
+        ) : (
+          <span className="muted small">Nothing to review</span>
+        )}
+      </td>
+    </>
+  );
+}
+
+export function AuditListRow({ audit }: { audit: AuditListItemDto }) {
+  return (
+    <tr data-testid="audit-row" data-id={audit.id}>
+      <td className="table__name audit-list__name">
+        <Link href={`/audits/${audit.id}`}>{audit.name}</Link>
+        <span className="audit-list__meta muted small">
+          <RelativeTime iso={audit.createdAt} /> · {formatCount(audit.sitemap.entries)} entries
+          {audit.crawl.given ? ` · ${formatCount(audit.crawl.rows)} crawl rows` : ''}
+        </span>
+      </td>
+      <td className="audit-list__status" data-label="Status">
+        <StatusCell audit={audit} />
+      </td>
+      <FindingsCells audit={audit} />
+    </tr>
+  );
+}
