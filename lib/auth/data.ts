@@ -103,12 +103,14 @@ export async function findShare(id: string) {
   return db().share.findUnique({ where: { id }, select: { id: true, auditId: true, revokedAt: true } });
 }
 
-/** The audit a share token opens, if the link is live. */
-export async function sharedAudit(tokenHash: string): Promise<{ shareId: string; auditId: string } | null> {
+/** The audit a share token opens, if the link is live, and who shared it (the report's cover names them). */
+export async function sharedAudit(
+  tokenHash: string,
+): Promise<{ shareId: string; auditId: string; sharedBy: string } | null> {
   const share = await db().share.findUnique({
     where: { tokenHash },
-    select: { id: true, auditId: true, expiresAt: true, revokedAt: true },
+    select: { id: true, auditId: true, expiresAt: true, revokedAt: true, creator: { select: { name: true } } },
   });
   if (!share || share.revokedAt || (share.expiresAt && share.expiresAt <= new Date())) return null;
-  return { shareId: share.id, auditId: share.auditId };
+  return { shareId: share.id, auditId: share.auditId, sharedBy: share.creator.name };
 }

@@ -88,3 +88,22 @@ export async function verdictsOf(
   );
   return new Map(rows.map((r) => [r.findingId, r.verdict]));
 }
+
+export interface AuditSite {
+  /** The hosts with the most findings, most first (at most three). */
+  hosts: string[];
+  /** Distinct hosts in all. */
+  total: number;
+}
+
+/** The site an audit is of, as its findings name it: the counts table keeps a row per host, so this is a
+ * few hundred rows at most whatever the audit holds. No findings (not reconciled): no hosts. */
+export async function auditSite(auditId: string): Promise<AuditSite> {
+  const { rows } = await pool().query<{ host: string; total: number }>(
+    `SELECT ${displaySql('host')} AS host, count(*) OVER ()::int AS total
+       FROM finding_counts WHERE audit_id = $1 AND n > 0
+      GROUP BY host ORDER BY sum(n) DESC, host LIMIT 3`,
+    [auditId],
+  );
+  return { hosts: rows.map((r) => r.host), total: rows[0]?.total ?? 0 };
+}

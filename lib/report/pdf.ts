@@ -1,26 +1,26 @@
-// The shared report as a PDF (pdfkit, built-in Helvetica only: nothing is fetched or embedded): title,
-// audit, summary counts per list and reason, warnings, the latest live spot-check, Search Console's gaps
-// per sitemap file, and the first rows of each list (with each row's verdict in that spot-check). It is streamed:
-// pdfkit writes each page out when the next one starts, and the rows are read a keyset page at a time
-// while they are drawn, so the web process holds one page of rows and one PDF page, whatever the audit
-// holds (a 60 MB <loc> once cost 40 s and 3.3 GB here). Every text is cut before it is measured.
+// The shared report as a PDF a stakeholder can read (pdfkit, built-in Helvetica only: nothing is fetched
+// or embedded): a cover (audit, site, date, who shared it), the summary with the report page's two charts
+// drawn as vector shapes, the latest live spot-check, Search Console's gaps per sitemap file, then per list
+// a section per reason with its definition and its top rows' evidence and decision (pdf-rows.ts). Every
+// page but the cover has a running header (audit · site) and "Page n of N". The page count is known only
+// at the end, so pages are buffered and written out then: the content is bounded (PDF_ROWS_PER_REASON rows
+// per reason, PDF_REASONS_PER_LIST reasons per list, one reason's rows read at a time, every text cut
+// before it is measured), so a 1,000,000-URL audit makes a PDF of a few dozen pages.
 import type { Readable } from 'node:stream';
 import PDFDocument from 'pdfkit';
 import { formatCount } from '@/lib/audits/format';
 import { statusLabel } from '@/lib/audits/labels';
-import { rankReasons } from '@/lib/findings/chart-data';
 import { clipForDisplay } from '@/lib/findings/display';
-import { decisionLabel, LIST_HINTS, listLabel, sanityWarningTitle } from '@/lib/findings/format';
-import { EXCLUDED_INFO, type ReasonInfo, reasonInfo } from '@/lib/findings/reasons';
-import { type FindingList, LISTS } from '@/lib/findings/schema';
-import { verdictLabel } from '@/lib/spot-check/labels';
+import { listLabel, sanityWarningTitle } from '@/lib/findings/format';
+import { EXCLUDED_INFO } from '@/lib/findings/reasons';
 import { utcDateTime } from './format';
+import { drawReasonsPerFile, drawReasonsPerList } from './pdf-charts';
+import { PDF_ROWS_PER_REASON, type PdfReportData } from './pdf-data';
 import { gscSection } from './pdf-gsc';
+import { listSection } from './pdf-rows';
 import { spotCheckSection } from './pdf-spot-check';
 import {
   BLACK,
-  bottom,
-  type Column,
   contentWidth,
   type Doc,
   ensureSpace,
@@ -31,72 +31,93 @@ import {
   MARGIN,
   paragraph,
   pdfSafe,
-  ROW_HEIGHT,
   rule,
-  tableHeader,
-  tableRow,
 } from './pdf-text';
-import { PDF_ROWS_PER_LIST, type PdfListRows, type PdfReportData, REPORT_GSC_ROWS } from './shared';
+import { REPORT_GSC_ROWS } from './shared';
+
+/** "shop.example.com", "shop.example.com and 2 more hosts", or "—" before the audit has findings. */
+export function siteText(site: PdfReportData['site']): string {
+  const [first] = site.hosts;
+  if (!first) return '—';
+  const more = site.total - 1;
+  return more > 0 ? `${first} and ${formatCount(more)} more ${more === 1 ? 'host' : 'hosts'}` : first;
+}
+
+// ── Cover ────────────────────────────────────────────────────────────────────────────────────────
+
+function cover(doc: Doc, data: PdfReportData): void {
+  const { audit } = data;
+  doc.y = 190;
+  paragraph(doc, 'Sitemap audit report', { size: 12, bold: true, colour: GREY, gap: 8 });
+  paragraph(doc, audit.name, { size: 26, bold: true, gap: 6 });
+  paragraph(doc, siteText(data.site), { size: 14, gap: 24 });
+  rule(doc);
+  doc.y += 4;
+  const pairs: [string, string][] = [
+    ['Shared by', data.sharedBy],
+    ['Generated', utcDateTime(data.generatedAt.toISOString())],
+    ['Audit status', statusLabel(audit.status)],
+    ['Audit created', utcDateTime(audit.createdAt)],
+    ['Reconciled', audit.findings ? utcDateTime(audit.findings.reconciledAt) : 'Not reconciled'],
+  ];
+  if (audit.findings?.crawlTime) pairs.push(['Crawl of', utcDateTime(audit.findings.crawlTime)]);
+  keyValues(doc, pairs);
+  doc.y += 18;
+  paragraph(doc, 'Inside', { size: 11, bold: true, gap: 3 });
+  const inside = ['Summary: figures, warnings and two charts of the reasons'];
+  if (audit.findings) {
+    if (data.spotCheck) inside.push('Live spot-check: what the site answers today');
+    if (data.gsc) inside.push('Search Console: what Google indexed per sitemap file');
+    for (const list of data.lists)
+      inside.push(`${listLabel(list.list)} list: ${formatCount(list.total)} rows, by reason`);
+  }
+  for (const line of inside) paragraph(doc, `•  ${line}`, { size: 10, gap: 2 });
+  doc.y += 14;
+  paragraph(
+    doc,
+    `Each reason shows its top ${PDF_ROWS_PER_REASON} rows with their evidence and decision; the shared link this PDF came from shows every row, and can filter and search them. This is a read-only copy: decisions are made in the app.`,
+    { size: 9, colour: GREY },
+  );
+}
 
 // ── Summary ──────────────────────────────────────────────────────────────────────────────────────
 
-/** A reason's (or bucket's) definition and fix, small and grey under its line. */
-function definition(doc: Doc, info: ReasonInfo, indent: number): void {
-  const left = doc.page.margins.left + indent;
-  doc
-    .font('Helvetica')
-    .fontSize(8)
-    .fillColor(GREY)
-    .text(pdfSafe(`${info.definition} Usual fix: ${info.fix}`), left, doc.y, {
-      width: contentWidth(doc) - indent,
-    });
-  doc.y += 3;
-}
-
-/** A count line: a label on the left, the number right-aligned at 300 points. */
-function countLine(doc: Doc, label: string, count: number, indent: number): void {
-  ensureSpace(doc, 34);
-  const left = doc.page.margins.left + indent;
-  const y = doc.y;
-  doc.font('Helvetica').fontSize(9.5).fillColor(BLACK);
-  doc.text(fitText(doc, label, 220), left, y, { lineBreak: false });
-  const n = formatCount(count);
-  doc.text(n, left + 300 - doc.widthOfString(n), y, { lineBreak: false });
-  doc.y = y + 12;
-}
-
-function listSummary(doc: Doc, data: PdfReportData, list: FindingList): void {
-  const findings = data.audit.findings;
-  if (!findings) return;
-  const summary = findings[list];
-  const decisions = findings.decisions[list];
-  ensureSpace(doc, 60);
-  paragraph(doc, `${listLabel(list)}: ${formatCount(summary.total)} rows`, { size: 11, bold: true, gap: 0 });
-  paragraph(doc, LIST_HINTS[list], { size: 9, colour: GREY, gap: 3 });
-  const reasons = rankReasons(summary.byReason);
-  if (reasons.length === 0) paragraph(doc, 'Nothing in this list.', { size: 9.5, colour: GREY });
-  for (const [reason, count] of reasons) {
-    const info = reasonInfo(reason);
-    countLine(doc, info.label, count, 12);
-    definition(doc, info, 12);
-  }
-  paragraph(
-    doc,
-    `Decisions: ${formatCount(decisions.approved)} approved, ${formatCount(decisions.rejected)} rejected, ${formatCount(decisions.pending)} pending`,
-    { size: 9, colour: GREY, gap: 8 },
-  );
+/** A row of boxed key figures: the number large, its label under it. */
+function figures(doc: Doc, items: [string, number][]): void {
+  const left = doc.page.margins.left;
+  const gap = 8;
+  const width = (contentWidth(doc) - gap * (items.length - 1)) / items.length;
+  ensureSpace(doc, 52);
+  const top = doc.y;
+  items.forEach(([label, value], i) => {
+    const x = left + i * (width + gap);
+    doc.roundedRect(x, top, width, 44, 4).lineWidth(0.6).strokeColor('#c4c9d1').stroke();
+    doc.font('Helvetica-Bold').fontSize(16).fillColor(BLACK);
+    doc.text(fitText(doc, formatCount(value), width - 16), x + 8, top + 7, { lineBreak: false });
+    doc.font('Helvetica').fontSize(8).fillColor(GREY);
+    doc.text(fitText(doc, label, width - 16), x + 8, top + 29, { lineBreak: false });
+  });
+  doc.y = top + 54;
 }
 
 function summary(doc: Doc, data: PdfReportData): void {
   const { audit } = data;
-  heading(doc, 'Summary');
-  const pairs: [string, string][] = [
-    ['Status', statusLabel(audit.status)],
-    ['Created', utcDateTime(audit.createdAt)],
-    ['Reconciled', audit.findings ? utcDateTime(audit.findings.reconciledAt) : 'Not reconciled'],
-  ];
-  if (audit.findings?.crawlTime) pairs.push(['Crawl time', utcDateTime(audit.findings.crawlTime)]);
-  pairs.push(
+  const findings = audit.findings;
+  heading(doc, 'Summary', 15);
+  figures(doc, [
+    ['Unique sitemap URLs', audit.sitemap.uniqueUrls],
+    ['To prune', findings?.prune.total ?? 0],
+    ['To add', findings?.add.total ?? 0],
+    ['Held', findings?.held.total ?? 0],
+  ]);
+  const reviewed = findings
+    ? (['prune', 'add', 'held'] as const).reduce(
+        (sum, list) => sum + findings.decisions[list].approved + findings.decisions[list].rejected,
+        0,
+      )
+    : 0;
+  const total = findings ? findings.prune.total + findings.add.total + findings.held.total : 0;
+  keyValues(doc, [
     [
       'Sitemap files',
       `${formatCount(audit.sitemap.files)} read, ${formatCount(audit.sitemap.filesFailed)} failed`,
@@ -109,16 +130,8 @@ function summary(doc: Doc, data: PdfReportData): void {
       'Crawl rows',
       `${formatCount(audit.crawl.rows)} read, ${formatCount(audit.crawl.rowsRejected)} rejected`,
     ],
-  );
-  if (audit.findings) {
-    const excluded = audit.findings.addExcluded;
-    const buckets = Object.keys(EXCLUDED_INFO) as (keyof typeof EXCLUDED_INFO)[];
-    pairs.push([
-      'Not added',
-      buckets.map((b) => `${EXCLUDED_INFO[b].label}: ${formatCount(excluded[b])}`).join(', '),
-    ]);
-  }
-  keyValues(doc, pairs);
+    ['Reviewed', findings ? `${formatCount(reviewed)} of ${formatCount(total)} rows decided` : '—'],
+  ]);
 
   heading(doc, 'Warnings', 11);
   if (audit.warnings.length === 0) paragraph(doc, 'None.', { size: 9.5, colour: GREY });
@@ -127,90 +140,58 @@ function summary(doc: Doc, data: PdfReportData): void {
     paragraph(doc, sanityWarningTitle(warning.code), { size: 9.5, bold: true, gap: 0 });
     paragraph(doc, `${clipForDisplay(warning.message)} (${warning.code})`, { size: 9.5, gap: 5 });
   }
-
-  heading(doc, 'Findings per list and reason', 11);
-  if (!audit.findings) {
+  if (!findings) {
+    heading(doc, 'Findings', 11);
     paragraph(doc, 'This audit has no findings: it has not been reconciled.', { size: 9.5, colour: GREY });
     return;
   }
-  for (const list of LISTS) listSummary(doc, data, list);
-  notAdded(doc, data);
+  doc.y += 8;
+  drawReasonsPerList(doc, data.perList);
+  doc.y += 8;
+  drawReasonsPerFile(doc, data.perFile);
+  notAdded(doc, findings.addExcluded);
 }
 
 /** Undeclared crawled pages the Add list left out, bucket by bucket, each explained. */
-function notAdded(doc: Doc, data: PdfReportData): void {
-  const excluded = data.audit.findings?.addExcluded;
-  if (!excluded) return;
+function notAdded(doc: Doc, excluded: NonNullable<PdfReportData['audit']['findings']>['addExcluded']): void {
   heading(doc, 'Not added: crawled pages the Add list leaves out', 11);
   for (const bucket of Object.keys(EXCLUDED_INFO) as (keyof typeof EXCLUDED_INFO)[]) {
-    countLine(doc, EXCLUDED_INFO[bucket].label, excluded[bucket], 12);
-    definition(doc, EXCLUDED_INFO[bucket], 12);
+    const info = EXCLUDED_INFO[bucket];
+    ensureSpace(doc, 30);
+    paragraph(doc, `${info.label}: ${formatCount(excluded[bucket])}`, { size: 9.5, bold: true, gap: 0 });
+    paragraph(doc, `${info.definition} Usual fix: ${info.fix}`, { size: 8, colour: GREY, gap: 4 });
   }
 }
 
-// ── Lists ────────────────────────────────────────────────────────────────────────────────────────
+// ── Running header and page numbers ──────────────────────────────────────────────────────────────
 
-const COLUMNS: Column[] = [
-  { title: 'URL', width: 255 },
-  { title: 'Reason', width: 100 },
-  { title: 'Decision', width: 55 },
-  { title: 'Decided by', width: 89 },
-];
-/** With a spot-check, each row's verdict in it too (the URL gives up the room). */
-const COLUMNS_WITH_VERDICT: Column[] = [
-  { title: 'URL', width: 210 },
-  { title: 'Reason', width: 95 },
-  { title: 'Decision', width: 50 },
-  { title: 'Decided by', width: 79 },
-  { title: 'Live check', width: 65 },
-];
-
-async function listRows(doc: Doc, rows: PdfListRows, withVerdict: boolean): Promise<void> {
-  const columns = withVerdict ? COLUMNS_WITH_VERDICT : COLUMNS;
-  heading(doc, `${listLabel(rows.list)} list: ${formatCount(rows.total)} rows`);
-  paragraph(doc, LIST_HINTS[rows.list], { size: 9, colour: GREY, gap: 2 });
-  paragraph(
-    doc,
-    `In id order. This PDF shows at most ${formatCount(PDF_ROWS_PER_LIST)} rows per list, each URL on one line.`,
-    { size: 9, colour: GREY, gap: 6 },
-  );
-  let shown = 0;
-  for await (const page of rows.pages()) {
-    // The reader went away (the stream was destroyed): read no more rows.
-    if ((doc as unknown as Readable).destroyed) return;
-    if (shown === 0) {
-      ensureSpace(doc, ROW_HEIGHT * 3);
-      tableHeader(doc, columns);
-    }
-    for (const finding of page.rows) {
-      if (doc.y + ROW_HEIGHT > bottom(doc)) {
-        doc.addPage();
-        paragraph(doc, `${listLabel(rows.list)} list (continued)`, { size: 9, colour: GREY, gap: 4 });
-        tableHeader(doc, columns);
-      }
-      const verdict = page.verdicts.get(finding.id);
-      // Text only: a stored URL is never a link here (a javascript: or data: location stays inert).
-      tableRow(doc, columns, [
-        finding.url,
-        reasonInfo(finding.reason).label,
-        decisionLabel(finding.decision),
-        finding.decidedBy ?? '—',
-        verdict ? verdictLabel(verdict) : '—',
-      ]);
-      shown++;
-    }
-  }
-  if (shown === 0) {
-    paragraph(doc, 'Nothing in this list.', { size: 9.5, colour: GREY });
-    return;
-  }
-  const more = rows.total - shown;
-  if (more > 0) {
-    doc.y += 4;
-    paragraph(doc, `and ${formatCount(more)} more rows — export the CSV from the app for all of them`, {
-      size: 9,
-      colour: GREY,
-    });
+/** Writes the header and footer on every buffered page but the cover (the first). */
+function pageFurniture(doc: Doc, data: PdfReportData): void {
+  const range = doc.bufferedPageRange();
+  const count = range.count;
+  const headerText = pdfSafe(`${clipForDisplay(data.audit.name)} · ${siteText(data.site)}`);
+  for (let i = range.start + 1; i < range.start + count; i++) {
+    doc.switchToPage(i);
+    const left = doc.page.margins.left;
+    const width = contentWidth(doc);
+    // Outside the margins: without this, pdfkit would start a new page for text below the bottom one.
+    const margins = { ...doc.page.margins };
+    doc.page.margins = { ...margins, top: 0, bottom: 0 };
+    doc.font('Helvetica').fontSize(8).fillColor(GREY);
+    doc.text(fitText(doc, headerText, width - 120), left, 24, { lineBreak: false });
+    const brand = 'Sitemap audit report';
+    doc.text(brand, left + width - doc.widthOfString(brand), 24, { lineBreak: false });
+    doc
+      .moveTo(left, 36)
+      .lineTo(left + width, 36)
+      .lineWidth(0.4)
+      .strokeColor('#c4c9d1')
+      .stroke();
+    const footerY = doc.page.height - 32;
+    const pageText = `Page ${i - range.start + 1} of ${count}`;
+    doc.text(`Generated ${utcDateTime(data.generatedAt.toISOString())}`, left, footerY, { lineBreak: false });
+    doc.text(pageText, left + width - doc.widthOfString(pageText), footerY, { lineBreak: false });
+    doc.page.margins = margins;
   }
 }
 
@@ -220,8 +201,8 @@ export interface PdfOptions {
 }
 
 /**
- * The report as a stream of PDF bytes, produced while it is read: pdfkit pushes each finished page, and
- * the rows are read as they are drawn. A failure half way destroys the stream with the error.
+ * The report as a stream of PDF bytes. Pages are buffered until the last one is drawn (for "Page n of N"),
+ * then written out. A failure half way destroys the stream with the error.
  */
 export function reportPdfStream(data: PdfReportData, { compress = true }: PdfOptions = {}): Readable {
   const { audit } = data;
@@ -229,31 +210,34 @@ export function reportPdfStream(data: PdfReportData, { compress = true }: PdfOpt
     size: 'A4',
     margin: MARGIN,
     compress,
+    bufferPages: true,
     info: {
       Title: pdfSafe(`${audit.name} — audit report`),
       Creator: 'Sitemap Audit',
       CreationDate: data.generatedAt,
     },
   });
+  const destroyed = () => (doc as unknown as Readable).destroyed;
   const draw = async () => {
-    paragraph(doc, 'Sitemap audit report', { size: 20, bold: true, gap: 4 });
-    paragraph(doc, audit.name, { size: 14, bold: true, gap: 2 });
-    paragraph(doc, `Generated ${utcDateTime(data.generatedAt.toISOString())}`, { size: 9.5, colour: GREY });
-    rule(doc);
+    cover(doc, data);
+    doc.addPage();
     summary(doc, data);
-    if (data.audit.findings) {
-      // A page of its own for a run's figures and rows; "none was run" is one line under the summary.
+    // A page of its own for a spot-check's figures and rows and for Search Console's gaps; "none" is one
+    // line under the summary.
+    if (audit.findings) {
       if (data.spotCheck) doc.addPage();
       spotCheckSection(doc, data.spotCheck, data.spotItems);
     }
-    // Search Console's gaps: a page of their own, or the one line saying nothing was imported.
     if (data.gsc) doc.addPage();
     gscSection(doc, data.gsc, REPORT_GSC_ROWS);
-    for (const rows of data.lists) {
-      if ((doc as unknown as Readable).destroyed) return;
+    for (const list of data.lists) {
+      if (destroyed()) return;
       doc.addPage();
-      await listRows(doc, rows, data.spotCheck !== null);
+      const decisions = audit.findings?.decisions[list.list] ?? { approved: 0, rejected: 0, pending: 0 };
+      await listSection(doc, list, decisions);
     }
+    if (destroyed()) return;
+    pageFurniture(doc, data);
     doc.end();
   };
   draw().catch((error: unknown) => doc.destroy(error instanceof Error ? error : new Error(String(error))));

@@ -21,7 +21,8 @@ import type { FindingPage } from '@/lib/findings/schema';
 import { testCaller } from '@/lib/test-support/auth';
 import { pdfText } from '@/lib/test-support/pdf-text';
 import { reconciledAuditOf, urlsetXml } from '@/lib/test-support/run-audit';
-import { PDF_ROWS_PER_LIST, REPORT_PAGE_SIZE } from './shared';
+import { PDF_ROWS_PER_REASON } from './pdf-data';
+import { REPORT_PAGE_SIZE } from './shared';
 
 const FINDINGS = 50_000;
 const PRUNE = FINDINGS - 1 + 3;
@@ -197,15 +198,16 @@ describe('the PDF of an audit holding megabyte rows', () => {
 
   it('states the cap and the rows it leaves out', async () => {
     const { buildReportPdf } = await import('./pdf');
-    const { loadPdfReport, openShare } = await import('./shared');
+    const { loadPdfReport } = await import('./pdf-data');
+    const { openShare } = await import('./shared');
     const share = await openShare(token);
     if (!share) throw new Error('share expected');
     const text = pdfText(await buildReportPdf(await loadPdfReport(share)));
-    expect(text).toContain(`at most ${PDF_ROWS_PER_LIST} rows per list`);
-    expect(text).toContain(`and ${formatCount(PRUNE - PDF_ROWS_PER_LIST)} more rows`);
+    expect(text).toContain(`The top ${PDF_ROWS_PER_REASON}.`);
+    expect(text).toContain(`${formatCount(PRUNE - PDF_ROWS_PER_REASON)} more rows with this reason`);
     expect(text).toContain(JS_URL.slice(0, 20)); // drawn as text
     expect(text.split('\n').filter((l) => l.startsWith('https://bounds.example/'))).toHaveLength(
-      PDF_ROWS_PER_LIST - 2,
+      PDF_ROWS_PER_REASON - 2,
     );
   });
 });

@@ -16,7 +16,8 @@ import { pdfText } from '@/lib/test-support/pdf-text';
 import { reconciledAuditOf, urlsetXml } from '@/lib/test-support/run-audit';
 import { normalizeUrl } from '@/lib/urls/normalize';
 import { buildReportPdf } from './pdf';
-import { loadPdfReport, openShare } from './shared';
+import { loadPdfReport } from './pdf-data';
+import { openShare } from './shared';
 
 const HOST = 'https://gsc-report.example';
 const s = Array.from({ length: 10 }, (_, i) => `${HOST}/s/${i + 1}`);
@@ -142,7 +143,9 @@ describe('the page', () => {
 describe('the PDF', () => {
   it('has the property totals, the drawn bars and the gap table', async () => {
     const text = await pdf(token);
-    const section = text.slice(text.indexOf('Search Console'), text.indexOf('Prune list'));
+    // The section's heading (the cover's contents name it too), up to the first list's.
+    const start = text.indexOf('Search Console\n');
+    const section = text.slice(start, text.indexOf('Prune list', start));
     const flat = section.replace(/\s*\n\s*/g, ' ');
     expect(flat).toContain('78 indexed, 737 not indexed');
     expect(flat).toContain('Gap per sitemap file, charted');

@@ -13,8 +13,9 @@ import { pdfText } from '@/lib/test-support/pdf-text';
 import { reconciledAuditOf, urlsetXml } from '@/lib/test-support/run-audit';
 import { latestFinishedSpotCheck, verdictsOf } from './data';
 import { buildReportPdf } from './pdf';
+import { loadPdfReport, PDF_ROWS_PER_REASON } from './pdf-data';
 import { shareText } from './pdf-spot-check';
-import { loadPdfReport, loadReportPage, openShare, REPORT_SPOT_ROWS } from './shared';
+import { loadReportPage, openShare, REPORT_SPOT_ROWS } from './shared';
 
 const STARTER = 'Sam Starter-Person';
 
@@ -289,8 +290,11 @@ describe('the page', () => {
 
 describe('the PDF', () => {
   it('has the section: figures, the stale warning, the checked rows with their chains, and row verdicts', async () => {
-    const text = pdfText(await buildReportPdf(await loadPdfReport(await share(alphaToken))));
-    const section = text.slice(text.indexOf('Live spot-check'), text.indexOf('Prune list: 110 rows'));
+    const data = await loadPdfReport(await share(alphaToken));
+    const text = pdfText(await buildReportPdf(data));
+    // The section's heading (the cover's contents name it too), up to the first list's.
+    const start = text.indexOf('Live spot-check\n');
+    const section = text.slice(start, text.indexOf('Prune list: 110 rows', start));
     expect(section).toContain('Rows checked');
     expect(section).toContain('110 (some could not be checked)');
     // pdfkit wraps long lines (each keeps its trailing space), and pdfText reads WinAnsi as Latin-1: "–" is 0x96.
@@ -309,9 +313,26 @@ describe('the PDF', () => {
     expect(lines).toContain('no answer');
     expect(section).toContain('and 10 more checked rows');
     // The lists' rows with the run's verdict.
-    const list = text.slice(text.indexOf('Prune list: 110 rows'));
+    const list = text.slice(text.indexOf('Prune list: 110 rows', start));
     expect(list).toContain('Live check');
-    expect(list.split('\n').filter((l) => l === 'Contradicted')).toHaveLength(30);
+    // The run checked every prune row: each row shown carries its verdict on its evidence line.
+    const shown = (data.lists[0]?.reasons ?? []).reduce(
+      (n, r) => n + Math.min(r.total, PDF_ROWS_PER_REASON),
+      0,
+    );
+    const verdicts = list.split('\n').flatMap((l) => /Live check: (\w[\w ]*)/.exec(l)?.[1] ?? []);
+    expect(verdicts).toHaveLength(shown);
+    const labels = new Set([
+      'Confirmed',
+      'Contradicted',
+      'Changed',
+      'Live orphan',
+      'Dead',
+      'Recovered',
+      'Not checked',
+    ]);
+    expect(verdicts.every((v) => labels.has(v))).toBe(true);
+    expect(new Set(verdicts).size).toBeGreaterThan(1);
     expect(text).not.toContain('Recovered\n');
     expect(text).not.toContain(STARTER);
   });

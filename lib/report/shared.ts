@@ -18,13 +18,7 @@ import {
 } from '@/lib/findings/chart-data';
 import { findingsByFile, listFindings } from '@/lib/findings/data';
 import { clipForDisplay } from '@/lib/findings/display';
-import {
-  type FindingDto,
-  type FindingList,
-  type FindingPage,
-  LISTS,
-  ZFindingQuery,
-} from '@/lib/findings/schema';
+import { type FindingList, type FindingPage, ZFindingQuery } from '@/lib/findings/schema';
 import { sitemapGaps } from '@/lib/gsc/gaps';
 import type { GscGapsDto } from '@/lib/gsc/gaps-shape';
 import type { Verdict } from '@/lib/spot-check/types';
@@ -38,9 +32,6 @@ import {
 
 /** Rows per page of the report's lists. */
 export const REPORT_PAGE_SIZE = 100;
-/** Rows per list in the PDF (the rest is in the app's CSV export). */
-export const PDF_ROWS_PER_LIST = 500;
-
 /** Checked rows of the live spot-check the page and the PDF show (a default sample is 50; the rest is
  * counted, and in the app). */
 export const REPORT_SPOT_ROWS = 100;
@@ -56,6 +47,8 @@ const TOKEN_SHAPE = /^[A-Za-z0-9_-]{1,200}$/;
 
 export interface OpenShare {
   shareId: string;
+  /** The name of the reviewer who created the link. */
+  sharedBy: string;
   audit: AuditDto;
 }
 
@@ -66,7 +59,7 @@ export async function openShare(token: string): Promise<OpenShare | null> {
   if (!share) return null;
   const audit = await getAudit(share.auditId);
   // getAudit cuts the warnings' and errors' texts to the display bound (lib/findings/display.ts).
-  return audit ? { shareId: share.shareId, audit } : null;
+  return audit ? { shareId: share.shareId, sharedBy: share.sharedBy, audit } : null;
 }
 
 /** Records a view of the link ("last viewed"); bookkeeping only, so a failure never blocks the report. */
@@ -148,13 +141,13 @@ export interface ReportPageData {
 }
 
 /** The audit's Search Console gaps, or null when nothing was imported or inspected. */
-async function gscOf(auditId: string): Promise<GscGapsDto | null> {
+export async function gscOf(auditId: string): Promise<GscGapsDto | null> {
   const gaps = await sitemapGaps(auditId);
   return gaps.hasData ? gaps : null;
 }
 
 /** The latest finished spot-check and its first rows, or nothing. */
-async function spotCheckOf(
+export async function spotCheckOf(
   auditId: string,
 ): Promise<{ spotCheck: ReportSpotCheck | null; spotItems: ReportSpotItem[] }> {
   const spotCheck = await latestFinishedSpotCheck(auditId);
@@ -236,94 +229,6 @@ export async function loadReportPage(share: OpenShare, params: SearchParams): Pr
     verdicts,
     gsc,
   };
-}
-
-// ── The PDF ──────────────────────────────────────────────────────────────────────────────────────
-
-/** Rows read per keyset page while the PDF is drawn: the most finding rows the web process holds at once. */
-export const PDF_PAGE_ROWS = 100;
-
-export interface PdfListRows {
-  list: FindingList;
-  /** Rows in the list (all of them; the PDF shows at most PDF_ROWS_PER_LIST). */
-  total: number;
-  /** The first PDF_ROWS_PER_LIST rows in id order, one keyset page at a time, read as the PDF is drawn,
-   * each page with the latest spot-check's verdicts of its rows. */
-  pages: () => AsyncIterable<PdfRowPage>;
-}
-
-export interface PdfRowPage {
-  rows: FindingDto[];
-  verdicts: Map<number, Verdict>;
-}
-
-export interface PdfReportData {
-  audit: AuditDto;
-  lists: PdfListRows[];
-  spotCheck: ReportSpotCheck | null;
-  spotItems: ReportSpotItem[];
-  gsc: GscGapsDto | null;
-  generatedAt: Date;
-}
-
-/** The first `cap` rows of a list, `pageSize` at a time by keyset (a later page costs what the first does). */
-export async function* listRowPages(
-  auditId: string,
-  list: FindingList,
-  cap = PDF_ROWS_PER_LIST,
-  pageSize = PDF_PAGE_ROWS,
-): AsyncGenerator<FindingDto[]> {
-  let cursor: string | undefined;
-  for (let read = 0; read < cap; ) {
-    const page = await listFindings(auditId, {
-      list,
-      sort: 'id',
-      limit: Math.min(pageSize, cap - read),
-      cursor,
-    });
-    if (page.items.length > 0) yield page.items;
-    read += page.items.length;
-    if (!page.nextCursor || page.items.length === 0) return;
-    cursor = page.nextCursor;
-  }
-}
-
-/** Each page of rows with the run's verdicts of them (one read per page; none without a run). */
-async function* withVerdicts(
-  pages: AsyncIterable<FindingDto[]>,
-  runId: string | undefined,
-): AsyncGenerator<PdfRowPage> {
-  for await (const rows of pages) {
-    yield {
-      rows,
-      verdicts: runId
-        ? await verdictsOf(
-            runId,
-            rows.map((f) => f.id),
-          )
-        : new Map(),
-    };
-  }
-}
-
-/** The PDF's content: the summary, the latest finished spot-check, and each list's total and rows to read
- * while drawing (bounded: at most PDF_ROWS_PER_LIST per list, PDF_PAGE_ROWS in memory at a time, every
- * text cut to the display bound). */
-export async function loadPdfReport(share: OpenShare, generatedAt = new Date()): Promise<PdfReportData> {
-  await recordView(share);
-  const { audit } = share;
-  const findings = audit.findings;
-  const { spotCheck, spotItems } = findings
-    ? await spotCheckOf(audit.id)
-    : { spotCheck: null, spotItems: [] };
-  const lists: PdfListRows[] = findings
-    ? LISTS.map((list) => ({
-        list,
-        total: findings[list].total,
-        pages: () => withVerdicts(listRowPages(audit.id, list), spotCheck?.runId),
-      }))
-    : [];
-  return { audit, lists, spotCheck, spotItems, gsc: await gscOf(audit.id), generatedAt };
 }
 
 /** `<audit-name-slug>-report.pdf`: ASCII only, safe in a content-disposition header. */

@@ -7,7 +7,8 @@ import { cache } from 'react';
 import { Badge } from '@/components/ui/badge';
 import { statusLabel, statusTone } from '@/lib/audits/labels';
 import { utcDateTime } from '@/lib/report/format';
-import { loadReportPage, openShare, PDF_ROWS_PER_LIST, REPORT_GSC_ROWS } from '@/lib/report/shared';
+import { PDF_ROWS_PER_REASON } from '@/lib/report/pdf-data';
+import { loadReportPage, openShare, REPORT_GSC_ROWS } from '@/lib/report/shared';
 import { ReportFindings } from './_components/report-findings';
 import { ReportGscSection } from './_components/report-gsc';
 import { ReportSpotCheckSection } from './_components/report-spot-check';
@@ -60,7 +61,9 @@ export default async function SharedReportPage({ params, searchParams }: Props) 
           >
             Download PDF
           </a>
-          <span className="muted small">Summary and the first {PDF_ROWS_PER_LIST} rows of each list</span>
+          <span className="muted small">
+            Summary, charts and the top {PDF_ROWS_PER_REASON} rows of each reason
+          </span>
         </div>
       </header>
       <ReportSummary audit={audit} perList={data.perList} perFile={data.perFile} />

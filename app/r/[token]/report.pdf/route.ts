@@ -2,7 +2,8 @@
 // known beforehand). An unknown, revoked or expired token is a plain 404, the same for all three.
 import { Readable } from 'node:stream';
 import { reportPdfStream } from '@/lib/report/pdf';
-import { loadPdfReport, openShare, reportFileName } from '@/lib/report/shared';
+import { loadPdfReport } from '@/lib/report/pdf-data';
+import { openShare, reportFileName } from '@/lib/report/shared';
 
 export const dynamic = 'force-dynamic';
 export const runtime = 'nodejs';
