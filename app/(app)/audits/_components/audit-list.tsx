@@ -10,6 +10,7 @@ import { CursorPager, useCursorStack } from '@/components/ui/cursor-pager';
 import { EmptyState } from '@/components/ui/empty-state';
 import { formatCount } from '@/lib/audits/format';
 import { type AuditListFilters, useAudits } from '@/lib/audits/hooks';
+import { statusLabel } from '@/lib/audits/labels';
 import { AUDIT_STATUSES, type AuditStatus } from '@/lib/audits/schema';
 import { AuditListFiltersBar } from './audit-list-filters';
 import { AuditListRow } from './audit-list-row';
@@ -41,6 +42,12 @@ function useListFilters(): [AuditListFilters, (next: AuditListFilters) => void] 
     [pathname],
   );
   return [filters, setFilters];
+}
+
+/** What the filters asked for, said back: "No failed audit has “shop” in its name." */
+function noMatchText({ status, q }: AuditListFilters): string {
+  const kind = status ? `${statusLabel(status).toLowerCase()} audit` : 'audit';
+  return q ? `No ${kind} has “${q}” in its name.` : `No audit is ${statusLabel(status ?? '').toLowerCase()}.`;
 }
 
 function LoadingRows() {
@@ -80,8 +87,7 @@ function AuditListPages({ filters, onClear }: { filters: AuditListFilters; onCle
               </button>
             }
           >
-            Nothing is {filters.status ? `${filters.status}` : 'listed'}
-            {filters.q ? ` with “${filters.q}” in its name` : ''}.
+            {noMatchText(filters)}
           </EmptyState>
         ) : (
           <EmptyState
