@@ -236,6 +236,24 @@ const STATES: State[] = [
     }),
   ),
   {
+    // The report's list filtered by reason and searched (issue #14 item 6), and a search matching nothing.
+    name: 'report-filtered',
+    as: 'anonymous',
+    open: async (page, made) => {
+      await page.goto(`${made.shareUrl}?list=prune&reason=http_404&q=${encodeURIComponent('/')}`);
+      await expect(page.getByTestId('report-filters')).toBeVisible();
+      await expect(page.getByTestId('report-reason-filter-http_404')).toHaveAttribute('aria-current', 'true');
+    },
+  },
+  {
+    name: 'report-no-match',
+    as: 'anonymous',
+    open: async (page, made) => {
+      await page.goto(`${made.shareUrl}?list=prune&q=no-such-url-anywhere`);
+      await expect(page.getByTestId('report-empty')).toHaveText('No rows match these filters.');
+    },
+  },
+  {
     name: 'report-revoked',
     as: 'anonymous',
     open: async (page, made) => {
