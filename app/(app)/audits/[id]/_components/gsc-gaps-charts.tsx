@@ -41,6 +41,7 @@ export function GapBarsChart({ data }: { data: GapBarsData }) {
       <figcaption>Gap per sitemap file</figcaption>
       <BarChart
         responsive
+        accessibilityLayer={false}
         layout="vertical"
         data={data.bars}
         title="Share of submitted URLs not indexed, per sitemap file"
@@ -125,6 +126,7 @@ export function IndexedOverTimeChart({ points }: { points: IndexPoint[] }) {
       <figcaption>Indexed and not indexed pages over time (whole property)</figcaption>
       <LineChart
         responsive
+        accessibilityLayer={false}
         data={points}
         title="Indexed and not indexed pages per day"
         margin={{ top: 8, right: 16, bottom: 4, left: 4 }}
