@@ -6,6 +6,8 @@ import { allows } from '@/lib/auth/roles';
 import { BrandMark } from '../brand';
 import { Providers } from '../providers';
 import { SessionProvider } from '../session-context';
+import { SiteNav } from './site-nav';
+import { SkipLinks } from './skip-links';
 import { UserMenu } from './user-menu';
 
 export const dynamic = 'force-dynamic';
@@ -16,16 +18,14 @@ export default async function AppLayout({ children }: { children: ReactNode }) {
   // The providers wrap the header too: the user menu signs out through a query hook.
   return (
     <Providers>
-      <a className="skip-link" href="#main">
-        Skip to content
-      </a>
+      <SkipLinks />
       <header className="site-header">
         <div className="container site-header__inner">
           <Link href="/" className="brand">
             <BrandMark />
             Sitemap Audit
           </Link>
-          <nav aria-label="Main" className="site-nav">
+          <SiteNav>
             <Link href="/">Audits</Link>
             {allows(actor.role, 'admin') && <Link href="/users">Users</Link>}
             <Link href="/account">Account</Link>
@@ -35,7 +35,7 @@ export default async function AppLayout({ children }: { children: ReactNode }) {
               </Link>
             )}
             <UserMenu user={user} />
-          </nav>
+          </SiteNav>
         </div>
       </header>
       <main id="main" className="container main">

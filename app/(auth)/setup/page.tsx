@@ -1,15 +1,15 @@
 import type { Metadata } from 'next';
-import { notFound } from 'next/navigation';
+import { redirect } from 'next/navigation';
 import { countUsers } from '@/lib/auth/data';
 import { SetupForm } from '../credentials-form';
 
 export const metadata: Metadata = { title: 'Set up' };
 export const dynamic = 'force-dynamic';
 
-/** One-time: creates the first admin. Gone (404) once any user exists, with a pointer to sign in
- * (not-found.tsx). */
+/** One-time: creates the first admin. Once any user exists it sends people to sign in, where a short
+ * note says setup is closed (login/page.tsx, `?setup=done`). */
 export default async function SetupPage() {
-  if ((await countUsers()) > 0) notFound();
+  if ((await countUsers()) > 0) redirect('/login?setup=done');
   return (
     <>
       <h1 className="auth-card__title">Set up Sitemap Audit</h1>

@@ -66,9 +66,8 @@ export function ReportFindings({
   const from = view.start;
   const to = view.start + page.items.length - 1;
   const ranked = rankReasons(findings[view.list].byReason);
-  const reasons = (view.reason ? ranked.filter(([r]) => r === view.reason) : ranked).map(
-    ([reason]) => reason,
-  );
+  // Every reason of the list explained whatever the filter, so what sits above the rows keeps its height.
+  const reasons = ranked.map(([reason]) => reason);
   const filtered = Boolean(view.reason || view.q);
   const signals = [...new Set(page.items.flatMap((finding) => finding.signals))].sort();
   return (
@@ -99,7 +98,12 @@ export function ReportFindings({
           </p>
         </div>
       ) : (
-        <div className="table-wrap">
+        <section
+          className="table-wrap"
+          aria-label="Rows of this list"
+          // biome-ignore lint/a11y/noNoninteractiveTabindex: on a phone the table scrolls sideways in its box; keys must reach it
+          tabIndex={0}
+        >
           <table className="table report-table" data-testid="report-table">
             <thead>
               <tr>
@@ -147,7 +151,7 @@ export function ReportFindings({
               ))}
             </tbody>
           </table>
-        </div>
+        </section>
       )}
       <div className="table__foot report-pager">
         <span>
