@@ -98,12 +98,7 @@ export function ReportFindings({
           </p>
         </div>
       ) : (
-        <section
-          className="table-wrap"
-          aria-label="Rows of this list"
-          // biome-ignore lint/a11y/noNoninteractiveTabindex: on a phone the table scrolls sideways in its box; keys must reach it
-          tabIndex={0}
-        >
+        <div className="table-wrap">
           <table className="table report-table" data-testid="report-table">
             <thead>
               <tr>
@@ -151,7 +146,7 @@ export function ReportFindings({
               ))}
             </tbody>
           </table>
-        </section>
+        </div>
       )}
       <div className="table__foot report-pager">
         <span>
