@@ -1,6 +1,7 @@
 // End to end: a user creates audits by upload and by URL, watches them ingest, and reads the tree.
 import path from 'node:path';
 import { expect, type Page, test } from '@playwright/test';
+import { openAuditTab } from './audit-tabs';
 
 const fixtures = path.resolve(import.meta.dirname, '..', '..', 'shared', 'fixtures');
 const fixture = (relative: string) => path.join(fixtures, relative);
@@ -38,8 +39,10 @@ test('create an audit by uploading a gzip sitemap tree and a crawl export', asyn
   expect(await countOf(page, 'count-entries')).toBe('6');
   expect(await countOf(page, 'count-unique')).toBe('6');
   expect(await countOf(page, 'count-crawl-rows')).toBe('318');
+  await openAuditTab(page, 'Crawl import');
   await expect(page.getByTestId('crawl-format')).toContainText(/screaming frog/i);
 
+  await openAuditTab(page, 'Sitemap files');
   const tree = page.getByRole('tree', { name: 'Sitemap files' });
   await expect(tree.getByTestId('sitemap-file')).toHaveCount(4);
   await expect(tree).toContainText('sitemapindex-1.xml.gz');
@@ -60,6 +63,7 @@ test('create an audit from a site root URL, discovered through robots.txt', asyn
   expect(await countOf(page, 'count-files')).toBe('5');
   expect(await countOf(page, 'count-entries')).toBe('6');
   expect(await countOf(page, 'count-crawl-rows')).toBe('58');
+  await openAuditTab(page, 'Sitemap files');
   const tree = page.getByRole('tree', { name: 'Sitemap files' });
   await expect(tree).toContainText(`${fixtureOrigin}/robots.txt`);
   await expect(tree).toContainText('sitemapindex-1.xml');
@@ -77,6 +81,8 @@ test('a broken file fails alone: the audit ends partial and shows where the XML 
   await waitForFinal(page, /partial/i);
   expect(await countOf(page, 'count-files-failed')).toBe('1');
   expect(await countOf(page, 'count-entries')).toBe('5');
+  // No crawl export, so no review: the file tree is the first tab.
+  await openAuditTab(page, 'Sitemap files');
   const failed = page.locator('[data-testid="sitemap-file"][data-status="failed"]');
   await expect(failed).toHaveCount(1);
   await expect(failed.getByTestId('sitemap-file-error')).toContainText(/line \d+/i);

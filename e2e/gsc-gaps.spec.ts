@@ -8,6 +8,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { expect, type Page, test } from '@playwright/test';
 import { fixturesDir } from '../lib/test-support/fixtures';
+import { openAuditTab } from './audit-tabs';
 import { expectNoSidewaysScroll, shots } from './spot-site';
 
 const HOST = 'https://www.dhmguide.com';
@@ -88,6 +89,7 @@ test('Search Console exports become a gap per sitemap file, with bands, flags an
   await page.getByRole('button', { name: 'Create audit' }).click();
   await expect(page.getByTestId('audit-status')).toHaveText(/succeeded/i, { timeout: 60_000 });
 
+  await openAuditTab(page, 'Search Console');
   const section = page.getByTestId('gsc-section');
   await expect(section.getByTestId('gsc-gaps-empty')).toContainText('Import Search Console exports above');
 
@@ -131,6 +133,7 @@ test('Search Console exports become a gap per sitemap file, with bands, flags an
 
   // The shared report shows the same table, its bars and the chart, server-rendered.
   await page.setViewportSize({ width: 1366, height: 900 });
+  await openAuditTab(page, 'Sharing');
   await page.getByRole('button', { name: 'Create share link' }).click();
   const shareUrl = (await page.getByTestId('share-url').textContent())?.trim() ?? '';
   const stranger = await browser.newContext({ storageState: { cookies: [], origins: [] } });

@@ -7,6 +7,7 @@ import path from 'node:path';
 import { expect, type Page, test } from '@playwright/test';
 import { buildZip } from '@/lib/gsc/test-zip';
 import { fixturePath } from '@/lib/test-support/fixtures';
+import { openAuditTab } from './audit-tabs';
 import { auditSpotSite, expectNoSidewaysScroll, shots } from './spot-site';
 
 const folderFiles = (folder: string) =>
@@ -31,6 +32,7 @@ test('import Search Console exports: loose files, a zip, and a file that cannot 
   page,
 }) => {
   await auditSpotSite(page, 'Search Console import site');
+  await openAuditTab(page, 'Search Console');
   const imports = page.getByTestId('gsc-imports');
   await expect(imports.getByText('No Search Console imports yet.')).toBeVisible();
   const files = imports.getByTestId('gsc-import-files');

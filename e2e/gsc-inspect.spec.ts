@@ -4,6 +4,7 @@
 // (GSC_INSPECTION_DAILY_QUOTA is 4 in playwright.config.ts) and waits for the next day; Cancel ends it.
 import path from 'node:path';
 import { expect, type Page, test } from '@playwright/test';
+import { openAuditTab } from './audit-tabs';
 import { auditSpotSite, auth, expectNoSidewaysScroll, shots } from './spot-site';
 
 test.use({ storageState: path.join(auth, 'admin.json') });
@@ -26,6 +27,7 @@ test('URL Inspection: set the key, inspect a sample, wait for the next day’s q
   page,
 }) => {
   await auditSpotSite(page, 'URL inspection site');
+  await openAuditTab(page, 'Search Console');
   const section = page.getByTestId('gsc-inspections');
   await expect(section.getByRole('heading', { name: 'URL Inspection' })).toBeVisible();
   await shoot(page, 'no-key');

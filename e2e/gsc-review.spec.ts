@@ -6,6 +6,7 @@
 // a count of the cross-reference table into the review.
 import path from 'node:path';
 import { expect, type Page, test } from '@playwright/test';
+import { openAuditTab } from './audit-tabs';
 import { auditSpotSite, expectNoSidewaysScroll, shots, site } from './spot-site';
 
 const csv = (name: string, text: string) => ({ name, type: 'text/csv', text });
@@ -72,7 +73,9 @@ test('Search Console in the review: the column, prune with care, the filter, the
   await expect(row('/moved').getByTestId('gsc-prune-with-care')).toHaveText('Indexed — prune with care');
   await expect(row('/hidden').getByTestId('finding-gsc')).toHaveText('—');
 
-  // The cross-reference: Google's 404s are ours for two, and one (/target) we do not flag.
+  // The cross-reference (the Search Console tab): Google's 404s are ours for two, and one (/target) we do
+  // not flag.
+  await openAuditTab(page, 'Search Console');
   const xref = page.getByTestId('gsc-cross-reference');
   const notFound = xref.locator('[data-testid="gsc-xref-row"][data-bucket="http_404"]');
   await expect(notFound.locator('td')).toHaveText(['3', '3', '2', '0', '0', '1']);
@@ -83,6 +86,7 @@ test('Search Console in the review: the column, prune with care, the filter, the
     if (width === 390) await expectNoSidewaysScroll(page, 'cross-reference');
   }
   await page.setViewportSize({ width: 1366, height: 900 });
+  await openAuditTab(page, 'Review');
   await shoot(page, 'column');
 
   // Prune with care: the prune list filtered to what Google has indexed.
@@ -111,6 +115,7 @@ test('Search Console in the review: the column, prune with care, the filter, the
   await side.getByRole('button', { name: 'Close details' }).click();
 
   // A count of the cross-reference opens the review on exactly those rows.
+  await openAuditTab(page, 'Search Console');
   await xref.getByRole('link', { name: '2 pruned for the same reason (404)' }).click();
   await expect(page).toHaveURL(/gsc=http_404&gscMatch=agrees/);
   await expect(rows).toHaveCount(2);

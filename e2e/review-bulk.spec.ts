@@ -5,6 +5,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { expect, type Page, test } from '@playwright/test';
+import { openAuditTab } from './audit-tabs';
 
 const shots = path.resolve(import.meta.dirname, '..', 'test-results', 'screenshots');
 const H = 'https://bulk.example.com';
@@ -256,17 +257,29 @@ test('the review filters by sitemap file from the file tree and the chart, and b
   await page.goto(auditUrl);
   await expectTotal(page, 135);
 
+  await openAuditTab(page, 'Sitemap files');
   const tree = page.getByRole('tree', { name: 'Sitemap files' });
   const blogFile = tree.getByRole('treeitem', { name: /bulk-blog\.xml/ });
   await blogFile.click();
+  // Choosing a file filters the review and brings its tab up.
+  const reviewTab = page
+    .getByRole('tablist', { name: 'Audit sections' })
+    .getByRole('tab', { name: 'Review' });
+  await expect(reviewTab).toHaveAttribute('aria-selected', 'true');
   await expect(page).toHaveURL(/[?&]file=\d+/);
-  await expect(blogFile).toHaveAttribute('aria-selected', 'true');
+  await expect(page).not.toHaveURL(/[?&]tab=/);
   // b-31 to b-35 (redirects, a canonical chain, a noindex page): the blog file's prune rows.
   await expectTotal(page, 5);
   const rows = page.getByTestId('finding-row');
   for (const url of await rows.locator('.finding-row__url .mono').allTextContents())
     expect(url).toMatch(/\/blog\/b-3[1-5]$/);
   await expect(page.locator('#findings-file option:checked')).toHaveText('bulk-blog.xml');
+  // The tree shows the file the review is filtered to; the filter stays while another tab is open.
+  await openAuditTab(page, 'Sitemap files');
+  await expect(page).toHaveURL(/[?&]file=\d+.*[?&]tab=files/);
+  await expect(blogFile).toHaveAttribute('aria-selected', 'true');
+  await openAuditTab(page, 'Review');
+  await expectTotal(page, 5);
   // The new columns: the redirect target and its status, depth, signals.
   const b32 = rows.filter({ hasText: `${H}/blog/b-32` });
   await expect(b32.locator('.finding-row__target')).toContainText('→ /blog/moved-32 (404)');
@@ -302,12 +315,14 @@ test('the review filters by sitemap file from the file tree and the chart, and b
   await page.mouse.move(0, 0);
   await expectTotal(page, 132);
   await expect(page.locator('#findings-file option:checked')).toHaveText('bulk-pages.xml');
+  await openAuditTab(page, 'Sitemap files');
   await expect(tree.getByRole('treeitem', { name: /bulk-pages\.xml/ })).toHaveAttribute(
     'aria-selected',
     'true',
   );
-  // Choosing the selected file again clears the filter.
+  // Choosing the selected file again clears the filter (and shows the review).
   await tree.getByRole('treeitem', { name: /bulk-pages\.xml/ }).click();
+  await expect(reviewTab).toHaveAttribute('aria-selected', 'true');
   await expectTotal(page, 135);
   expect(await total(page)).toBe('135');
 

@@ -3,6 +3,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
+import { openAuditTab } from './audit-tabs';
 
 const samples = path.resolve(import.meta.dirname, '..', 'public', 'samples');
 const shots = path.resolve(import.meta.dirname, '..', 'test-results', 'screenshots');
@@ -75,6 +76,7 @@ test('review the prune list, approve by keyboard and by filter, export the appro
   expect(csv.find((l) => l.startsWith(`${S}/help/returns`))).toContain('Rita Reviewer');
 
   // Share a read-only report and open it where nobody is signed in.
+  await openAuditTab(page, 'Sharing');
   await page.getByRole('button', { name: 'Create share link' }).click();
   const shareUrl = (await page.getByTestId('share-url').textContent())?.trim() ?? '';
   // The link is on the address the reviewer used.

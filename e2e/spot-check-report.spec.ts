@@ -4,6 +4,7 @@
 // verdict counts and shares, the checked rows with a hop chain, and each list row's verdict.
 import path from 'node:path';
 import { expect, type Page, test } from '@playwright/test';
+import { openAuditTab } from './audit-tabs';
 import { auditSpotSite, expectNoSidewaysScroll, shots, site } from './spot-site';
 
 async function shoot(page: Page) {
@@ -24,11 +25,13 @@ test('the shared report shows the latest spot-check: stale warning, verdicts, sh
   browser,
 }) => {
   await auditSpotSite(page, 'Spot-check report');
+  await openAuditTab(page, 'Spot-checks');
 
   const panel = page.getByTestId('spot-panel');
   await panel.getByRole('button', { name: 'Start spot-check' }).click();
   await expect(panel.getByTestId('spot-run-status')).toHaveText(/succeeded/i, { timeout: 60_000 });
 
+  await openAuditTab(page, 'Sharing');
   await page.getByRole('button', { name: 'Create share link' }).click();
   const shareUrl = (await page.getByTestId('share-url').textContent())?.trim() ?? '';
   expect(shareUrl).toMatch(/\/r\/sar_[\w-]{43}$/);

@@ -5,6 +5,7 @@
 // running check ends as cancelled. A viewer sees the runs and a comparison but no start/retry/cancel.
 import path from 'node:path';
 import { expect, type Locator, type Page, test } from '@playwright/test';
+import { openAuditTab } from './audit-tabs';
 import { auditSpotSite, auth, expectNoSidewaysScroll, shots, site } from './spot-site';
 
 async function shoot(page: Page, name: string) {
@@ -42,6 +43,7 @@ test('run a spot-check again, re-check its errors, compare two runs, cancel one;
   test.setTimeout(240_000);
   await auditSpotSite(page, 'Spot-check runs', ['/private']);
   const auditUrl = page.url();
+  await openAuditTab(page, 'Spot-checks');
 
   const panel = page.getByTestId('spot-panel');
   const runs = panel.getByTestId('spot-run');
@@ -124,6 +126,7 @@ test('run a spot-check again, re-check its errors, compare two runs, cancel one;
   await viewer.getByRole('button', { name: 'Sign in' }).click();
   await expect(viewer.getByText('Val Viewer')).toBeVisible();
   await viewer.goto(auditUrl);
+  await openAuditTab(viewer, 'Spot-checks');
   const seen = viewer.getByTestId('spot-panel');
   await expect(seen.getByTestId('spot-run')).toHaveCount(5);
   await expect(seen.getByRole('button', { name: 'Start spot-check' })).toHaveCount(0);

@@ -3,6 +3,7 @@
 // verdicts (/back answers 200 now: contradicted), a row's hop chain, and the stale-crawl warning (1 of 4).
 import path from 'node:path';
 import { expect, type Page, test } from '@playwright/test';
+import { openAuditTab } from './audit-tabs';
 import { auditSpotSite, auth, expectNoSidewaysScroll, shots, site } from './spot-site';
 
 async function shoot(page: Page, name: string) {
@@ -21,6 +22,7 @@ test('spot-check an audit from its page: progress, verdicts, hop chain and the s
   page,
 }) => {
   await auditSpotSite(page, 'Spot-check site');
+  await openAuditTab(page, 'Spot-checks');
 
   const panel = page.getByTestId('spot-panel');
   await expect(panel.getByRole('heading', { name: 'Live spot-check' })).toBeVisible();
@@ -141,11 +143,13 @@ test('the review shows each row’s live verdict and its hop chain, guards unrea
   await expect(row('/gone-b')).toHaveAttribute('data-decision', 'pending');
   await side.getByRole('button', { name: 'Close details' }).click();
 
+  // The spot-check tab, and back to the review: the finished run's verdicts reach it without a reload.
+  await openAuditTab(page, 'Spot-checks');
   const panel = page.getByTestId('spot-panel');
   await panel.getByRole('button', { name: 'Start spot-check' }).click();
   await expect(panel.getByTestId('spot-run-status')).toHaveText(/succeeded/i, { timeout: 60_000 });
+  await openAuditTab(page, 'Review');
 
-  // The finished run's verdicts reach the review without a reload.
   await expect(row('/back').getByTestId('finding-live')).toHaveAttribute('data-verdict', 'contradicted');
   await expect(row('/gone-a').getByTestId('finding-live')).toHaveAttribute('data-verdict', 'confirmed');
   await expect(row('/gone-b').getByTestId('finding-live')).toHaveAttribute('data-verdict', 'dead');

@@ -3,7 +3,9 @@
 // same inputs. Options (env): BENCH_URLS (1000000), BENCH_CRAWL_ROWS (1000000), BENCH_DIR (<tmp>/sitemap-audit-bench),
 // BENCH_QUICK=1 (only the end-to-end audit and the reference script: for trying a change to ingest or reconcile),
 // BENCH_CPU_PROF=<dir> (CPU profiles of the worker process and its crawl thread), BENCH_SPOT_ONLY=1 (only the
-// live spot-check of 2,000 rows over 50 local hosts: no large inputs needed).
+// live spot-check of 2,000 rows over 50 local hosts: no large inputs needed), BENCH_PAGE_ONLY=1 (only the audit
+// page's first screen, on the newest reconciled audit of BENCH_URLS URLs or more in the bench's database,
+// built first when there is none).
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { once } from 'node:events';
@@ -17,9 +19,10 @@ import { insertAudit } from '@/lib/audits/mutations';
 import { auditRun } from '@/lib/audits/run';
 import { isFinal } from '@/lib/audits/schema';
 import { ensureDatabase } from '@/lib/db/bootstrap';
-import { closeDb } from '@/lib/db/client';
+import { closeDb, pool } from '@/lib/db/client';
 import { stopBoss } from '@/lib/jobs/queue';
 import { startRun } from '@/lib/runs/service';
+import { measureAuditPage } from './bench/audit-page';
 import { measureExport, measurePages } from './bench/findings';
 import { type BenchInputs, generateInputs } from './bench/generate';
 import { measureSpotCheck } from './bench/spot-check';
@@ -32,6 +35,7 @@ const CRAWL_ROWS = Number(process.env.BENCH_CRAWL_ROWS ?? 1_000_000);
 const dir = path.resolve(process.env.BENCH_DIR ?? path.join(os.tmpdir(), 'sitemap-audit-bench'));
 const QUICK = process.env.BENCH_QUICK === '1';
 const SPOT_ONLY = process.env.BENCH_SPOT_ONLY === '1';
+const PAGE_ONLY = process.env.BENCH_PAGE_ONLY === '1';
 const referenceScript = path.resolve(root, '..', 'shared', 'reference', 'reconcile_sitemap.py');
 const log = (message: string) => console.log(`[bench] ${message}`);
 
@@ -239,8 +243,65 @@ function logSpotCheck(s: Awaited<ReturnType<typeof measureSpotCheck>>) {
   );
 }
 
+/** Waits until the audit's review indexes are built (they are built in the background once it is final). */
+async function waitForIndexes(id: string) {
+  while ((await getAudit(id))?.findings?.indexesReady === false) await new Promise((r) => setTimeout(r, 200));
+}
+
+/** BENCH_PAGE_ONLY=1: the audit page's first screen (scripts/bench/audit-page.ts) on a warm server. */
+async function pageOnly() {
+  process.env.DATA_DIR ??= path.join(dir, 'data');
+  process.env.ALLOW_PRIVATE_NETWORK = 'true';
+  const database = await ensureDatabase(log);
+  try {
+    const { rows } = await pool().query<{ id: string }>(
+      `SELECT id FROM audits WHERE status = 'succeeded' AND reconciled_at IS NOT NULL AND sitemap_entries >= $1
+       ORDER BY created_at DESC LIMIT 1`,
+      [URLS],
+    );
+    let id = rows[0]?.id;
+    if (!id) {
+      log(`no reconciled audit of ${URLS.toLocaleString('en-US')} URLs yet: building one…`);
+      const inputs = await generateInputs(dir, URLS, CRAWL_ROWS, log);
+      const { server, indexUrl } = await serveTree(inputs);
+      const worker = await startWorker(database.workerUrl);
+      try {
+        const crawl = {
+          role: 'crawl',
+          kind: 'upload',
+          fileName: 'crawl.jsonl',
+          storedPath: inputs.crawlFile,
+        } as const;
+        id = (await runAudit([{ role: 'sitemap', kind: 'url', url: indexUrl }, crawl])).id;
+        await waitForIndexes(id);
+      } finally {
+        worker.kill('SIGTERM');
+        await once(worker, 'exit');
+        server.close();
+      }
+    }
+    await waitForIndexes(id);
+    log(`timing the audit page's first screen on audit ${id}…`);
+    const auditPage = await measureAuditPage(id);
+    console.log(JSON.stringify({ date: new Date().toISOString(), auditId: id, auditPage }, null, 2));
+    for (const [name, t] of Object.entries(auditPage.requests))
+      log(`${name}: p50 ${t.p50Ms} ms, p95 ${t.p95Ms} ms`);
+    log(
+      `before: audit, then the rest at once: p50 ${auditPage.beforeAuditThenParallel.p50Ms} ms, p95 ${auditPage.beforeAuditThenParallel.p95Ms} ms (plus two browser round trips)`,
+    );
+    log(
+      `now: the server's reads for the page (with the HTML): p50 ${auditPage.withSeedServerReads.p50Ms} ms, p95 ${auditPage.withSeedServerReads.p95Ms} ms (target: summary < 500 ms)`,
+    );
+  } finally {
+    await stopBoss();
+    await closeDb();
+    await database.stop();
+  }
+}
+
 async function main() {
   if (SPOT_ONLY) return spotCheckOnly();
+  if (PAGE_ONLY) return pageOnly();
   const inputs = await generateInputs(dir, URLS, CRAWL_ROWS, log);
   process.env.DATA_DIR ??= path.join(dir, 'data');
   process.env.ALLOW_PRIVATE_NETWORK = 'true';

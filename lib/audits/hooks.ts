@@ -1,6 +1,12 @@
 // TanStack Query hooks for the audits API, one per endpoint; active audits are polled until they finish.
 // Requests go through the one browser client, lib/api/client.ts.
-import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import {
+  keepPreviousData,
+  useInfiniteQuery,
+  useMutation,
+  useQuery,
+  useQueryClient,
+} from '@tanstack/react-query';
 import { useEffect, useRef } from 'react';
 import { apiFetch } from '@/lib/api/client';
 import { isActiveStatus } from './labels';
@@ -13,6 +19,7 @@ import type {
   TAuditListQuery,
   TAuditSettings,
 } from './schema';
+import { SITEMAP_PAGE_SIZE } from './sitemap-pages';
 
 const POLL_MS = 1000;
 const PAGE_SIZE = 25;
@@ -61,7 +68,8 @@ export function useAudit(id: string) {
   });
 }
 
-/** Polls with the audit: while it is active, and once more right after it finishes. */
+/** The sitemap files, page by page in reading order (the pages read so far always make a tree: parents
+ * come first). Polls with the audit: while it is active, and once more right after it finishes. */
 export function useSitemapFiles(id: string) {
   const queryClient = useQueryClient();
   const audit = useAudit(id);
@@ -75,11 +83,21 @@ export function useSitemapFiles(id: string) {
     wasActive.current = isActive;
   }, [isActive, id, queryClient]);
 
-  return useQuery({
+  return useInfiniteQuery({
     queryKey: auditKeys.sitemaps(id),
-    queryFn: ({ signal }) =>
-      apiFetch<SitemapFilePage>(`/api/v1/audits/${encodeURIComponent(id)}/sitemaps`, { signal }),
-    select: (data) => data.items,
+    queryFn: ({ pageParam, signal }) => {
+      const params = new URLSearchParams({ limit: String(SITEMAP_PAGE_SIZE) });
+      if (pageParam !== null) params.set('cursor', String(pageParam));
+      return apiFetch<SitemapFilePage>(`/api/v1/audits/${encodeURIComponent(id)}/sitemaps?${params}`, {
+        signal,
+      });
+    },
+    initialPageParam: null as number | null,
+    getNextPageParam: (page) => page.nextCursor,
+    select: (data) => ({
+      items: data.pages.flatMap((page) => page.items),
+      total: data.pages[data.pages.length - 1]?.total ?? 0,
+    }),
     enabled: !audit.isError,
     refetchInterval: (query) => (query.state.error || !isActive ? false : POLL_MS),
   });

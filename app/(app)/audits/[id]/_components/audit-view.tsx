@@ -1,6 +1,7 @@
 'use client';
-// The audit page body: header, live progress, totals, issues, findings summary and review, crawl report, file tree.
-import type { UseQueryResult } from '@tanstack/react-query';
+// The audit page body: a summary (header, live progress, totals, issues, findings summary), then the
+// sections as tabs (audit-sections.tsx): Review, Spot-checks, Search Console, Sitemap files, Crawl import
+// and Sharing, each present once it applies. The first data comes with the page (audit-seed.ts).
 import Link from 'next/link';
 import { useRouter } from 'next/navigation';
 import { Suspense, useEffect } from 'react';
@@ -11,13 +12,14 @@ import { EmptyState } from '@/components/ui/empty-state';
 import { isNotFound } from '@/lib/api/client';
 import { useAudit, useCancelAudit, useDeleteAudit, useSitemapFiles } from '@/lib/audits/hooks';
 import { isActiveStatus } from '@/lib/audits/labels';
-import type { SitemapFileDto } from '@/lib/audits/schema';
 import { isSanityWarning } from '@/lib/findings/format';
 import type { FindingsOverview } from '@/lib/findings/schema';
 import { AuditCounts } from './audit-counts';
 import { AuditHeader } from './audit-header';
+import { type AuditSection, AuditSections } from './audit-sections';
+import { type AuditPageSeed, useAuditSeed } from './audit-seed';
 import { CrawlReport } from './crawl-report';
-import { FindingsArea } from './findings-area';
+import { FindingsSummaryArea, ReviewArea } from './findings-area';
 import { GscSection } from './gsc-section';
 import { IssueLists } from './issue-lists';
 import { ProgressPanel } from './progress-panel';
@@ -26,14 +28,10 @@ import { SitemapTree } from './sitemap-tree';
 import { SpotChecksPanel } from './spot-checks-panel';
 import { useReviewView } from './use-finding-view';
 
-/** The file tree, where choosing a file filters the review to the URLs it declares. */
-function ReviewedSitemapTree({
-  files,
-  findings,
-}: {
-  files: UseQueryResult<SitemapFileDto[], Error>;
-  findings: FindingsOverview;
-}) {
+/** The file tree, where choosing a file filters the review to the URLs it declares (and so shows the
+ * Review tab: a review URL carries no tab). */
+function ReviewedSitemapTree({ auditId, findings }: { auditId: string; findings: FindingsOverview }) {
+  const files = useSitemapFiles(auditId);
   const [view, , filterReview] = useReviewView(findings);
   return (
     <SitemapTree
@@ -44,11 +42,16 @@ function ReviewedSitemapTree({
   );
 }
 
-export function AuditView({ id }: { id: string }) {
+/** The tree alone, before the audit is reconciled (nothing to filter yet). */
+function PlainSitemapTree({ auditId }: { auditId: string }) {
+  return <SitemapTree files={useSitemapFiles(auditId)} />;
+}
+
+export function AuditView({ id, seed }: { id: string; seed?: AuditPageSeed }) {
+  useAuditSeed(id, seed);
   const router = useRouter();
   const canShare = useCan('reviewer');
   const audit = useAudit(id);
-  const sitemapFiles = useSitemapFiles(id);
   const deleteAudit = useDeleteAudit();
   const cancelAudit = useCancelAudit(id);
   const name = audit.data?.name;
@@ -100,6 +103,42 @@ export function AuditView({ id }: { id: string }) {
   const otherIssues = findings
     ? { ...data, warnings: data.warnings.filter((w) => !isSanityWarning(w) && !isSignalWarning(w)) }
     : data;
+  const hasRows = findings ? findings.prune.total + findings.held.total + findings.add.total > 0 : false;
+  // One entry per tab, in order; a section that does not apply yet is left out.
+  const sections = (
+    [
+      findings && {
+        id: 'review',
+        label: 'Review',
+        render: () => (
+          <ReviewArea
+            auditId={id}
+            findings={findings}
+            hasNoOverlap={data.warnings.some((w) => w.code === 'no_overlap')}
+            hasInlinks={Object.hasOwn(data.crawl.mappedColumns, 'inlinks')}
+          />
+        ),
+      },
+      hasRows && { id: 'spot-checks', label: 'Spot-checks', render: () => <SpotChecksPanel auditId={id} /> },
+      findings && {
+        id: 'search-console',
+        label: 'Search Console',
+        render: () => <GscSection auditId={id} />,
+      },
+      {
+        id: 'files',
+        label: 'Sitemap files',
+        render: () =>
+          findings ? (
+            <ReviewedSitemapTree auditId={id} findings={findings} />
+          ) : (
+            <PlainSitemapTree auditId={id} />
+          ),
+      },
+      { id: 'crawl', label: 'Crawl import', render: () => <CrawlReport audit={data} /> },
+      findings && canShare && { id: 'sharing', label: 'Sharing', render: () => <SharePanel auditId={id} /> },
+    ] as (AuditSection | false | null)[]
+  ).filter((section): section is AuditSection => Boolean(section));
   return (
     <div className="stack">
       <AuditHeader
@@ -125,29 +164,17 @@ export function AuditView({ id }: { id: string }) {
       <IssueLists audit={otherIssues} />
       {findings ? (
         <Suspense fallback={null}>
-          <FindingsArea
+          <FindingsSummaryArea
             auditId={id}
             findings={findings}
             warnings={sanityWarnings}
             signalWarnings={signalWarnings}
-            hasNoOverlap={data.warnings.some((w) => w.code === 'no_overlap')}
-            hasInlinks={Object.hasOwn(data.crawl.mappedColumns, 'inlinks')}
           />
         </Suspense>
       ) : null}
-      {findings && findings.prune.total + findings.held.total + findings.add.total > 0 ? (
-        <SpotChecksPanel auditId={id} />
-      ) : null}
-      {findings ? <GscSection auditId={id} /> : null}
-      {findings && canShare ? <SharePanel auditId={id} /> : null}
-      <CrawlReport audit={data} />
-      {findings ? (
-        <Suspense fallback={<SitemapTree files={sitemapFiles} />}>
-          <ReviewedSitemapTree files={sitemapFiles} findings={findings} />
-        </Suspense>
-      ) : (
-        <SitemapTree files={sitemapFiles} />
-      )}
+      <Suspense fallback={null}>
+        <AuditSections sections={sections} />
+      </Suspense>
     </div>
   );
 }

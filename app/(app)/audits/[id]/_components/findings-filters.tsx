@@ -85,7 +85,7 @@ export function FindingsFilters({
       view.gsc ||
       view.gscMatch,
   );
-  const declaring = (files.data ?? []).filter(declaresUrls);
+  const declaring = (files.data?.items ?? []).filter(declaresUrls);
   // Add rows are declared nowhere and carry no signal: the two filters would only ever empty the list.
   const isDeclaredList = view.list !== 'add';
 

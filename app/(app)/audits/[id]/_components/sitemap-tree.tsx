@@ -2,7 +2,8 @@
 // The sitemap file tree (ARIA tree, roving tabindex). Large groups render 100 children at a time and
 // collapsed branches render nothing, so thousands of files stay responsive. With `onSelectFile`, choosing
 // a file that declares URLs (click, Enter or Space) filters the review to its rows; it shows as selected.
-import type { UseQueryResult } from '@tanstack/react-query';
+// The files come a page at a time in reading order (parents before children, so what has come is always a
+// tree); a button below brings the next page, so any number of files can be reached.
 import { type KeyboardEvent, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { Alert } from '@/components/ui/alert';
 import {
@@ -15,7 +16,9 @@ import {
   type TreeNode,
 } from '@/lib/audits/file-tree';
 import { formatCount } from '@/lib/audits/format';
+import type { useSitemapFiles } from '@/lib/audits/hooks';
 import type { SitemapFileDto } from '@/lib/audits/schema';
+import { SITEMAP_PAGE_SIZE } from '@/lib/audits/sitemap-pages';
 import { TreeRow } from './tree-row';
 
 const PAGE = 100;
@@ -38,18 +41,20 @@ function collectParents(nodes: readonly TreeNode<SitemapFileDto>[], into = new S
   return into;
 }
 
-/** `files` is the page's useSitemapFiles result, shared with the headline counts. */
+/** `files` is useSitemapFiles' result (the review's file filter reads the same query). */
 export function SitemapTree({
   files,
   selectedFileId,
   onSelectFile,
 }: {
-  files: UseQueryResult<SitemapFileDto[], Error>;
+  files: ReturnType<typeof useSitemapFiles>;
   /** The file the review is filtered to. */
   selectedFileId?: number;
   onSelectFile?: (fileId: number) => void;
 }) {
-  const items = files.data;
+  const items = files.data?.items;
+  const total = files.data?.total ?? 0;
+  const isPartial = items !== undefined && items.length < total;
   const tree = useMemo(() => buildFileTree(items ?? []), [items]);
   const problemCount = useMemo(() => (items ?? []).filter(hasProblem).length, [items]);
   const failedCount = useMemo(() => (items ?? []).filter((file) => file.status === 'failed').length, [items]);
@@ -170,7 +175,7 @@ export function SitemapTree({
           <h2 id="tree-heading">Sitemap files</h2>
           <p className="muted small" data-testid="tree-summary">
             {items
-              ? `${formatCount(items.length)} ${items.length === 1 ? 'file' : 'files'} · ${formatCount(failedCount)} failed · ${formatCount(problemCount)} with problems`
+              ? `${formatCount(total)} ${total === 1 ? 'file' : 'files'} · ${formatCount(failedCount)} failed · ${formatCount(problemCount)} with problems${isPartial ? ` among the first ${formatCount(items.length)}` : ''}`
               : 'Loading…'}
           </p>
           {onSelectFile && items?.some(declaresUrls) ? (
@@ -259,6 +264,24 @@ export function SitemapTree({
               ),
             )}
           </div>
+        ) : null}
+        {files.hasNextPage ? (
+          <p className="tree-more-files">
+            <button
+              type="button"
+              className="button button--small"
+              data-testid="tree-more-files"
+              disabled={files.isFetchingNextPage}
+              onClick={() => void files.fetchNextPage()}
+            >
+              {files.isFetchingNextPage
+                ? 'Loading files…'
+                : `Load the next ${formatCount(Math.min(SITEMAP_PAGE_SIZE, total - (items?.length ?? 0)))} files`}
+            </button>{' '}
+            <span className="muted small" data-testid="tree-loaded">
+              {formatCount(items?.length ?? 0)} of {formatCount(total)} files loaded
+            </span>
+          </p>
         ) : null}
       </div>
     </section>

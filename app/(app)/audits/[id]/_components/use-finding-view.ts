@@ -1,12 +1,14 @@
 'use client';
 // The findings view (list, filters, sort, cursor) as the page's search params. Changes go through the
 // browser history, which Next.js keeps in sync with useSearchParams, so no server round trip is made.
-// Without a list in the URL the view opens on the first list that has rows.
+// Without a list in the URL the view opens on the first list that has rows. A review URL carries no `tab`
+// (audit-sections.tsx), so every change of the view shows the Review tab, where the view is seen.
 import { usePathname, useSearchParams } from 'next/navigation';
 import { useCallback, useMemo } from 'react';
 import { firstNonEmptyList } from '@/components/findings/review-words';
 import { type FindingView, findingQueryFromSearchParams, toSearchParams } from '@/lib/findings/format';
 import type { FindingList, FindingsOverview } from '@/lib/findings/schema';
+import { SECTIONS_ID } from './audit-sections';
 
 export type HistoryMode = 'push' | 'replace';
 
@@ -32,6 +34,13 @@ export function useFindingView(
   return [view, setView];
 }
 
+/** Scrolls the review into sight; while another tab was selected the review is not on the page yet, so
+ * the tab strip it opens under is the target. */
+export function revealReview() {
+  const target = document.getElementById('findings') ?? document.getElementById(SECTIONS_ID);
+  target?.scrollIntoView({ behavior: 'smooth', block: 'start' });
+}
+
 /** Filters of the review set from elsewhere on the page (a file's bar or tree row, a signal warning). */
 export type FilterReview = (patch: Pick<Partial<FindingView>, 'file' | 'signal'>) => void;
 
@@ -51,7 +60,7 @@ export function useReviewView(
             ? 'held'
             : 'prune';
       setView({ ...view, ...patch, list, cursor: undefined });
-      document.getElementById('findings')?.scrollIntoView({ behavior: 'smooth', block: 'start' });
+      revealReview();
     },
     [view, setView, findings],
   );

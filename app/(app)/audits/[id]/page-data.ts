@@ -1,0 +1,56 @@
+// The audit page's first data, read while the server renders the page (the seed of audit-seed.ts): the
+// audit, then at once everything the selected tab's first screen reads, each as its endpoint answers it.
+import 'server-only';
+import { firstNonEmptyList } from '@/components/findings/review-words';
+import { auditIdParam } from '@/lib/api/params';
+import { getAudit } from '@/lib/audits/data';
+import { findingsByFile, listFindings, reasonCounts } from '@/lib/findings/data';
+import { filterOf, findingQueryFromSearchParams, PAGE_SIZE, toSearchParams } from '@/lib/findings/format';
+import { reasonCountsHref } from '@/lib/findings/links';
+import { ZFindingQuery, ZReasonCountsQuery } from '@/lib/findings/schema';
+import { listSpotChecks } from '@/lib/spot-check/data';
+import type { AuditPageSeed } from './_components/audit-seed';
+
+/** As the API's JSON: dates become strings, byte counts (bigint) numbers (lib/api/respond.ts does the same). */
+function asJson<T>(value: unknown): T {
+  return JSON.parse(JSON.stringify(value, (_key, v) => (typeof v === 'bigint' ? Number(v) : v))) as T;
+}
+
+/** The seed, or undefined when there is nothing to seed (no such audit: the page asks and says so). */
+export async function loadAuditPage(
+  rawId: string,
+  searchParams: URLSearchParams,
+): Promise<AuditPageSeed | undefined> {
+  const at = Date.now();
+  let id: string;
+  try {
+    id = auditIdParam(rawId);
+  } catch {
+    return undefined;
+  }
+  const audit = await getAudit(id);
+  if (!audit) return undefined;
+  const findings = audit.findings;
+  if (!findings) return asJson({ at, audit });
+  // The tab the page opens on (audit-sections.tsx): the URL's, else the first, the review.
+  const tab = searchParams.get('tab') ?? 'review';
+  const view = findingQueryFromSearchParams(searchParams, firstNonEmptyList(findings));
+  const { reason: _reason, ...reasonFilter } = filterOf(view);
+  const pageQuery = toSearchParams(view);
+  pageQuery.set('limit', String(PAGE_SIZE));
+  const reasonsQuery = new URL(reasonCountsHref(id, reasonFilter), 'http://seed').searchParams;
+  const isReview = tab === 'review';
+  const [byFile, page, reasons, runs] = await Promise.all([
+    findingsByFile(id),
+    isReview ? listFindings(id, ZFindingQuery.parse(Object.fromEntries(pageQuery))) : undefined,
+    isReview ? reasonCounts(id, ZReasonCountsQuery.parse(Object.fromEntries(reasonsQuery))) : undefined,
+    isReview || tab === 'spot-checks' ? listSpotChecks(id) : undefined,
+  ]);
+  return asJson<AuditPageSeed>({
+    at,
+    audit,
+    byFile: { items: byFile },
+    review: page && reasons ? { view, page, reasonFilter, reasons } : undefined,
+    spotChecks: runs ? { runs } : undefined,
+  });
+}
