@@ -1,7 +1,10 @@
 'use client';
-// The sign-in and setup forms: post to the API through their hooks, show its error message, then go on.
+// The sign-in and setup forms: post to the API through their hooks, then go on. A refused field says why
+// under itself, in a sentence (aria-invalid, aria-describedby); anything else is said above the form.
 import type { FormEvent } from 'react';
 import { Alert } from '@/components/ui/alert';
+import { joinIds } from '@/components/ui/aria';
+import { formErrors } from '@/lib/api/field-errors';
 import { useLogin, useSetup } from '@/lib/auth/hooks';
 import { safeNextPath } from '@/lib/auth/next-path';
 
@@ -58,6 +61,21 @@ function CredentialsForm({
   error: Error | null;
   onSubmit: (fields: Fields) => void;
 }) {
+  const errors = formErrors(error, {
+    name: 'Your name',
+    email: 'Email',
+    password: 'Password',
+  } satisfies Record<keyof Fields, string>);
+  const invalid = (field: keyof Fields) => (errors.fields[field] ? true : undefined);
+  const errorLine = (field: keyof Fields) =>
+    errors.fields[field] ? (
+      <span id={`${field}-error`} className="field__error">
+        {errors.fields[field]}
+      </span>
+    ) : null;
+  const describedBy = (field: keyof Fields, hint?: string) =>
+    joinIds(hint, errors.fields[field] && `${field}-error`);
+
   function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
     const form = new FormData(event.currentTarget);
@@ -67,21 +85,42 @@ function CredentialsForm({
 
   return (
     <form onSubmit={submit} className="auth-form" noValidate>
-      {error && <Alert>{error.message}</Alert>}
+      {errors.summary ? <Alert>{errors.summary}</Alert> : null}
       {withName && (
         <div className="field">
           <label htmlFor="name" className="field__label">
             Your name
           </label>
-          <input id="name" name="name" className="input" autoComplete="name" required />
-          <p className="field__hint">Shown next to your decisions and in shared reports.</p>
+          <input
+            id="name"
+            name="name"
+            className="input"
+            autoComplete="name"
+            required
+            aria-invalid={invalid('name')}
+            aria-describedby={describedBy('name', 'name-hint')}
+          />
+          <p id="name-hint" className="field__hint">
+            Shown next to your decisions and in shared reports.
+          </p>
+          {errorLine('name')}
         </div>
       )}
       <div className="field">
         <label htmlFor="email" className="field__label">
           Email
         </label>
-        <input id="email" name="email" type="email" className="input" autoComplete="email" required />
+        <input
+          id="email"
+          name="email"
+          type="email"
+          className="input"
+          autoComplete="email"
+          required
+          aria-invalid={invalid('email')}
+          aria-describedby={describedBy('email')}
+        />
+        {errorLine('email')}
       </div>
       <div className="field">
         <label htmlFor="password" className="field__label">
@@ -94,8 +133,15 @@ function CredentialsForm({
           className="input"
           autoComplete={withName ? 'new-password' : 'current-password'}
           required
+          aria-invalid={invalid('password')}
+          aria-describedby={describedBy('password', withName ? 'password-hint' : undefined)}
         />
-        {withName && <p className="field__hint">At least 10 characters.</p>}
+        {withName && (
+          <p id="password-hint" className="field__hint">
+            At least 10 characters.
+          </p>
+        )}
+        {errorLine('password')}
       </div>
       <button type="submit" className="button button--primary" disabled={busy}>
         {busy ? 'Please wait…' : submitLabel}

@@ -2,8 +2,10 @@
 // Your API tokens: the list, creating one (its secret is shown once), and revoking.
 import { type FormEvent, useState } from 'react';
 import { Alert } from '@/components/ui/alert';
+import { joinIds } from '@/components/ui/aria';
 import { ConfirmButton } from '@/components/ui/confirm-button';
 import { QueryStatus } from '@/components/ui/query-status';
+import { formErrors } from '@/lib/api/field-errors';
 import { formatDateTime } from '@/lib/audits/format';
 import { useCreateToken, useRevokeToken, useTokens } from '@/lib/auth/hooks';
 import type { CreatedTokenDto, TokenDto } from '@/lib/auth/types';
@@ -14,6 +16,9 @@ export function ApiTokens() {
   const [created, setCreated] = useState<CreatedTokenDto | null>(null);
   const [revokeError, setRevokeError] = useState<string | null>(null);
   const create = useCreateToken();
+  // A refused name says why under the field, in a sentence.
+  const tokenErrors = formErrors(create.error, { name: 'Token name' });
+  const nameError = tokenErrors.fields.name;
 
   const onSubmit = (event: FormEvent) => {
     event.preventDefault();
@@ -87,15 +92,21 @@ export function ApiTokens() {
               maxLength={100}
               autoComplete="off"
               placeholder="e.g. nightly export script"
-              aria-describedby="new-token-name-hint"
+              aria-invalid={nameError ? true : undefined}
+              aria-describedby={joinIds('new-token-name-hint', nameError && 'new-token-name-error')}
               onChange={(event) => setName(event.target.value)}
             />
             <span id="new-token-name-hint" className="field__hint">
               Something that tells you later where the token is used.
             </span>
+            {nameError ? (
+              <span id="new-token-name-error" className="field__error">
+                {nameError}
+              </span>
+            ) : null}
           </div>
-          {create.isError ? (
-            <Alert title="The token could not be created">{create.error.message}</Alert>
+          {create.isError && !nameError ? (
+            <Alert title="The token could not be created">{tokenErrors.summary}</Alert>
           ) : null}
           <div className="form-actions">
             <button type="submit" className="button button--primary" disabled={create.isPending}>

@@ -1,11 +1,15 @@
 'use client';
 // Your own password: the current one, then the new one. Other browsers are signed out; this one stays.
+// A field the server refused says why under itself, in a sentence (aria-invalid, aria-describedby).
 import type { FormEvent } from 'react';
 import { Alert } from '@/components/ui/alert';
+import { joinIds } from '@/components/ui/aria';
+import { formErrors } from '@/lib/api/field-errors';
 import { useChangePassword } from '@/lib/auth/hooks';
 
 export function ChangePassword() {
   const change = useChangePassword();
+  const errors = formErrors(change.error, { current: 'Current password', password: 'New password' });
 
   function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
@@ -23,7 +27,11 @@ export function ChangePassword() {
         <h2 id="password-heading">Password</h2>
       </div>
       <form className="card__body stack" onSubmit={submit}>
-        {change.isError ? <Alert title="The password was not changed">{change.error.message}</Alert> : null}
+        {change.isError ? (
+          <Alert title="The password was not changed">
+            {errors.summary ?? 'Check the fields marked below.'}
+          </Alert>
+        ) : null}
         {change.isSuccess ? (
           <Alert tone="info" title="Password changed">
             Other browsers were signed out.
@@ -40,7 +48,14 @@ export function ChangePassword() {
             className="input"
             autoComplete="current-password"
             required
+            aria-invalid={errors.fields.current ? true : undefined}
+            aria-describedby={errors.fields.current ? 'current-password-error' : undefined}
           />
+          {errors.fields.current ? (
+            <span id="current-password-error" className="field__error">
+              {errors.fields.current}
+            </span>
+          ) : null}
         </div>
         <div className="field">
           <label htmlFor="new-password" className="field__label">
@@ -53,8 +68,17 @@ export function ChangePassword() {
             className="input"
             autoComplete="new-password"
             required
+            aria-invalid={errors.fields.password ? true : undefined}
+            aria-describedby={joinIds('new-password-hint', errors.fields.password && 'new-password-error')}
           />
-          <p className="field__hint">At least 10 characters.</p>
+          <p id="new-password-hint" className="field__hint">
+            At least 10 characters.
+          </p>
+          {errors.fields.password ? (
+            <span id="new-password-error" className="field__error">
+              {errors.fields.password}
+            </span>
+          ) : null}
         </div>
         <div className="form-actions">
           <button type="submit" className="button button--primary" disabled={change.isPending}>

@@ -1,7 +1,10 @@
 'use client';
 // "Add a user": name, email, role (reviewer by default) and an initial password; posts and refreshes the list.
+// A field the server refused says why under itself, in a sentence (aria-invalid, aria-describedby).
 import { type FormEvent, useState } from 'react';
 import { Alert } from '@/components/ui/alert';
+import { joinIds } from '@/components/ui/aria';
+import { formErrors } from '@/lib/api/field-errors';
 import { useCreateUser } from '@/lib/auth/hooks';
 import { isRole, ROLES } from '@/lib/auth/roles';
 import type { TNewUser } from '@/lib/auth/schema';
@@ -17,6 +20,25 @@ export function AddUserForm() {
   const update = (patch: Partial<TNewUser>) => setInput((current) => ({ ...current, ...patch }));
 
   const create = useCreateUser();
+  const errors = formErrors(create.error, {
+    name: 'Name',
+    email: 'Email',
+    role: 'Role',
+    password: 'Initial password',
+  } satisfies Record<keyof TNewUser, string>);
+  const problem = (field: keyof TNewUser) => ({
+    'aria-invalid': errors.fields[field] ? true : undefined,
+    'aria-describedby': joinIds(
+      field === 'password' && 'new-user-password-hint',
+      errors.fields[field] && `new-user-${field}-error`,
+    ),
+  });
+  const errorLine = (field: keyof TNewUser) =>
+    errors.fields[field] ? (
+      <span id={`new-user-${field}-error`} className="field__error">
+        {errors.fields[field]}
+      </span>
+    ) : null;
 
   const onSubmit = (event: FormEvent) => {
     event.preventDefault();
@@ -50,8 +72,10 @@ export function AddUserForm() {
               required
               maxLength={100}
               autoComplete="off"
+              {...problem('name')}
               onChange={(event) => update({ name: event.target.value })}
             />
+            {errorLine('name')}
           </div>
           <div className="field">
             <label htmlFor="new-user-email" className="field__label">
@@ -65,8 +89,10 @@ export function AddUserForm() {
               required
               maxLength={254}
               autoComplete="off"
+              {...problem('email')}
               onChange={(event) => update({ email: event.target.value })}
             />
+            {errorLine('email')}
           </div>
           <div className="field">
             <label htmlFor="new-user-role" className="field__label">
@@ -76,6 +102,7 @@ export function AddUserForm() {
               id="new-user-role"
               className="select"
               value={input.role}
+              {...problem('role')}
               onChange={(event) => {
                 const role = event.target.value;
                 if (isRole(role)) update({ role });
@@ -87,6 +114,7 @@ export function AddUserForm() {
                 </option>
               ))}
             </select>
+            {errorLine('role')}
           </div>
           <div className="field">
             <label htmlFor="new-user-password" className="field__label">
@@ -101,15 +129,20 @@ export function AddUserForm() {
               minLength={MIN_PASSWORD_LENGTH}
               maxLength={1024}
               autoComplete="new-password"
-              aria-describedby="new-user-password-hint"
+              {...problem('password')}
               onChange={(event) => update({ password: event.target.value })}
             />
             <span id="new-user-password-hint" className="field__hint">
               At least {MIN_PASSWORD_LENGTH} characters. Share it with them safely.
             </span>
+            {errorLine('password')}
           </div>
         </div>
-        {create.isError ? <Alert title="The user could not be added">{create.error.message}</Alert> : null}
+        {create.isError ? (
+          <Alert title="The user could not be added">
+            {errors.summary ?? 'Check the fields marked above.'}
+          </Alert>
+        ) : null}
         {added ? (
           <Alert tone="info" title="User added">
             {added}

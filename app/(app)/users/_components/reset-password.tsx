@@ -4,6 +4,8 @@
 // whoever knew the password may have made a token with it). The dialog stays open while it saves and
 // when it fails, with the reason; it closes when the password is set.
 import { type FormEvent, useId, useRef, useState } from 'react';
+import { joinIds } from '@/components/ui/aria';
+import { formErrors } from '@/lib/api/field-errors';
 import { useUpdateUser } from '@/lib/auth/hooks';
 import type { UserDto } from '@/lib/auth/types';
 
@@ -14,6 +16,9 @@ export function ResetPassword({ user, disabled }: { user: UserDto; disabled: boo
   const [done, setDone] = useState<string | null>(null);
   const titleId = useId();
   const passwordId = useId();
+  // A refused password says why under the field, in a sentence; anything else below the form.
+  const resetErrors = formErrors(update.error, { password: 'The new password' });
+  const passwordError = resetErrors.fields.password;
 
   function open() {
     update.reset();
@@ -80,8 +85,17 @@ export function ResetPassword({ user, disabled }: { user: UserDto; disabled: boo
                 autoComplete="new-password"
                 minLength={10}
                 required
+                aria-invalid={passwordError ? true : undefined}
+                aria-describedby={joinIds(`${passwordId}-hint`, passwordError && `${passwordId}-error`)}
               />
-              <p className="field__hint">At least 10 characters.</p>
+              <p id={`${passwordId}-hint`} className="field__hint">
+                At least 10 characters.
+              </p>
+              {passwordError ? (
+                <span id={`${passwordId}-error`} className="field__error" role="alert">
+                  {passwordError}
+                </span>
+              ) : null}
             </div>
             <label className="choice dialog__choice">
               <input type="checkbox" name="revokeTokens" defaultChecked />
@@ -92,9 +106,9 @@ export function ResetPassword({ user, disabled }: { user: UserDto; disabled: boo
                 </span>
               </span>
             </label>
-            {update.isError ? (
+            {update.isError && !passwordError ? (
               <p className="field__error" role="alert">
-                {update.error.message}
+                {resetErrors.summary}
               </p>
             ) : null}
           </div>

@@ -6,6 +6,7 @@
 // Google's reason, last crawled, whether it agrees with ours, the import it came from) and the decision history. Approving is off, with
 // the reason, while the audit requires a confirming spot-check the row lacks.
 import { useEffect, useRef } from 'react';
+import { useCan } from '@/app/session-context';
 import { ReasonExplanations } from '@/components/findings/reason-explanations';
 import { targetKindLabel } from '@/components/findings/target-words';
 import { Alert } from '@/components/ui/alert';
@@ -142,6 +143,7 @@ export function FindingsPanel({
   auditId,
   finding,
   approvalBlocked = null,
+  error = null,
   onDecide,
   onClose,
 }: {
@@ -149,10 +151,14 @@ export function FindingsPanel({
   finding: FindingDto;
   /** Why approving this row is refused now (the audit requires a confirming spot-check), or null. */
   approvalBlocked?: string | null;
+  /** Why the last decision failed, said here while the panel covers the review's own message. */
+  error?: string | null;
   onDecide: (finding: FindingDto, decision: Decision) => void;
   onClose: () => void;
 }) {
   const detail = useFinding(auditId, finding.id);
+  // A viewer reads the decision; the radios are for those who may change it.
+  const canDecide = useCan('reviewer');
   const heading = useRef<HTMLHeadingElement>(null);
   const openedFor = useRef<number | null>(null);
   useEffect(() => {
@@ -191,38 +197,60 @@ export function FindingsPanel({
             <span data-testid="panel-url-text">{finding.url}</span>
           )}
         </p>
-        <fieldset className="fieldset">
-          <legend>Decision for this URL</legend>
-          <div className="choice-group choice-group--inline">
-            {DECISIONS.map((decision) => (
-              <label key={decision} className="choice">
-                <input
-                  type="radio"
-                  name={`decision-${finding.id}`}
-                  value={decision}
-                  checked={finding.decision === decision}
-                  disabled={decision === 'approved' && isApproveOff}
-                  aria-describedby={
-                    decision === 'approved' && isApproveOff ? 'panel-approve-blocked' : undefined
-                  }
-                  onChange={() => onDecide(finding, decision)}
-                />
-                <span>{decisionLabel(decision)}</span>
-              </label>
-            ))}
-          </div>
-          {isApproveOff ? (
-            <p className="small" id="panel-approve-blocked" data-testid="panel-approve-blocked">
-              {approvalBlocked}
+        {canDecide ? (
+          <fieldset className="fieldset">
+            <legend>Decision for this URL</legend>
+            <div className="choice-group choice-group--inline">
+              {DECISIONS.map((decision) => (
+                <label key={decision} className="choice">
+                  <input
+                    type="radio"
+                    name={`decision-${finding.id}`}
+                    value={decision}
+                    checked={finding.decision === decision}
+                    disabled={decision === 'approved' && isApproveOff}
+                    aria-describedby={
+                      decision === 'approved' && isApproveOff ? 'panel-approve-blocked' : undefined
+                    }
+                    onChange={() => onDecide(finding, decision)}
+                  />
+                  <span>{decisionLabel(decision)}</span>
+                </label>
+              ))}
+            </div>
+            {isApproveOff ? (
+              <p className="small" id="panel-approve-blocked" data-testid="panel-approve-blocked">
+                {approvalBlocked}
+              </p>
+            ) : null}
+            {error ? (
+              <p className="field__error" role="alert" data-testid="panel-decision-error">
+                {error}
+              </p>
+            ) : null}
+            {finding.decidedBy ? (
+              <p className="muted small">
+                {decisionLabel(finding.decision)} by {finding.decidedBy} on{' '}
+                {formatDateTime(finding.decidedAt)}
+                {finding.note ? `: “${finding.note}”` : ''}
+              </p>
+            ) : null}
+          </fieldset>
+        ) : (
+          <section className="stack" style={{ gap: '0.25rem' }} data-testid="panel-decision-read-only">
+            <h3>Decision</h3>
+            <p>
+              <strong>{decisionLabel(finding.decision)}</strong>
             </p>
-          ) : null}
-          {finding.decidedBy ? (
-            <p className="muted small">
-              {decisionLabel(finding.decision)} by {finding.decidedBy} on {formatDateTime(finding.decidedAt)}
-              {finding.note ? `: “${finding.note}”` : ''}
-            </p>
-          ) : null}
-        </fieldset>
+            {finding.decidedBy ? (
+              <p className="muted small">
+                {decisionLabel(finding.decision)} by {finding.decidedBy} on{' '}
+                {formatDateTime(finding.decidedAt)}
+                {finding.note ? `: “${finding.note}”` : ''}
+              </p>
+            ) : null}
+          </section>
+        )}
         <LiveCheck finding={finding} detail={current} />
         <SearchConsole finding={finding} detail={current} />
         <ReasonExplanations reasons={finding.reasons} signals={finding.signals} />

@@ -8,6 +8,7 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { useCan } from '@/app/session-context';
+import { decisionFailureSentence } from '@/components/findings/decision-failure';
 import { resultSentence } from '@/components/findings/decision-words';
 import { emptyListMessage } from '@/components/findings/review-words';
 import { Alert } from '@/components/ui/alert';
@@ -154,8 +155,7 @@ export function FindingsSection({
       announce(resultSentence(result, decision));
       return null;
     } catch (failure) {
-      const reason = failure instanceof Error ? failure.message : 'The server did not answer.';
-      return `The decision was not saved: ${reason}`;
+      return decisionFailureSentence(failure);
     }
   };
 
@@ -270,11 +270,12 @@ export function FindingsSection({
       setFocus({ key: pageKey, index: Math.min(items.length - 1, Math.max(0, index)) });
       setFocusRequest((n) => n + 1);
     },
+    // A viewer's a, r and x do nothing: nothing is sent that the server would refuse.
     decide: (decision) => {
-      if (focused) decideRow(focused, decision, true);
+      if (focused && canDecide) decideRow(focused, decision, true);
     },
     toggle: () => {
-      if (focused) toggle(focused.id);
+      if (focused && canDecide) toggle(focused.id);
     },
     open: () => setPanelOpen(true),
     close: () => {
@@ -337,8 +338,16 @@ export function FindingsSection({
             )}
           </p>
           <p id="findings-keys-help" className="muted small">
-            Keys: <kbd>j</kbd>/<kbd>k</kbd> move, <kbd>x</kbd> select, <kbd>a</kbd> approve, <kbd>r</kbd>{' '}
-            reject, <kbd>Enter</kbd> details, <kbd>Esc</kbd> close
+            {canDecide ? (
+              <>
+                Keys: <kbd>j</kbd>/<kbd>k</kbd> move, <kbd>x</kbd> select, <kbd>a</kbd> approve, <kbd>r</kbd>{' '}
+                reject, <kbd>Enter</kbd> details, <kbd>Esc</kbd> close
+              </>
+            ) : (
+              <>
+                Keys: <kbd>j</kbd>/<kbd>k</kbd> move, <kbd>Enter</kbd> details, <kbd>Esc</kbd> close
+              </>
+            )}
           </p>
         </div>
         <FindingsActions
@@ -347,7 +356,8 @@ export function FindingsSection({
           note={note}
           isBusy={decide.isPending && selection.isAll}
           announcement={announcement}
-          error={error}
+          // While the side panel is open it says why a decision failed (it covers this bar on a phone).
+          error={isPanelOpen && focused ? null : error}
           onNoteChange={setNote}
           onSelectAllMatching={() => setSelection({ key: filterKey, isAll: true, ids: new Set() })}
           onClearSelection={() => setSelection({ key: filterKey, isAll: false, ids: new Set() })}
@@ -381,6 +391,7 @@ export function FindingsSection({
             focusIndex={focusIndex}
             focusRequest={focusRequest}
             isSelected={isSelected}
+            canSelect={canDecide}
             pageState={pageState}
             onFocusRow={onFocusRow}
             onToggle={toggle}
@@ -413,6 +424,7 @@ export function FindingsSection({
           auditId={auditId}
           finding={focused}
           approvalBlocked={blockedReason(focused)}
+          error={error}
           onDecide={(finding, decision) => decideRow(finding, decision)}
           onClose={() => {
             setPanelOpen(false);

@@ -5,7 +5,8 @@
 // spot-check's verdict ("Live"), what Search Console says of the URL now (with "prune with care" on prune
 // rows Google has indexed) and decision. Column headers
 // sort (the sort lives in the URL). Keys are handled by the page (use-review-keys); this component only
-// renders and reports clicks.
+// renders and reports clicks. Without `canSelect` (a viewer) there are no checkboxes and nothing is
+// selectable: the rows are still focusable and open the side panel.
 import { memo, type RefObject, useEffect, useRef } from 'react';
 import { isBadTargetStatus, shortTargetUrl, targetKindLabel } from '@/components/findings/target-words';
 import { formatCount } from '@/lib/audits/format';
@@ -78,6 +79,7 @@ const Row = memo(function Row({
   hasTargets,
   isFocusable,
   isSelected,
+  canSelect,
   onFocusRow,
   onToggle,
   onOpen,
@@ -86,6 +88,7 @@ const Row = memo(function Row({
   index: number;
   hasInlinks: boolean;
   hasTargets: boolean;
+  canSelect: boolean;
   isFocusable: boolean;
   isSelected: boolean;
   onFocusRow: (index: number) => void;
@@ -100,7 +103,7 @@ const Row = memo(function Row({
       data-id={finding.id}
       data-decision={finding.decision}
       data-row-index={index}
-      aria-selected={isSelected}
+      aria-selected={canSelect ? isSelected : undefined}
       data-current={isFocusable || undefined}
       tabIndex={isFocusable ? 0 : -1}
       className="finding-row"
@@ -109,20 +112,22 @@ const Row = memo(function Row({
       }}
       onClick={() => onOpen(index)}
     >
-      <td className="finding-row__check">
-        <input
-          type="checkbox"
-          tabIndex={-1}
-          checked={isSelected}
-          aria-label={`Select ${finding.url}`}
-          onClick={(event) => {
-            // Selecting is not opening the panel, but the row becomes the one keys act on.
-            event.stopPropagation();
-            onFocusRow(index);
-          }}
-          onChange={() => onToggle(finding.id)}
-        />
-      </td>
+      {canSelect ? (
+        <td className="finding-row__check">
+          <input
+            type="checkbox"
+            tabIndex={-1}
+            checked={isSelected}
+            aria-label={`Select ${finding.url}`}
+            onClick={(event) => {
+              // Selecting is not opening the panel, but the row becomes the one keys act on.
+              event.stopPropagation();
+              onFocusRow(index);
+            }}
+            onChange={() => onToggle(finding.id)}
+          />
+        </td>
+      ) : null}
       <td className="finding-row__url">
         <div className="finding-row__stack">
           <span className="mono" title={finding.url}>
@@ -207,6 +212,7 @@ export function FindingsTable({
   focusIndex,
   focusRequest,
   isSelected,
+  canSelect = true,
   pageState,
   onFocusRow,
   onToggle,
@@ -225,6 +231,9 @@ export function FindingsTable({
   /** Changes whenever DOM focus should move to the focused row (keyboard moves, not clicks). */
   focusRequest: number;
   isSelected: (id: number) => boolean;
+  /** The user may decide (a reviewer or admin): rows have checkboxes and can be selected. The review
+   * always says; the default is for tests that render the table alone. */
+  canSelect?: boolean;
   pageState: 'none' | 'some' | 'all';
   onFocusRow: (index: number) => void;
   onToggle: (id: number) => void;
@@ -270,22 +279,24 @@ export function FindingsTable({
         className={`table findings-table${hasInlinks ? ' findings-table--inlinks' : ''}`}
         // biome-ignore lint/a11y/noNoninteractiveElementToInteractiveRole: rows are focusable and selectable (aria-selected), which needs grid semantics
         role="grid"
-        aria-multiselectable="true"
+        aria-multiselectable={canSelect || undefined}
         aria-label="Findings"
         aria-describedby="findings-keys-help"
       >
         <thead>
           <tr>
-            <th scope="col" className="finding-row__check col-check">
-              <input
-                ref={headerBox}
-                type="checkbox"
-                checked={pageState === 'all'}
-                aria-label="Select all rows on this page"
-                onChange={onTogglePage}
-                disabled={items.length === 0}
-              />
-            </th>
+            {canSelect ? (
+              <th scope="col" className="finding-row__check col-check">
+                <input
+                  ref={headerBox}
+                  type="checkbox"
+                  checked={pageState === 'all'}
+                  aria-label="Select all rows on this page"
+                  onChange={onTogglePage}
+                  disabled={items.length === 0}
+                />
+              </th>
+            ) : null}
             <SortHeader {...header} column="url" label="URL" className="col-url" />
             <SortHeader {...header} column="reason" label="Reason" className="col-reason" />
             {hasTargets ? (
@@ -328,6 +339,7 @@ export function FindingsTable({
               hasTargets={hasTargets}
               isFocusable={index === focusIndex}
               isSelected={isSelected(finding.id)}
+              canSelect={canSelect}
               onFocusRow={onFocusRow}
               onToggle={onToggle}
               onOpen={onOpen}

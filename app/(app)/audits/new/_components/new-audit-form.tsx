@@ -6,6 +6,7 @@ import { type FormEvent, useRef, useState } from 'react';
 import { Alert } from '@/components/ui/alert';
 import { joinIds } from '@/components/ui/aria';
 import { DropZone } from '@/components/ui/drop-zone';
+import { formErrors } from '@/lib/api/field-errors';
 import { useCreateAudit } from '@/lib/audits/hooks';
 import {
   buildAuditFormData,
@@ -17,6 +18,21 @@ import {
 import { CrawlSection } from './crawl-section';
 import { FileList } from './file-list';
 import { NormalizationSection } from './normalization-section';
+
+/** The API's names of the form's fields, as a sentence names them (the client checks most first). */
+const SERVER_FIELDS = {
+  name: 'The audit name',
+  sitemapUrls: 'Sitemap URLs',
+  sitemapUrl: 'Sitemap URLs',
+  crawlUrl: 'The crawl export URL',
+  options: 'The options',
+};
+
+/** What the server refused, in sentences (never "sitemapUrls.0: Invalid URL"). */
+function serverProblem(error: Error): string {
+  const { fields, summary } = formErrors(error, SERVER_FIELDS);
+  return [...Object.values(fields), summary].filter(Boolean).join(' ');
+}
 
 const FIELD_ORDER: { key: keyof NewAuditErrors; focus: string }[] = [
   { key: 'name', focus: 'audit-name' },
@@ -178,7 +194,7 @@ export function NewAuditForm() {
 
       {/* Next to the submit button, where the eye is after clicking it. */}
       {createAudit.isError ? (
-        <Alert title="The audit could not be created">{createAudit.error.message}</Alert>
+        <Alert title="The audit could not be created">{serverProblem(createAudit.error)}</Alert>
       ) : null}
       <div className="form-actions">
         <button type="submit" className="button button--primary" disabled={isBusy}>

@@ -1,0 +1,216 @@
+// End to end: what keyboard, phone and read-only users get beyond what e2e/pages.spec.ts checks on every
+// page — the header's menu at phone width, "Skip to review", a viewer's review without controls (and its
+// keys sending nothing), a refused decision said in words with the focus left on its row, and a form's
+// refused field said under it in a sentence. The audit is built through the API.
+import path from 'node:path';
+import { type Browser, expect, type Page, test } from '@playwright/test';
+import { auth } from './spot-site';
+
+const H = 'https://a11y.example.com';
+const CRAWLED_AT = '2026-11-27T09:00:00Z';
+const PASSWORD = 'a11y password 1';
+
+let auditUrl = '';
+let origin = '';
+
+test.beforeAll(async ({ browser }) => {
+  const context = await browser.newContext({ storageState: path.join(auth, 'reviewer.json') });
+  const page = await context.newPage();
+  await page.goto('/account');
+  origin = new URL(page.url()).origin;
+  const urls = ['/', '/gone-1', '/gone-2', '/gone-3'].map((p) => `${H}${p}`);
+  const sitemap = `<?xml version="1.0" encoding="UTF-8"?><urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">${urls
+    .map((url) => `<url><loc>${url}</loc></url>`)
+    .join('')}</urlset>`;
+  const crawl = urls
+    .map((url, i) =>
+      JSON.stringify({ url, status: i === 0 ? 200 : 404, indexable: i === 0, crawled_at: CRAWLED_AT }),
+    )
+    .join('\n');
+  const created = await page.request.post('/api/v1/audits', {
+    headers: { origin },
+    multipart: {
+      name: 'Keyboard audit',
+      sitemap: { name: 'sitemap.xml', mimeType: 'application/xml', buffer: Buffer.from(sitemap) },
+      crawl: { name: 'crawl.jsonl', mimeType: 'application/x-ndjson', buffer: Buffer.from(crawl) },
+    },
+  });
+  const { id } = (await created.json()) as { id: string };
+  await expect
+    .poll(
+      async () =>
+        ((await (await page.request.get(`/api/v1/audits/${id}`)).json()) as { status: string }).status,
+      {
+        timeout: 60_000,
+      },
+    )
+    .toBe('succeeded');
+  auditUrl = `${origin}/audits/${id}`;
+  await context.close();
+});
+
+/** A new account of `role` (made by the admin), signed in in its own browser context. */
+async function signInAs(browser: Browser, role: 'viewer' | 'reviewer', name: string) {
+  const admin = await browser.newContext({ storageState: path.join(auth, 'admin.json') });
+  const email = `${role}-a11y-${Date.now()}@e2e.test`;
+  const made = await admin.request.post('/api/v1/users', {
+    data: { email, name, role, password: PASSWORD },
+    headers: { origin },
+  });
+  expect(made.status()).toBe(201);
+  const { id } = (await made.json()) as { id: string };
+  const context = await browser.newContext({ storageState: { cookies: [], origins: [] } });
+  const page = await context.newPage();
+  await page.goto('/login');
+  await page.getByLabel('Email').fill(email);
+  await page.getByLabel('Password').fill(PASSWORD);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await expect(page.getByText(name)).toBeVisible();
+  return { page, admin, context, id };
+}
+
+async function openReview(page: Page) {
+  await page.goto(`${auditUrl}?tab=review`);
+  await expect(page.getByTestId('finding-row').first()).toBeVisible();
+}
+
+test('at phone width the header is a menu button: expanded state, Escape, links', async ({ page }) => {
+  await page.setViewportSize({ width: 390, height: 800 });
+  await page.goto('/');
+  const menu = page.getByRole('button', { name: 'Menu' });
+  const nav = page.getByRole('navigation', { name: 'Main' });
+  await expect(menu).toHaveAttribute('aria-expanded', 'false');
+  await expect(nav.getByRole('link', { name: 'Account' })).toBeHidden();
+
+  await menu.click();
+  await expect(menu).toHaveAttribute('aria-expanded', 'true');
+  for (const name of ['Audits', 'Account', 'New audit'])
+    await expect(nav.getByRole('link', { name })).toBeVisible();
+  await expect(nav.getByRole('button', { name: 'Sign out' })).toBeVisible();
+  // Escape closes it and gives the focus back to the button.
+  await nav.getByRole('link', { name: 'Account' }).focus();
+  await page.keyboard.press('Escape');
+  await expect(menu).toHaveAttribute('aria-expanded', 'false');
+  await expect(menu).toBeFocused();
+  await expect(nav.getByRole('link', { name: 'Account' })).toBeHidden();
+
+  // By keyboard: open, Tab to a link, follow it; the menu closes on the new page.
+  await page.keyboard.press('Enter');
+  await expect(menu).toHaveAttribute('aria-expanded', 'true');
+  await page.keyboard.press('Tab');
+  await expect(nav.getByRole('link', { name: 'Audits' })).toBeFocused();
+  await page.keyboard.press('Tab');
+  await page.keyboard.press('Enter');
+  await expect(page).toHaveURL(/\/account$/);
+  await expect(menu).toHaveAttribute('aria-expanded', 'false');
+
+  // Wide, the links are in the header and there is no menu button.
+  await page.setViewportSize({ width: 1440, height: 800 });
+  await expect(menu).toBeHidden();
+  await expect(nav.getByRole('link', { name: 'Account' })).toBeVisible();
+});
+
+test('Skip to review: two Tab presses and Enter put the focus on the first row; at 360 px the cards keep keys and selection', async ({
+  page,
+}) => {
+  // A phone: the review's rows are cards (stacked), with the same keys.
+  await page.setViewportSize({ width: 360, height: 800 });
+  await page.goto(auditUrl);
+  await expect(page.getByTestId('summary-prune-total')).toHaveText('3');
+  // The summary may be drawn on the server: wait for the page's script to have taken over.
+  await expect(page.locator('.skip-links[data-ready]')).toHaveCount(1);
+  await page.keyboard.press('Tab');
+  await expect(page.getByRole('link', { name: 'Skip to content' })).toBeFocused();
+  await page.keyboard.press('Tab');
+  await expect(page.getByRole('link', { name: 'Skip to review' })).toBeFocused();
+  await page.keyboard.press('Enter');
+  const first = page.getByTestId('finding-row').first();
+  await expect(first).toBeFocused();
+  // The keys act on it from there: move, select (its checkbox follows).
+  await page.keyboard.press('j');
+  const second = page.getByTestId('finding-row').nth(1);
+  await expect(second).toBeFocused();
+  await page.keyboard.press('x');
+  await expect(second).toHaveAttribute('aria-selected', 'true');
+  await expect(second.getByRole('checkbox')).toBeChecked();
+  await expect(second).toBeInViewport();
+  expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
+  // Not on other pages.
+  await page.goto('/account');
+  await expect(page.getByRole('link', { name: 'Skip to review' })).toHaveCount(0);
+});
+
+test('a viewer’s review has no checkboxes, bulk bar or decision keys, and its keys send nothing', async ({
+  browser,
+}) => {
+  const { page, admin, context } = await signInAs(browser, 'viewer', 'Vera Viewer');
+  await openReview(page);
+  const review = page.locator('#findings');
+  await expect(review.getByRole('checkbox')).toHaveCount(0);
+  await expect(page.getByTestId('bulk-bar')).toHaveCount(0);
+  await expect(page.getByRole('button', { name: /Select all matching/ })).toHaveCount(0);
+  await expect(page.getByTestId('read-only-note')).toBeVisible();
+  await expect(page.locator('#findings-keys-help')).not.toContainText('approve');
+  await expect(page.getByRole('grid', { name: 'Findings' })).not.toHaveAttribute('aria-multiselectable');
+
+  const sent: string[] = [];
+  page.on('request', (request) => {
+    if (request.method() !== 'GET') sent.push(`${request.method()} ${request.url()}`);
+  });
+  const first = page.getByTestId('finding-row').first();
+  await page.keyboard.press('j');
+  await expect(first).toBeFocused();
+  for (const key of ['a', 'r', 'x']) await page.keyboard.press(key);
+  await page.waitForTimeout(500);
+  expect(sent).toEqual([]);
+  await expect(first).toHaveAttribute('data-decision', 'pending');
+  await expect(first).not.toHaveAttribute('aria-selected');
+  await expect(page.getByTestId('decision-error')).toHaveCount(0);
+
+  // The side panel reads the decision; no radios.
+  await page.keyboard.press('Enter');
+  const panel = page.getByTestId('finding-panel');
+  await expect(panel.getByTestId('panel-decision-read-only')).toContainText('Pending');
+  await expect(panel.getByRole('radio')).toHaveCount(0);
+  await context.close();
+  await admin.close();
+});
+
+test('a refused decision says what happened and what to do, and the focus stays on its row', async ({
+  browser,
+}) => {
+  const { page, admin, context, id } = await signInAs(browser, 'reviewer', 'Remy Reviewer');
+  await openReview(page);
+  const first = page.getByTestId('finding-row').first();
+  await page.keyboard.press('j');
+  await expect(first).toBeFocused();
+  // The admin makes Remy a viewer while the page still shows a reviewer's controls: the server says 403.
+  const demoted = await admin.request.patch(`/api/v1/users/${id}`, {
+    data: { role: 'viewer' },
+    headers: { origin },
+  });
+  expect(demoted.ok()).toBe(true);
+  await page.keyboard.press('a');
+  const error = page.getByTestId('decision-error');
+  await expect(error).toHaveAttribute('role', 'alert');
+  await expect(error).toHaveText(
+    'The decision was not saved: your account can only read this audit. Ask an admin for the reviewer role to decide.',
+  );
+  await expect(first).toBeFocused();
+  await expect(first).toHaveAttribute('data-decision', 'pending');
+
+  // A form's refused field says why under itself, in a sentence with its label.
+  await page.goto('/account');
+  await page.getByLabel('Current password').fill(PASSWORD);
+  await page.getByLabel('New password').fill('short');
+  await page.getByRole('button', { name: 'Change password' }).click();
+  const field = page.getByLabel('New password');
+  await expect(field).toHaveAttribute('aria-invalid', 'true');
+  await expect(page.locator('#new-password-error')).toHaveText(
+    'New password must be at least 10 characters.',
+  );
+  await expect(field).toHaveAttribute('aria-describedby', 'new-password-hint new-password-error');
+  await expect(page.getByText('password: must be')).toHaveCount(0);
+  await context.close();
+  await admin.close();
+});
