@@ -1,9 +1,11 @@
 // End to end: every page and state of the app, each loaded once and then looked at in place at 360, 390,
 // 768 and 1440 px: no sideways scroll, no serious or critical axe violation (WCAG 2.0 A/AA and 2.1 AA),
 // and a full-page screenshot at 390 and 1440 px (test-results/screenshots/page-<state>-<width>.png).
-// The audits are built through the API in beforeAll: one finished audit with more prune rows than a page
-// (so "select all matching" asks for confirmation), shared once with a live link and once revoked; a viewer
-// is made by the admin. A new page or state is one more row in STATES.
+// The audits are built through the API in beforeAll: a small finished audit (every list has rows), shared
+// once with a live link and once revoked, and one with more prune rows than a page (so "select all
+// matching" asks for confirmation); a viewer is made by the admin. A new page or state is one more row in
+// STATES. Lean on purpose (the CI machine is slow): a state that only adds an overlay runs axe on the
+// overlay (the page under it is a state of its own).
 import path from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
 import { type Browser, type BrowserContext, expect, type Page, test } from '@playwright/test';
@@ -20,30 +22,42 @@ const VIEWER = { email: `viewer-pages-${Date.now()}@e2e.test`, password: 'viewer
 
 type Role = 'anonymous' | 'viewer' | 'reviewer' | 'admin';
 /** What beforeAll made, for the states to open. */
-type Made = { origin: string; auditUrl: string; shareUrl: string; revokedUrl: string };
+type Made = { origin: string; auditUrl: string; bulkAuditUrl: string; shareUrl: string; revokedUrl: string };
 type State = {
   /** page-<name>-<width>.png */
   name: string;
   as: Role;
   /** Loads the page once and brings it into the state (waiting for what shows it). */
   open: (page: Page, made: Made) => Promise<void>;
+  /** A selector axe is limited to (an overlay whose page is checked as a state of its own). */
+  axeScope?: string;
   /** Undoes what open started (an audit left running). */
   cleanUp?: (page: Page, made: Made) => Promise<void>;
 };
 
-// 105 pages answering 404 (more than the review's page of 100), a redirect, a noindex page, a held 503,
-// and two crawled pages no sitemap declares (the add list).
-const GONE = Array.from({ length: 105 }, (_, i) => `${H}/old/page-${String(i + 1).padStart(3, '0')}`);
-const DECLARED = [`${H}/`, `${H}/about`, `${H}/moved`, `${H}/hidden`, `${H}/busy`, ...GONE];
+// `gone` pages answering 404, a redirect, a noindex page, a held 503, and two crawled pages no sitemap
+// declares (the add list).
+const goneUrls = (gone: number) =>
+  Array.from({ length: gone }, (_, i) => `${H}/old/page-${String(i + 1).padStart(3, '0')}`);
+const declared = (gone: number) => [
+  `${H}/`,
+  `${H}/about`,
+  `${H}/moved`,
+  `${H}/hidden`,
+  `${H}/busy`,
+  ...goneUrls(gone),
+];
 
-function sitemap(): Buffer {
-  const urls = DECLARED.map((url) => `<url><loc>${url}</loc></url>`).join('\n');
+function sitemap(gone: number): Buffer {
+  const urls = declared(gone)
+    .map((url) => `<url><loc>${url}</loc></url>`)
+    .join('\n');
   return Buffer.from(
     `<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n${urls}\n</urlset>\n`,
   );
 }
 
-function crawl(): Buffer {
+function crawl(gone: number): Buffer {
   const ok = (url: string, extra: object = {}) => ({
     url,
     status: 200,
@@ -58,7 +72,7 @@ function crawl(): Buffer {
     { url: `${H}/moved`, status: 301, redirect_url: `${H}/about`, crawled_at: CRAWLED_AT },
     ok(`${H}/hidden`, { noindex: true, indexable: false }),
     { url: `${H}/busy`, status: 503, crawled_at: CRAWLED_AT },
-    ...GONE.map((url) => ({ url, status: 404, crawled_at: CRAWLED_AT, inlinks: 1 })),
+    ...goneUrls(gone).map((url) => ({ url, status: 404, crawled_at: CRAWLED_AT, inlinks: 1 })),
     ok(`${H}/new-a`, { inlinks: 3 }),
     ok(`${H}/new-b`, { inlinks: 2 }),
   ];
@@ -162,7 +176,7 @@ const STATES: State[] = [
     as: 'reviewer',
     open: async (page, made) => {
       await page.goto(made.auditUrl);
-      await expect(page.getByTestId('summary-prune-total')).toHaveText('106');
+      await expect(page.getByTestId('summary-prune-total')).toHaveText('10');
     },
   },
   { name: 'audit-review', as: 'reviewer', open: openReview },
@@ -179,8 +193,9 @@ const STATES: State[] = [
   {
     name: 'audit-bulk-dialog',
     as: 'reviewer',
+    axeScope: 'dialog[open]',
     open: async (page, made) => {
-      await openReview(page, made);
+      await openReview(page, { ...made, auditUrl: made.bulkAuditUrl });
       await page.getByRole('button', { name: /^Select all matching/ }).click();
       await page.getByRole('button', { name: 'Approve', exact: true }).click();
       await expect(page.getByRole('dialog')).toBeVisible();
@@ -262,7 +277,7 @@ const STATES: State[] = [
   },
 ];
 
-const made: Made = { origin: '', auditUrl: '', shareUrl: '', revokedUrl: '' };
+const made: Made = { origin: '', auditUrl: '', bulkAuditUrl: '', shareUrl: '', revokedUrl: '' };
 const contexts = new Map<Role, BrowserContext>();
 
 async function newContext(browser: Browser, as: Role): Promise<BrowserContext> {
@@ -281,9 +296,8 @@ async function newContext(browser: Browser, as: Role): Promise<BrowserContext> {
   return browser.newContext({ storageState: path.join(auth, `${as}.json`) });
 }
 
-test.describe.configure({ mode: 'serial' });
-
 test.beforeAll(async ({ browser }) => {
+  test.setTimeout(180_000);
   const admin = await newContext(browser, 'admin');
   const adminPage = await admin.newPage();
   await adminPage.goto('/account');
@@ -299,21 +313,31 @@ test.beforeAll(async ({ browser }) => {
   const reviewer = await newContext(browser, 'reviewer');
   contexts.set('reviewer', reviewer);
   const api = reviewer.request;
-  const created = await api.post('/api/v1/audits', {
-    headers,
-    multipart: {
-      name: 'Pages audit',
-      sitemap: { name: 'sitemap.xml', mimeType: 'application/xml', buffer: sitemap() },
-      crawl: { name: 'crawl.jsonl', mimeType: 'application/x-ndjson', buffer: crawl() },
-    },
-  });
-  expect(created.status()).toBe(202);
-  const { id } = (await created.json()) as { id: string };
-  await expect
-    .poll(async () => ((await (await api.get(`/api/v1/audits/${id}`)).json()) as { status: string }).status, {
-      timeout: 60_000,
-    })
-    .toBe('succeeded');
+  /** An audit of `gone` 404 pages and the rest, once it has succeeded. */
+  const audit = async (name: string, gone: number) => {
+    const created = await api.post('/api/v1/audits', {
+      headers,
+      multipart: {
+        name,
+        sitemap: { name: 'sitemap.xml', mimeType: 'application/xml', buffer: sitemap(gone) },
+        crawl: { name: 'crawl.jsonl', mimeType: 'application/x-ndjson', buffer: crawl(gone) },
+      },
+    });
+    expect(created.status()).toBe(202);
+    const { id } = (await created.json()) as { id: string };
+    await expect
+      .poll(
+        async () => ((await (await api.get(`/api/v1/audits/${id}`)).json()) as { status: string }).status,
+        {
+          timeout: 60_000,
+        },
+      )
+      .toBe('succeeded');
+    return id;
+  };
+  // 8 rows to prune (one page of the review); 105 + 2 for the bulk confirmation (more than a page).
+  const id = await audit('Pages audit', 8);
+  made.bulkAuditUrl = `${origin}/audits/${await audit('Pages audit, bulk', 105)}`;
   made.origin = origin;
   made.auditUrl = `${origin}/audits/${id}`;
   const share = async () =>
@@ -323,7 +347,8 @@ test.beforeAll(async ({ browser }) => {
     };
   made.shareUrl = (await share()).url;
   const revoked = await share();
-  expect((await api.delete(`/api/v1/shares/${revoked.id}`, { headers })).ok()).toBe(true);
+  const revoking = await api.delete(`/api/v1/shares/${revoked.id}`, { headers });
+  expect(revoking.status(), await revoking.text()).toBe(204);
   made.revokedUrl = revoked.url;
   contexts.set('viewer', await newContext(browser, 'viewer'));
   contexts.set('anonymous', await newContext(browser, 'anonymous'));
@@ -333,9 +358,34 @@ test.afterAll(async () => {
   for (const context of contexts.values()) await context.close();
 });
 
+/** Nothing when the page fits its width; else the page's width and the innermost elements that stick out
+ * past the right edge (tag, classes, right edge), so the culprit is named in the failure. */
+async function sidewaysOverflow(page: Page): Promise<string[]> {
+  return page.evaluate(() => {
+    const inner = window.innerWidth;
+    if (document.documentElement.scrollWidth <= inner) return [];
+    // Inside a box that scrolls or clips sideways, an element widens that box, not the page.
+    const isClipped = (el: Element) => {
+      for (let up = el.parentElement; up && up !== document.body; up = up.parentElement)
+        if (getComputedStyle(up).overflowX !== 'visible') return true;
+      return false;
+    };
+    const sticksOut = (el: Element) => el.getBoundingClientRect().right > inner + 0.5 && !isClipped(el);
+    const culprits = [...document.body.querySelectorAll('*')]
+      .filter((el) => sticksOut(el) && ![...el.children].some(sticksOut))
+      .slice(0, 6)
+      .map((el) => {
+        const classes = [...el.classList].map((c) => `.${c}`).join('');
+        return `${el.tagName.toLowerCase()}${classes} (right edge ${Math.round(el.getBoundingClientRect().right)} px)`;
+      });
+    return [`page ${document.documentElement.scrollWidth} px wide at ${inner} px`, ...culprits];
+  });
+}
+
 /** Serious and critical axe violations, one line each: rule, what it is, and the nodes' targets. */
-async function axeProblems(page: Page): Promise<string[]> {
-  const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21aa']).analyze();
+async function axeProblems(page: Page, scope?: string): Promise<string[]> {
+  const builder = new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21aa']);
+  const results = await (scope ? builder.include(scope) : builder).analyze();
   return results.violations
     .filter((v) => v.impact === 'serious' || v.impact === 'critical')
     .map((v) => `${v.id} (${v.impact}): ${v.help} — ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
@@ -343,6 +393,8 @@ async function axeProblems(page: Page): Promise<string[]> {
 
 for (const state of STATES) {
   test(`page ${state.name}: fits 360–1440 px, no serious axe violation`, async () => {
+    // Four widths with an axe run each: more than one ordinary test's time on a slow, shared machine.
+    test.setTimeout(180_000);
     const context = contexts.get(state.as);
     if (!context) throw new Error(`no context for ${state.as}`);
     const page = await context.newPage();
@@ -355,14 +407,11 @@ for (const state of STATES) {
         await page.evaluate(
           () => new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 50))),
         );
-        const overflow = await page.evaluate(() => ({
-          scroll: document.documentElement.scrollWidth,
-          inner: window.innerWidth,
-        }));
+        const overflow = await sidewaysOverflow(page);
         expect
-          .soft(overflow.scroll, `${state.name} at ${width} px scrolls sideways (${overflow.scroll} px wide)`)
-          .toBeLessThanOrEqual(overflow.inner);
-        expect.soft(await axeProblems(page), `${state.name} at ${width} px: axe`).toEqual([]);
+          .soft(overflow, `${state.name} at ${width} px scrolls sideways (the widest elements are listed)`)
+          .toEqual([]);
+        expect.soft(await axeProblems(page, state.axeScope), `${state.name} at ${width} px: axe`).toEqual([]);
         if (SHOT_WIDTHS.has(width))
           await page.screenshot({
             path: path.join(shots, `page-${state.name}-${width}.png`),
