@@ -78,7 +78,7 @@ export async function listTokens(userId: string) {
 }
 
 /** Links listed per audit: people create them by hand, a handful each; the newest this many are shown. */
-export const SHARES_LISTED_MAX = 500;
+const SHARES_LISTED_MAX = 500;
 
 /** The audit's links, live, expired and revoked alike, newest first, with their creator's and revoker's
  * names (the list is the record of who was given access and who took it back). */
@@ -109,7 +109,13 @@ export async function sharedAudit(
 ): Promise<{ shareId: string; auditId: string; sharedBy: string } | null> {
   const share = await db().share.findUnique({
     where: { tokenHash },
-    select: { id: true, auditId: true, expiresAt: true, revokedAt: true, creator: { select: { name: true } } },
+    select: {
+      id: true,
+      auditId: true,
+      expiresAt: true,
+      revokedAt: true,
+      creator: { select: { name: true } },
+    },
   });
   if (!share || share.revokedAt || (share.expiresAt && share.expiresAt <= new Date())) return null;
   return { shareId: share.id, auditId: share.auditId, sharedBy: share.creator.name };

@@ -29,10 +29,10 @@ export const PDF_REASONS_PER_LIST = 12;
  * order, lib/findings/keyset.ts). Pages the crawl never fetched
  * have no inlinks to rank by: sitemap order alone (and the reason's own index answers it at once).
  */
-export type PdfRowOrder = 'inlinks' | 'sitemap';
+type PdfRowOrder = 'inlinks' | 'sitemap';
 const UNCRAWLED_REASONS: ReadonlySet<string> = new Set(['unreached_by_crawl', 'section_not_crawled']);
 
-export function rowOrderOf(reason: string): PdfRowOrder {
+function rowOrderOf(reason: string): PdfRowOrder {
   return UNCRAWLED_REASONS.has(reason) ? 'sitemap' : 'inlinks';
 }
 

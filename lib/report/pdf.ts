@@ -36,7 +36,7 @@ import {
 import { REPORT_GSC_ROWS } from './shared';
 
 /** "shop.example.com", "shop.example.com and 2 more hosts", or "—" before the audit has findings. */
-export function siteText(site: PdfReportData['site']): string {
+function siteText(site: PdfReportData['site']): string {
   const [first] = site.hosts;
   if (!first) return '—';
   const more = site.total - 1;
