@@ -98,7 +98,12 @@ export function ReportFindings({
           </p>
         </div>
       ) : (
-        <div className="table-wrap">
+        <section
+          className="table-wrap"
+          aria-label="Rows of this list"
+          // biome-ignore lint/a11y/noNoninteractiveTabindex: on a phone the table scrolls sideways in its box; keys must reach it
+          tabIndex={0}
+        >
           <table className="table report-table" data-testid="report-table">
             <thead>
               <tr>
@@ -146,7 +151,7 @@ export function ReportFindings({
               ))}
             </tbody>
           </table>
-        </div>
+        </section>
       )}
       <div className="table__foot report-pager">
         <span>

@@ -38,7 +38,9 @@ export function useFindingView(
  * the tab strip it opens under is the target. */
 export function revealReview() {
   const target = document.getElementById('findings') ?? document.getElementById(SECTIONS_ID);
-  target?.scrollIntoView({ behavior: 'smooth', block: 'start' });
+  // No smooth scrolling for readers who ask for reduced motion (CSS scroll-behavior does not reach this).
+  const reduced = window.matchMedia('(prefers-reduced-motion: reduce)').matches;
+  target?.scrollIntoView({ behavior: reduced ? 'auto' : 'smooth', block: 'start' });
 }
 
 /** Filters of the review set from elsewhere on the page (a file's bar or tree row, a signal warning). */
