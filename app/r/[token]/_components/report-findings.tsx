@@ -138,10 +138,18 @@ export function ReportFindings({
                       {decisionLabel(finding.decision)}
                     </span>
                   </td>
-                  <td data-label="Decided by" className="report-table__by">
+                  <td
+                    data-label="Decided by"
+                    className="report-table__by"
+                    data-empty={finding.decidedBy ? undefined : ''}
+                  >
                     {finding.decidedBy ?? '—'}
                   </td>
-                  <td data-label="Decided at" className="report-table__date">
+                  <td
+                    data-label="Decided at"
+                    className="report-table__date"
+                    data-empty={finding.decidedAt ? undefined : ''}
+                  >
                     {finding.decidedAt ? utcDateTime(finding.decidedAt) : '—'}
                   </td>
                   <td data-label="Note" className="report-table__note small">
