@@ -28,21 +28,23 @@ export function SkipLinks() {
 
   const skipToReview = (event: MouseEvent<HTMLAnchorElement>) => {
     event.preventDefault();
-    const now = reviewTarget();
-    if (now) {
-      now.focus();
-      return;
+    if (!reviewTarget()) {
+      // The review's tab, the page's other parameters (the review's filters) kept.
+      const params = new URLSearchParams(window.location.search);
+      params.set('tab', 'review');
+      router.push(`${pathname}?${params}`, { scroll: false });
     }
-    // The review's tab, the page's other parameters (the review's filters) kept.
-    const params = new URLSearchParams(window.location.search);
-    params.set('tab', 'review');
-    router.push(`${pathname}?${params}`, { scroll: false });
-    // Wait (up to 5 s) for the review to be drawn, then focus it.
+    // Focus the review once it is drawn (up to 5 s), and again if the row is drawn anew meanwhile (the
+    // page finishing its first render replaces it, and the focus falls to the body).
     const until = Date.now() + 5000;
+    let focused: HTMLElement | null = null;
     const attempt = () => {
-      const target = reviewTarget();
-      if (target) target.focus();
-      else if (Date.now() < until) window.setTimeout(attempt, 100);
+      const isLost = focused === null || !focused.isConnected || document.activeElement === document.body;
+      if (isLost) {
+        focused = reviewTarget();
+        focused?.focus();
+      }
+      if (Date.now() < until) window.setTimeout(attempt, 100);
     };
     attempt();
   };
