@@ -16,6 +16,16 @@ function asJson<T>(value: unknown): T {
   return JSON.parse(JSON.stringify(value, (_key, v) => (typeof v === 'bigint' ? Number(v) : v))) as T;
 }
 
+/** A read the page can do without: on failure (a malformed cursor in the URL, a lost connection) it is
+ * left out of the seed, so the browser asks for it and shows the error where it always did. */
+async function optional<T>(read: () => Promise<T>): Promise<T | undefined> {
+  try {
+    return await read();
+  } catch {
+    return undefined;
+  }
+}
+
 /** The seed, or undefined when there is nothing to seed (no such audit: the page asks and says so). */
 export async function loadAuditPage(
   rawId: string,
@@ -28,7 +38,7 @@ export async function loadAuditPage(
   } catch {
     return undefined;
   }
-  const audit = await getAudit(id);
+  const audit = await optional(() => getAudit(id));
   if (!audit) return undefined;
   const findings = audit.findings;
   if (!findings) return asJson({ at, audit });
@@ -41,15 +51,19 @@ export async function loadAuditPage(
   const reasonsQuery = new URL(reasonCountsHref(id, reasonFilter), 'http://seed').searchParams;
   const isReview = tab === 'review';
   const [byFile, page, reasons, runs] = await Promise.all([
-    findingsByFile(id),
-    isReview ? listFindings(id, ZFindingQuery.parse(Object.fromEntries(pageQuery))) : undefined,
-    isReview ? reasonCounts(id, ZReasonCountsQuery.parse(Object.fromEntries(reasonsQuery))) : undefined,
-    isReview || tab === 'spot-checks' ? listSpotChecks(id) : undefined,
+    optional(() => findingsByFile(id)),
+    isReview
+      ? optional(() => listFindings(id, ZFindingQuery.parse(Object.fromEntries(pageQuery))))
+      : undefined,
+    isReview
+      ? optional(() => reasonCounts(id, ZReasonCountsQuery.parse(Object.fromEntries(reasonsQuery))))
+      : undefined,
+    isReview || tab === 'spot-checks' ? optional(() => listSpotChecks(id)) : undefined,
   ]);
   return asJson<AuditPageSeed>({
     at,
     audit,
-    byFile: { items: byFile },
+    byFile: byFile ? { items: byFile } : undefined,
     review: page && reasons ? { view, page, reasonFilter, reasons } : undefined,
     spotChecks: runs ? { runs } : undefined,
   });
