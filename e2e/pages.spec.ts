@@ -180,6 +180,18 @@ const STATES: State[] = [
     },
   },
   { name: 'audit-review', as: 'reviewer', open: openReview },
+  // The audit page's other tabs (audit-sections.tsx), each opened from its URL.
+  ...(['spot-checks', 'search-console', 'files', 'crawl', 'sharing'] as const).map(
+    (tab): State => ({
+      name: `audit-tab-${tab}`,
+      as: 'reviewer',
+      open: async (page, made) => {
+        await page.goto(`${made.auditUrl}?tab=${tab}`);
+        await expect(page.getByTestId('audit-panel')).toHaveAttribute('data-section', tab);
+        await page.waitForLoadState('networkidle');
+      },
+    }),
+  ),
   {
     name: 'audit-review-panel',
     as: 'reviewer',
