@@ -69,7 +69,11 @@ function cover(doc: Doc, data: PdfReportData): void {
     if (data.spotCheck) inside.push('Live spot-check: what the site answers today');
     if (data.gsc) inside.push('Search Console: what Google indexed per sitemap file');
     for (const list of data.lists)
-      inside.push(`${listLabel(list.list)} list: ${formatCount(list.total)} rows, by reason`);
+      inside.push(
+        list.total > 0
+          ? `${listLabel(list.list)} list: ${formatCount(list.total)} rows, by reason`
+          : `${listLabel(list.list)} list: nothing`,
+      );
   }
   for (const line of inside) paragraph(doc, `•  ${line}`, { size: 10, gap: 2 });
   doc.y += 14;
@@ -232,7 +236,9 @@ export function reportPdfStream(data: PdfReportData, { compress = true }: PdfOpt
     gscSection(doc, data.gsc, REPORT_GSC_ROWS);
     for (const list of data.lists) {
       if (destroyed()) return;
-      doc.addPage();
+      // A list with rows starts a page; an empty one is two lines where the last ended.
+      if (list.total > 0) doc.addPage();
+      else doc.y += 12;
       const decisions = audit.findings?.decisions[list.list] ?? { approved: 0, rejected: 0, pending: 0 };
       await listSection(doc, list, decisions);
     }
