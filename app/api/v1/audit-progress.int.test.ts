@@ -19,14 +19,26 @@ import { GET as list } from './audits/route';
 const CHILDREN = 6;
 const PER_CHILD = 500;
 const CRAWL_ROWS = 20_000;
-/** When each child sitemap is answered, after the first request of the ingest. */
-const childAt = (k: number) => 300 * k;
-/** The crawl's rows after the first 5,000 (one batch of the reader) wait until the tree is read. */
-const CRAWL_REST_AT = childAt(CHILDREN) + 900;
+/** When each child sitemap is answered, after the first request of the ingest; the last one waits
+ * until the sampler has seen the crawl's first rows counted (so the tree ends with rows already in). */
+const childAt = (k: number) => 200 * k;
+/** The crawl's rows after the first 5,000 (one batch of the reader) wait until the sampler has seen the
+ * crawl phase (the tree read) twice. Either wait ends after this long at most. */
+const LATEST_MS = 20_000;
 
 const viewer = await testCaller('viewer');
 let server: TestServer;
 let startedAt = 0;
+/** A promise and the function that settles it, for the sampler to release what the server holds back. */
+function gate(): { opened: Promise<void>; open: () => void } {
+  let open: () => void = () => {};
+  const opened = new Promise<void>((resolve) => {
+    open = resolve;
+  });
+  return { opened: Promise.race([opened, sleep(LATEST_MS)]), open };
+}
+const crawlCounted = gate();
+const crawlPhaseSeen = gate();
 
 const crawlLine = (i: number) => `${JSON.stringify({ url: `https://shop.example/p-${i}`, status: 200 })}\n`;
 
@@ -35,14 +47,14 @@ async function trickleCrawl(res: http.ServerResponse) {
   let rows = '';
   for (let i = 0; i < 5000; i++) rows += crawlLine(i);
   res.write(rows);
-  await sleep(Math.max(0, startedAt + CRAWL_REST_AT - Date.now()));
-  // The rest in three pieces, 250 ms apart, so the crawl phase is seen with rows still arriving.
+  await crawlPhaseSeen.opened;
+  // The rest in three pieces, 150 ms apart, so the crawl phase is seen with rows still arriving.
   for (let part = 0; part < 3; part++) {
     let text = '';
     const from = 5000 + part * 5000;
     for (let i = from; i < Math.min(CRAWL_ROWS, from + 5000); i++) text += crawlLine(i);
     res.write(text);
-    await sleep(250);
+    await sleep(150);
   }
   res.end();
 }
@@ -69,13 +81,12 @@ beforeAll(async () => {
         { length: PER_CHILD },
         (_, j) => `<url><loc>https://shop.example/s${k}-${j}</loc></url>`,
       );
-      setTimeout(
-        () => {
-          res.writeHead(200, { 'content-type': 'application/xml' });
-          res.end(`<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">${locs.join('')}</urlset>`);
-        },
-        Math.max(0, startedAt + childAt(k) - Date.now()),
-      );
+      const answer = () => {
+        res.writeHead(200, { 'content-type': 'application/xml' });
+        res.end(`<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">${locs.join('')}</urlset>`);
+      };
+      const at = sleep(Math.max(0, startedAt + childAt(k) - Date.now()));
+      void (k === CHILDREN ? Promise.all([at, crawlCounted.opened]) : at).then(answer);
       return;
     }
     res.writeHead(404).end();
@@ -158,22 +169,28 @@ describe('progress while an audit runs', () => {
 
     const audits: Sample[] = [];
     const items: Sample[] = [];
-    while (!finished) {
+    const sample = async () => {
       const one = await getOne(viewer.request(`http://localhost/api/v1/audits/${id}`), {
         params: Promise.resolve({ id }),
       });
       audits.push(ofAudit((await one.json()) as AuditDto));
+      const query = new URLSearchParams({ q: name });
       const page = (await (
-        await list(
-          viewer.request(`http://localhost/api/v1/audits?${new URLSearchParams({ q: name })}`),
-          undefined,
-        )
+        await list(viewer.request(`http://localhost/api/v1/audits?${query}`), undefined)
       ).json()) as AuditPage;
       const item = page.items[0];
       if (item) items.push(ofListItem(item));
+    };
+    while (!finished) {
+      await sample();
+      if (audits.some((s) => s.phase === 'sitemaps' && s.crawlRows >= 5000)) crawlCounted.open();
+      if (audits.filter((s) => s.phase === 'crawl').length >= 2 && items.some((s) => s.phase === 'crawl'))
+        crawlPhaseSeen.open();
       await sleep(40);
     }
     await ingest;
+    // Once more after the step's state change, which the loop may have stopped just before.
+    await sample();
 
     for (const [where, samples] of [
       ['audit', audits],
