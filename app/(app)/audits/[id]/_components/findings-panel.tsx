@@ -6,7 +6,6 @@
 // Google's reason, last crawled, whether it agrees with ours, the import it came from) and the decision history. Approving is off, with
 // the reason, while the audit requires a confirming spot-check the row lacks.
 import { useEffect, useRef } from 'react';
-import { useCan } from '@/app/session-context';
 import { ReasonExplanations } from '@/components/findings/reason-explanations';
 import { targetKindLabel } from '@/components/findings/target-words';
 import { Alert } from '@/components/ui/alert';
@@ -144,6 +143,7 @@ export function FindingsPanel({
   finding,
   approvalBlocked = null,
   error = null,
+  canDecide = true,
   onDecide,
   onClose,
 }: {
@@ -153,12 +153,13 @@ export function FindingsPanel({
   approvalBlocked?: string | null;
   /** Why the last decision failed, said here while the panel covers the review's own message. */
   error?: string | null;
+  /** The user may decide (a reviewer or admin); a viewer reads the decision instead of radios. The
+   * review always says; the default is for tests that render the panel alone. */
+  canDecide?: boolean;
   onDecide: (finding: FindingDto, decision: Decision) => void;
   onClose: () => void;
 }) {
   const detail = useFinding(auditId, finding.id);
-  // A viewer reads the decision; the radios are for those who may change it.
-  const canDecide = useCan('reviewer');
   const heading = useRef<HTMLHeadingElement>(null);
   const openedFor = useRef<number | null>(null);
   useEffect(() => {

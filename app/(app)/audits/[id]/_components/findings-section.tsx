@@ -425,6 +425,7 @@ export function FindingsSection({
           finding={focused}
           approvalBlocked={blockedReason(focused)}
           error={error}
+          canDecide={canDecide}
           onDecide={(finding, decision) => decideRow(finding, decision)}
           onClose={() => {
             setPanelOpen(false);
