@@ -179,3 +179,38 @@ describe('not a sitemap / empty', () => {
     expect(result.stats).toMatchObject({ kind: 'urlset', entries: 0, warnings: [] });
   });
 });
+
+// saxes reads a bare `&` as the start of an entity name up to the next `;`: the error used to name
+// the line where that read ended (the end of the file: line 17 here), not the `&` in line 9.
+describe('an unescaped & is reported at its own line', () => {
+  const lines = [
+    '<?xml version="1.0" encoding="UTF-8"?>',
+    '<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">',
+    ...Array.from({ length: 6 }, (_, i) => `<url><loc>https://e.example/${i}</loc></url>`),
+    '<url><loc>https://e.example/a?x=1&y=2</loc></url>',
+    ...Array.from({ length: 7 }, (_, i) => `<url><loc>https://e.example/b${i}</loc></url>`),
+    '</urlset>',
+  ];
+  const file = lines.join('\n');
+  const withLaterReference = file.replace('/b0<', '/b0?a=1&amp;b=2<');
+  const long = file.replace('</urlset>', '<url><loc>https://e.example/z</loc></url>\n'.repeat(3000));
+
+  it.each([
+    ['no later `;` (the end of the file ends the read)', file, undefined, { line: 9 }],
+    ['a later &amp; on the next line', withLaterReference, undefined, { line: 9, column: 34 }],
+    ['the same, read 5 bytes at a time', withLaterReference, 5, { line: 9 }],
+    ['a `;` on the same line', file.replace('&y=2', '&y=2&amp;'), undefined, { line: 9, column: 34 }],
+    ['more than 1,024 characters before any `;`', long, undefined, { line: 9 }],
+  ])('%s', async (_, text, chunkSize, where) => {
+    const result = await collect(text, chunkSize === undefined ? {} : { chunkSize });
+    expect(result.error?.code).toBe('xml_malformed');
+    expect(result.error).toMatchObject(where);
+    expect(result.error?.message).toMatch(/^line 9(, column 34)?: an unescaped "&"/);
+    expect(result.entries).toHaveLength(6);
+  });
+
+  it('leaves an undefined but well-formed entity to its own message', async () => {
+    const result = await collect(urlset('<url><loc>https://x.example/&nbsp;</loc></url>'));
+    expect(result.error?.message).not.toMatch(/unescaped/);
+  });
+});

@@ -11,6 +11,9 @@ interface SaxesBuffers {
   /** The entity reference being read. */
   entity: string;
   state: number;
+  /** The chunk being read and the index of the character read last (where an error was raised). */
+  chunk: string;
+  prevI: number;
 }
 
 // saxes 6 state numbers (saxes.js: `const S_TEXT = 13` …).
@@ -22,6 +25,11 @@ const S_CDATA = 20;
 const S_CDATA_ENDING_2 = 22;
 const S_PI_BODY = 25;
 const S_PI_ENDING = 26;
+
+/** Whether saxes is inside an entity reference (after a `&`, before its `;`). */
+export function isInEntity(state: number): boolean {
+  return state === S_ENTITY;
+}
 
 /** What the pending buffer is: character data a handler will see, data no handler reads, or markup. */
 export type BufferKind = 'character-data' | 'unread' | 'markup';

@@ -6,7 +6,7 @@
 import { SaxesParser, type SaxesTagNS } from 'saxes';
 import { EntryErrors } from './entry-errors';
 import { locProblem, type ReaderLimits, TRAILING_SPACE_SLACK } from './loc-checks';
-import { bufferKind, buffers } from './saxes-buffers';
+import { bufferKind, buffers, isInEntity } from './saxes-buffers';
 import { type ParseStats, type SitemapEntry, type SitemapKind, SitemapParseError } from './types';
 import { isAbsoluteHttpUrl } from './utils';
 import { WarningTally } from './warning-tally';
@@ -47,6 +47,11 @@ const CONVENTIONAL_PREFIXES: Record<string, string> = {
 export const MAX_MARKUP_CHARS = 64 * 1024;
 /** Input is handed to saxes in slices of this size, so its buffers are checked at least this often. */
 const WRITE_SLICE_CHARS = 64 * 1024;
+
+/** Text after a `&` that no entity or character reference can be: the `&` was meant literally. */
+function isStrayReference(entity: string): boolean {
+  return !/^#?[\p{L}\p{N}_:.\-·]*$/u.test(entity);
+}
 
 export class XmlSitemapReader {
   batch: SitemapEntry[] = [];
@@ -131,6 +136,8 @@ export class XmlSitemapReader {
       b.text = '';
     } else if (kind === 'unread' && b.name.length <= MAX_MARKUP_CHARS) {
       b.text = '';
+    } else if (b.entity.length > 1024 && isStrayReference(b.entity)) {
+      throw this.strayAmpersandError(b.entity);
     } else if (
       b.text.length > MAX_MARKUP_CHARS ||
       b.name.length > MAX_MARKUP_CHARS ||
@@ -426,6 +433,8 @@ export class XmlSitemapReader {
     if (this.kind === null && looksLikeHtml(this.head)) {
       throw new SitemapParseError('not_a_sitemap', HTML_MESSAGE);
     }
+    const stray = this.strayAmpersandOf(err);
+    if (stray !== null) throw stray;
     const where = this.where();
     let detail = err.message.replace(/^\d+:\d+: /, '').replace(/\.$/, '');
     if (this.closing) detail = `unexpected end of file (${detail})`;
@@ -433,6 +442,43 @@ export class XmlSitemapReader {
       'xml_malformed',
       `line ${where.line}, column ${where.column}: ${detail}`,
       where,
+    );
+  }
+
+  /**
+   * saxes reads everything after a bare `&` as an entity name up to the next `;`, so an unescaped `&`
+   * in line 9 used to be reported where that read ended (the end of the file, a later `&amp;`, or the
+   * token cap). The text read since the `&` tells where it was: the error names that line instead.
+   * Null when the error is not about an entity reference that holds characters no name can have.
+   */
+  private strayAmpersandOf(err: Error): SitemapParseError | null {
+    const b = buffers(this.parser);
+    if (isInEntity(b.state)) return isStrayReference(b.entity) ? this.strayAmpersandError(b.entity) : null;
+    if (!err.message.includes('disallowed character in entity name')) return null;
+    // The reference ended at the `;` just read (chunk[prevI]). saxes keeps the part read in earlier
+    // chunks in `entity`; one begun in this chunk starts at the first `&` after the previous `;`.
+    const { chunk, prevI } = b;
+    if (b.entity !== '') return this.strayAmpersandError(b.entity + chunk.slice(0, prevI), 1);
+    const ampersand = chunk.indexOf('&', chunk.lastIndexOf(';', prevI - 1) + 1);
+    if (ampersand === -1 || ampersand >= prevI) return null;
+    const lineStart = Math.max(chunk.lastIndexOf('\n', ampersand), chunk.lastIndexOf('\r', ampersand));
+    const column = lineStart === -1 ? undefined : ampersand - lineStart;
+    return this.strayAmpersandError(chunk.slice(ampersand + 1, prevI), 1, column);
+  }
+
+  /**
+   * `since`: the text saxes read after the `&`; `after`: characters read after it (the `;`);
+   * `column`: the `&`'s column when known otherwise (its line starts in the chunk).
+   */
+  private strayAmpersandError(since: string, after = 0, column?: number): SitemapParseError {
+    const here = this.where();
+    const breaks = since.split(/\r\n|\r|\n/).length - 1;
+    const line = here.line - breaks;
+    const at = column ?? (breaks === 0 ? here.column - since.length - after - 1 : undefined);
+    return new SitemapParseError(
+      'xml_malformed',
+      `line ${line}${at === undefined ? '' : `, column ${at}`}: an unescaped "&" (write it as &amp;)`,
+      at === undefined ? { line } : { line, column: at },
     );
   }
 
