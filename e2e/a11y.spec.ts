@@ -69,9 +69,22 @@ async function signInAs(browser: Browser, role: 'viewer' | 'reviewer', name: str
   return { page, admin, context, id };
 }
 
+/** The review, once React has taken over its rows (they are in the server's HTML before that, when keys
+ * and clicks do nothing yet). */
 async function openReview(page: Page) {
   await page.goto(`${auditUrl}?tab=review`);
-  await expect(page.getByTestId('finding-row').first()).toBeVisible();
+  await page.waitForFunction(() => {
+    const row = document.querySelector('[data-testid="finding-row"]');
+    return row !== null && Object.keys(row).some((key) => key.startsWith('__reactProps'));
+  });
+}
+
+/** `j` from outside the table focuses its first row. */
+async function focusFirstRow(page: Page) {
+  const first = page.getByTestId('finding-row').first();
+  await page.keyboard.press('j');
+  await expect(first).toBeFocused();
+  return first;
 }
 
 test('at phone width the header is a menu button: expanded state, Escape, links', async ({ page }) => {
@@ -157,9 +170,7 @@ test('a viewer’s review has no checkboxes, bulk bar or decision keys, and its 
   page.on('request', (request) => {
     if (request.method() !== 'GET') sent.push(`${request.method()} ${request.url()}`);
   });
-  const first = page.getByTestId('finding-row').first();
-  await page.keyboard.press('j');
-  await expect(first).toBeFocused();
+  const first = await focusFirstRow(page);
   for (const key of ['a', 'r', 'x']) await page.keyboard.press(key);
   await page.waitForTimeout(500);
   expect(sent).toEqual([]);
@@ -181,9 +192,7 @@ test('a refused decision says what happened and what to do, and the focus stays 
 }) => {
   const { page, admin, context, id } = await signInAs(browser, 'reviewer', 'Remy Reviewer');
   await openReview(page);
-  const first = page.getByTestId('finding-row').first();
-  await page.keyboard.press('j');
-  await expect(first).toBeFocused();
+  const first = await focusFirstRow(page);
   // The admin makes Remy a viewer while the page still shows a reviewer's controls: the server says 403.
   const demoted = await admin.request.patch(`/api/v1/users/${id}`, {
     data: { role: 'viewer' },

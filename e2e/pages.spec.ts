@@ -81,10 +81,14 @@ function crawl(gone: number): Buffer {
 
 const rows = (page: Page) => page.getByTestId('finding-row');
 
-/** The audit page with its review shown (the review may sit behind a tab: ?tab=review). */
+/** The audit page with its review shown (?tab=review), once React has taken over its rows (they are in
+ * the server's HTML before that, when clicks do nothing yet). */
 async function openReview(page: Page, made: Made) {
   await page.goto(`${made.auditUrl}?tab=review`);
-  await expect(rows(page).first()).toBeVisible();
+  await page.waitForFunction(() => {
+    const row = document.querySelector('[data-testid="finding-row"]');
+    return row !== null && Object.keys(row).some((key) => key.startsWith('__reactProps'));
+  });
 }
 
 const STATES: State[] = [
