@@ -183,9 +183,9 @@ interface AuditListRow {
  * One page of the list, newest first, keyset-paginated on (created_at, id), in one statement: the
  * matching audits' count, the page, and its findings per list and decided, summed from finding_counts
  * (kept in step with every decision) on its key, never a query per audit. The cursor is the previous
- * page's last id. 5,000 audits with 45 count rows each: 6–11 ms a page here, the counts read on their
- * key (a join over `audit_id IN (page)` scanned all 225,000: 45 ms); the count of the matching audits scans
- * them all (2 ms), so an index on the sort key would not spare it.
+ * page's last id. 5,000 audits, 225,000 count rows: 6–11 ms a page here, the counts read on their key (a
+ * join over `audit_id IN (page)` scanned them all: 51 ms with a tenth of them); the count of the matching
+ * audits scans them all (2 ms), so an index on the sort key would not spare it (docs/performance.md).
  */
 export async function listAudits(query: TAuditListQuery): Promise<AuditPage> {
   const { rows } = await pool().query<AuditListRow>(
