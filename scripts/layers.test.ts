@@ -45,6 +45,12 @@ describe('Biome refuses imports against the direction', () => {
     ['components/x.tsx', '@/lib/findings/export/data', /components\/ never import the database layer/],
     ['components/x.tsx', '@/lib/audits/mutations', /components\/ never import the database layer/],
     ['app/x/page.tsx', 'pg', /Only lib\/db, lib\/\*\*\/data.ts/],
+    ['lib/hygiene/engine.ts', '@/lib/db/client', /lib\/hygiene is a pure layer/],
+    ['lib/hygiene/data.ts', 'pg', /Only lib\/db, lib\/\*\*\/data.ts/],
+    ['lib/hygiene/data.ts', '@/lib/findings/data', /lib\/hygiene is a pure layer/],
+    ['lib/hygiene/cli.ts', '@/lib/jobs/queue', /lib\/hygiene is a pure layer/],
+    ['lib/hygiene/cli.ts', 'server-only', /lib\/hygiene is a pure layer/],
+    ['lib/hygiene/cli.ts', '@/app/providers', /lib\/ never imports app\/ or components\//],
   ])('%s importing %s', (file, specifier, message) => {
     const { refused, output } = lintImport(file, specifier);
     expect(refused).toBe(true);
@@ -58,6 +64,8 @@ describe('Biome refuses imports against the direction', () => {
     ['components/x.tsx', '@/lib/findings/chart-data'],
     ['app/x/page.tsx', '@/lib/findings/data'],
     ['lib/x/flow.int.test.ts', '@/app/r/[token]/page'],
+    ['lib/hygiene/engine.ts', '@/lib/sitemap/parse'],
+    ['lib/hygiene/read-tree.ts', '@/lib/net/safe-fetch'],
   ])('but lets %s import %s', (file, specifier) => {
     expect(lintImport(file, specifier).refused).toBe(false);
   });
