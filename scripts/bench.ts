@@ -5,7 +5,8 @@
 // BENCH_CPU_PROF=<dir> (CPU profiles of the worker process and its crawl thread), BENCH_SPOT_ONLY=1 (only the
 // live spot-check of 2,000 rows over 50 local hosts: no large inputs needed), BENCH_PAGE_ONLY=1 (only the audit
 // page's first screen, on the newest reconciled audit of BENCH_URLS URLs or more in the bench's database,
-// built first when there is none).
+// built first when there is none), BENCH_LINT_ONLY=1 (only `sitemap-audit lint` on the BENCH_URLS tree served
+// over HTTP, as a child process under /usr/bin/time -v: URLs/s and peak RSS; no database).
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { once } from 'node:events';
@@ -36,6 +37,7 @@ const dir = path.resolve(process.env.BENCH_DIR ?? path.join(os.tmpdir(), 'sitema
 const QUICK = process.env.BENCH_QUICK === '1';
 const SPOT_ONLY = process.env.BENCH_SPOT_ONLY === '1';
 const PAGE_ONLY = process.env.BENCH_PAGE_ONLY === '1';
+const LINT_ONLY = process.env.BENCH_LINT_ONLY === '1';
 const referenceScript = path.resolve(root, '..', 'shared', 'reference', 'reconcile_sitemap.py');
 const log = (message: string) => console.log(`[bench] ${message}`);
 
@@ -299,7 +301,55 @@ async function pageOnly() {
   }
 }
 
+/**
+ * BENCH_LINT_ONLY=1: the CLI as a pipeline runs it, on the benchmark tree (an index and gzip files of
+ * 50,000 URLs) served from 127.0.0.1. /usr/bin/time reports the child's peak RSS; the JSON its totals.
+ */
+async function lintOnly() {
+  const inputs = await generateInputs(dir, URLS, CRAWL_ROWS, log);
+  const { server, indexUrl } = await serveTree(inputs);
+  try {
+    const cli = path.join(root, 'bin', 'sitemap-audit.mjs');
+    const startedAt = performance.now();
+    const child = spawn('/usr/bin/time', ['-v', process.execPath, cli, 'lint', indexUrl, '--json'], {
+      env: { ...process.env, ALLOW_PRIVATE_NETWORK: 'true' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout?.on('data', (chunk) => {
+      stdout += chunk;
+    });
+    child.stderr?.on('data', (chunk) => {
+      stderr += chunk;
+    });
+    const [exitCode] = await once(child, 'exit');
+    const seconds = (performance.now() - startedAt) / 1000;
+    const report = JSON.parse(stdout) as {
+      totals: { files: number; urls: number; distinctUrls: number };
+      results: { code: string; count: number }[];
+    };
+    const peakKb = Number(/Maximum resident set size \(kbytes\): (\d+)/.exec(stderr)?.[1] ?? Number.NaN);
+    const lint = {
+      files: report.totals.files,
+      urls: report.totals.urls,
+      seconds: Math.round(seconds * 10) / 10,
+      urlsPerSecond: Math.round(report.totals.urls / seconds),
+      peakRssMb: Math.round(peakKb / 1024),
+      exitCode,
+      rules: report.results.map((rule) => `${rule.code}: ${rule.count}`),
+    };
+    console.log(JSON.stringify({ date: new Date().toISOString(), lint }, null, 2));
+    log(
+      `lint: ${lint.urls.toLocaleString('en-US')} URLs in ${lint.files} files in ${lint.seconds} s (${lint.urlsPerSecond.toLocaleString('en-US')} URLs/s), peak RSS ${lint.peakRssMb} MB, exit ${exitCode}`,
+    );
+  } finally {
+    server.close();
+  }
+}
+
 async function main() {
+  if (LINT_ONLY) return lintOnly();
   if (SPOT_ONLY) return spotCheckOnly();
   if (PAGE_ONLY) return pageOnly();
   const inputs = await generateInputs(dir, URLS, CRAWL_ROWS, log);

@@ -159,6 +159,23 @@ describe('sitemap-audit lint over HTTP (127.0.0.1)', () => {
     });
   });
 
+  it('at a site root without Sitemap lines, reads the first conventional location that answers', async () => {
+    const site = await startTestServer((req, res) => {
+      if (req.url === '/sitemap_index.xml')
+        res.writeHead(200, { 'content-type': 'text/xml' }).end(locs(`http://${req.headers.host}/a`));
+      else res.writeHead(404).end();
+    });
+    try {
+      const found = await run('lint', `${site.origin}/`, '--json');
+      expect(found.code).toBe(0);
+      expect(JSON.parse(found.stdout).totals).toMatchObject({ files: 1, urls: 1 });
+      const asked = site.requests.map((r) => r.url).filter((url) => url.startsWith('/sitemap'));
+      expect(asked).toEqual(['/sitemap.xml', '/sitemap_index.xml']);
+    } finally {
+      await site.close();
+    }
+  });
+
   it('exits 2 when a sitemap URL answers 404', async () => {
     const result = await run('lint', `${server.origin}/gone.xml`);
     expect(result.code).toBe(2);

@@ -78,6 +78,8 @@ interface Task {
   depth: number;
   /** For a local child found through its index: the URL the index gave it. */
   url?: string;
+  /** A site root's conventional location: a 404 is expected, not an error. */
+  optional?: boolean;
 }
 
 export class TreeReader {
@@ -107,7 +109,10 @@ export class TreeReader {
 
   private async readUrlInput(url: string): Promise<void> {
     const kind = classifySourceUrl(url);
-    if (kind === 'sitemap') return this.walk({ kind: 'url', source: url, depth: 0 });
+    if (kind === 'sitemap') {
+      await this.walk({ kind: 'url', source: url, depth: 0 });
+      return;
+    }
     const robotsUrl = kind === 'robots' ? url : new URL('/robots.txt', url).href;
     const robots = await fetchText(robotsUrl);
     const named = robots ? parseRobotsSitemaps(robots.body, robots.finalUrl).sitemaps : [];
@@ -115,11 +120,22 @@ export class TreeReader {
       this.unreadable.push({ file: url, message: 'robots.txt names no sitemap (or could not be fetched)' });
       return;
     }
-    const candidates = named.length > 0 ? named : fallbackSitemapUrls(url);
-    for (const candidate of candidates) await this.walk({ kind: 'url', source: candidate, depth: 0 });
+    if (named.length > 0) {
+      for (const sitemap of named) await this.walk({ kind: 'url', source: sitemap, depth: 0 });
+      return;
+    }
+    // The conventional locations, tried in order: a 404 there is expected, the first that answers is read.
+    for (const candidate of fallbackSitemapUrls(url)) {
+      if (await this.walk({ kind: 'url', source: candidate, depth: 0, optional: true })) return;
+    }
+    this.unreadable.push({
+      file: url,
+      message: `no sitemap found: robots.txt names none and ${fallbackSitemapUrls(url).join(', ')} answer 404`,
+    });
   }
 
-  private async walk(root: Task): Promise<void> {
+  /** Reads `root` and everything it leads to; false when `root` was an optional location that answered 404. */
+  private async walk(root: Task): Promise<boolean> {
     const queue: Task[] = [root];
     while (queue.length > 0) {
       const task = queue.shift() as Task;
@@ -128,11 +144,13 @@ export class TreeReader {
       this.seen.add(key);
       this.files++;
       const children = task.kind === 'file' ? await this.readFile(task) : await this.readUrl(task);
+      if (children === null) return false;
       for (const child of children) {
         const next = this.childTask(task, child);
         if (next) queue.push(next);
       }
     }
+    return true;
   }
 
   private childTask(parent: Task, child: string): Task | null {
@@ -165,7 +183,8 @@ export class TreeReader {
     return this.parse(meta, createReadStream(task.source, { highWaterMark: 256 * 1024 }));
   }
 
-  private async readUrl(task: Task): Promise<string[]> {
+  /** The children named by the file; null for an optional location that answered 404. */
+  private async readUrl(task: Task): Promise<string[] | null> {
     const meta: FileMeta = {
       label: task.source,
       requestedUrl: task.source,
@@ -192,6 +211,7 @@ export class TreeReader {
     meta.label = response.url;
     if (response.status !== 200) {
       response.body.destroy();
+      if (task.optional && response.status === 404) return null;
       this.fail(meta, `HTTP ${response.status}`);
       return [];
     }
