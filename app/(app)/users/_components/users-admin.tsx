@@ -29,7 +29,7 @@ export function UsersAdmin() {
           <QueryStatus query={users} loading="Loading users…" failed="The users could not be loaded">
             {(list) => (
               <div className="table-wrap">
-                <table className="plain-table">
+                <table className="plain-table users-table">
                   <thead>
                     <tr>
                       <th scope="col">Name</th>
