@@ -6,6 +6,7 @@
 // it (a build folder holds the whole set), and not fetched.
 import { createReadStream, existsSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
+import { sniffUploadIsIndex } from '@/lib/ingest/sniff-upload';
 import { safeFetch } from '@/lib/net/safe-fetch';
 import { classifySourceUrl, fallbackSitemapUrls } from '@/lib/sitemap/discover';
 import { newParseStats, parseSitemapBatches } from '@/lib/sitemap/parse';
@@ -99,10 +100,16 @@ export class TreeReader {
     for (const input of inputs) {
       if (isUrl(input)) await this.readUrlInput(input);
       else if (existsSync(input) && statSync(input).isDirectory()) {
-        const names = readdirSync(input, { recursive: true, encoding: 'utf8' })
+        const files = readdirSync(input, { recursive: true, encoding: 'utf8' })
           .filter((name) => SITEMAP_FILE.test(name))
-          .sort();
-        for (const name of names) await this.walk({ kind: 'file', source: path.join(input, name), depth: 0 });
+          .sort()
+          .map((name) => path.join(input, name));
+        // Indexes first (as ingestion reads uploads), so that the children they list are read through
+        // them: with the URL the index gives them as their base.
+        const indexes: string[] = [];
+        const rest: string[] = [];
+        for (const file of files) ((await sniffUploadIsIndex(file)) ? indexes : rest).push(file);
+        for (const file of [...indexes, ...rest]) await this.walk({ kind: 'file', source: file, depth: 0 });
       } else await this.walk({ kind: 'file', source: input, depth: 0 });
     }
   }
@@ -156,7 +163,13 @@ export class TreeReader {
   private childTask(parent: Task, child: string): Task | null {
     const depth = parent.depth + 1;
     if (parent.kind === 'url') return { kind: 'url', source: child, depth };
-    const name = decodeURIComponent(new URL(child).pathname.split('/').pop() ?? '');
+    const last = new URL(child).pathname.split('/').pop() ?? '';
+    let name = last;
+    try {
+      name = decodeURIComponent(last);
+    } catch {
+      // A malformed percent sequence: the file may be named as written.
+    }
     const local = path.join(path.dirname(parent.source), name);
     if (name === '' || !existsSync(local)) {
       this.childrenNotFound++;
