@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '@/lib/net/test-server';
 import { urlset } from '@/lib/sitemap/test-sources';
 
+// Each test spawns the real command (node + tsx start-up, about half a second here): the CI machine is slower.
 const bin = path.resolve(import.meta.dirname, '..', '..', 'bin', 'sitemap-audit.mjs');
 const dir = mkdtempSync(path.join(os.tmpdir(), 'sitemap-audit-cli-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -43,7 +44,7 @@ const codes = (stdout: string) =>
     (JSON.parse(stdout).results as { code: string; count: number }[]).map((r) => [r.code, r.count]),
   );
 
-describe('sitemap-audit lint on local files', () => {
+describe('sitemap-audit lint on local files', { timeout: 20_000 }, () => {
   it('exits 0 on a clean file and prints JSON with totals', async () => {
     const result = await run(
       'lint',
@@ -118,7 +119,7 @@ describe('sitemap-audit lint on local files', () => {
   });
 });
 
-describe('sitemap-audit lint over HTTP (127.0.0.1)', () => {
+describe('sitemap-audit lint over HTTP (127.0.0.1)', { timeout: 20_000 }, () => {
   let server: TestServer;
   beforeAll(async () => {
     server = await startTestServer((req, res) => {
@@ -183,7 +184,7 @@ describe('sitemap-audit lint over HTTP (127.0.0.1)', () => {
   });
 });
 
-describe('sitemap-audit diff', () => {
+describe('sitemap-audit diff', { timeout: 20_000 }, () => {
   it('lists URLs added, removed and whose lastmod changed, bounded by --limit', async () => {
     const entry = (loc: string, lastmod?: string) =>
       `<url><loc>${loc}</loc>${lastmod ? `<lastmod>${lastmod}</lastmod>` : ''}</url>`;
