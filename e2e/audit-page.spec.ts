@@ -163,3 +163,34 @@ test('the audit page: summary first, sections as tabs in the URL, each fetched w
     await shoot(page, `tab-${id}`);
   }
 });
+
+// The server renders the audit page with its first data, but it cannot know the reader's time zone: both it and
+// the hydrating browser print UTC (marked), then the browser shows local times. A time printed in the server's
+// zone and again in the browser's would be a hydration mismatch, and React would throw the server's HTML away.
+test('a reader in another time zone: the page hydrates without a mismatch, then shows local times', async ({
+  browser,
+}) => {
+  const context = await browser.newContext({
+    storageState: path.join(auth, 'admin.json'),
+    timezoneId: 'Pacific/Kiritimati', // UTC+14: no server or CI machine runs in it
+  });
+  const page = await context.newPage();
+  const errors: string[] = [];
+  page.on('console', (message) => {
+    if (message.type() === 'error') errors.push(message.text());
+  });
+  page.on('pageerror', (error) => errors.push(error.message));
+  const list = await page.request.get(`/api/v1/audits?q=${encodeURIComponent(NAME)}`);
+  const [audit] = (await list.json()).items as { id: string }[];
+  if (!audit) throw new Error('the audit the test above creates is missing');
+
+  const html = await (await page.request.get(`/audits/${audit.id}`)).text();
+  expect(html).toMatch(/Created (<!-- -->)?\d{1,2} \w{3} \d{4}, \d{2}:\d{2} UTC/);
+  await page.goto(`/audits/${audit.id}`);
+  const created = page.locator('.page-header').getByText(/^Created /);
+  await expect(created).toBeVisible();
+  await expect(created).not.toContainText('UTC');
+  await page.waitForLoadState('networkidle');
+  expect(errors.filter((text) => /hydrat|#418|#423|#425/i.test(text))).toEqual([]);
+  await context.close();
+});

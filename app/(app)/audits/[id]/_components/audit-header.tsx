@@ -5,7 +5,8 @@
 import Link from 'next/link';
 import { useCan } from '@/app/session-context';
 import { ConfirmButton } from '@/components/ui/confirm-button';
-import { formatDateTime, formatDuration } from '@/lib/audits/format';
+import { useDateTimeFormat } from '@/components/ui/date-time';
+import { formatDuration } from '@/lib/audits/format';
 import { useUpdateAuditSettings } from '@/lib/audits/hooks';
 import { isActiveStatus } from '@/lib/audits/labels';
 import type { AuditDto } from '@/lib/audits/schema';
@@ -56,6 +57,7 @@ export function AuditHeader({
   onDelete: () => void;
   isDeleting: boolean;
 }) {
+  const formatTime = useDateTimeFormat();
   const duration = formatDuration(audit.startedAt, audit.finishedAt);
   const canCancel = useCan('reviewer') && isActiveStatus(audit.status);
   const canDelete = useCan('admin');
@@ -74,10 +76,10 @@ export function AuditHeader({
           {audit.status === 'cancelled' && audit.cancelled ? (
             <span className="audit-cancelled" data-testid="audit-cancelled">
               Cancelled by <strong>{audit.cancelled.by}</strong> at{' '}
-              <time dateTime={audit.cancelled.at}>{formatDateTime(audit.cancelled.at)}</time>
+              <time dateTime={audit.cancelled.at}>{formatTime(audit.cancelled.at)}</time>
             </span>
           ) : null}
-          <span>Created {formatDateTime(audit.createdAt)}</span>
+          <span>Created {formatTime(audit.createdAt)}</span>
           {duration ? <span>Took {duration}</span> : null}
           <span>
             Matching: <strong>{audit.options.normalization === 'lenient' ? 'Lenient' : 'Exact'}</strong>

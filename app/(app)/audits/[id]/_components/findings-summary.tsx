@@ -4,7 +4,7 @@
 // charts (a file's bar filters the review too).
 import { type MouseEvent, useMemo } from 'react';
 import { AddExcluded, ListCounts, ReasonCharts, WarningAlerts } from '@/components/findings/summary-parts';
-import { formatDateTime } from '@/lib/audits/format';
+import { useDateTimeFormat } from '@/components/ui/date-time';
 import type { AuditIssue } from '@/lib/audits/schema';
 import { prepareReasonsPerFile, prepareReasonsPerList } from '@/lib/findings/chart-data';
 import { toSearchParams } from '@/lib/findings/format';
@@ -55,6 +55,7 @@ export function FindingsSummary({
   onOpenList: OpenList;
   onFilter: FilterReview;
 }) {
+  const formatTime = useDateTimeFormat();
   const perList = useMemo(() => prepareReasonsPerList(findings), [findings]);
   const byFile = useFindingsByFile(auditId);
   const perFile = useMemo(() => prepareReasonsPerFile(byFile.data, { top: 10 }), [byFile.data]);
@@ -64,8 +65,8 @@ export function FindingsSummary({
       <div className="card__header">
         <h2 id="summary-heading">Summary</h2>
         <span className="muted small">
-          Reconciled {formatDateTime(findings.reconciledAt)}
-          {findings.crawlTime ? ` · crawl of ${formatDateTime(findings.crawlTime)}` : ''}
+          Reconciled {formatTime(findings.reconciledAt)}
+          {findings.crawlTime ? ` · crawl of ${formatTime(findings.crawlTime)}` : ''}
         </span>
       </div>
       <div className="card__body stack">

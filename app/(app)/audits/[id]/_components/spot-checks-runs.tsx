@@ -3,8 +3,9 @@
 // Cancel while it runs, Run again / Re-check its errors once it has ended (reviewers and admins). Choosing a
 // run shows its results below.
 import { ConfirmButton } from '@/components/ui/confirm-button';
+import { useDateTimeFormat } from '@/components/ui/date-time';
 import { ProgressBar } from '@/components/ui/progress-bar';
-import { formatCount, formatDateTime, progressPercent } from '@/lib/audits/format';
+import { formatCount, progressPercent } from '@/lib/audits/format';
 import { isActiveStatus } from '@/lib/audits/labels';
 import type { SpotCheckRunDto } from '@/lib/spot-check/schema';
 import { StatusBadge } from '../../_components/status-badge';
@@ -78,6 +79,7 @@ export function SpotChecksRuns({
   retryingId: string | null;
   onRetry: (runId: string, onlyErrors: boolean) => void;
 }) {
+  const formatTime = useDateTimeFormat();
   const startedAt = new Map(runs.map((run) => [run.id, run.createdAt]));
   return (
     <ol className="spot-runs" aria-label="Spot-check runs">
@@ -94,7 +96,7 @@ export function SpotChecksRuns({
                 aria-pressed={isSelected}
                 onClick={() => onSelect(run.id)}
               >
-                {formatDateTime(run.createdAt)}
+                {formatTime(run.createdAt)}
               </button>
               <StatusBadge status={run.status} testId="spot-run-status" />
               <span className="muted small">
@@ -108,7 +110,7 @@ export function SpotChecksRuns({
                   {' '}
                   · run again from{' '}
                   {startedAt.has(run.retryOf)
-                    ? `the run of ${formatDateTime(startedAt.get(run.retryOf) as string)}`
+                    ? `the run of ${formatTime(startedAt.get(run.retryOf) as string)}`
                     : 'an older run'}
                 </span>
               ) : null}
