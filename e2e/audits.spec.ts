@@ -3,7 +3,9 @@ import path from 'node:path';
 import { expect, type Page, test } from '@playwright/test';
 import { openAuditTab } from './audit-tabs';
 
-const fixtures = path.resolve(import.meta.dirname, '..', '..', 'shared', 'fixtures');
+// The fixture corpus beside the clone (../shared/fixtures), or where FIXTURES_DIR says (a worktree elsewhere).
+const fixtures =
+  process.env.FIXTURES_DIR ?? path.resolve(import.meta.dirname, '..', '..', 'shared', 'fixtures');
 const fixture = (relative: string) => path.join(fixtures, relative);
 const fixtureOrigin = `http://127.0.0.1:${process.env.FIXTURE_PORT ?? 3218}`;
 const shots = path.resolve(import.meta.dirname, '..', 'test-results', 'screenshots');
