@@ -168,6 +168,14 @@ export function routeTable(fx: Fixtures): Record<string, RouteSpec> {
         { list: 'add', decision: 'approved', format: 'jsonl', bom: '0' },
       ],
     },
+    'audits/[id]/sitemap-set': {
+      params: audit(fx),
+      query: [{ gzip: '0', maxUrls: '100', base: 'https://a.example/maps/' }],
+    },
+    'audits/[id]/sitemap-set.zip': {
+      params: audit(fx),
+      query: [{ gzip: '1', maxUrls: '50000', base: 'https://a.example/' }],
+    },
     'audits/[id]/findings': {
       params: audit(fx),
       query: Object.entries(fx.cursors).map(([sort, cursor]) => ({

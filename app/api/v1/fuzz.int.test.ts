@@ -15,6 +15,7 @@ import { insertInspectionRun } from '@/lib/gsc/inspection/mutations';
 import { setCredentials } from '@/lib/gsc/inspection-service';
 import { insertGscImport } from '@/lib/gsc/mutations';
 import { stopBoss } from '@/lib/jobs/queue';
+import * as sitemapSetSchemas from '@/lib/sitemap-set/schema';
 import { insertSpotCheckRun } from '@/lib/spot-check/mutations';
 import { type TestCaller, testCaller } from '@/lib/test-support/auth';
 import { BOUNDARY, MULTIPART, multipartBody, part } from '@/lib/test-support/multipart';
@@ -181,7 +182,12 @@ for (const file of readdirSync(V1, { recursive: true, encoding: 'utf8' })) {
 }
 routeFiles.sort((a, b) => a.key.localeCompare(b.key));
 
-const SCHEMAS: Record<string, unknown> = { ...auditSchemas, ...authSchemas, ...findingSchemas };
+const SCHEMAS: Record<string, unknown> = {
+  ...auditSchemas,
+  ...authSchemas,
+  ...findingSchemas,
+  ...sitemapSetSchemas,
+};
 
 /** The query parameters a route's source reads: `….get('x')` (`getAll`, `has`) on search params, and
  * the fields of a zod schema parsed from `Object.fromEntries(…searchParams)`. */

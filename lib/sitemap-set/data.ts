@@ -1,0 +1,126 @@
+// The corrected set's reads: every URL it holds, sorted by section and URL and de-duplicated by
+// Postgres, read from a server-side cursor a batch at a time; and the counts its summary gives. The
+// rows' rules (which entry stays, which is replaced, which is added) live in one SQL text, CANDIDATES.
+import 'server-only';
+import { pool } from '@/lib/db/client';
+import type { SetRow } from './writer';
+
+/** An approved prune row that is a url_variant with a usable crawled form: written as that form. */
+const REPLACED = `coalesce(f.reason = 'url_variant' AND f.variant_url IS NOT NULL
+  AND NOT ('variant_canonicalised' = ANY (f.signals)), false)`;
+
+/** A root-relative loc the audit could not key, resolved against its sitemap's own URL (Hugo and Yoast
+ * ship them); null when it is not root-relative or the file has no URL (an upload). */
+const RESOLVED = `CASE WHEN e.loc ~ '^/([^/]|$)'
+  THEN substring(coalesce(sf.final_url, sf.url) from '(?i)^https?://[^/?#]+') || e.loc END`;
+
+/** The approved prune row of each entry (prune rows are one per declared key). */
+const ENTRY_FROM = `sitemap_entries e
+  LEFT JOIN sitemap_files sf ON sf.id = e.file_id
+  LEFT JOIN findings f ON f.audit_id = e.audit_id AND f.key = e.key AND f.list = 'prune' AND f.decision = 'approved'`;
+
+/** Every URL the set would hold before de-duplication, with which occurrence wins a duplicate: a kept
+ * entry (rank 0) over a replacement (1) over an addition (2); among entries, the last declared. The
+ * declared lastmod is kept when it parsed (an unreadable one is dropped); an addition's is the time the
+ * crawl saw the page. */
+const CANDIDATES = `
+  SELECT CASE WHEN ${REPLACED} THEN f.variant_url WHEN e.key IS NOT NULL THEN e.loc ELSE ${RESOLVED} END AS url,
+         CASE WHEN ${REPLACED} THEN 1 ELSE 0 END AS rank,
+         CASE WHEN e.lastmod IS NOT NULL THEN btrim(e.lastmod_raw) END AS lastmod,
+         e.file_id, e.position
+    FROM ${ENTRY_FROM}
+   WHERE e.audit_id = $1 AND (f.key IS NULL OR ${REPLACED}) AND (e.key IS NOT NULL OR ${RESOLVED} IS NOT NULL)
+  UNION ALL
+  SELECT f.url, 2, to_char(f.crawled_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"+00:00"'), 2147483647, f.id
+    FROM findings f
+   WHERE f.audit_id = $1 AND f.list = 'add' AND f.decision = 'approved'`;
+
+/** The URL's first path segment when a slash follows it (`/blog/post` → blog); '' for root pages
+ * (`/about`), as the reconcile's sections. */
+const SECTION = `coalesce(substring(c.url from '^[A-Za-z][A-Za-z0-9+.-]*://[^/?#]*/([^/?#]+)/'), '')`;
+
+/** The set: one row per distinct URL, sorted by section then URL (byte order, so the sort is stable). */
+const SET_ROWS = `
+  SELECT DISTINCT ON (s.section, s.url) s.section, s.url, s.lastmod
+    FROM (SELECT ${SECTION} COLLATE "C" AS section, c.url COLLATE "C" AS url, c.lastmod, c.rank, c.file_id, c.position
+            FROM (${CANDIDATES}) c) s
+   ORDER BY s.section, s.url, s.rank, s.file_id DESC, s.position DESC`;
+
+/** The set's rows in order, `batchSize` at a time, from a cursor: memory follows the batch. */
+export async function* streamSetRows(auditId: string, batchSize = 2000): AsyncGenerator<SetRow[]> {
+  const client = await pool().connect();
+  try {
+    await client.query('BEGIN READ ONLY');
+    await client.query(`DECLARE sitemap_set NO SCROLL CURSOR FOR ${SET_ROWS}`, [auditId]);
+    for (;;) {
+      const { rows } = await client.query<SetRow>(`FETCH ${batchSize} FROM sitemap_set`);
+      if (rows.length === 0) break;
+      yield rows;
+    }
+    await client.query('COMMIT');
+  } catch (error) {
+    await client.query('ROLLBACK').catch(() => {});
+    throw error;
+  } finally {
+    client.release();
+  }
+}
+
+export interface SetCounts {
+  entries: number;
+  files: number;
+  removed: Record<string, number>;
+  replaced: number;
+  added: number;
+  candidates: number;
+  /** URLs per section of the de-duplicated set. */
+  sections: { section: string; urls: number }[];
+}
+
+/** What the set would hold, counted in Postgres without writing it. */
+export async function setCounts(auditId: string): Promise<SetCounts> {
+  const p = pool();
+  const [entries, removed, candidates, sections] = await Promise.all([
+    p.query<{ entries: number; files: number }>(
+      `SELECT count(*)::int AS entries, count(DISTINCT e.file_id)::int AS files
+         FROM sitemap_entries e WHERE e.audit_id = $1`,
+      [auditId],
+    ),
+    p.query<{ reason: string; n: number }>(
+      `SELECT CASE WHEN e.key IS NULL THEN 'not_a_url' ELSE f.reason END AS reason, count(*)::int AS n
+         FROM ${ENTRY_FROM}
+        WHERE e.audit_id = $1
+          AND ((e.key IS NULL AND ${RESOLVED} IS NULL) OR (f.key IS NOT NULL AND NOT ${REPLACED}))
+        GROUP BY 1 ORDER BY 2 DESC, 1`,
+      [auditId],
+    ),
+    p.query<{ rank: number; n: number }>(
+      `SELECT c.rank, count(*)::int AS n FROM (${CANDIDATES}) c GROUP BY c.rank`,
+      [auditId],
+    ),
+    p.query<{ section: string; urls: number }>(
+      `SELECT s.section, count(*)::int AS urls FROM (${SET_ROWS}) s GROUP BY s.section ORDER BY s.section`,
+      [auditId],
+    ),
+  ]);
+  const byRank = new Map(candidates.rows.map((r) => [r.rank, r.n]));
+  return {
+    entries: entries.rows[0]?.entries ?? 0,
+    files: entries.rows[0]?.files ?? 0,
+    removed: Object.fromEntries(removed.rows.map((r) => [r.reason, r.n])),
+    replaced: byRank.get(1) ?? 0,
+    added: byRank.get(2) ?? 0,
+    candidates: candidates.rows.reduce((sum, r) => sum + r.n, 0),
+    sections: sections.rows,
+  };
+}
+
+/** The site's origin: that of the first declared URL the audit could read (file order, then position). */
+export async function siteOrigin(auditId: string): Promise<string | null> {
+  const { rows } = await pool().query<{ origin: string | null }>(
+    `SELECT substring(e.loc from '(?i)^https?://[^/?#]+') AS origin FROM sitemap_entries e
+      WHERE e.audit_id = $1 AND e.key IS NOT NULL ORDER BY e.file_id, e.position LIMIT 1`,
+    [auditId],
+  );
+  return rows[0]?.origin ?? null;
+}
