@@ -1,0 +1,176 @@
+'use client';
+// "Build corrected sitemap": the options of the corrected set (gzip, URLs per file, base URL), its
+// before/after summary as the approved decisions leave it, and a download link to the zip. The link is a
+// plain anchor: the server streams the zip as an attachment while it writes it.
+import { useId, useState } from 'react';
+import { QueryStatus } from '@/components/ui/query-status';
+import { formatCount } from '@/lib/audits/format';
+import { reasonLabel } from '@/lib/findings/format';
+import { type SetOptions, sitemapSetZipHref, useSitemapSetSummary } from '@/lib/sitemap-set/hooks';
+import { DEFAULT_MAX_URLS, MAX_URLS_LIMIT, type SitemapSetSummaryDto } from '@/lib/sitemap-set/schema';
+
+const SECTIONS_SHOWN = 10;
+
+function isBaseValid(text: string): boolean {
+  return text === '' || (/^https?:\/\/[^/?#\s]+(\/[^?#\s]*)?$/i.test(text) && URL.canParse(text));
+}
+
+function Summary({ summary }: { summary: SitemapSetSummaryDto }) {
+  const removed = Object.entries(summary.removed);
+  const totalRemoved = removed.reduce((n, [, count]) => n + count, 0);
+  const rows: [string, string][] = [
+    [
+      'Declared entries',
+      `${formatCount(summary.before.entries)} in ${formatCount(summary.before.files)} files`,
+    ],
+    ['Removed (approved prune rows)', formatCount(totalRemoved)],
+    ['Replaced by the crawled URL', formatCount(summary.replaced)],
+    ['Added (approved add rows)', formatCount(summary.added)],
+    ['Duplicates merged', formatCount(summary.duplicates)],
+    [
+      'URLs in the corrected set',
+      `${formatCount(summary.after.urls)} in ${formatCount(summary.after.files)} files`,
+    ],
+  ];
+  const sections = summary.after.sections.slice(0, SECTIONS_SHOWN);
+  const more = summary.after.sections.length - sections.length + summary.after.moreSections;
+  return (
+    <div className="stack" data-testid="sitemap-set-summary">
+      <div className="table-wrap">
+        <table className="table">
+          <caption className="visually-hidden">Before and after</caption>
+          <tbody>
+            {rows.map(([label, value]) => (
+              <tr key={label}>
+                <th scope="row">{label}</th>
+                <td className="num">{value}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+      {removed.length > 0 && (
+        <p className="small">
+          Removed by reason:{' '}
+          {removed
+            .map(
+              ([reason, n]) =>
+                `${reason === 'not_a_url' ? 'not a URL' : reasonLabel(reason)} ${formatCount(n)}`,
+            )
+            .join(', ')}
+          .
+        </p>
+      )}
+      {sections.length > 0 && (
+        <p className="small" data-testid="sitemap-set-sections">
+          Files by section:{' '}
+          {sections
+            .map(
+              (s) =>
+                `${s.name}-sitemap (${formatCount(s.urls)} URLs, ${formatCount(s.files)} ${s.files === 1 ? 'file' : 'files'})`,
+            )
+            .join(', ')}
+          {more > 0 ? `, and ${formatCount(more)} more sections` : ''}, plus sitemap-index.xml listing them at{' '}
+          <span className="mono">{summary.options.base}</span>.
+        </p>
+      )}
+    </div>
+  );
+}
+
+export function SitemapSetBuilder({ auditId }: { auditId: string }) {
+  const id = useId();
+  const [gzip, setGzip] = useState(true);
+  const [maxText, setMaxText] = useState(String(DEFAULT_MAX_URLS));
+  const [baseText, setBaseText] = useState('');
+  const maxUrls = Number(maxText);
+  const isMaxValid = Number.isInteger(maxUrls) && maxUrls >= 1 && maxUrls <= MAX_URLS_LIMIT;
+  const base = baseText.trim();
+  const isValid = isMaxValid && isBaseValid(base);
+  const options: SetOptions = {
+    gzip,
+    maxUrls: isMaxValid ? maxUrls : DEFAULT_MAX_URLS,
+    base: isBaseValid(base) ? base : '',
+  };
+  const summary = useSitemapSetSummary(auditId, options);
+  return (
+    <section className="card stack" aria-labelledby={`${id}-title`} data-testid="sitemap-set-builder">
+      <h2 id={`${id}-title`}>Build corrected sitemap</h2>
+      <p className="muted small">
+        The declared sitemap with the approved prune rows removed, approved url variants replaced by their
+        crawled URL and the approved add rows added, grouped into one file per section. Pending and rejected
+        rows change nothing.
+      </p>
+      <div className="spot-form__fields">
+        <div className="field">
+          <label htmlFor={`${id}-max`} className="field__label">
+            URLs per file
+          </label>
+          <input
+            id={`${id}-max`}
+            className="input"
+            type="number"
+            inputMode="numeric"
+            min={1}
+            max={MAX_URLS_LIMIT}
+            value={maxText}
+            aria-invalid={!isMaxValid}
+            aria-describedby={`${id}-max-hint`}
+            onChange={(e) => setMaxText(e.target.value)}
+          />
+          <span id={`${id}-max-hint`} className={isMaxValid ? 'field__hint' : 'field__error'}>
+            {isMaxValid ? 'At most 50,000 (the protocol limit).' : 'Give a whole number from 1 to 50,000.'}
+          </span>
+        </div>
+        <div className="field">
+          <label htmlFor={`${id}-base`} className="field__label">
+            Base URL (optional)
+          </label>
+          <input
+            id={`${id}-base`}
+            className="input"
+            type="url"
+            inputMode="url"
+            placeholder={summary.data?.options.base ?? 'https://www.example.com/'}
+            value={baseText}
+            aria-invalid={!isBaseValid(base)}
+            aria-describedby={`${id}-base-hint`}
+            onChange={(e) => setBaseText(e.target.value)}
+          />
+          <span id={`${id}-base-hint`} className={isBaseValid(base) ? 'field__hint' : 'field__error'}>
+            {isBaseValid(base)
+              ? 'Where the files will be served; the index lists them there. Empty: the site’s origin.'
+              : 'Give an absolute http(s) URL, without a query.'}
+          </span>
+        </div>
+      </div>
+      <label className="spot-form__check">
+        <input type="checkbox" checked={gzip} onChange={(e) => setGzip(e.target.checked)} />
+        Gzip the sitemap files (.xml.gz)
+      </label>
+      <QueryStatus
+        query={summary}
+        loading="Counting the corrected set…"
+        failed="The summary could not be counted"
+      >
+        {(data) => <Summary summary={data} />}
+      </QueryStatus>
+      <div>
+        {isValid ? (
+          <a
+            className="button button--primary"
+            href={sitemapSetZipHref(auditId, options)}
+            download
+            data-testid="sitemap-set-download"
+          >
+            Download the sitemap set (.zip)
+          </a>
+        ) : (
+          <p className="field__error" role="status">
+            Fix the options above to download the set.
+          </p>
+        )}
+      </div>
+    </section>
+  );
+}

@@ -1,0 +1,36 @@
+// The corrected sitemap set in the browser: its summary (one hook) and the zip's address.
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { apiFetch } from '@/lib/api/client';
+import { findingKeys } from '@/lib/findings/hooks';
+import type { SitemapSetSummaryDto } from './schema';
+
+export interface SetOptions {
+  gzip: boolean;
+  maxUrls: number;
+  /** Empty: the site's origin. */
+  base: string;
+}
+
+const base = (auditId: string) => `/api/v1/audits/${encodeURIComponent(auditId)}`;
+
+export function setSearch(options: SetOptions): string {
+  const params = new URLSearchParams({ gzip: options.gzip ? '1' : '0', maxUrls: String(options.maxUrls) });
+  if (options.base) params.set('base', options.base);
+  return params.toString();
+}
+
+export function sitemapSetZipHref(auditId: string, options: SetOptions): string {
+  return `${base(auditId)}/sitemap-set.zip?${setSearch(options)}`;
+}
+
+/** The before/after summary. Keyed under the findings' counts (findingKeys.counts),
+ * which every decision invalidates: the summary follows the review without a hook of its own for that. */
+export function useSitemapSetSummary(auditId: string, options: SetOptions, { enabled = true } = {}) {
+  return useQuery({
+    queryKey: [...findingKeys.counts(auditId), 'sitemap-set', options] as const,
+    queryFn: ({ signal }) =>
+      apiFetch<SitemapSetSummaryDto>(`${base(auditId)}/sitemap-set?${setSearch(options)}`, { signal }),
+    placeholderData: keepPreviousData,
+    enabled,
+  });
+}
