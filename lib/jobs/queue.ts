@@ -14,6 +14,7 @@ export const QUEUES = [
   'gsc-import',
   'gsc-inspection-select',
   'gsc-inspection',
+  'lint',
 ] as const;
 export type QueueName = (typeof QUEUES)[number];
 

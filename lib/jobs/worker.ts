@@ -7,6 +7,7 @@ import { intEnv } from '@/lib/db/config';
 import { gscImportRun } from '@/lib/gsc/import-run';
 import { gscInspectionRun } from '@/lib/gsc/inspection-run';
 import { startHeartbeat } from '@/lib/health/heartbeat';
+import { lintRun } from '@/lib/lint/run';
 import { reapStaleRuns } from '@/lib/runs/reaper';
 import { runStep } from '@/lib/runs/runner';
 import { staleAfterSeconds } from '@/lib/runs/settings';
@@ -16,7 +17,13 @@ import { getBoss, stopBoss, tolerateQueueBookkeepingFailures, wakeWorkers, work 
 import { listenForJobs } from './wake';
 
 /** Every kind of background run this worker serves. */
-export const RUN_KINDS: readonly RunKind[] = [auditRun, spotCheckRun, gscImportRun, gscInspectionRun];
+export const RUN_KINDS: readonly RunKind[] = [
+  auditRun,
+  spotCheckRun,
+  gscImportRun,
+  gscInspectionRun,
+  lintRun,
+];
 
 export interface WorkerHandle {
   stop(): Promise<void>;

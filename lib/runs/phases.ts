@@ -25,6 +25,7 @@ export const PHASE_LABELS = {
   inspect_queued: 'Queued for URL inspection',
   inspecting: 'Inspecting URLs with Search Console',
   waiting_for_quota: "Waiting for the next day's inspection quota",
+  linting: 'Grading the sitemap files',
   done: 'Done',
   failed: 'Failed',
   cancelled: 'Cancelled',
@@ -100,3 +101,11 @@ export const GSC_INSPECTION_PHASES = [
   'waiting_for_quota',
 ] as const satisfies readonly RunPhase[];
 export type GscInspectionPhase = (typeof GSC_INSPECTION_PHASES)[number];
+
+/** The step of a sitemap lint (lib/lint/run.ts): grade the audit's stored sitemap files. */
+export const LINT_STEPS = ['lint'] as const;
+export type LintStep = (typeof LINT_STEPS)[number];
+
+/** The phases of a sitemap lint: audit_lints' CHECK constraint lists exactly these. */
+export const LINT_PHASES = [...COMMON_PHASES, 'linting'] as const satisfies readonly RunPhase[];
+export type LintPhase = (typeof LINT_PHASES)[number];

@@ -87,6 +87,7 @@ describe('GET /api/health', () => {
       { name: 'gsc-import', queued: 0, active: 0 },
       { name: 'gsc-inspection-select', queued: 0, active: 0 },
       { name: 'gsc-inspection', queued: 0, active: 0 },
+      { name: 'lint', queued: 0, active: 0 },
     ]);
     expect(body.workers).toEqual({ live: 0, liveWithinSeconds: 3, heartbeats: [] });
   });

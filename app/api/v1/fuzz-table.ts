@@ -15,6 +15,7 @@ import {
 } from '@/lib/auth/schema';
 import { ZDecisionRequest } from '@/lib/findings/schema';
 import { ZGscCredentialsInput, ZGscInspectionRequest } from '@/lib/gsc/inspection-schema';
+import { ZLintRequest } from '@/lib/lint/schema';
 import { ZSpotCheckRequest, ZSpotCheckRetry } from '@/lib/spot-check/schema';
 
 /** Rows the test creates before fuzzing. */
@@ -258,6 +259,12 @@ export function routeTable(fx: Fixtures): Record<string, RouteSpec> {
       body: { POST: { schema: ZSpotCheckRetry, valid: [{ only: 'errors' }] } },
     },
     'audits/[id]/sitemaps': { params: audit(fx), query: [{ limit: '5', cursor: '1' }] },
+    'audits/[id]/lint': {
+      params: audit(fx),
+      query: [{ limit: '5', offset: '1' }],
+      // A valid body queues a lint of the fixture audit (nothing runs it; later ones answer 409).
+      body: { POST: { schema: ZLintRequest, valid: [{ siteUrl: 'https://a.example/' }] } },
+    },
     'auth/login': {
       body: {
         POST: { schema: ZLogin, valid: [{ email: fx.loginEmail, password: fx.password, next: '/audits' }] },

@@ -1,0 +1,146 @@
+// Turns an audit's stored sitemap rows back into what lib/hygiene's engine is fed by a walk: each file's
+// metadata, its entries and the reader's stats. What the ingest did not store cannot be judged here: a
+// file's Content-Type and Content-Encoding, its BOM, its gzip bytes, entry line numbers, the locations of
+// an index's children as written (they are stored resolved) and robots.txt's rules (NOT_JUDGED).
+import type { FileMeta } from '@/lib/hygiene/types';
+import type {
+  ParseStats,
+  SitemapChildEntry,
+  SitemapKind,
+  SitemapUrlEntry,
+  SitemapWarning,
+} from '@/lib/sitemap/types';
+
+/** Rules the stored rows cannot fire, shown with the results so that their absence is not read as clean. */
+export const NOT_JUDGED = ['robots_disallowed', 'content_type_not_xml', 'gzip_mismatch', 'bom'] as const;
+
+export interface StoredFile {
+  id: number;
+  parentId: number | null;
+  url: string | null;
+  uploadName: string | null;
+  kind: string | null;
+  status: string;
+  finalUrl: string | null;
+  uncompressedBytes: number | null;
+  compressedBytes: number | null;
+  entries: number;
+  errorMessage: string | null;
+  errorLine: number | null;
+  warnings: SitemapWarning[];
+}
+
+export interface StoredEntry {
+  fileId: number;
+  position: number;
+  loc: string;
+  lastmodRaw: string | null;
+  lastmod: Date | null;
+  changefreq: string | null;
+  priority: number | null;
+  images: number;
+  videos: number;
+  news: number;
+  alternates: number;
+}
+
+const KINDS: readonly string[] = ['urlset', 'index', 'text', 'rss', 'atom'];
+
+/** Whether a stored file is a sitemap the lint judges: robots.txt rows and skipped guesses are not. */
+export function isLinted(file: StoredFile): boolean {
+  return file.kind !== 'robots' && file.status !== 'skipped' && file.status !== 'pending';
+}
+
+/** How a file is named in examples and in the dirt ranking. */
+export function fileLabel(file: StoredFile): string {
+  return file.finalUrl ?? file.url ?? file.uploadName ?? `file ${file.id}`;
+}
+
+/** `siteUrl`: what an uploaded file's relative locations resolve against (given, or inferred). */
+export function fileMeta(file: StoredFile, siteUrl: string | null): FileMeta {
+  const fetched = file.url !== null;
+  return {
+    label: fileLabel(file),
+    requestedUrl: file.url,
+    finalUrl: file.finalUrl,
+    base: fetched ? (file.finalUrl ?? file.url) : siteUrl,
+    contentType: null,
+    contentEncoding: null,
+    name: file.uploadName ?? pathOf(file.url) ?? '',
+    bom: false,
+  };
+}
+
+function pathOf(url: string | null): string | null {
+  if (url === null) return null;
+  try {
+    return new URL(url).pathname;
+  } catch {
+    return url;
+  }
+}
+
+/** The reader's stats as stored. gzip is not stored: taken to match the name, so gzip_mismatch stays quiet. */
+export function fileStats(file: StoredFile, meta: FileMeta): ParseStats {
+  return {
+    compressedBytes: file.compressedBytes ?? 0,
+    uncompressedBytes: file.uncompressedBytes ?? 0,
+    kind: file.kind !== null && KINDS.includes(file.kind) ? (file.kind as SitemapKind) : null,
+    gzip: /\.gz$/i.test(meta.name),
+    entries: file.entries,
+    warnings: file.warnings,
+  };
+}
+
+export function fileError(file: StoredFile): { message: string; line?: number } | null {
+  if (file.status !== 'failed') return null;
+  const message = file.errorMessage ?? 'The file could not be read';
+  return file.errorLine === null ? { message } : { message, line: file.errorLine };
+}
+
+/** A stored entry as the reader yielded it; its line is not stored (0: examples carry no line). */
+export function toUrlEntry(row: StoredEntry): SitemapUrlEntry {
+  return {
+    type: 'url',
+    loc: row.loc,
+    lastmodRaw: row.lastmodRaw,
+    lastmod: row.lastmod,
+    changefreq: row.changefreq,
+    priority: row.priority,
+    images: row.images,
+    videos: row.videos,
+    news: row.news,
+    alternates: row.alternates,
+    position: row.position,
+    line: 0,
+  };
+}
+
+/** An index's child, from the child's own file row (its URL as resolved by the walk). */
+export function toChildEntry(child: StoredFile, position: number): SitemapChildEntry {
+  return { type: 'sitemap', loc: child.url ?? '', lastmodRaw: null, lastmod: null, position, line: 0 };
+}
+
+/** Share of a file's entries on the prune list above which it is flagged (issue #15: 1 %). */
+export const DIRT_FLAG = 0.01;
+
+export interface FileDirt {
+  fileId: number;
+  url: string;
+  entries: number;
+  pruned: number;
+  dirt: number;
+  flagged: boolean;
+}
+
+/** Per-file dirt, dirtiest first (then the most pruned, then file order). */
+export function rankDirt(
+  rows: readonly { fileId: number; url: string; entries: number; pruned: number }[],
+): FileDirt[] {
+  return rows
+    .map((r) => {
+      const dirt = r.entries > 0 ? r.pruned / r.entries : 0;
+      return { ...r, dirt, flagged: dirt > DIRT_FLAG };
+    })
+    .sort((a, b) => b.dirt - a.dirt || b.pruned - a.pruned || a.fileId - b.fileId);
+}

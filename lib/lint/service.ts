@@ -1,0 +1,198 @@
+// The sitemap lint's orchestration: its step (stored rows through lib/hygiene's engine, per-file dirt from
+// the prune list, results stored with the outcome), starting one (after an audit's reconciliation, or on
+// a reviewer's request) and the report the API serves.
+import { randomUUID } from 'node:crypto';
+import { AppError } from '@/lib/errors';
+import { LintEngine } from '@/lib/hygiene/engine';
+import { RULES, type RuleCode } from '@/lib/hygiene/rules';
+import type { LintExample, LintResult } from '@/lib/hygiene/types';
+import type { LintPhase, LintStep } from '@/lib/runs/phases';
+import { startRun } from '@/lib/runs/service';
+import type { StepHandler } from '@/lib/runs/types';
+import {
+  activeLint,
+  auditStatus,
+  entryCountsAgainstPrune,
+  firstEntryOrigin,
+  latestLint,
+  lintOf,
+  storedFileDirt,
+  storedFiles,
+  storedResult,
+  streamEntries,
+} from './data';
+import {
+  fileError,
+  fileLabel,
+  fileMeta,
+  fileStats,
+  isLinted,
+  NOT_JUDGED,
+  rankDirt,
+  type StoredEntry,
+  type StoredFile,
+  toChildEntry,
+  toUrlEntry,
+} from './feed';
+import { insertLint, storeLintResults } from './mutations';
+import { lintRun } from './run';
+import type { LintReport, TLintPage } from './schema';
+
+/** Hands out a sorted entry stream file by file: entries of files the lint skips are passed over. */
+class EntriesByFile {
+  private batch: StoredEntry[] = [];
+  private at = 0;
+  private ended = false;
+
+  constructor(private readonly source: AsyncIterator<StoredEntry[]>) {}
+
+  private async fill(): Promise<boolean> {
+    while (this.at >= this.batch.length) {
+      if (this.ended) return false;
+      const next = await this.source.next();
+      if (next.done) {
+        this.ended = true;
+        return false;
+      }
+      this.batch = next.value;
+      this.at = 0;
+    }
+    return true;
+  }
+
+  async *of(fileId: number): AsyncGenerator<StoredEntry[]> {
+    while (await this.fill()) {
+      const batch = this.batch;
+      while (this.at < batch.length && (batch[this.at] as StoredEntry).fileId < fileId) this.at++;
+      if (this.at >= batch.length) continue;
+      const from = this.at;
+      while (this.at < batch.length && (batch[this.at] as StoredEntry).fileId === fileId) this.at++;
+      if (this.at > from) yield batch.slice(from, this.at);
+      // The batch goes on with a later file's entries: this file's are over.
+      if (this.at < batch.length) return;
+    }
+  }
+}
+
+/** Entries carry no stored line: their examples say none rather than line 0. */
+function withoutLineZero(results: LintResult[]): LintResult[] {
+  const clean = (e: LintExample): LintExample => {
+    if (e.line !== 0) return e;
+    const { line: _line, ...rest } = e;
+    return rest;
+  };
+  return results.map((r) => ({ ...r, examples: r.examples.map(clean) }));
+}
+
+export const lintStep: StepHandler<LintStep, LintPhase> = async ({ run, progress }) => {
+  const target = await lintOf(run.id);
+  if (!target) throw new AppError('not_found', 'No such sitemap lint');
+  const { auditId } = target;
+  const files = (await storedFiles(auditId)).filter(isLinted);
+  const uploads = files.some((f) => f.url === null);
+  const inferred = target.siteUrl === null && uploads ? await firstEntryOrigin(auditId) : null;
+  const siteUrl = target.siteUrl ?? inferred;
+  const children = new Map<number, StoredFile[]>();
+  for (const f of files) {
+    if (f.parentId === null) continue;
+    const list = children.get(f.parentId) ?? [];
+    list.push(f);
+    children.set(f.parentId, list);
+  }
+  const total = files.reduce((n, f) => n + (f.kind === 'index' ? 0 : f.entries), 0);
+  // robots.txt's rules are not stored by the ingest: robots_disallowed is not judged (NOT_JUDGED).
+  const engine = new LintEngine({ robots: null });
+  const entries = new EntriesByFile(streamEntries(auditId)[Symbol.asyncIterator]());
+  let done = 0;
+  await progress.update('linting', 0, total);
+  for (const file of files) {
+    const meta = fileMeta(file, siteUrl);
+    const error = fileError(file);
+    if (error && file.kind === null) {
+      engine.fileFailed(meta, error.message);
+      continue;
+    }
+    engine.beginFile(meta);
+    if (file.kind === 'index') engine.addEntries((children.get(file.id) ?? []).map(toChildEntry));
+    for await (const batch of entries.of(file.id)) {
+      engine.addEntries(batch.map(toUrlEntry));
+      done += batch.length;
+      await progress.update('linting', done, total);
+    }
+    engine.endFile(fileStats(file, meta), error);
+  }
+  const rules = withoutLineZero(engine.finish());
+  const labels = new Map(files.map((f) => [f.id, fileLabel(f)]));
+  const dirt = rankDirt(
+    (await entryCountsAgainstPrune(auditId))
+      .filter((r) => labels.has(r.fileId))
+      .map((r) => ({ ...r, url: labels.get(r.fileId) as string })),
+  );
+  const summary = {
+    ...engine.totals,
+    siteUrl,
+    siteUrlInferred: inferred !== null,
+    reconciled: target.reconciled,
+    notJudged: NOT_JUDGED,
+  };
+  return {
+    outcome: 'succeeded',
+    write: (client) => storeLintResults(client, run.id, auditId, rules, dirt, summary),
+  };
+};
+
+/** Starts a lint of an ingested audit for `by`: 404 without the audit, 409 while it (or a lint) runs. */
+export async function startLint(auditId: string, by: string, siteUrl: string | null = null): Promise<string> {
+  const status = await auditStatus(auditId);
+  if (status === null) throw new AppError('not_found', 'No such audit');
+  if (status !== 'succeeded' && status !== 'partial')
+    throw new AppError('conflict', 'This audit has not finished reading its sitemaps; nothing to grade yet');
+  if (await activeLint(auditId))
+    throw new AppError('conflict', 'The sitemap files of this audit are being graded already');
+  const id = randomUUID();
+  await insertLint(id, auditId, by, siteUrl);
+  await startRun(lintRun, id);
+  return id;
+}
+
+/** The lint every reconciled audit gets (its review-index step calls it). Never throws: the audit is done
+ * either way, and a reviewer can start one (POST …/lint). */
+export async function startLintAfterAudit(auditId: string): Promise<void> {
+  try {
+    if (await activeLint(auditId)) return;
+    const id = randomUUID();
+    await insertLint(id, auditId, 'system', null);
+    await startRun(lintRun, id);
+  } catch (error) {
+    console.error(
+      `[worker] could not start the sitemap lint of audit ${auditId}: ${(error as Error).message}`,
+    );
+  }
+}
+
+/** What GET …/lint answers: the latest lint's state and the stored result (files ranked, paged). */
+export async function lintReport(auditId: string, page: TLintPage): Promise<LintReport> {
+  if ((await auditStatus(auditId)) === null) throw new AppError('not_found', 'No such audit');
+  const [latest, result] = await Promise.all([latestLint(auditId), storedResult(auditId)]);
+  const files = result ? await storedFileDirt(result.lintId, page.limit, page.offset) : null;
+  return {
+    status: latest?.status ?? 'none',
+    lint: latest && {
+      id: latest.id,
+      status: latest.status,
+      phase: latest.phase,
+      error: latest.errorMessage,
+      createdAt: latest.createdAt.toISOString(),
+      finishedAt: latest.finishedAt?.toISOString() ?? null,
+    },
+    checkedAt: result?.finishedAt?.toISOString() ?? null,
+    summary: result?.summary ?? null,
+    rules: (result?.rules ?? []).map((r) => {
+      const rule = RULES[r.code as RuleCode] as { title: string; fix: string } | undefined;
+      return { ...r, title: rule?.title ?? r.code, fix: rule?.fix ?? '' };
+    }),
+    files: files?.files ?? [],
+    filesTotal: files?.total ?? 0,
+    filesFlagged: files?.flagged ?? 0,
+  };
+}
