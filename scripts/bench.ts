@@ -6,7 +6,8 @@
 // live spot-check of 2,000 rows over 50 local hosts: no large inputs needed), BENCH_PAGE_ONLY=1 (only the audit
 // page's first screen, on the newest reconciled audit of BENCH_URLS URLs or more in the bench's database,
 // built first when there is none), BENCH_LINT_ONLY=1 (only `sitemap-audit lint` on the BENCH_URLS tree served
-// over HTTP, as a child process under /usr/bin/time -v: URLs/s and peak RSS; no database).
+// over HTTP, as a child process under /usr/bin/time -v: URLs/s and peak RSS; no database), BENCH_SET_ONLY=1 (only
+// the corrected sitemap set of that audit, built as the zip route builds it: URLs/s and peak RSS).
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { once } from 'node:events';
@@ -23,6 +24,7 @@ import { ensureDatabase } from '@/lib/db/bootstrap';
 import { closeDb, pool } from '@/lib/db/client';
 import { stopBoss } from '@/lib/jobs/queue';
 import { startRun } from '@/lib/runs/service';
+import { sitemapSetSummary, sitemapSetZip } from '@/lib/sitemap-set/service';
 import { measureAuditPage } from './bench/audit-page';
 import { measureExport, measurePages } from './bench/findings';
 import { type BenchInputs, generateInputs } from './bench/generate';
@@ -38,6 +40,7 @@ const QUICK = process.env.BENCH_QUICK === '1';
 const SPOT_ONLY = process.env.BENCH_SPOT_ONLY === '1';
 const PAGE_ONLY = process.env.BENCH_PAGE_ONLY === '1';
 const LINT_ONLY = process.env.BENCH_LINT_ONLY === '1';
+const SET_ONLY = process.env.BENCH_SET_ONLY === '1';
 const referenceScript = path.resolve(root, '..', 'shared', 'reference', 'reconcile_sitemap.py');
 const log = (message: string) => console.log(`[bench] ${message}`);
 
@@ -250,38 +253,43 @@ async function waitForIndexes(id: string) {
   while ((await getAudit(id))?.findings?.indexesReady === false) await new Promise((r) => setTimeout(r, 200));
 }
 
+/** The newest reconciled audit of URLS URLs or more in the bench's database, built first when there is none. */
+async function benchAudit(database: Awaited<ReturnType<typeof ensureDatabase>>): Promise<string> {
+  const { rows } = await pool().query<{ id: string }>(
+    `SELECT id FROM audits WHERE status = 'succeeded' AND reconciled_at IS NOT NULL AND sitemap_entries >= $1
+     ORDER BY created_at DESC LIMIT 1`,
+    [URLS],
+  );
+  const found = rows[0]?.id;
+  if (found) return found;
+  log(`no reconciled audit of ${URLS.toLocaleString('en-US')} URLs yet: building one…`);
+  const inputs = await generateInputs(dir, URLS, CRAWL_ROWS, log);
+  const { server, indexUrl } = await serveTree(inputs);
+  const worker = await startWorker(database.workerUrl);
+  try {
+    const crawl = {
+      role: 'crawl',
+      kind: 'upload',
+      fileName: 'crawl.jsonl',
+      storedPath: inputs.crawlFile,
+    } as const;
+    const id = (await runAudit([{ role: 'sitemap', kind: 'url', url: indexUrl }, crawl])).id;
+    await waitForIndexes(id);
+    return id;
+  } finally {
+    worker.kill('SIGTERM');
+    await once(worker, 'exit');
+    server.close();
+  }
+}
+
 /** BENCH_PAGE_ONLY=1: the audit page's first screen (scripts/bench/audit-page.ts) on a warm server. */
 async function pageOnly() {
   process.env.DATA_DIR ??= path.join(dir, 'data');
   process.env.ALLOW_PRIVATE_NETWORK = 'true';
   const database = await ensureDatabase(log);
   try {
-    const { rows } = await pool().query<{ id: string }>(
-      `SELECT id FROM audits WHERE status = 'succeeded' AND reconciled_at IS NOT NULL AND sitemap_entries >= $1
-       ORDER BY created_at DESC LIMIT 1`,
-      [URLS],
-    );
-    let id = rows[0]?.id;
-    if (!id) {
-      log(`no reconciled audit of ${URLS.toLocaleString('en-US')} URLs yet: building one…`);
-      const inputs = await generateInputs(dir, URLS, CRAWL_ROWS, log);
-      const { server, indexUrl } = await serveTree(inputs);
-      const worker = await startWorker(database.workerUrl);
-      try {
-        const crawl = {
-          role: 'crawl',
-          kind: 'upload',
-          fileName: 'crawl.jsonl',
-          storedPath: inputs.crawlFile,
-        } as const;
-        id = (await runAudit([{ role: 'sitemap', kind: 'url', url: indexUrl }, crawl])).id;
-        await waitForIndexes(id);
-      } finally {
-        worker.kill('SIGTERM');
-        await once(worker, 'exit');
-        server.close();
-      }
-    }
+    const id = await benchAudit(database);
     await waitForIndexes(id);
     log(`timing the audit page's first screen on audit ${id}…`);
     const auditPage = await measureAuditPage(id);
@@ -348,8 +356,54 @@ async function lintOnly() {
   }
 }
 
+/**
+ * BENCH_SET_ONLY=1: the corrected sitemap set of the bench's audit (benchAudit), built as
+ * GET …/sitemap-set.zip builds it and read to the end in this process: URLs/s, and the process's peak RSS
+ * sampled every 50 ms (the set is streamed, so it should not follow the URL count).
+ */
+async function setOnly() {
+  process.env.DATA_DIR ??= path.join(dir, 'data');
+  process.env.ALLOW_PRIVATE_NETWORK = 'true';
+  const database = await ensureDatabase(log);
+  try {
+    const id = await benchAudit(database);
+    const options = { gzip: true, maxUrls: 25_000, base: 'https://bench.example/' };
+    let peakRss = process.memoryUsage().rss;
+    const sampler = setInterval(() => {
+      peakRss = Math.max(peakRss, process.memoryUsage().rss);
+    }, 50);
+    const summaryStart = performance.now();
+    const summary = await sitemapSetSummary(id, options);
+    const summarySeconds = (performance.now() - summaryStart) / 1000;
+    const startedAt = performance.now();
+    const { body } = await sitemapSetZip(id, options);
+    let zipBytes = 0;
+    for await (const chunk of body) zipBytes += chunk.byteLength;
+    const seconds = (performance.now() - startedAt) / 1000;
+    clearInterval(sampler);
+    const set = {
+      urls: summary.after.urls,
+      files: summary.after.files,
+      zipMb: Math.round(zipBytes / 1024 / 1024),
+      summarySeconds: Math.round(summarySeconds * 10) / 10,
+      seconds: Math.round(seconds * 10) / 10,
+      urlsPerSecond: Math.round(summary.after.urls / seconds),
+      peakRssMb: Math.round(peakRss / 1024 / 1024),
+    };
+    console.log(JSON.stringify({ date: new Date().toISOString(), auditId: id, set }, null, 2));
+    log(
+      `sitemap set: ${set.urls.toLocaleString('en-US')} URLs in ${set.files} files (${set.zipMb} MB zip) in ${set.seconds} s (${set.urlsPerSecond.toLocaleString('en-US')} URLs/s; summary ${set.summarySeconds} s), peak RSS ${set.peakRssMb} MB`,
+    );
+  } finally {
+    await stopBoss();
+    await closeDb();
+    await database.stop();
+  }
+}
+
 async function main() {
   if (LINT_ONLY) return lintOnly();
+  if (SET_ONLY) return setOnly();
   if (SPOT_ONLY) return spotCheckOnly();
   if (PAGE_ONLY) return pageOnly();
   const inputs = await generateInputs(dir, URLS, CRAWL_ROWS, log);
