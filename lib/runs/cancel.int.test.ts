@@ -204,13 +204,25 @@ describe('heartbeats', () => {
     const alive = await heartbeat(
       auditRun,
       { id, attempt: 1 },
-      { phase: 'sitemaps', done: 2, total: 5, counters: { sitemapEntries: 1234 } },
+      { phase: 'sitemaps', done: 2, total: 5, counters: { sitemapFiles: 2, sitemapEntries: 1234 } },
     );
     expect(alive).toBe(true);
+    const { rows } = await pool().query(
+      'SELECT phase, progress_done, progress_total, sitemap_files, sitemap_entries FROM audits WHERE id = $1',
+      [id],
+    );
+    expect(rows[0]).toEqual({
+      phase: 'sitemaps',
+      progress_done: 2,
+      progress_total: 5,
+      sitemap_files: 2,
+      sitemap_entries: 1234,
+    });
+    // The page's progress is derived from the same row (lib/audits/progress.ts): files read of the total.
     expect(await getAudit(id)).toMatchObject({
       phase: 'sitemaps',
       progress: { done: 2, total: 5 },
-      sitemap: { entries: 1234 },
+      sitemap: { files: 2, entries: 1234 },
     });
     // Another attempt's heartbeat is refused: the run is not its own.
     expect(
