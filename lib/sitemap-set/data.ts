@@ -73,12 +73,13 @@ export interface SetCounts {
   replaced: number;
   added: number;
   candidates: number;
-  /** URLs per section of the de-duplicated set. */
+  /** URLs per section of the de-duplicated set (empty unless asked). */
   sections: { section: string; urls: number }[];
 }
 
-/** What the set would hold, counted in Postgres without writing it. */
-export async function setCounts(auditId: string): Promise<SetCounts> {
+/** What the set would hold, counted in Postgres without writing it; its sections (a sort of the whole
+ * set) only when asked. */
+export async function setCounts(auditId: string, withSections: boolean): Promise<SetCounts> {
   const p = pool();
   const [entries, removed, candidates, sections] = await Promise.all([
     p.query<{ entries: number; files: number }>(
@@ -98,10 +99,12 @@ export async function setCounts(auditId: string): Promise<SetCounts> {
       `SELECT c.rank, count(*)::int AS n FROM (${CANDIDATES}) c GROUP BY c.rank`,
       [auditId],
     ),
-    p.query<{ section: string; urls: number }>(
-      `SELECT s.section, count(*)::int AS urls FROM (${SET_ROWS}) s GROUP BY s.section ORDER BY s.section`,
-      [auditId],
-    ),
+    withSections
+      ? p.query<{ section: string; urls: number }>(
+          `SELECT s.section, count(*)::int AS urls FROM (${SET_ROWS}) s GROUP BY s.section ORDER BY s.section`,
+          [auditId],
+        )
+      : { rows: [] },
   ]);
   const byRank = new Map(candidates.rows.map((r) => [r.rank, r.n]));
   return {

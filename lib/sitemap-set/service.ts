@@ -5,7 +5,7 @@ import { Readable } from 'node:stream';
 import yazl from 'yazl';
 import { AppError } from '@/lib/errors';
 import { reconciledAudit } from '@/lib/findings/data';
-import { setCounts, siteOrigin, streamSetRows } from './data';
+import { type SetCounts, setCounts, siteOrigin, streamSetRows } from './data';
 import { sectionStem } from './naming';
 import type { SitemapSetSummaryDto, TSitemapSetQuery } from './schema';
 import { indexXml, type SetFile, writeSitemapSet } from './writer';
@@ -22,22 +22,28 @@ async function baseOf(auditId: string, query: TSitemapSetQuery): Promise<string>
   return `${origin.toLowerCase()}/`;
 }
 
-/** What the set holds before and after, per section, without building it (409 before the reconcile). */
-export async function sitemapSetSummary(
-  auditId: string,
+interface SectionTally {
+  name: string;
+  urls: number;
+  files: number;
+}
+
+/** Adds a section's URLs and files to its stem's tally: segments that make the same stem share its
+ * files' numbering (naming.ts), so the summary shows them as one section. */
+function tally(stems: Map<string, SectionTally>, name: string, urls: number, files: number): void {
+  const seen = stems.get(name) ?? { name, urls: 0, files: 0 };
+  seen.urls += urls;
+  seen.files += files;
+  stems.set(name, seen);
+}
+
+function summaryOf(
+  counts: SetCounts,
+  stems: Map<string, SectionTally>,
+  base: string,
   query: TSitemapSetQuery,
-): Promise<SitemapSetSummaryDto> {
-  await reconciledAudit(auditId);
-  const [counts, base] = await Promise.all([setCounts(auditId), baseOf(auditId, query)]);
-  // Segments that make the same stem share its files' numbering (naming.ts): summed here as one section.
-  const stems = new Map<string, number>();
-  for (const s of counts.sections) {
-    const stem = sectionStem(s.section);
-    stems.set(stem, (stems.get(stem) ?? 0) + s.urls);
-  }
-  const sections = [...stems]
-    .map(([name, urls]) => ({ name, urls, files: Math.ceil(urls / query.maxUrls) }))
-    .sort((a, b) => b.urls - a.urls || (a.name < b.name ? -1 : 1));
+): SitemapSetSummaryDto {
+  const sections = [...stems.values()].sort((a, b) => b.urls - a.urls || (a.name < b.name ? -1 : 1));
   const urls = sections.reduce((sum, s) => sum + s.urls, 0);
   return {
     before: { entries: counts.entries, files: counts.files },
@@ -53,6 +59,20 @@ export async function sitemapSetSummary(
     },
     options: { gzip: query.gzip, maxUrls: query.maxUrls, base },
   };
+}
+
+/** What the set holds before and after, per section, without building it (409 before the reconcile). */
+export async function sitemapSetSummary(
+  auditId: string,
+  query: TSitemapSetQuery,
+): Promise<SitemapSetSummaryDto> {
+  await reconciledAudit(auditId);
+  const [counts, base] = await Promise.all([setCounts(auditId, true), baseOf(auditId, query)]);
+  const stems = new Map<string, SectionTally>();
+  for (const s of counts.sections) {
+    tally(stems, sectionStem(s.section), s.urls, Math.ceil(s.urls / query.maxUrls));
+  }
+  return summaryOf(counts, stems, base, query);
 }
 
 /** The zip's file name for an audit. */
@@ -71,7 +91,8 @@ export async function sitemapSetZip(
   query: TSitemapSetQuery,
 ): Promise<{ body: ReadableStream<Uint8Array>; name: string }> {
   const audit = await reconciledAudit(auditId);
-  const summary = await sitemapSetSummary(auditId, query);
+  // The counts without the sections: those come from the files as written (no second sort of the set).
+  const [counts, base] = await Promise.all([setCounts(auditId, false), baseOf(auditId, query)]);
   const zip = new yazl.ZipFile();
   const abort = new AbortController();
   const output = zip.outputStream as Readable;
@@ -83,9 +104,11 @@ export async function sitemapSetZip(
       (name, body, isCompressed) => zip.addReadStream(body, name, { compress: !isCompressed }),
       abort.signal,
     );
-    zip.addBuffer(Buffer.from(indexXml(files, summary.options.base)), 'sitemap-index.xml');
+    zip.addBuffer(Buffer.from(indexXml(files, base)), 'sitemap-index.xml');
+    const stems = new Map<string, SectionTally>();
+    for (const file of files) tally(stems, file.stem, file.urls, 1);
     const written = files.map(({ name, urls, bytes }) => ({ name, urls, bytes }));
-    const json = { ...summary, after: { ...summary.after, files: files.length }, files: written };
+    const json = { ...summaryOf(counts, stems, base, query), files: written };
     zip.addBuffer(Buffer.from(`${JSON.stringify(json, null, 2)}\n`), 'summary.json');
     zip.end();
   };
