@@ -94,7 +94,7 @@ export function SitemapSetBuilder({ auditId }: { auditId: string }) {
   };
   const summary = useSitemapSetSummary(auditId, options);
   return (
-    <section className="card stack" aria-labelledby={`${id}-title`} data-testid="sitemap-set-builder">
+    <section className="card card__body stack" aria-labelledby={`${id}-title`} data-testid="sitemap-set-builder">
       <h2 id={`${id}-title`}>Build corrected sitemap</h2>
       <p className="muted small">
         The declared sitemap with the approved prune rows removed, approved url variants replaced by their
