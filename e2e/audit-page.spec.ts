@@ -18,6 +18,7 @@ const TABS: [AuditTab, string][] = [
   ['Spot-checks', 'spot-checks'],
   ['Search Console', 'search-console'],
   ['Sitemap files', 'files'],
+  ['Hygiene', 'hygiene'],
   ['Crawl import', 'crawl'],
   ['Sharing', 'sharing'],
 ];

@@ -6,6 +6,7 @@ export type AuditTab =
   | 'Spot-checks'
   | 'Search Console'
   | 'Sitemap files'
+  | 'Hygiene'
   | 'Crawl import'
   | 'Sharing';
 

@@ -196,6 +196,15 @@ const STATES: State[] = [
       },
     }),
   ),
+  // The Hygiene tab once the worker has graded the audit (rules, or none, and the files ranked by dirt).
+  {
+    name: 'audit-tab-hygiene',
+    as: 'reviewer',
+    open: async (page, made) => {
+      await page.goto(`${made.auditUrl}?tab=hygiene`);
+      await expect(page.getByTestId('hygiene-files')).toBeVisible({ timeout: 30_000 });
+    },
+  },
   {
     name: 'audit-review-panel',
     as: 'reviewer',

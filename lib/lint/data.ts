@@ -41,10 +41,12 @@ export async function storedFiles(auditId: string): Promise<StoredFile[]> {
   return rows;
 }
 
-/** The origin of the audit's first absolute http(s) entry: the site an upload's relative locations mean. */
+/** The origin of the audit's first absolute http(s) entry (in file order): the site an upload's relative
+ * locations mean. A top-1 sort of the partition, once per lint. */
 export async function firstEntryOrigin(auditId: string): Promise<string | null> {
   const { rows } = await pool().query<{ loc: string }>(
-    `SELECT loc FROM sitemap_entries WHERE audit_id = $1 AND loc ~* '^https?://[^/]' LIMIT 1`,
+    `SELECT loc FROM sitemap_entries WHERE audit_id = $1 AND loc ~* '^https?://[^/]'
+      ORDER BY file_id, position LIMIT 1`,
     [auditId],
   );
   const loc = rows[0]?.loc;

@@ -67,3 +67,8 @@ export interface LintReport {
   filesTotal: number;
   filesFlagged: number;
 }
+
+/** Whether a lint of this status is still to finish (the report is polled meanwhile). */
+export function isLintActive(status: string): boolean {
+  return status === 'queued' || status === 'running';
+}

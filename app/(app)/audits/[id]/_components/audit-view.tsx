@@ -1,7 +1,7 @@
 'use client';
 // The audit page body: a summary (header, live progress, totals, issues, findings summary), then the
-// sections as tabs (audit-sections.tsx): Review, Spot-checks, Search Console, Sitemap files, Crawl import
-// and Sharing, each present once it applies. The first data comes with the page (audit-seed.ts).
+// sections as tabs (audit-sections.tsx): Review, Spot-checks, Search Console, Sitemap files, Hygiene, Crawl
+// import and Sharing, each present once it applies. The first data comes with the page (audit-seed.ts).
 import Link from 'next/link';
 import { useRouter } from 'next/navigation';
 import { Suspense, useEffect } from 'react';
@@ -21,6 +21,7 @@ import { type AuditPageSeed, useAuditSeed } from './audit-seed';
 import { CrawlReport } from './crawl-report';
 import { FindingsSummaryArea, ReviewArea } from './findings-area';
 import { GscSection } from './gsc-section';
+import { HygieneSection } from './hygiene-section';
 import { IssueLists } from './issue-lists';
 import { ProgressPanel } from './progress-panel';
 import { SharePanel } from './share-panel';
@@ -134,6 +135,11 @@ export function AuditView({ id, seed }: { id: string; seed?: AuditPageSeed }) {
           ) : (
             <PlainSitemapTree auditId={id} />
           ),
+      },
+      (data.status === 'succeeded' || data.status === 'partial') && {
+        id: 'hygiene',
+        label: 'Hygiene',
+        render: () => <HygieneSection auditId={id} hasFindings={Boolean(findings)} />,
       },
       { id: 'crawl', label: 'Crawl import', render: () => <CrawlReport audit={data} /> },
       findings && canShare && { id: 'sharing', label: 'Sharing', render: () => <SharePanel auditId={id} /> },

@@ -1,0 +1,226 @@
+'use client';
+// The audit page's Hygiene tab (issue #15 item 5): the sitemap lint's rules grouped by severity (count, fix,
+// examples on demand), the files ranked by dirt (share of their entries on the prune list, flagged above
+// 1 %), "Re-check" for reviewers, a waiting state while a lint runs (polled, lib/lint/hooks.ts), and the
+// corrected sitemap set's builder once the audit has findings.
+import { useState } from 'react';
+import { useCan } from '@/app/session-context';
+import { Alert } from '@/components/ui/alert';
+import { Badge } from '@/components/ui/badge';
+import { DateTime } from '@/components/ui/date-time';
+import { formatCount } from '@/lib/audits/format';
+import type { Severity } from '@/lib/hygiene/types';
+import { useAuditLint, useRecheckLint } from '@/lib/lint/hooks';
+import { isLintActive, LINT_FILES_MAX, type LintFileDto, type LintRuleDto } from '@/lib/lint/schema';
+import { SitemapSetBuilder } from './sitemap-set-builder';
+
+const FILES_PAGE = 50;
+
+const GROUPS: { severity: Severity; title: string; tone: 'danger' | 'warning' | 'info' }[] = [
+  { severity: 'error', title: 'Errors', tone: 'danger' },
+  { severity: 'warning', title: 'Warnings', tone: 'warning' },
+  { severity: 'info', title: 'Info', tone: 'info' },
+];
+
+function percent(share: number): string {
+  const value = share * 100;
+  return `${value > 0 && value < 0.1 ? '<0.1' : value.toFixed(value < 10 ? 1 : 0)} %`;
+}
+
+function RuleItem({ rule }: { rule: LintRuleDto }) {
+  return (
+    <li className="hygiene-rule" data-testid={`hygiene-rule-${rule.code}`}>
+      <details>
+        <summary>
+          <span className="hygiene-rule__title">{rule.title}</span>{' '}
+          <code className="muted small">{rule.code}</code>{' '}
+          <span className="hygiene-rule__count">{formatCount(rule.count)}</span>
+        </summary>
+        <p className="small">
+          <strong>Fix:</strong> {rule.fix}
+        </p>
+        {rule.examples.length > 0 ? (
+          <ul className="hygiene-examples small">
+            {rule.examples.map((example, index) => (
+              // biome-ignore lint/suspicious/noArrayIndexKey: examples are a fixed list in stored order
+              <li key={index}>
+                {example.url ? <span className="mono">{example.url}</span> : null}
+                <span className="muted">
+                  {example.url ? ' in ' : ''}
+                  {example.file}
+                  {example.line ? `:${example.line}` : ''}
+                  {example.detail ? ` — ${example.detail}` : ''}
+                </span>
+              </li>
+            ))}
+          </ul>
+        ) : null}
+      </details>
+    </li>
+  );
+}
+
+function RuleGroups({ rules }: { rules: LintRuleDto[] }) {
+  if (rules.length === 0)
+    return <p data-testid="hygiene-clean">No rule fired: the sitemap files are clean.</p>;
+  return (
+    <>
+      {GROUPS.map((group) => {
+        const list = rules.filter((rule) => rule.severity === group.severity);
+        if (list.length === 0) return null;
+        return (
+          <div key={group.severity} className="stack" data-testid={`hygiene-group-${group.severity}`}>
+            <h3>
+              <Badge tone={group.tone}>{group.title}</Badge>{' '}
+              <span className="muted small">
+                {list.length === 1 ? '1 rule' : `${list.length} rules`},{' '}
+                {formatCount(list.reduce((n, rule) => n + rule.count, 0))} found
+              </span>
+            </h3>
+            <ul className="hygiene-rules">
+              {list.map((rule) => (
+                <RuleItem key={rule.code} rule={rule} />
+              ))}
+            </ul>
+          </div>
+        );
+      })}
+    </>
+  );
+}
+
+function FileRanking({
+  files,
+  total,
+  flagged,
+  onMore,
+  isLoading,
+}: {
+  files: LintFileDto[];
+  total: number;
+  flagged: number;
+  onMore: () => void;
+  isLoading: boolean;
+}) {
+  if (total === 0) return <p className="muted">No file lists URLs.</p>;
+  return (
+    <>
+      <p className="muted small">
+        {flagged === 0
+          ? 'No file has more than 1 % of its entries on the prune list.'
+          : `${formatCount(flagged)} of ${formatCount(total)} files have more than 1 % of their entries on the prune list.`}
+      </p>
+      <ol className="hygiene-files" data-testid="hygiene-files">
+        {files.map((file) => (
+          <li key={file.fileId} className="hygiene-file" data-flagged={file.flagged}>
+            <span className="mono hygiene-file__url">{file.url}</span>
+            <span className="hygiene-file__dirt">
+              <strong>{percent(file.dirt)}</strong>{' '}
+              <span className="muted small">
+                {formatCount(file.pruned)} of {formatCount(file.entries)} entries on the prune list
+              </span>{' '}
+              {file.flagged ? <Badge tone="warning">Over 1 %</Badge> : null}
+            </span>
+          </li>
+        ))}
+      </ol>
+      {files.length < total && files.length + FILES_PAGE <= LINT_FILES_MAX ? (
+        <button type="button" className="button button--small" onClick={onMore} disabled={isLoading}>
+          Show {formatCount(Math.min(FILES_PAGE, total - files.length))} more of {formatCount(total)}
+        </button>
+      ) : files.length < total ? (
+        <p className="muted small">
+          The {formatCount(files.length)} dirtiest of {formatCount(total)} files (GET …/lint pages further).
+        </p>
+      ) : null}
+    </>
+  );
+}
+
+export function HygieneSection({ auditId, hasFindings }: { auditId: string; hasFindings: boolean }) {
+  const canRecheck = useCan('reviewer');
+  const [limit, setLimit] = useState(FILES_PAGE);
+  const report = useAuditLint(auditId, limit);
+  const recheck = useRecheckLint(auditId);
+  const data = report.data;
+  const isActive = data ? isLintActive(data.status) : false;
+  const notJudged = (data?.summary?.notJudged as string[] | undefined) ?? [];
+
+  return (
+    <div className="stack" data-testid="hygiene-section">
+      <section className="card card__body stack" aria-labelledby="hygiene-heading">
+        <div className="hygiene-head">
+          <div>
+            <h2 id="hygiene-heading">Sitemap hygiene</h2>
+            <p className="muted small">
+              The sitemap files graded by the lint rules (limits, URL hygiene, lastmod honesty, duplicates,
+              how they are served), each with a fix, and the files ranked by dirt.
+            </p>
+          </div>
+          {canRecheck ? (
+            <button
+              type="button"
+              className="button"
+              onClick={() => recheck.mutate()}
+              disabled={isActive || recheck.isPending}
+              data-testid="hygiene-recheck"
+            >
+              Re-check
+            </button>
+          ) : null}
+        </div>
+        {recheck.error ? <Alert title="Could not start a re-check">{recheck.error.message}</Alert> : null}
+        {report.isError ? (
+          <Alert title="Could not load the sitemap lint">{report.error.message}</Alert>
+        ) : null}
+        {!data && !report.isError ? <p className="muted">Loading the sitemap lint…</p> : null}
+        {isActive ? (
+          <p role="status" className="hygiene-waiting" data-testid="hygiene-waiting">
+            Grading the sitemap files…{' '}
+            {data?.checkedAt ? 'The last result stays shown until it is done.' : ''}
+          </p>
+        ) : null}
+        {data?.status === 'failed' ? (
+          <Alert tone="warning" title="The last re-check failed">
+            {data.lint?.error ?? 'The sitemap files could not be graded.'}{' '}
+            {data.checkedAt ? 'The result below is the one before it.' : ''}
+          </Alert>
+        ) : null}
+        {data?.status === 'none' ? (
+          <p className="muted">
+            The sitemap files of this audit have not been graded yet
+            {canRecheck ? ': choose Re-check.' : '.'}
+          </p>
+        ) : null}
+        {data?.checkedAt ? (
+          <>
+            <p className="muted small">
+              Checked <DateTime iso={data.checkedAt} />
+              {notJudged.length > 0
+                ? `. Not judged from the stored files: ${notJudged.join(', ')} (run sitemap-audit lint on the site for those).`
+                : '.'}
+            </p>
+            <RuleGroups rules={data.rules} />
+          </>
+        ) : null}
+      </section>
+      {data?.checkedAt ? (
+        <section className="card card__body stack" aria-labelledby="hygiene-files-heading">
+          <h2 id="hygiene-files-heading">Files by dirt</h2>
+          <FileRanking
+            files={data.files}
+            total={data.filesTotal}
+            flagged={data.filesFlagged}
+            onMore={() => setLimit((n) => n + FILES_PAGE)}
+            isLoading={report.isFetching}
+          />
+        </section>
+      ) : null}
+      {hasFindings ? (
+        <SitemapSetBuilder auditId={auditId} />
+      ) : (
+        <p className="muted small">The corrected sitemap set is built from a reconciled audit's decisions.</p>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,95 @@
+// End to end: an audit of two real fixture sitemaps (squirrelscan's bad one: a relative loc, a missing loc,
+// a cross-domain URL, a future and an invalid lastmod; and its good one) is graded by the worker once it is
+// reconciled; the Hygiene tab shows the rules by severity with their fix and examples, and the files ranked
+// by dirt; a reviewer's Re-check grades them again. Screenshots at 390 and 1440 px.
+import path from 'node:path';
+import { expect, type Page, test } from '@playwright/test';
+import { openAuditTab } from './audit-tabs';
+import { expectNoSidewaysScroll, shots } from './spot-site';
+
+const fixtures =
+  process.env.FIXTURES_DIR ?? path.resolve(import.meta.dirname, '..', '..', 'shared', 'fixtures');
+const BAD = path.join(fixtures, 'malformed', 'squirrelscan-bad-sitemap-audit-rules.xml');
+const GOOD = path.join(fixtures, 'xml', 'squirrelscan-good-sitemap.xml');
+
+type LintNow = { status: string; lint: { id: string } };
+
+/** Every declared URL crawled, but two of the bad sitemap's pages are gone (404): its dirt is 2 of 7. */
+function crawl(): Buffer {
+  const ok = ['/', '/about', '/blog', '/blog/seo-guide', '/contact', '/page1', '/page4', '/valid-page'];
+  const lines = [
+    ...ok.map((p) => ({ url: `https://example.com${p}`, status: 200, crawled_at: '2026-11-27T09:00:00Z' })),
+    ...['/page2', '/page3'].map((p) => ({ url: `https://example.com${p}`, status: 404 })),
+  ];
+  return Buffer.from(`${lines.map((line) => JSON.stringify(line)).join('\n')}\n`);
+}
+
+async function shoot(page: Page, name: string) {
+  for (const width of [390, 1440]) {
+    await page.setViewportSize({ width, height: 900 });
+    await page
+      .getByTestId('hygiene-section')
+      .screenshot({ path: path.join(shots, `hygiene-${name}-${width}.png`) });
+    if (width === 390) await expectNoSidewaysScroll(page, `hygiene, ${name}`);
+  }
+  await page.setViewportSize({ width: 1366, height: 900 });
+}
+
+test('the Hygiene tab: rules by severity with fix and examples, files ranked by dirt, re-check', async ({
+  page,
+}) => {
+  test.setTimeout(120_000);
+  await page.goto('/audits/new');
+  await page.getByLabel('Audit name').fill('Hygiene of the squirrelscan sitemaps');
+  await page.getByLabel('Sitemap files').setInputFiles([BAD, GOOD]);
+  await page
+    .getByLabel('Crawl export file')
+    .setInputFiles({ name: 'crawl.jsonl', mimeType: 'application/x-ndjson', buffer: crawl() });
+  await page.getByRole('button', { name: 'Create audit' }).click();
+  await expect(page.getByTestId('audit-status')).toHaveText(/succeeded/i, { timeout: 60_000 });
+
+  await openAuditTab(page, 'Hygiene');
+  const section = page.getByTestId('hygiene-section');
+  // The worker grades the audit after its reconciliation: the result replaces the waiting state.
+  const errors = section.getByTestId('hygiene-group-error');
+  await expect(errors).toBeVisible({ timeout: 30_000 });
+  await expect(section.getByTestId('hygiene-group-warning')).toBeVisible();
+  await expect(section.getByTestId('hygiene-group-info')).toBeVisible();
+  const relative = errors.getByTestId('hygiene-rule-loc_relative');
+  await expect(relative).toContainText('Relative location');
+  await expect(relative).toContainText('1');
+  await expect(errors.getByTestId('hygiene-rule-loc_missing')).toBeVisible();
+  await expect(section.getByTestId('hygiene-rule-wrong_host')).toBeVisible();
+  await expect(section.getByTestId('hygiene-rule-lastmod_future')).toBeVisible();
+  // Examples and fix on demand.
+  await expect(relative.getByText('/relative-path')).toBeHidden();
+  await relative.locator('summary').click();
+  await expect(relative.getByText('/relative-path')).toBeVisible();
+  await expect(relative.getByText(/absolute URL/)).toBeVisible();
+
+  // Files by dirt: the bad sitemap first, flagged (its 404s are on the prune list); the good one clean.
+  const files = page.getByTestId('hygiene-files').getByRole('listitem');
+  await expect(files).toHaveCount(2);
+  await expect(files.first()).toContainText('squirrelscan-bad-sitemap-audit-rules.xml');
+  await expect(files.first()).toContainText('Over 1 %');
+  await expect(files.nth(1)).toContainText('0.0 %');
+  await expect(files.nth(1)).not.toContainText('Over 1 %');
+  await shoot(page, 'result');
+
+  // Re-check: a new lint runs (the button waits meanwhile) and its result is shown.
+  const lintUrl = `/api/v1/audits/${new URL(page.url()).pathname.split('/').at(-1)}/lint`;
+  const lintNow = async () => (await (await page.request.get(lintUrl)).json()) as LintNow;
+  const before = (await lintNow()).lint.id;
+  await section.getByTestId('hygiene-recheck').click();
+  await expect
+    .poll(
+      async () => {
+        const now = await lintNow();
+        return now.lint.id === before ? 'not started' : now.status;
+      },
+      { timeout: 30_000 },
+    )
+    .toBe('succeeded');
+  await expect(section.getByTestId('hygiene-recheck')).toBeEnabled();
+  await expect(errors.getByTestId('hygiene-rule-loc_relative')).toBeVisible();
+});
