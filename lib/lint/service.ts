@@ -21,6 +21,7 @@ import {
   storedResult,
   streamEntries,
 } from './data';
+import { EntriesByFile } from './entries-by-file';
 import {
   fileError,
   fileLabel,
@@ -29,7 +30,6 @@ import {
   isLinted,
   NOT_JUDGED,
   rankDirt,
-  type StoredEntry,
   type StoredFile,
   toChildEntry,
   toUrlEntry,
@@ -37,42 +37,6 @@ import {
 import { insertLint, storeLintResults } from './mutations';
 import { lintRun } from './run';
 import type { LintReport, TLintPage } from './schema';
-
-/** Hands out a sorted entry stream file by file: entries of files the lint skips are passed over. */
-class EntriesByFile {
-  private batch: StoredEntry[] = [];
-  private at = 0;
-  private ended = false;
-
-  constructor(private readonly source: AsyncIterator<StoredEntry[]>) {}
-
-  private async fill(): Promise<boolean> {
-    while (this.at >= this.batch.length) {
-      if (this.ended) return false;
-      const next = await this.source.next();
-      if (next.done) {
-        this.ended = true;
-        return false;
-      }
-      this.batch = next.value;
-      this.at = 0;
-    }
-    return true;
-  }
-
-  async *of(fileId: number): AsyncGenerator<StoredEntry[]> {
-    while (await this.fill()) {
-      const batch = this.batch;
-      while (this.at < batch.length && (batch[this.at] as StoredEntry).fileId < fileId) this.at++;
-      if (this.at >= batch.length) continue;
-      const from = this.at;
-      while (this.at < batch.length && (batch[this.at] as StoredEntry).fileId === fileId) this.at++;
-      if (this.at > from) yield batch.slice(from, this.at);
-      // The batch goes on with a later file's entries: this file's are over.
-      if (this.at < batch.length) return;
-    }
-  }
-}
 
 /** Entries carry no stored line: their examples say none rather than line 0. */
 function withoutLineZero(results: LintResult[]): LintResult[] {
