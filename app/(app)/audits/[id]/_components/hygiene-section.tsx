@@ -22,9 +22,11 @@ const GROUPS: { severity: Severity; title: string; tone: 'danger' | 'warning' | 
   { severity: 'info', title: 'Info', tone: 'info' },
 ];
 
+/** 0 %, <0.1 %, one decimal below 10 % (the 1 % flag is visible: 0.9 % vs 1.2 %), whole percents above. */
 function percent(share: number): string {
   const value = share * 100;
-  return `${value > 0 && value < 0.1 ? '<0.1' : value.toFixed(value < 10 ? 1 : 0)} %`;
+  if (value === 0) return '0 %';
+  return `${value < 0.1 ? '<0.1' : value.toFixed(value < 10 ? 1 : 0)} %`;
 }
 
 function RuleItem({ rule }: { rule: LintRuleDto }) {
