@@ -11,6 +11,8 @@ import { DEFAULT_MAX_URLS, MAX_URLS_LIMIT, type SitemapSetSummaryDto } from '@/l
 
 const SECTIONS_SHOWN = 10;
 
+const filesText = (n: number) => `${formatCount(n)} ${n === 1 ? 'file' : 'files'}`;
+
 function isBaseValid(text: string): boolean {
   return text === '' || (/^https?:\/\/[^/?#\s]+(\/[^?#\s]*)?$/i.test(text) && URL.canParse(text));
 }
@@ -19,18 +21,12 @@ function Summary({ summary }: { summary: SitemapSetSummaryDto }) {
   const removed = Object.entries(summary.removed);
   const totalRemoved = removed.reduce((n, [, count]) => n + count, 0);
   const rows: [string, string][] = [
-    [
-      'Declared entries',
-      `${formatCount(summary.before.entries)} in ${formatCount(summary.before.files)} files`,
-    ],
+    ['Declared entries', `${formatCount(summary.before.entries)} in ${filesText(summary.before.files)}`],
     ['Removed (approved prune rows)', formatCount(totalRemoved)],
     ['Replaced by the crawled URL', formatCount(summary.replaced)],
     ['Added (approved add rows)', formatCount(summary.added)],
     ['Duplicates merged', formatCount(summary.duplicates)],
-    [
-      'URLs in the corrected set',
-      `${formatCount(summary.after.urls)} in ${formatCount(summary.after.files)} files`,
-    ],
+    ['URLs in the corrected set', `${formatCount(summary.after.urls)} in ${filesText(summary.after.files)}`],
   ];
   const sections = summary.after.sections.slice(0, SECTIONS_SHOWN);
   const more = summary.after.sections.length - sections.length + summary.after.moreSections;
@@ -55,7 +51,7 @@ function Summary({ summary }: { summary: SitemapSetSummaryDto }) {
           {removed
             .map(
               ([reason, n]) =>
-                `${reason === 'not_a_url' ? 'not a URL' : reasonLabel(reason)} ${formatCount(n)}`,
+                `${reason === 'not_a_url' ? 'not a URL' : reasonLabel(reason)} (${formatCount(n)})`,
             )
             .join(', ')}
           .
@@ -65,10 +61,7 @@ function Summary({ summary }: { summary: SitemapSetSummaryDto }) {
         <p className="small" data-testid="sitemap-set-sections">
           Files by section:{' '}
           {sections
-            .map(
-              (s) =>
-                `${s.name}-sitemap (${formatCount(s.urls)} URLs, ${formatCount(s.files)} ${s.files === 1 ? 'file' : 'files'})`,
-            )
+            .map((s) => `${s.name}-sitemap (${formatCount(s.urls)} URLs, ${filesText(s.files)})`)
             .join(', ')}
           {more > 0 ? `, and ${formatCount(more)} more sections` : ''}, plus sitemap-index.xml listing them at{' '}
           <span className="mono">{summary.options.base}</span>.
@@ -94,7 +87,11 @@ export function SitemapSetBuilder({ auditId }: { auditId: string }) {
   };
   const summary = useSitemapSetSummary(auditId, options);
   return (
-    <section className="card card__body stack" aria-labelledby={`${id}-title`} data-testid="sitemap-set-builder">
+    <section
+      className="card card__body stack"
+      aria-labelledby={`${id}-title`}
+      data-testid="sitemap-set-builder"
+    >
       <h2 id={`${id}-title`}>Build corrected sitemap</h2>
       <p className="muted small">
         The declared sitemap with the approved prune rows removed, approved url variants replaced by their
