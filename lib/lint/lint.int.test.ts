@@ -2,7 +2,7 @@
 // step starts (through the real step runner), read back through GET …/lint; re-graded through POST with
 // the results replaced; a failing lint that keeps the previous result; a real fixture with a relative loc.
 import { readFileSync } from 'node:fs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { GET, POST } from '@/app/api/v1/audits/[id]/lint/route';
 import { pool } from '@/lib/db/client';
 import { stopBoss } from '@/lib/jobs/queue';
@@ -101,6 +101,19 @@ describe('the lint run kind', () => {
     };
     expect(await values('step')).toEqual([...LINT_STEPS].sort());
     expect(await values('phase')).toEqual([...LINT_PHASES].sort());
+  });
+
+  it('its tables may be read and written by the web server and the worker (lib/db/roles.ts grants every table)', async () => {
+    for (const url of [inject('webDatabaseUrl'), inject('workerDatabaseUrl')]) {
+      const role = new URL(url).username;
+      for (const table of ['audit_lints', 'audit_lint_rules', 'audit_lint_files']) {
+        const { rows } = await pool().query<{ ok: boolean }>(
+          `SELECT has_table_privilege($1, $2, 'SELECT, INSERT, UPDATE, DELETE') AS ok`,
+          [role, table],
+        );
+        expect({ role, table, ok: rows[0]?.ok }).toEqual({ role, table, ok: true });
+      }
+    }
   });
 
   it('before any lint: status none, nothing stored', async () => {
