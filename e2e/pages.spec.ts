@@ -33,6 +33,8 @@ type State = {
   axeScope?: string;
   /** Undoes what open started (an audit left running). */
   cleanUp?: (page: Page, made: Made) => Promise<void>;
+  /** More to check at each width (soft assertions). */
+  check?: (page: Page, width: number) => Promise<void>;
 };
 
 // `gone` pages answering 404, a redirect, a noindex page, a held 503, and two crawled pages no sitemap
@@ -83,6 +85,20 @@ const rows = (page: Page) => page.getByTestId('finding-row');
 
 /** The audit page with its review shown (?tab=review), once React has taken over its rows (they are in
  * the server's HTML before that, when clicks do nothing yet). */
+/** The URL is what a reviewer reads: at 1440 px its column has room (it once shrank to a few letters a line
+ * beside ten fixed columns); in a narrower box each row is a card with the URL across. */
+async function expectReadableUrls(page: Page, width: number) {
+  const row = page.getByTestId('finding-row').first();
+  const display = await row.evaluate((el) => getComputedStyle(el).display);
+  if (width < 1440) {
+    expect.soft(display, `a card per row at ${width} px`).not.toBe('table-row');
+    return;
+  }
+  expect.soft(display, 'a table at 1440 px').toBe('table-row');
+  const cell = await row.locator('td.finding-row__url').boundingBox();
+  expect.soft(cell?.width ?? 0, 'the URL column at 1440 px, in px').toBeGreaterThanOrEqual(280);
+}
+
 async function openReview(page: Page, made: Made) {
   await page.goto(`${made.auditUrl}?tab=review`);
   await page.waitForFunction(() => {
@@ -183,7 +199,7 @@ const STATES: State[] = [
       await expect(page.getByTestId('summary-prune-total')).toHaveText('10');
     },
   },
-  { name: 'audit-review', as: 'reviewer', open: openReview },
+  { name: 'audit-review', as: 'reviewer', open: openReview, check: expectReadableUrls },
   // The audit page's other tabs (audit-sections.tsx), each opened from its URL.
   ...(['spot-checks', 'search-console', 'files', 'crawl', 'sharing'] as const).map(
     (tab): State => ({
@@ -437,6 +453,7 @@ for (const state of STATES) {
           .soft(overflow, `${state.name} at ${width} px scrolls sideways (the widest elements are listed)`)
           .toEqual([]);
         expect.soft(await axeProblems(page, state.axeScope), `${state.name} at ${width} px: axe`).toEqual([]);
+        await state.check?.(page, width);
         if (SHOT_WIDTHS.has(width))
           await page.screenshot({
             path: path.join(shots, `page-${state.name}-${width}.png`),

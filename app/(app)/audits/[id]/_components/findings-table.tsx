@@ -3,7 +3,7 @@
 // sitemap file and signals, the reason, what the reason points to (redirect target, canonical, variant, with
 // its status), status, crawl depth, inlinks (when the crawl had them), date, the latest finished
 // spot-check's verdict ("Live"), what Search Console says of the URL now (with "prune with care" on prune
-// rows Google has indexed) and decision. Column headers
+// rows Google has indexed; these two columns only once a row of the page has one) and decision. Column headers
 // sort (the sort lives in the URL). Keys are handled by the page (use-review-keys); this component only
 // renders and reports clicks. Without `canSelect` (a viewer) there are no checkboxes and nothing is
 // selectable: the rows are still focusable and open the side panel.
@@ -77,6 +77,8 @@ const Row = memo(function Row({
   index,
   hasInlinks,
   hasTargets,
+  hasLive,
+  hasGsc,
   isFocusable,
   isSelected,
   canSelect,
@@ -88,6 +90,8 @@ const Row = memo(function Row({
   index: number;
   hasInlinks: boolean;
   hasTargets: boolean;
+  hasLive: boolean;
+  hasGsc: boolean;
   canSelect: boolean;
   isFocusable: boolean;
   isSelected: boolean;
@@ -190,12 +194,20 @@ const Row = memo(function Row({
       <td className="num" data-label={finding.list === 'add' ? 'Crawled' : 'Last modified'}>
         {dateCell(finding)}
       </td>
-      <td className="finding-row__live" data-testid="finding-live" data-verdict={finding.spotCheck?.verdict}>
-        {finding.spotCheck ? <VerdictBadge verdict={finding.spotCheck.verdict} /> : dash}
-      </td>
-      <td className="finding-row__gsc" data-testid="finding-gsc" data-gsc-state={finding.gsc?.state}>
-        {finding.gsc ? <GscBadge gsc={finding.gsc} list={finding.list} /> : dash}
-      </td>
+      {hasLive ? (
+        <td
+          className="finding-row__live"
+          data-testid="finding-live"
+          data-verdict={finding.spotCheck?.verdict}
+        >
+          {finding.spotCheck ? <VerdictBadge verdict={finding.spotCheck.verdict} /> : dash}
+        </td>
+      ) : null}
+      {hasGsc ? (
+        <td className="finding-row__gsc" data-testid="finding-gsc" data-gsc-state={finding.gsc?.state}>
+          {finding.gsc ? <GscBadge gsc={finding.gsc} list={finding.list} /> : dash}
+        </td>
+      ) : null}
       <td className="finding-row__decision">
         <span className={`decision decision--${finding.decision}`}>{decisionLabel(finding.decision)}</span>
       </td>
@@ -266,6 +278,10 @@ export function FindingsTable({
   const header = { sort, onSort };
   // Add rows are pages to declare as they are: no reason of theirs points elsewhere.
   const hasTargets = list !== 'add';
+  // The Live and Search Console columns show once a row of the page has something to say there (a finished
+  // spot-check, a Search Console state): columns of dashes only take the URL's room.
+  const hasLive = items.some((finding) => finding.spotCheck);
+  const hasGsc = items.some((finding) => finding.gsc);
   return (
     <div className="table-wrap findings-table-scroll">
       <table
@@ -316,16 +332,20 @@ export function FindingsTable({
             ) : (
               <SortHeader {...header} column="lastmod" label="Lastmod" className="col-date num" />
             )}
-            <th scope="col" className="col-live" title="The latest finished spot-check's verdict">
-              Live
-            </th>
-            <th
-              scope="col"
-              className="col-gsc"
-              title="What Google Search Console says of the URL (latest import)"
-            >
-              Search Console
-            </th>
+            {hasLive ? (
+              <th scope="col" className="col-live" title="The latest finished spot-check's verdict">
+                Live
+              </th>
+            ) : null}
+            {hasGsc ? (
+              <th
+                scope="col"
+                className="col-gsc"
+                title="What Google Search Console says of the URL (latest import)"
+              >
+                Search Console
+              </th>
+            ) : null}
             <SortHeader {...header} column="decision" label="Decision" className="col-decision" />
           </tr>
         </thead>
@@ -337,6 +357,8 @@ export function FindingsTable({
               index={index}
               hasInlinks={hasInlinks}
               hasTargets={hasTargets}
+              hasLive={hasLive}
+              hasGsc={hasGsc}
               isFocusable={index === focusIndex}
               isSelected={isSelected(finding.id)}
               canSelect={canSelect}
