@@ -2,6 +2,7 @@
 // server-side cursor, the per-file counts against the prune list) and what the API shows.
 import 'server-only';
 import { pool } from '@/lib/db/client';
+import { streamRows } from '@/lib/db/cursor';
 import type { LintExample, Severity } from '@/lib/hygiene/types';
 import type { StoredEntry, StoredFile } from './feed';
 
@@ -60,29 +61,14 @@ export async function firstEntryOrigin(auditId: string): Promise<string | null> 
 
 /** The audit's entries in file and position order, a batch at a time: memory follows the batch. Entries
  * carry no index, so one sorted cursor beats keyset pages (each page would scan the partition). */
-export async function* streamEntries(auditId: string, batchSize = 5000): AsyncGenerator<StoredEntry[]> {
-  const client = await pool().connect();
-  try {
-    await client.query('BEGIN READ ONLY');
-    await client.query(
-      `DECLARE lint_entries NO SCROLL CURSOR FOR
-       SELECT file_id AS "fileId", position, loc, lastmod_raw AS "lastmodRaw", lastmod, changefreq,
-              priority::float8 AS priority, images, videos, news, alternates
-         FROM sitemap_entries WHERE audit_id = $1 ORDER BY file_id, position`,
-      [auditId],
-    );
-    for (;;) {
-      const { rows } = await client.query<StoredEntry>(`FETCH ${batchSize} FROM lint_entries`);
-      if (rows.length === 0) break;
-      yield rows;
-    }
-    await client.query('COMMIT');
-  } catch (error) {
-    await client.query('ROLLBACK').catch(() => {});
-    throw error;
-  } finally {
-    client.release();
-  }
+export function streamEntries(auditId: string, batchSize = 5000): AsyncGenerator<StoredEntry[]> {
+  return streamRows<StoredEntry>(
+    `SELECT file_id AS "fileId", position, loc, lastmod_raw AS "lastmodRaw", lastmod, changefreq,
+            priority::float8 AS priority, images, videos, news, alternates
+       FROM sitemap_entries WHERE audit_id = $1 ORDER BY file_id, position`,
+    [auditId],
+    batchSize,
+  );
 }
 
 /** Per file with URL entries: how many, and how many have a key on the prune list (a semi-join, so a key

@@ -3,6 +3,7 @@
 // rows' rules (which entry stays, which is replaced, which is added) live in one SQL text, CANDIDATES.
 import 'server-only';
 import { pool } from '@/lib/db/client';
+import { streamRows } from '@/lib/db/cursor';
 import type { SetRow } from './writer';
 
 /** An approved prune row that is a url_variant with a usable crawled form: written as that form. */
@@ -47,23 +48,8 @@ const SET_ROWS = `
    ORDER BY s.section, s.url, s.rank, s.file_id DESC, s.position DESC`;
 
 /** The set's rows in order, `batchSize` at a time, from a cursor: memory follows the batch. */
-export async function* streamSetRows(auditId: string, batchSize = 2000): AsyncGenerator<SetRow[]> {
-  const client = await pool().connect();
-  try {
-    await client.query('BEGIN READ ONLY');
-    await client.query(`DECLARE sitemap_set NO SCROLL CURSOR FOR ${SET_ROWS}`, [auditId]);
-    for (;;) {
-      const { rows } = await client.query<SetRow>(`FETCH ${batchSize} FROM sitemap_set`);
-      if (rows.length === 0) break;
-      yield rows;
-    }
-    await client.query('COMMIT');
-  } catch (error) {
-    await client.query('ROLLBACK').catch(() => {});
-    throw error;
-  } finally {
-    client.release();
-  }
+export function streamSetRows(auditId: string, batchSize = 2000): AsyncGenerator<SetRow[]> {
+  return streamRows<SetRow>(SET_ROWS, [auditId], batchSize);
 }
 
 export interface SetCounts {
