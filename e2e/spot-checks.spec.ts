@@ -105,9 +105,9 @@ test('the review shows each row’s live verdict and its hop chain, guards unrea
   const rows = page.getByTestId('finding-row');
   const row = (p: string) => rows.filter({ has: page.getByText(`${site}${p}`, { exact: true }) });
   await expect(rows).toHaveCount(5);
-  await expect(page.getByRole('columnheader', { name: 'Live' })).toBeVisible();
-  // Nothing checked yet: no verdicts, no "approve all confirmed".
-  await expect(page.getByTestId('finding-live').locator('.spot-verdict-badge')).toHaveCount(0);
+  // Nothing checked yet: no Live column (it would be dashes only), no "approve all confirmed".
+  await expect(page.getByRole('columnheader', { name: 'Live' })).toHaveCount(0);
+  await expect(page.getByTestId('finding-live')).toHaveCount(0);
   await expect(page.getByTestId('approve-confirmed')).toHaveCount(0);
 
   // An admin requires a confirming spot-check before unreached rows are approved.
@@ -139,7 +139,8 @@ test('the review shows each row’s live verdict and its hop chain, guards unrea
   // The keys say so too, instead of approving.
   await row('/gone-b').focus();
   await page.keyboard.press('a');
-  await expect(page.getByTestId('decision-error')).toContainText('Not approved');
+  // The side panel is open: the refusal is said there, beside the decision it refused.
+  await expect(side.getByTestId('panel-decision-error')).toContainText('Not approved');
   await expect(row('/gone-b')).toHaveAttribute('data-decision', 'pending');
   await side.getByRole('button', { name: 'Close details' }).click();
 
@@ -150,12 +151,14 @@ test('the review shows each row’s live verdict and its hop chain, guards unrea
   await expect(panel.getByTestId('spot-run-status')).toHaveText(/succeeded/i, { timeout: 60_000 });
   await openAuditTab(page, 'Review');
 
+  await expect(page.getByRole('columnheader', { name: 'Live' })).toBeVisible();
   await expect(row('/back').getByTestId('finding-live')).toHaveAttribute('data-verdict', 'contradicted');
   await expect(row('/gone-a').getByTestId('finding-live')).toHaveAttribute('data-verdict', 'confirmed');
   await expect(row('/gone-b').getByTestId('finding-live')).toHaveAttribute('data-verdict', 'dead');
   await expect(row('/moved').getByTestId('finding-live')).toContainText('Confirmed');
   // The refusal of before is out of date now that the row is checked.
   await expect(page.getByTestId('decision-error')).toHaveCount(0);
+  await expect(page.getByTestId('panel-decision-error')).toHaveCount(0);
 
   // The verdict filter.
   await page.getByLabel('Live check').selectOption('contradicted');
