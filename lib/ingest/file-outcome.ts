@@ -1,5 +1,6 @@
 // A file outcome with nothing measured yet (no sizes, no entries): what skipped and failed files report,
-// and the base a robots.txt result fills in; and the error a failure while reading a file becomes.
+// and the base a robots.txt result fills in; the error a failure while reading a file becomes; and the
+// watch for a byte order mark the lint is told of.
 import { NetError } from '@/lib/net/types';
 import { SitemapParseError } from '@/lib/sitemap/types';
 import { FetchBudgetError } from './fetch-budget';
@@ -38,4 +39,24 @@ export function fileError(caught: unknown, source: string): NonNullable<FileOutc
     code: 'read_failed',
     message: `${source.slice(0, 200)}: unexpected failure while reading this file (${detail.slice(0, 200)})`,
   };
+}
+
+/** Passes a body through, noting in `seen.bom` whether its first bytes (as served, before any gunzip: as
+ * the CLI judges) are a UTF-8 or UTF-16 byte order mark. */
+export async function* watchBom(
+  body: AsyncIterable<Uint8Array>,
+  seen: { bom: boolean },
+): AsyncGenerator<Uint8Array> {
+  let first = true;
+  for await (const chunk of body) {
+    if (first && chunk.length > 0) {
+      first = false;
+      const [b0, b1, b2] = chunk;
+      seen.bom =
+        (b0 === 0xef && b1 === 0xbb && b2 === 0xbf) ||
+        (b0 === 0xfe && b1 === 0xff) ||
+        (b0 === 0xff && b1 === 0xfe);
+    }
+    yield chunk;
+  }
 }

@@ -68,6 +68,11 @@ export async function finishFileRecord(id: number, outcome: FileOutcome): Promis
       ),
       etag: outcome.etag ?? null,
       lastModified: outcome.lastModified ?? null,
+      contentType: outcome.contentType ?? null,
+      contentEncoding: outcome.contentEncoding ?? null,
+      gzipped: outcome.gzipped ?? null,
+      hasBom: outcome.hasBom ?? null,
+      robotsTxt: outcome.robotsTxt ?? null,
       fetchedAt: new Date(),
     },
   });

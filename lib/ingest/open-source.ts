@@ -18,6 +18,9 @@ export type OpenResult =
       wire: () => number | null;
       etag: string | null;
       lastModified: string | null;
+      /** How the response was served (null for an upload), stored for the lint's serving rules. */
+      contentType: string | null;
+      contentEncoding: string | null;
     }
   | { ok: false; outcome: FileOutcome };
 
@@ -51,6 +54,8 @@ export async function openSource(
       wire: () => null,
       etag: null,
       lastModified: null,
+      contentType: null,
+      contentEncoding: null,
     };
   }
   const file = budget.file([options.signal, stop]);
@@ -85,6 +90,8 @@ export async function openSource(
       wire: () => response.compressedBytes(),
       etag: header('etag'),
       lastModified: header('last-modified'),
+      contentType: header('content-type'),
+      contentEncoding: header('content-encoding'),
     };
   } catch (caught) {
     const error = file.explain(caught);

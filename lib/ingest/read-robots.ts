@@ -7,6 +7,8 @@ import { emptyOutcome } from './file-outcome';
 import type { OpenResult } from './open-source';
 import type { FileOutcome } from './tree-types';
 
+const ROBOTS_KEPT_BYTES = 500 * 1024;
+
 /** `isSiteRoot`: the robots.txt was derived from a site root, so a 404 only means "look elsewhere". */
 export async function readRobots(
   opened: OpenResult,
@@ -29,9 +31,17 @@ export async function readRobots(
           throw new NetError('too_large', robotsUrl, `${robotsUrl} is larger than 512 KB`);
         chunks.push(Buffer.from(chunk));
       }
-      const parsed = parseRobotsSitemaps(Buffer.concat(chunks), opened.finalUrl ?? robotsUrl);
+      const body = Buffer.concat(chunks);
+      const parsed = parseRobotsSitemaps(body, opened.finalUrl ?? robotsUrl);
       sitemaps = parsed.sitemaps;
-      outcome = { ...emptyOutcome('ok', null, 'robots'), warnings: parsed.notes, entries: sitemaps.length };
+      outcome = {
+        ...emptyOutcome('ok', null, 'robots'),
+        warnings: parsed.notes,
+        entries: sitemaps.length,
+        // Kept for the lint's robots_disallowed; Google reads the first 500 KiB and ignores the rest (NUL,
+        // which a text column refuses, means nothing in robots.txt).
+        robotsTxt: body.subarray(0, ROBOTS_KEPT_BYTES).toString('utf8').replace(/\0/g, ''),
+      };
     } catch (error) {
       if (!(error instanceof NetError || error instanceof FetchBudgetError)) throw error;
       outcome = emptyOutcome('failed', { code: error.code, message: error.message }, 'robots');

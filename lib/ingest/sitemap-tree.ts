@@ -7,7 +7,7 @@ import { classifySourceUrl, fallbackSitemapUrls } from '@/lib/sitemap/discover';
 import { newParseStats, parseSitemapBatches } from '@/lib/sitemap/parse';
 import type { SitemapChildEntry, SitemapUrlEntry } from '@/lib/sitemap/types';
 import { FetchBudget } from './fetch-budget';
-import { emptyOutcome, fileError } from './file-outcome';
+import { emptyOutcome, fileError, watchBom } from './file-outcome';
 import { type OpenResult, openSource } from './open-source';
 import { childOrigin, identity, label, type Origin } from './origin';
 import { Prefetcher } from './prefetch';
@@ -326,8 +326,9 @@ class Walker {
     let error: FileOutcome['error'] = null;
     let truncatedByLimit = false;
     const writer = await this.sink.openEntries(id);
+    const seen = { bom: false };
     try {
-      for await (const batch of parseSitemapBatches(opened.body, stats, {
+      for await (const batch of parseSitemapBatches(watchBom(opened.body, seen), stats, {
         maxUncompressedBytes: this.limits.maxFileBytes,
         maxLocChars: this.limits.maxLocChars,
         maxXmlDepth: this.limits.maxXmlDepth,
@@ -383,6 +384,10 @@ class Walker {
       warnings: stats.warnings,
       etag: opened.etag,
       lastModified: opened.lastModified,
+      contentType: opened.contentType,
+      contentEncoding: opened.contentEncoding,
+      gzipped: stats.gzip,
+      hasBom: seen.bom,
     };
     this.enqueueChildren(task, key, id, children, opened.finalUrl);
     await this.finish(id, task, outcome);

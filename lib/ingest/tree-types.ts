@@ -31,6 +31,13 @@ export interface FileOutcome {
   warnings: SitemapWarning[];
   etag?: string | null;
   lastModified?: string | null;
+  /** How a sitemap was served (the lint judges them; undefined: not read, stored as NULL). */
+  contentType?: string | null;
+  contentEncoding?: string | null;
+  gzipped?: boolean;
+  hasBom?: boolean;
+  /** A robots.txt's body, its first 500 KiB (what Google reads). */
+  robotsTxt?: string;
 }
 
 export interface TreeSink {

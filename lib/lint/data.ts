@@ -35,7 +35,9 @@ export async function storedFiles(auditId: string): Promise<StoredFile[]> {
   const { rows } = await pool().query<StoredFile>(
     `SELECT id, parent_id AS "parentId", url, upload_name AS "uploadName", kind, status, final_url AS "finalUrl",
             uncompressed_bytes::float8 AS "uncompressedBytes", compressed_bytes::float8 AS "compressedBytes",
-            entries, error_message AS "errorMessage", error_line AS "errorLine", warnings
+            entries, error_message AS "errorMessage", error_line AS "errorLine", warnings,
+            http_status AS "httpStatus", content_type AS "contentType", content_encoding AS "contentEncoding",
+            gzipped, has_bom AS "hasBom", robots_txt AS "robotsTxt"
        FROM sitemap_files WHERE audit_id = $1 ORDER BY id`,
     [auditId],
   );

@@ -1,7 +1,11 @@
 // Turns an audit's stored sitemap rows back into what lib/hygiene's engine is fed by a walk: each file's
-// metadata, its entries and the reader's stats. What the ingest did not store cannot be judged here: a
-// file's Content-Type and Content-Encoding, its BOM, its gzip bytes, entry line numbers, the locations of
-// an index's children as written (they are stored resolved) and robots.txt's rules (NOT_JUDGED).
+// metadata, its entries, the reader's stats and the robots.txt rules the audit read. What the ingest did
+// not store cannot be judged here: entry line numbers and the locations of an index's children as written
+// (they are stored resolved); and, for audits ingested before the serving facts were stored (NULL
+// columns), a file's Content-Type, Content-Encoding, gzip bytes and BOM, and robots.txt's rules
+// (notJudged lists what is unknown for the audit).
+import robotsParser from 'robots-parser';
+import type { RobotsRules } from '@/lib/hygiene/engine';
 import type { FileMeta } from '@/lib/hygiene/types';
 import type {
   ParseStats,
@@ -11,8 +15,9 @@ import type {
   SitemapWarning,
 } from '@/lib/sitemap/types';
 
-/** Rules the stored rows cannot fire, shown with the results so that their absence is not read as clean. */
-export const NOT_JUDGED = ['robots_disallowed', 'content_type_not_xml', 'gzip_mismatch', 'bom'] as const;
+/** Rules that need facts an older audit's rows lack, shown with the results so their absence is not read
+ * as clean. */
+type FactRule = 'robots_disallowed' | 'content_type_not_xml' | 'gzip_mismatch' | 'bom';
 
 export interface StoredFile {
   id: number;
@@ -28,6 +33,13 @@ export interface StoredFile {
   errorMessage: string | null;
   errorLine: number | null;
   warnings: SitemapWarning[];
+  httpStatus: number | null;
+  /** NULL on rows of audits ingested before these were stored (gzipped is set on every file read since). */
+  contentType: string | null;
+  contentEncoding: string | null;
+  gzipped: boolean | null;
+  hasBom: boolean | null;
+  robotsTxt: string | null;
 }
 
 export interface StoredEntry {
@@ -64,10 +76,10 @@ export function fileMeta(file: StoredFile, siteUrl: string | null): FileMeta {
     requestedUrl: file.url,
     finalUrl: file.finalUrl,
     base: fetched ? (file.finalUrl ?? file.url) : siteUrl,
-    contentType: null,
-    contentEncoding: null,
+    contentType: file.contentType,
+    contentEncoding: file.contentEncoding,
     name: file.uploadName ?? pathOf(file.url) ?? '',
-    bom: false,
+    bom: file.hasBom ?? false,
   };
 }
 
@@ -80,13 +92,14 @@ function pathOf(url: string | null): string | null {
   }
 }
 
-/** The reader's stats as stored. gzip is not stored: taken to match the name, so gzip_mismatch stays quiet. */
+/** The reader's stats as stored. gzip unknown (an older audit): taken to match the name, so gzip_mismatch
+ * stays quiet. */
 export function fileStats(file: StoredFile, meta: FileMeta): ParseStats {
   return {
     compressedBytes: file.compressedBytes ?? 0,
     uncompressedBytes: file.uncompressedBytes ?? 0,
     kind: file.kind !== null && KINDS.includes(file.kind) ? (file.kind as SitemapKind) : null,
-    gzip: /\.gz$/i.test(meta.name),
+    gzip: file.gzipped ?? /\.gz$/i.test(meta.name),
     entries: file.entries,
     warnings: file.warnings,
   };
@@ -96,6 +109,38 @@ export function fileError(file: StoredFile): { message: string; line?: number } 
   if (file.status !== 'failed') return null;
   const message = file.errorMessage ?? 'The file could not be read';
   return file.errorLine === null ? { message } : { message, line: file.errorLine };
+}
+
+/** The robots.txt rules of every robots.txt the audit read, each applied to its own origin (robots-parser
+ * answers undefined for another origin's URL); null when the audit read none (or an older audit). */
+export function storedRobots(files: readonly StoredFile[]): RobotsRules | null {
+  const parsers = files
+    .filter((f) => f.kind === 'robots' && f.robotsTxt !== null && f.url !== null)
+    .map((f) => robotsParser(f.finalUrl ?? (f.url as string), f.robotsTxt as string));
+  if (parsers.length === 0) return null;
+  return {
+    isAllowed(url, userAgent) {
+      for (const parser of parsers) {
+        const allowed = parser.isAllowed(url, userAgent);
+        if (allowed !== undefined) return allowed;
+      }
+      return undefined;
+    },
+  };
+}
+
+/** The rules whose facts the audit's rows lack. Serving facts: unknown when a file that was read carries
+ * none (its row predates them). robots.txt: known when one was stored, or answered 404 (no rules: all
+ * allowed, as Google reads it). */
+export function notJudged(files: readonly StoredFile[]): FactRule[] {
+  const unknown: FactRule[] = [];
+  const robotsKnown = files.some(
+    (f) => f.kind === 'robots' && (f.robotsTxt !== null || f.httpStatus === 404),
+  );
+  if (!robotsKnown) unknown.push('robots_disallowed');
+  const read = files.filter((f) => isLinted(f) && f.kind !== null);
+  if (read.some((f) => f.gzipped === null)) unknown.push('content_type_not_xml', 'gzip_mismatch', 'bom');
+  return unknown;
 }
 
 /** A stored entry as the reader yielded it; its line is not stored (0: examples carry no line). */

@@ -28,9 +28,10 @@ import {
   fileMeta,
   fileStats,
   isLinted,
-  NOT_JUDGED,
+  notJudged,
   rankDirt,
   type StoredFile,
+  storedRobots,
   toChildEntry,
   toUrlEntry,
 } from './feed';
@@ -52,7 +53,8 @@ export const lintStep: StepHandler<LintStep, LintPhase> = async ({ run, progress
   const target = await lintOf(run.id);
   if (!target) throw new AppError('not_found', 'No such sitemap lint');
   const { auditId } = target;
-  const files = (await storedFiles(auditId)).filter(isLinted);
+  const stored = await storedFiles(auditId);
+  const files = stored.filter(isLinted);
   const uploads = files.some((f) => f.url === null);
   const inferred = target.siteUrl === null && uploads ? await firstEntryOrigin(auditId) : null;
   const siteUrl = target.siteUrl ?? inferred;
@@ -64,8 +66,7 @@ export const lintStep: StepHandler<LintStep, LintPhase> = async ({ run, progress
     children.set(f.parentId, list);
   }
   const total = files.reduce((n, f) => n + (f.kind === 'index' ? 0 : f.entries), 0);
-  // robots.txt's rules are not stored by the ingest: robots_disallowed is not judged (NOT_JUDGED).
-  const engine = new LintEngine({ robots: null });
+  const engine = new LintEngine({ robots: storedRobots(stored) });
   const entries = new EntriesByFile(streamEntries(auditId)[Symbol.asyncIterator]());
   let done = 0;
   await progress.update('linting', 0, total);
@@ -97,7 +98,7 @@ export const lintStep: StepHandler<LintStep, LintPhase> = async ({ run, progress
     siteUrl,
     siteUrlInferred: inferred !== null,
     reconciled: target.reconciled,
-    notJudged: NOT_JUDGED,
+    notJudged: notJudged(stored),
   };
   return {
     outcome: 'succeeded',
