@@ -261,7 +261,7 @@ function toAuditListItem(row: AuditListRow & { id: string }): AuditListItemDto {
   };
 }
 
-export function toSitemapFileDto(file: SitemapFile): SitemapFileDto {
+export function toSitemapFileDto(file: Omit<SitemapFile, 'robotsTxt'>): SitemapFileDto {
   return {
     id: file.id,
     parentId: file.parentId,
@@ -309,6 +309,8 @@ export async function listSitemapFiles(
       where: { auditId, ...(after === undefined ? {} : { position: { gt: after } }) },
       orderBy: [{ position: 'asc' }, { id: 'asc' }],
       take: limit + 1,
+      // A robots.txt row keeps its body (up to 500 KiB) for the lint; the file list never shows it.
+      omit: { robotsTxt: true },
     }),
     // Counted on the (audit_id, position) index.
     db().sitemapFile.count({ where: { auditId } }),
