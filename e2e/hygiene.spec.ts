@@ -92,4 +92,21 @@ test('the Hygiene tab: rules by severity with fix and examples, files ranked by 
     .toBe('succeeded');
   await expect(section.getByTestId('hygiene-recheck')).toBeEnabled();
   await expect(errors.getByTestId('hygiene-rule-loc_relative')).toBeVisible();
+
+  // Uploaded files have no URL of their own: the site URL they were judged against is guessed from their
+  // first absolute entry, and a reviewer can give another (a refused one is said under its field).
+  const site = section.getByTestId('hygiene-site-url');
+  const siteField = site.getByLabel('Site URL of the uploaded files');
+  await expect(site).toContainText('https://example.com/');
+  await expect(site).toContainText('first absolute entry');
+  await siteField.fill('ftp://example.com/');
+  await site.getByRole('button', { name: 'Re-check with this site URL' }).click();
+  await expect(site.getByText(/Site URL must be a full web address/)).toBeVisible();
+  await expect(siteField).toHaveAttribute('aria-invalid', 'true');
+  await siteField.fill('https://www.example.org/');
+  await site.getByRole('button', { name: 'Re-check with this site URL' }).click();
+  await expect(site.locator('code')).toHaveText('https://www.example.org/', { timeout: 30_000 });
+  await expect(site).not.toContainText('first absolute entry');
+  await expect(siteField).not.toHaveAttribute('aria-invalid', 'true');
+  await shoot(page, 'site-url');
 });

@@ -31,11 +31,13 @@ export function useAuditLint(auditId: string, limit: number) {
   });
 }
 
-/** "Re-check": grades the audit's sitemap files again (reviewers). */
+/** "Re-check": grades the audit's sitemap files again (reviewers); with a site URL, uploaded files' relative
+ * locations resolve against it (and the host rules compare with it). */
 export function useRecheckLint(auditId: string) {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: () => sendJson<{ runId: string }>(lintPath(auditId), 'POST'),
+    mutationFn: (siteUrl?: string) =>
+      sendJson<{ runId: string }>(lintPath(auditId), 'POST', siteUrl ? { siteUrl } : undefined),
     onSettled: () => queryClient.invalidateQueries({ queryKey: lintKeys.all(auditId) }),
   });
 }

@@ -3,11 +3,12 @@
 // examples on demand), the files ranked by dirt (share of their entries on the prune list, flagged above
 // 1 %), "Re-check" for reviewers, a waiting state while a lint runs (polled, lib/lint/hooks.ts), and the
 // corrected sitemap set's builder once the audit has findings.
-import { useState } from 'react';
+import { useId, useState } from 'react';
 import { useCan } from '@/app/session-context';
 import { Alert } from '@/components/ui/alert';
 import { Badge } from '@/components/ui/badge';
 import { DateTime } from '@/components/ui/date-time';
+import { formErrors } from '@/lib/api/field-errors';
 import { formatCount } from '@/lib/audits/format';
 import type { Severity } from '@/lib/hygiene/types';
 import { useAuditLint, useRecheckLint } from '@/lib/lint/hooks';
@@ -139,11 +140,77 @@ function FileRanking({
   );
 }
 
+/** Uploaded files have no URL of their own: the site URL their relative locations resolve against, as guessed
+ * or given, and a re-check with another one (reviewers). */
+function UploadSiteUrl({
+  current,
+  isInferred,
+  canRecheck,
+  isBusy,
+  fieldError,
+  onRecheck,
+}: {
+  current: string;
+  isInferred: boolean;
+  canRecheck: boolean;
+  isBusy: boolean;
+  /** The server's refusal of the site URL, in a sentence. */
+  fieldError: string | undefined;
+  onRecheck: (siteUrl: string) => void;
+}) {
+  const [value, setValue] = useState(current);
+  const id = useId();
+  return (
+    <form
+      className="stack hygiene-site"
+      data-testid="hygiene-site-url"
+      onSubmit={(event) => {
+        event.preventDefault();
+        onRecheck(value.trim());
+      }}
+    >
+      <p className="muted small">
+        Uploaded files were judged against <code>{current}</code>
+        {isInferred ? ' (the origin of their first absolute entry)' : ''}: their relative locations resolve
+        against it and the host rules compare with it.
+      </p>
+      {canRecheck ? (
+        <div className="hygiene-site__row">
+          <div className="field">
+            <label htmlFor={id}>Site URL of the uploaded files</label>
+            <input
+              id={id}
+              className="input"
+              type="url"
+              inputMode="url"
+              value={value}
+              onChange={(event) => setValue(event.target.value)}
+              aria-invalid={fieldError ? true : undefined}
+              aria-describedby={fieldError ? `${id}-error` : undefined}
+            />
+            {fieldError ? (
+              <p id={`${id}-error`} className="field__error">
+                {fieldError}
+              </p>
+            ) : null}
+          </div>
+          <button type="submit" className="button" disabled={isBusy || value.trim() === ''}>
+            Re-check with this site URL
+          </button>
+        </div>
+      ) : null}
+    </form>
+  );
+}
+
 export function HygieneSection({ auditId, hasFindings }: { auditId: string; hasFindings: boolean }) {
   const canRecheck = useCan('reviewer');
   const [limit, setLimit] = useState(FILES_PAGE);
   const report = useAuditLint(auditId, limit);
   const recheck = useRecheckLint(auditId);
+  // A refused site URL is said under its field; anything else above.
+  const siteUrlError = formErrors(recheck.variables ? recheck.error : null, { siteUrl: 'Site URL' }).fields
+    .siteUrl;
   const data = report.data;
   const isActive = data ? isLintActive(data.status) : false;
   const notJudged = (data?.summary?.notJudged as string[] | undefined) ?? [];
@@ -163,7 +230,7 @@ export function HygieneSection({ auditId, hasFindings }: { auditId: string; hasF
             <button
               type="button"
               className="button"
-              onClick={() => recheck.mutate()}
+              onClick={() => recheck.mutate(undefined)}
               disabled={isActive || recheck.isPending}
               data-testid="hygiene-recheck"
             >
@@ -171,7 +238,9 @@ export function HygieneSection({ auditId, hasFindings }: { auditId: string; hasF
             </button>
           ) : null}
         </div>
-        {recheck.error ? <Alert title="Could not start a re-check">{recheck.error.message}</Alert> : null}
+        {recheck.error && !siteUrlError ? (
+          <Alert title="Could not start a re-check">{recheck.error.message}</Alert>
+        ) : null}
         {report.isError ? (
           <Alert title="Could not load the sitemap lint">{report.error.message}</Alert>
         ) : null}
@@ -202,6 +271,16 @@ export function HygieneSection({ auditId, hasFindings }: { auditId: string; hasF
                 ? `. Not judged from the stored files: ${notJudged.join(', ')} (run sitemap-audit lint on the site for those).`
                 : '.'}
             </p>
+            {typeof data.summary?.siteUrl === 'string' ? (
+              <UploadSiteUrl
+                current={data.summary.siteUrl}
+                isInferred={data.summary.siteUrlInferred === true}
+                canRecheck={canRecheck}
+                isBusy={isActive || recheck.isPending}
+                fieldError={siteUrlError}
+                onRecheck={(siteUrl) => recheck.mutate(siteUrl)}
+              />
+            ) : null}
             <RuleGroups rules={data.rules} />
           </>
         ) : null}
