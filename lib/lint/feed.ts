@@ -42,19 +42,8 @@ export interface StoredFile {
   robotsTxt: string | null;
 }
 
-export interface StoredEntry {
-  fileId: number;
-  position: number;
-  loc: string;
-  lastmodRaw: string | null;
-  lastmod: Date | null;
-  changefreq: string | null;
-  priority: number | null;
-  images: number;
-  videos: number;
-  news: number;
-  alternates: number;
-}
+/** A stored sitemap_entries row: the reader's entry as ingested (no line: entry lines are not stored). */
+export type StoredEntry = Omit<SitemapUrlEntry, 'type' | 'line'> & { fileId: number };
 
 const KINDS: readonly string[] = ['urlset', 'index', 'text', 'rss', 'atom'];
 

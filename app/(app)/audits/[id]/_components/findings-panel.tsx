@@ -138,6 +138,17 @@ function SearchConsole({ finding, detail }: { finding: FindingDto; detail: Findi
   );
 }
 
+/** Who decided the row, when, and their note; nothing while it is pending. */
+function DecidedBy({ finding }: { finding: FindingDto }) {
+  if (!finding.decidedBy) return null;
+  return (
+    <p className="muted small">
+      {decisionLabel(finding.decision)} by {finding.decidedBy} on {formatDateTime(finding.decidedAt)}
+      {finding.note ? `: “${finding.note}”` : ''}
+    </p>
+  );
+}
+
 export function FindingsPanel({
   auditId,
   finding,
@@ -229,13 +240,7 @@ export function FindingsPanel({
                 {error}
               </p>
             ) : null}
-            {finding.decidedBy ? (
-              <p className="muted small">
-                {decisionLabel(finding.decision)} by {finding.decidedBy} on{' '}
-                {formatDateTime(finding.decidedAt)}
-                {finding.note ? `: “${finding.note}”` : ''}
-              </p>
-            ) : null}
+            <DecidedBy finding={finding} />
           </fieldset>
         ) : (
           <section className="stack" style={{ gap: '0.25rem' }} data-testid="panel-decision-read-only">
@@ -243,13 +248,7 @@ export function FindingsPanel({
             <p>
               <strong>{decisionLabel(finding.decision)}</strong>
             </p>
-            {finding.decidedBy ? (
-              <p className="muted small">
-                {decisionLabel(finding.decision)} by {finding.decidedBy} on{' '}
-                {formatDateTime(finding.decidedAt)}
-                {finding.note ? `: “${finding.note}”` : ''}
-              </p>
-            ) : null}
+            <DecidedBy finding={finding} />
           </section>
         )}
         <LiveCheck finding={finding} detail={current} />
