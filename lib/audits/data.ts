@@ -304,17 +304,22 @@ export async function listSitemapFiles(
   limit = 10_000,
   after?: number,
 ): Promise<SitemapFilePage> {
-  const [files, total] = await Promise.all([
-    db().sitemapFile.findMany({
-      where: { auditId, ...(after === undefined ? {} : { position: { gt: after } }) },
-      orderBy: [{ position: 'asc' }, { id: 'asc' }],
-      take: limit + 1,
-      // A robots.txt row keeps its body (up to 500 KiB) for the lint; the file list never shows it.
-      omit: { robotsTxt: true },
-    }),
-    // Counted on the (audit_id, position) index.
-    db().sitemapFile.count({ where: { auditId } }),
-  ]);
+  // One snapshot for the page and the count: while an audit runs, files are added between two statements,
+  // and a count read after the page said "16 files … among the first 14" of a 14-file answer.
+  const [files, total] = await db().$transaction(
+    [
+      db().sitemapFile.findMany({
+        where: { auditId, ...(after === undefined ? {} : { position: { gt: after } }) },
+        orderBy: [{ position: 'asc' }, { id: 'asc' }],
+        take: limit + 1,
+        // A robots.txt row keeps its body (up to 500 KiB) for the lint; the file list never shows it.
+        omit: { robotsTxt: true },
+      }),
+      // Counted on the (audit_id, position) index.
+      db().sitemapFile.count({ where: { auditId } }),
+    ],
+    { isolationLevel: 'RepeatableRead' },
+  );
   const page = files.slice(0, limit);
   return {
     items: page.map(toSitemapFileDto),
