@@ -7,7 +7,6 @@ import {
   useQuery,
   useQueryClient,
 } from '@tanstack/react-query';
-import { useEffect, useRef } from 'react';
 import { apiFetch } from '@/lib/api/client';
 import { isActiveStatus } from './labels';
 import type {
@@ -71,20 +70,15 @@ export function useAudit(id: string) {
 /** The sitemap files, page by page in reading order (the pages read so far always make a tree: parents
  * come first). Polls with the audit: while it is active, and once more right after it finishes. */
 export function useSitemapFiles(id: string) {
-  const queryClient = useQueryClient();
   const audit = useAudit(id);
   const status: AuditStatus | undefined = audit.data?.status;
   const isActive = status === undefined || isActiveStatus(status);
 
-  const wasActive = useRef(isActive);
-  useEffect(() => {
-    if (wasActive.current && !isActive)
-      void queryClient.invalidateQueries({ queryKey: auditKeys.sitemaps(id) });
-    wasActive.current = isActive;
-  }, [isActive, id, queryClient]);
-
   return useInfiniteQuery({
-    queryKey: auditKeys.sitemaps(id),
+    // The phase is part of the key: files read while the audit ran are never shown as its final tree. An
+    // effect that refetched on the transition missed it when the component reading the files mounted
+    // after it (a tab opened just after the audit finished, while the last poll's answer was still fresh).
+    queryKey: [...auditKeys.sitemaps(id), isActive ? 'live' : 'final'],
     queryFn: ({ pageParam, signal }) => {
       const params = new URLSearchParams({ limit: String(SITEMAP_PAGE_SIZE) });
       if (pageParam !== null) params.set('cursor', String(pageParam));
