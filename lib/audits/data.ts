@@ -76,6 +76,11 @@ export function toAuditDto(audit: AuditWithSources): AuditDto {
     ],
     timings: timingsOf(audit.timings),
     findings: null,
+    siteId: audit.siteId,
+    complete: audit.status === 'succeeded',
+    reusedFiles: audit.reusedFiles,
+    trigger: audit.trigger === 'rerun' || audit.trigger === 'schedule' ? audit.trigger : 'manual',
+    rerunOf: audit.rerunOf,
   };
 }
 

@@ -18,11 +18,29 @@ export interface NewSource {
   bytes?: number;
 }
 
-export async function insertAudit(id: string, name: string, options: TAuditOptions, sources: NewSource[]) {
+/** Where a new audit comes from: its site (when known) and, for a repeated run, what repeated it. */
+export interface AuditOrigin {
+  siteId?: string | null;
+  trigger?: 'manual' | 'rerun' | 'schedule';
+  rerunOf?: string | null;
+  scheduleId?: number | null;
+}
+
+export async function insertAudit(
+  id: string,
+  name: string,
+  options: TAuditOptions,
+  sources: NewSource[],
+  origin: AuditOrigin = {},
+) {
   return db().audit.create({
     data: {
       id,
       name,
+      siteId: origin.siteId ?? null,
+      trigger: origin.trigger ?? 'manual',
+      rerunOf: origin.rerunOf ?? null,
+      scheduleId: origin.scheduleId ?? null,
       options,
       normalization: options.normalization,
       attempt: 1,

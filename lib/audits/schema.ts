@@ -135,6 +135,15 @@ export interface AuditDto {
   timings: AuditTimings;
   /** Reconciliation results; null until the reconcile job has run (and in audit lists). */
   findings: FindingsOverview | null;
+  /** The site (host) the audit belongs to (lib/sites); null until known (an upload, before ingest). */
+  siteId: string | null;
+  /** Succeeded with every file read: a complete run, the only kind that makes a site's change events. */
+  complete: boolean;
+  /** Sitemap files the server answered 304 Not Modified, whose stored entries were reused. */
+  reusedFiles: number;
+  /** How the run started, and the audit whose sources it repeated. */
+  trigger: 'manual' | 'rerun' | 'schedule';
+  rerunOf: string | null;
 }
 
 export interface SitemapFileDto {

@@ -7,6 +7,8 @@ import { jsonBody } from '@/lib/api/params';
 import { ingestLimits, uploadsDir } from '@/lib/db/config';
 import { AppError } from '@/lib/errors';
 import { cancelRunFor, startRun } from '@/lib/runs/service';
+import { siteHostOf } from '@/lib/sites/host';
+import { siteIdForHost } from '@/lib/sites/mutations';
 import { insertAudit, type NewSource } from './mutations';
 import { auditRun } from './run';
 import {
@@ -136,7 +138,11 @@ export async function createAuditFromRequest(request: Request): Promise<{ id: st
     throw new AppError('unsupported_media_type', 'Send multipart/form-data (with files) or application/json');
   }
   try {
-    await insertAudit(id, input.name, input.options, input.sources);
+    // Sitemaps given by URL name their site now (its page lists the run while it goes); uploads are put
+    // in theirs when their URLs are known (lib/sites/settle.ts).
+    const host = siteHostOf(input.sources.find((s) => s.role === 'sitemap' && s.kind === 'url')?.url);
+    const siteId = host ? await siteIdForHost(host) : null;
+    await insertAudit(id, input.name, input.options, input.sources, { siteId });
   } catch (error) {
     // No audit row refers to the files: keep nothing of a request that did not become an audit.
     if (input.dir) await rm(input.dir, { recursive: true, force: true });

@@ -9,6 +9,7 @@ import { reasonsPerFile, sanityWarnings, signalWarnings } from '@/lib/reconcile/
 import type { AuditPhase, AuditStep } from '@/lib/runs/phases';
 import { RunAbandoned } from '@/lib/runs/progress';
 import type { StepHandler } from '@/lib/runs/types';
+import { settleSiteRun } from '@/lib/sites/settle';
 
 export const reconcileStep: StepHandler<AuditStep, AuditPhase> = async ({ run, progress, signal }) => {
   const audit = await reconcileInputs(run.id);
@@ -50,9 +51,13 @@ export const reconcileStep: StepHandler<AuditStep, AuditPhase> = async ({ run, p
       reconcile: Number(((performance.now() - started) / 1000).toFixed(2)),
     },
   };
+  const settled = errors.length > 0 ? 'partial' : 'succeeded';
   return {
-    outcome: errors.length > 0 ? 'partial' : 'succeeded',
+    outcome: settled,
     followUp: 'review_indexes',
-    write: (client: DbClient) => saveReconcileResults(client, audit.id, results),
+    write: async (client: DbClient) => {
+      await saveReconcileResults(client, audit.id, results);
+      await settleSiteRun(client, audit.id, settled);
+    },
   };
 };
