@@ -341,3 +341,21 @@ export async function auditExists(id: string): Promise<boolean> {
 export async function auditForRun(id: string) {
   return db().audit.findUnique({ where: { id }, include: { sources: { orderBy: { id: 'asc' } } } });
 }
+
+/** What a repeated run copies of an audit (lib/sites/runs.ts): its name, site, options, settings, sources. */
+export async function getAuditSources(id: string) {
+  return db().audit.findUnique({
+    where: { id },
+    select: {
+      id: true,
+      name: true,
+      siteId: true,
+      options: true,
+      settings: true,
+      sources: {
+        orderBy: { id: 'asc' },
+        select: { role: true, kind: true, url: true, fileName: true, storedPath: true, bytes: true },
+      },
+    },
+  });
+}

@@ -7,6 +7,7 @@ import type pg from 'pg';
 import { db, pool } from '@/lib/db/client';
 import { uploadsDir } from '@/lib/db/config';
 import { dropAuditTables } from '@/lib/db/partitions';
+import type { PrismaClient } from '@/lib/generated/prisma/client';
 import type { TAuditOptions, TAuditSettings } from './schema';
 
 export interface NewSource {
@@ -32,8 +33,10 @@ export async function insertAudit(
   options: TAuditOptions,
   sources: NewSource[],
   origin: AuditOrigin = {},
+  /** A transaction's client, when the insert must be atomic with a check (lib/sites/mutations.ts). */
+  prisma: Pick<PrismaClient, 'audit'> = db(),
 ) {
-  return db().audit.create({
+  return prisma.audit.create({
     data: {
       id,
       name,

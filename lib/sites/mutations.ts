@@ -1,8 +1,11 @@
 // Writes of sites: the site of a host (created on first sight) and an audit's membership.
 import 'server-only';
-import { pool } from '@/lib/db/client';
+import { db, pool } from '@/lib/db/client';
 import type { DbClient } from '@/lib/db/types';
+import { AppError } from '@/lib/errors';
+import type { PrismaClient } from '@/lib/generated/prisma/client';
 import { siteHostOf } from './host';
+import type { TSiteSettings } from './schema';
 
 type Queryable = Pick<DbClient, 'query'>;
 
@@ -44,4 +47,44 @@ export async function attachSite(client: DbClient, auditId: string): Promise<str
   const siteId = await siteIdForHost(host, client);
   await client.query('UPDATE audits SET site_id = $2 WHERE id = $1 AND site_id IS NULL', [auditId, siteId]);
   return siteId;
+}
+
+/** Inserts a run of a site unless one of its audits is still queued or running (one at a time per site:
+ * schedules and Run again). The check and the insert hold the site's row lock, so two requests at once
+ * cannot both pass. Throws a 409 AppError naming the run in progress. */
+export async function insertSiteRun(
+  siteId: string,
+  insert: (prisma: Pick<PrismaClient, 'audit'>) => Promise<unknown>,
+): Promise<void> {
+  await db().$transaction(async (tx) => {
+    const locked = await tx.$queryRaw<
+      { id: string }[]
+    >`SELECT id FROM sites WHERE id = ${siteId}::uuid FOR UPDATE`;
+    if (locked.length === 0) throw new AppError('not_found', 'No such site');
+    const active = await tx.audit.findFirst({
+      where: { siteId, status: { in: ['queued', 'running'] } },
+      select: { id: true, name: true },
+      orderBy: { createdAt: 'desc' },
+    });
+    if (active) {
+      throw new AppError(
+        'conflict',
+        `A run of this site is still going ("${active.name}", ${active.id}); one run at a time per site`,
+      );
+    }
+    await insert(tx);
+  });
+}
+
+/** Merges `settings` into the site's and renames it; false when there is no such site. */
+export async function updateSite(
+  id: string,
+  patch: { name?: string; settings?: Partial<TSiteSettings> },
+): Promise<boolean> {
+  const { rowCount } = await pool().query(
+    `UPDATE sites SET name = COALESCE($2, name), settings = settings || $3::jsonb, updated_at = now()
+      WHERE id = $1`,
+    [id, patch.name ?? null, JSON.stringify(patch.settings ?? {})],
+  );
+  return (rowCount ?? 0) > 0;
 }

@@ -16,12 +16,15 @@ import {
 import { ZDecisionRequest } from '@/lib/findings/schema';
 import { ZGscCredentialsInput, ZGscInspectionRequest } from '@/lib/gsc/inspection-schema';
 import { ZLintRequest } from '@/lib/lint/schema';
+import { ZSitePatch, ZSiteRunInput } from '@/lib/sites/schema';
 import { ZSpotCheckRequest, ZSpotCheckRetry } from '@/lib/spot-check/schema';
 
 /** Rows the test creates before fuzzing. */
 export interface Fixtures {
   /** A reconciled audit with findings on hosts a.example and b.example. */
   auditId: string;
+  /** The fixture audit's site (a.example). */
+  siteId: string;
   /** An audit DELETE may remove. */
   spareAuditId: string;
   findingId: number;
@@ -287,6 +290,18 @@ export function routeTable(fx: Fixtures): Record<string, RouteSpec> {
       },
     },
     'shares/[id]': { params: () => ({ id: fx.shareId }) },
+    sites: { query: [{ q: 'a.example', limit: '5', cursor: 'a' }] },
+    'sites/[id]': {
+      params: () => ({ id: fx.siteId }),
+      body: {
+        PATCH: { schema: ZSitePatch, valid: [{ name: 'A', settings: { requireConfirmedUnreached: false } }] },
+      },
+    },
+    'sites/[id]/runs': {
+      params: () => ({ id: fx.siteId }),
+      // The first valid body queues a run of the fixture audit (nothing runs it; later ones answer 409).
+      body: { POST: { schema: ZSiteRunInput, valid: [{ fromAuditId: fx.auditId, name: 'Fuzz again' }] } },
+    },
     tokens: { body: { POST: { schema: ZNewToken, valid: [{ name: 'fuzz' }] } } },
     'tokens/[id]': { params: () => ({ id: fx.tokenId }) },
     users: {

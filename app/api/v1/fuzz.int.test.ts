@@ -16,6 +16,7 @@ import { setCredentials } from '@/lib/gsc/inspection-service';
 import { insertGscImport } from '@/lib/gsc/mutations';
 import { stopBoss } from '@/lib/jobs/queue';
 import * as sitemapSetSchemas from '@/lib/sitemap-set/schema';
+import * as siteSchemas from '@/lib/sites/schema';
 import { insertSpotCheckRun } from '@/lib/spot-check/mutations';
 import { type TestCaller, testCaller } from '@/lib/test-support/auth';
 import { BOUNDARY, MULTIPART, multipartBody, part } from '@/lib/test-support/multipart';
@@ -187,6 +188,7 @@ const SCHEMAS: Record<string, unknown> = {
   ...authSchemas,
   ...findingSchemas,
   ...sitemapSetSchemas,
+  ...siteSchemas,
 };
 
 /** The query parameters a route's source reads: `….get('x')` (`getAll`, `has`) on search params, and
@@ -297,8 +299,10 @@ beforeAll(async () => {
     cursors[sort] = (await res.json()).nextCursor;
     expect(cursors[sort], `a second page for sort=${sort}`).toEqual(expect.any(String));
   }
+  const site = await pool().query<{ site_id: string }>('SELECT site_id FROM audits WHERE id = $1', [auditId]);
   fx = {
     auditId,
+    siteId: site.rows[0]?.site_id ?? '',
     spareAuditId,
     findingId: finding.rows[0]?.id ?? 0,
     sitemapFileId: file.rows[0]?.id ?? 0,

@@ -1,0 +1,18 @@
+import type { Sendable } from '@/lib/api/client';
+import { idParam } from '@/lib/api/params';
+import { guarded, json } from '@/lib/api/respond';
+import { startSiteRunFromRequest } from '@/lib/sites/runs';
+import type { CreatedSiteRunDto } from '@/lib/sites/schema';
+
+export const dynamic = 'force-dynamic';
+
+type Context = { params: Promise<{ id: string }> };
+
+/** Run again: a new audit repeating an audit's sources (202; 409 while a run of the site is going). */
+export const POST = guarded('reviewer', async (request: Request, { params }: Context) => {
+  const created = await startSiteRunFromRequest(request, idParam((await params).id, 'site'));
+  return json(created satisfies Sendable<CreatedSiteRunDto>, {
+    status: 202,
+    headers: { location: `/api/v1/audits/${created.id}` },
+  });
+});
