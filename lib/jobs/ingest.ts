@@ -26,6 +26,7 @@ import { NetError } from '@/lib/net/types';
 import type { AuditPhase, AuditStep } from '@/lib/runs/phases';
 import { RunAbandoned } from '@/lib/runs/progress';
 import type { StepHandler } from '@/lib/runs/types';
+import { settleSiteRun } from '@/lib/sites/settle';
 import type { NormalizationProfile } from '@/lib/urls/normalize';
 
 interface CrawlOutcome {
@@ -211,6 +212,11 @@ export const ingestStep: StepHandler<AuditStep, AuditPhase> = async ({ run, prog
     crawlFacts: crawl.facts,
     timings: { sitemaps: sitemapSeconds, crawl: crawl.seconds, ingest: seconds(started) },
   };
-  const write = (client: DbClient) => saveIngestResults(client, audit.id, results);
+  const write = async (client: DbClient) => {
+    await saveIngestResults(client, audit.id, results);
+    // An audit without a crawl export settles here: its sitemap is still a run of its site (change events
+    // need no crawl). Its reconcile step does this otherwise.
+    if (!reconcileNext && status !== 'failed') await settleSiteRun(client, audit.id, status);
+  };
   return reconcileNext ? { next: 'reconcile', write } : { outcome: status, message, write };
 };
