@@ -69,7 +69,7 @@ interface RunRow {
 async function runsOf(ids: string[]): Promise<Map<string, SiteRunDto>> {
   const out = new Map<string, SiteRunDto>();
   if (ids.length === 0) return out;
-  const [runs, counts, changes, gsc] = await Promise.all([
+  const [runs, counts, changes, gsc, spot] = await Promise.all([
     pool().query<RunRow>(
       `SELECT id, name, status::text AS status, trigger, rerun_of, created_at, finished_at,
               sitemap_unique_urls AS declared, reused_files, reconciled_at IS NOT NULL AS reconciled
@@ -94,7 +94,21 @@ async function runsOf(ids: string[]): Promise<Map<string, SiteRunDto>> {
         ORDER BY a.created_at DESC LIMIT ${GAP_RUNS}`,
       [ids],
     ),
+    pool().query<{ audit_id: string; value: number | null; n: number | null }>(
+      `SELECT DISTINCT ON (audit_id) audit_id,
+              (summary -> 'rotRate' ->> 'value')::float8 AS value, (summary -> 'rotRate' ->> 'n')::int AS n
+         FROM spot_check_runs
+        WHERE audit_id = ANY($1::uuid[]) AND status IN ('succeeded', 'partial') AND summary IS NOT NULL
+        ORDER BY audit_id, finished_at DESC NULLS LAST, created_at DESC`,
+      [ids],
+    ),
   ]);
+  const spotChecks = new Map(
+    spot.rows.map((row) => [
+      row.audit_id,
+      { rotPercent: row.value === null ? null : Math.round(row.value * 1000) / 10, checked: row.n ?? 0 },
+    ]),
+  );
   const gaps = new Map<string, number | null>();
   await Promise.all(
     gsc.rows.map(async ({ audit_id }) => {
@@ -123,6 +137,7 @@ async function runsOf(ids: string[]): Promise<Map<string, SiteRunDto>> {
       reusedFiles: run.reused_files,
       findings: run.reconciled ? lists : null,
       gapPercent: gaps.get(run.id) ?? null,
+      spotCheck: spotChecks.get(run.id) ?? null,
       changes: emptyChanges(),
     });
   }

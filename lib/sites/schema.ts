@@ -54,6 +54,9 @@ export interface SiteRunDto {
   findings: { prune: ListCounts; add: ListCounts; held: ListCounts } | null;
   /** Search Console's submitted-but-not-indexed share in percent (0–100) where an import exists. */
   gapPercent: number | null;
+  /** The rot rate (declared URLs ending in a 4xx) of the run's latest finished spot-check, in percent
+   * (0–100), and how many rows it was taken over; null without one. */
+  spotCheck: { rotPercent: number | null; checked: number } | null;
   /** Change events this run wrote (zeros for runs that wrote none). */
   changes: ChangeCounts;
 }
