@@ -18,11 +18,14 @@ function isBaseValid(text: string): boolean {
 }
 
 function Summary({ summary }: { summary: SitemapSetSummaryDto }) {
-  const removed = Object.entries(summary.removed);
+  // Entries whose loc is not a URL are left out whatever was decided: not counted as approved prune rows.
+  const removed = Object.entries(summary.removed).filter(([reason]) => reason !== 'not_a_url');
   const totalRemoved = removed.reduce((n, [, count]) => n + count, 0);
+  const notUrls = summary.removed.not_a_url ?? 0;
   const rows: [string, string][] = [
     ['Declared entries', `${formatCount(summary.before.entries)} in ${filesText(summary.before.files)}`],
     ['Removed (approved prune rows)', formatCount(totalRemoved)],
+    ...(notUrls > 0 ? [['Left out (not a URL)', formatCount(notUrls)] as [string, string]] : []),
     ['Replaced by the crawled URL', formatCount(summary.replaced)],
     ['Added (approved add rows)', formatCount(summary.added)],
     ['Duplicates merged', formatCount(summary.duplicates)],
@@ -48,13 +51,7 @@ function Summary({ summary }: { summary: SitemapSetSummaryDto }) {
       {removed.length > 0 && (
         <p className="small">
           Removed by reason:{' '}
-          {removed
-            .map(
-              ([reason, n]) =>
-                `${reason === 'not_a_url' ? 'not a URL' : reasonLabel(reason)} (${formatCount(n)})`,
-            )
-            .join(', ')}
-          .
+          {removed.map(([reason, n]) => `${reasonLabel(reason)} (${formatCount(n)})`).join(', ')}.
         </p>
       )}
       {sections.length > 0 && (
