@@ -285,6 +285,12 @@ export interface DeliveryDto {
   attemptLog: { at: string; status: number | null; error: string | null; ms: number }[];
 }
 
+/** `GET /api/v1/sites/{id}/webhooks/{webhookId}/deliveries?limit=&cursor=`, newest first. */
+export interface DeliveryPage {
+  items: DeliveryDto[];
+  nextCursor: string | null;
+}
+
 /** The body of `run.completed` (signed: `X-Sitemap-Audit-Signature: sha256=<hex HMAC of the raw body>`). */
 export interface RunCompletedPayload {
   event: 'run.completed';
