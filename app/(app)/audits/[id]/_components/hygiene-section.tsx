@@ -10,10 +10,16 @@ import { Badge } from '@/components/ui/badge';
 import { DateTime } from '@/components/ui/date-time';
 import { formErrors } from '@/lib/api/field-errors';
 import { formatCount } from '@/lib/audits/format';
+import { RULES } from '@/lib/hygiene/rules';
 import type { Severity } from '@/lib/hygiene/types';
 import { useAuditLint, useRecheckLint } from '@/lib/lint/hooks';
 import { isLintActive, LINT_FILES_MAX, type LintFileDto, type LintRuleDto } from '@/lib/lint/schema';
 import { SitemapSetBuilder } from './sitemap-set-builder';
+
+/** A rule's title for people (its code for one the catalogue does not know, e.g. from a newer worker). */
+function ruleTitle(code: string): string {
+  return code in RULES ? RULES[code as keyof typeof RULES].title : code;
+}
 
 const FILES_PAGE = 50;
 
@@ -268,7 +274,7 @@ export function HygieneSection({ auditId, hasFindings }: { auditId: string; hasF
             <p className="muted small">
               Checked <DateTime iso={data.checkedAt} />
               {notJudged.length > 0
-                ? `. Not judged from the stored files: ${notJudged.join(', ')} (run sitemap-audit lint on the site for those).`
+                ? `. Not judged from the stored files: ${notJudged.map(ruleTitle).join('; ')} (run sitemap-audit lint on the site for those).`
                 : '.'}
             </p>
             {typeof data.summary?.siteUrl === 'string' ? (
