@@ -13,6 +13,7 @@ import { auth, shots } from './spot-site';
 
 const WIDTHS = [360, 390, 768, 1440] as const;
 const SHOT_WIDTHS = new Set<number>([390, 1440]);
+const AXE_WIDTHS = new Set<number>([390, 1440]);
 const fixtureOrigin = `http://127.0.0.1:${process.env.FIXTURE_PORT ?? 3218}`;
 const H = 'https://pages.example.com';
 const CRAWLED_AT = '2026-11-27T09:00:00Z';
@@ -434,7 +435,7 @@ async function axeProblems(page: Page, scope?: string): Promise<string[]> {
 
 for (const state of STATES) {
   test(`page ${state.name}: fits 360–1440 px, no serious axe violation`, async () => {
-    // Four widths with an axe run each: more than one ordinary test's time on a slow, shared machine.
+    // Four widths and two axe runs: more than one ordinary test's time on a slow, shared machine.
     test.setTimeout(180_000);
     const context = contexts.get(state.as);
     if (!context) throw new Error(`no context for ${state.as}`);
@@ -452,7 +453,12 @@ for (const state of STATES) {
         expect
           .soft(overflow, `${state.name} at ${width} px scrolls sideways (the widest elements are listed)`)
           .toEqual([]);
-        expect.soft(await axeProblems(page, state.axeScope), `${state.name} at ${width} px: axe`).toEqual([]);
+        // Axe at 390 and 1440 px: the two layouts there are (below 860 px the header folds into its menu
+        // and the review is cards, at 768 px too); 360 and 768 px are checked for fit only.
+        if (AXE_WIDTHS.has(width))
+          expect
+            .soft(await axeProblems(page, state.axeScope), `${state.name} at ${width} px: axe`)
+            .toEqual([]);
         await state.check?.(page, width);
         if (SHOT_WIDTHS.has(width))
           await page.screenshot({
