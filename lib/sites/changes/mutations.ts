@@ -1,0 +1,147 @@
+// A settled run's effect on its site's history, as set-based SQL in the settling transaction: the two-crawl
+// confirmation of unreached rows, and the change events between the site's URL state (site_urls, the last
+// complete run's keys) and the run's declared keys. Nothing is read into memory: a 1,000,000-URL run is a few
+// hash joins (docs/performance.md, "Change events").
+import 'server-only';
+import type { DbClient } from '@/lib/db/types';
+import { UNREACHED_CONFIRMED } from '../schema';
+
+export interface SiteOfRun {
+  siteId: string;
+  /** The complete run site_urls holds (null before the first, or once that audit is deleted). */
+  lastCompleteAuditId: string | null;
+  /** Null: no complete run yet, so the next one is the quiet baseline. */
+  stateAt: Date | null;
+  /** Set once this run's events are written: never twice. */
+  changesAppliedAt: Date | null;
+}
+
+/** The audit's site, its row locked until the transaction ends (two runs settling at once apply in turn);
+ * null for an audit without a site. */
+export async function lockSiteOfRun(client: DbClient, auditId: string): Promise<SiteOfRun | null> {
+  const { rows } = await client.query<{
+    site_id: string;
+    last_complete_audit_id: string | null;
+    state_at: Date | null;
+    changes_applied_at: Date | null;
+  }>(
+    `SELECT s.id AS site_id, s.last_complete_audit_id, s.state_at, a.changes_applied_at
+       FROM audits a JOIN sites s ON s.id = a.site_id
+      WHERE a.id = $1
+        FOR UPDATE OF s`,
+    [auditId],
+  );
+  const row = rows[0];
+  if (!row) return null;
+  return {
+    siteId: row.site_id,
+    lastCompleteAuditId: row.last_complete_audit_id,
+    stateAt: row.state_at,
+    changesAppliedAt: row.changes_applied_at,
+  };
+}
+
+/** Appends `unreached_confirmed` to the audit's unreached_by_crawl findings whose key the previous complete
+ * audit had unreached too (one UPDATE over the findings partitions; counts are per list, reason, decision
+ * and host, which a signal leaves alone). Returns how many rows got it. */
+export async function confirmUnreached(
+  client: DbClient,
+  auditId: string,
+  previousAuditId: string,
+): Promise<number> {
+  const { rowCount } = await client.query(
+    `UPDATE findings f SET signals = array_append(f.signals, $3)
+      WHERE f.audit_id = $1 AND f.reason = 'unreached_by_crawl' AND NOT (f.signals @> ARRAY[$3])
+        AND f.key IN (SELECT p.key FROM findings p WHERE p.audit_id = $2 AND p.reason = 'unreached_by_crawl')`,
+    [auditId, previousAuditId, UNREACHED_CONFIRMED],
+  );
+  return rowCount ?? 0;
+}
+
+/** The run's declared keys (one loc and the latest lastmod per key) as a temporary table, analysed so the
+ * joins below are planned as hash joins over it. */
+async function declaredKeys(client: DbClient, auditId: string): Promise<void> {
+  await client.query('DROP TABLE IF EXISTS pg_temp.run_keys');
+  await client.query(
+    `CREATE TEMP TABLE run_keys ON COMMIT DROP AS
+     SELECT e.key, min(e.loc) AS loc, max(e.lastmod) AS lastmod
+       FROM sitemap_entries e WHERE e.audit_id = $1 AND e.key IS NOT NULL GROUP BY e.key`,
+    [auditId],
+  );
+  await client.query('ANALYZE pg_temp.run_keys');
+}
+
+/** The first complete run of a site: its keys become the state, with no events. */
+async function writeBaseline(client: DbClient, siteId: string, auditId: string): Promise<void> {
+  await client.query(
+    `INSERT INTO site_urls (site_id, key, loc, lastmod, first_seen_audit_id)
+     SELECT $1, k.key, k.loc, k.lastmod, $2 FROM pg_temp.run_keys k
+     ON CONFLICT (site_id, key) DO UPDATE
+        SET loc = EXCLUDED.loc, lastmod = EXCLUDED.lastmod, missing_since_audit_id = NULL`,
+    [siteId, auditId],
+  );
+}
+
+/**
+ * The events between the state and the run (one full join), then the state moved to the run: added keys
+ * inserted, changed ones updated, returning ones cleared of their pending removal (no event for that),
+ * first misses marked pending and second misses deleted.
+ */
+async function writeEvents(client: DbClient, site: SiteOfRun, auditId: string): Promise<void> {
+  const params = [site.siteId, auditId, site.lastCompleteAuditId];
+  await client.query(
+    `INSERT INTO site_changes
+       (site_id, audit_id, previous_audit_id, type, key, url, previous_lastmod, current_lastmod)
+     SELECT $1, $2, $3, d.type, d.key, d.url, d.previous_lastmod, d.current_lastmod
+       FROM (SELECT CASE WHEN s.key IS NULL THEN 'url_added'
+                         WHEN k.key IS NOT NULL THEN 'url_lastmod_changed'
+                         WHEN s.missing_since_audit_id IS NULL THEN 'url_removed_pending'
+                         ELSE 'url_removed_confirmed' END AS type,
+                    coalesce(k.key, s.key) AS key, coalesce(k.loc, s.loc) AS url,
+                    s.lastmod AS previous_lastmod, k.lastmod AS current_lastmod
+               FROM pg_temp.run_keys k
+               FULL JOIN (SELECT * FROM site_urls WHERE site_id = $1) s ON s.key = k.key
+              WHERE s.key IS NULL OR k.key IS NULL OR s.lastmod IS DISTINCT FROM k.lastmod) d
+      ORDER BY d.type, d.key`,
+    params,
+  );
+  // Kept keys take the run's loc and lastmod; a returning key's pending removal is cleared.
+  await client.query(
+    `UPDATE site_urls s SET loc = k.loc, lastmod = k.lastmod, missing_since_audit_id = NULL
+       FROM pg_temp.run_keys k
+      WHERE s.site_id = $1 AND s.key = k.key
+        AND (s.lastmod IS DISTINCT FROM k.lastmod OR s.loc <> k.loc OR s.missing_since_audit_id IS NOT NULL)`,
+    [site.siteId],
+  );
+  // The rest follows from this run's events (a few rows, by their index on audit_id).
+  await client.query(
+    `DELETE FROM site_urls s USING site_changes c
+      WHERE c.audit_id = $2 AND c.type = 'url_removed_confirmed' AND s.site_id = $1 AND s.key = c.key`,
+    [site.siteId, auditId],
+  );
+  await client.query(
+    `UPDATE site_urls s SET missing_since_audit_id = $2 FROM site_changes c
+      WHERE c.audit_id = $2 AND c.type = 'url_removed_pending' AND s.site_id = $1 AND s.key = c.key`,
+    [site.siteId, auditId],
+  );
+  await client.query(
+    `INSERT INTO site_urls (site_id, key, loc, lastmod, first_seen_audit_id)
+     SELECT $1, c.key, c.url, c.current_lastmod, $2 FROM site_changes c
+      WHERE c.audit_id = $2 AND c.type = 'url_added'`,
+    [site.siteId, auditId],
+  );
+}
+
+/** Applies a complete run to its site (the quiet baseline when the site has no state yet) and makes it the
+ * site's last complete run. The caller holds the site's lock and has checked the run is not applied yet. */
+export async function applyCompleteRun(client: DbClient, site: SiteOfRun, auditId: string): Promise<void> {
+  await declaredKeys(client, auditId);
+  if (site.stateAt === null) await writeBaseline(client, site.siteId, auditId);
+  else await writeEvents(client, site, auditId);
+  await client.query('DROP TABLE pg_temp.run_keys');
+  await client.query(
+    'UPDATE sites SET last_complete_audit_id = $2, state_at = now(), updated_at = now() WHERE id = $1',
+    [site.siteId, auditId],
+  );
+  await client.query('UPDATE audits SET changes_applied_at = now() WHERE id = $1', [auditId]);
+}
