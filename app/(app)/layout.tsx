@@ -27,6 +27,7 @@ export default async function AppLayout({ children }: { children: ReactNode }) {
           </Link>
           <SiteNav>
             <Link href="/">Audits</Link>
+            <Link href="/sites">Sites</Link>
             {allows(actor.role, 'admin') && <Link href="/users">Users</Link>}
             <Link href="/account">Account</Link>
             {allows(actor.role, 'reviewer') && (

@@ -1,7 +1,7 @@
 'use client';
-// The audit page's header: name, status (and who cancelled it), timings, the approval rule for unreached
-// rows (admins switch it), and the actions the user's role allows: Cancel while the audit is queued or
-// running (reviewers and admins), Delete (admins).
+// The audit page's header: name, status (and who cancelled it), its site (a link), timings, the approval
+// rule for unreached rows (admins switch it), and the actions the user's role allows: Cancel while the audit
+// is queued or running (reviewers and admins), Delete (admins).
 import Link from 'next/link';
 import { useCan } from '@/app/session-context';
 import { ConfirmButton } from '@/components/ui/confirm-button';
@@ -11,6 +11,7 @@ import { useUpdateAuditSettings } from '@/lib/audits/hooks';
 import { isActiveStatus } from '@/lib/audits/labels';
 import type { AuditDto } from '@/lib/audits/schema';
 import { phaseLabel } from '@/lib/runs/phases';
+import { useSite } from '@/lib/sites/hooks';
 import { StatusBadge } from '../../_components/status-badge';
 
 /** requireSpotCheckForUnreached: a switch for admins; for everyone else a line saying it is on. */
@@ -40,6 +41,16 @@ function SpotCheckRule({ audit }: { audit: AuditDto }) {
           Not saved: {update.error.message}
         </span>
       ) : null}
+    </span>
+  );
+}
+
+/** "Site: <host>", linking to the site's page (its runs, trends and changes). */
+function SiteLink({ siteId }: { siteId: string }) {
+  const site = useSite(siteId, { live: false });
+  return (
+    <span data-testid="audit-site">
+      Site: <Link href={`/sites/${siteId}`}>{site.data?.host ?? 'its runs'}</Link>
     </span>
   );
 }
@@ -79,6 +90,7 @@ export function AuditHeader({
               <time dateTime={audit.cancelled.at}>{formatTime(audit.cancelled.at)}</time>
             </span>
           ) : null}
+          {audit.siteId ? <SiteLink siteId={audit.siteId} /> : null}
           <span>Created {formatTime(audit.createdAt)}</span>
           {duration ? <span>Took {duration}</span> : null}
           <span>

@@ -1,0 +1,190 @@
+'use client';
+// The change feed: events between consecutive complete runs, newest first, filtered by type (chips with
+// their counts), a start date and part of the URL, all in the URL beside `?tab=changes`; "Load more" reads
+// the next page. Each event says what changed: lastmod previous → current, removal pending or confirmed.
+import Link from 'next/link';
+import { usePathname, useSearchParams } from 'next/navigation';
+import { useCallback, useId, useMemo } from 'react';
+import { Alert } from '@/components/ui/alert';
+import { Badge, type BadgeTone } from '@/components/ui/badge';
+import { useDateTimeFormat } from '@/components/ui/date-time';
+import { DebouncedInput } from '@/components/ui/debounced-input';
+import { EmptyState } from '@/components/ui/empty-state';
+import { formatCount } from '@/lib/audits/format';
+import { formatLastmod } from '@/lib/findings/format';
+import { type ChangeFilters, useSiteChanges } from '@/lib/sites/hooks';
+import { CHANGE_TYPES, type ChangeType, type SiteChangeDto, type SiteDetailDto } from '@/lib/sites/schema';
+import { CHANGE_HINTS, CHANGE_LABELS } from './labels';
+
+const TONES: Record<ChangeType, BadgeTone> = {
+  url_added: 'success',
+  url_lastmod_changed: 'info',
+  url_removed_pending: 'warning',
+  url_removed_confirmed: 'danger',
+};
+
+/** `since` travels as a date (YYYY-MM-DD) and is asked for as that day's start in UTC. */
+function filtersOf(params: URLSearchParams): ChangeFilters & { sinceDate?: string } {
+  const type = params.get('type');
+  const since = params.get('since');
+  const q = params.get('q')?.trim();
+  const isDate = since !== null && /^\d{4}-\d\d-\d\d$/.test(since) && !Number.isNaN(Date.parse(since));
+  return {
+    type: CHANGE_TYPES.includes(type as ChangeType) ? (type as ChangeType) : undefined,
+    since: isDate ? `${since}T00:00:00Z` : undefined,
+    sinceDate: isDate ? since : undefined,
+    q: q || undefined,
+  };
+}
+
+function useFeedFilters() {
+  const searchParams = useSearchParams();
+  const pathname = usePathname();
+  const key = searchParams.toString();
+  const filters = useMemo(() => filtersOf(new URLSearchParams(key)), [key]);
+  const set = useCallback(
+    (next: { type?: ChangeType; sinceDate?: string; q?: string }) => {
+      const params = new URLSearchParams({ tab: 'changes' });
+      if (next.type) params.set('type', next.type);
+      if (next.sinceDate) params.set('since', next.sinceDate);
+      if (next.q) params.set('q', next.q);
+      window.history.replaceState(null, '', `${pathname}?${params}`);
+    },
+    [pathname],
+  );
+  return [filters, set] as const;
+}
+
+function ChangeDetail({ change }: { change: SiteChangeDto }) {
+  switch (change.type) {
+    case 'url_lastmod_changed':
+      return (
+        <>
+          lastmod {formatLastmod(change.previousLastmod)} →{' '}
+          <strong>{formatLastmod(change.currentLastmod)}</strong>
+        </>
+      );
+    case 'url_added':
+      return <>{change.currentLastmod ? `New, lastmod ${formatLastmod(change.currentLastmod)}` : 'New'}</>;
+    default:
+      return <>{CHANGE_HINTS[change.type]}</>;
+  }
+}
+
+export function ChangeFeed({ site }: { site: SiteDetailDto }) {
+  const [filters, setFilters] = useFeedFilters();
+  const sinceId = useId();
+  const formatTime = useDateTimeFormat();
+  const changes = useSiteChanges(site.id, filters, site.lastCompleteAuditId);
+  const counts = changes.data?.counts;
+  const items = changes.data?.items ?? [];
+  const runName = new Map(site.runs.map((run) => [run.id, formatTime(run.createdAt)]));
+  const isFiltered = Boolean(filters.type || filters.since || filters.q);
+
+  return (
+    <section className="card" aria-labelledby="site-changes-title">
+      <div className="card__header">
+        <h2 id="site-changes-title">Changes</h2>
+        <span className="muted small">Between consecutive complete runs, newest first</span>
+      </div>
+      <div className="card__body stack">
+        <search className="change-feed__filters" aria-label="Filter changes">
+          <fieldset className="reason-chips">
+            <legend className="visually-hidden">Type of change</legend>
+            <button
+              type="button"
+              className="filter-chip"
+              aria-pressed={!filters.type}
+              onClick={() => setFilters({ ...filters, type: undefined })}
+            >
+              All
+            </button>
+            {CHANGE_TYPES.map((type) => (
+              <button
+                key={type}
+                type="button"
+                className="filter-chip"
+                aria-pressed={filters.type === type}
+                data-testid={`change-chip-${type}`}
+                onClick={() => setFilters({ ...filters, type: filters.type === type ? undefined : type })}
+              >
+                {CHANGE_LABELS[type]}
+                <span className="filter-chip__n" data-testid={`change-count-${type}`}>
+                  {counts ? formatCount(counts[type]) : '…'}
+                </span>
+              </button>
+            ))}
+          </fieldset>
+          <div className="change-feed__row">
+            <div className="field field--inline">
+              <label htmlFor={sinceId} className="field__label field__label--small">
+                Since (UTC day)
+              </label>
+              <input
+                id={sinceId}
+                type="date"
+                className="input input--small"
+                value={filters.sinceDate ?? ''}
+                onChange={(event) => setFilters({ ...filters, sinceDate: event.target.value || undefined })}
+              />
+            </div>
+            <DebouncedInput
+              label="URL contains"
+              type="search"
+              value={filters.q ?? ''}
+              placeholder="Part of a URL"
+              onCommit={(q) => setFilters({ ...filters, q: q || undefined })}
+              className="change-feed__search"
+            />
+          </div>
+        </search>
+        {changes.isError && !changes.data ? (
+          <Alert title="Could not load the changes">{changes.error.message}</Alert>
+        ) : changes.isPending ? (
+          <div className="skeleton" style={{ height: '6rem' }} aria-hidden="true" />
+        ) : items.length === 0 ? (
+          <EmptyState title={isFiltered ? 'No change matches' : 'No changes yet'}>
+            {isFiltered
+              ? 'No change event matches these filters.'
+              : 'The first complete run is the baseline; changes appear from the second complete run on.'}
+          </EmptyState>
+        ) : (
+          <ol className="change-feed" data-testid="change-feed" aria-busy={changes.isFetching}>
+            {items.map((change) => (
+              <li key={change.id} className="change-feed__item" data-testid="change" data-type={change.type}>
+                <span className="change-feed__head">
+                  <Badge tone={TONES[change.type]} dot={false}>
+                    {CHANGE_LABELS[change.type]}
+                  </Badge>
+                  <span className="change-feed__url">{change.url}</span>
+                </span>
+                <span className="small">
+                  <ChangeDetail change={change} />
+                </span>
+                <span className="muted small">
+                  {change.auditId ? (
+                    <Link href={`/audits/${change.auditId}`}>
+                      Run of {runName.get(change.auditId) ?? formatTime(change.createdAt)}
+                    </Link>
+                  ) : (
+                    formatTime(change.createdAt)
+                  )}
+                </span>
+              </li>
+            ))}
+          </ol>
+        )}
+        {changes.hasNextPage ? (
+          <button
+            type="button"
+            className="button"
+            disabled={changes.isFetchingNextPage}
+            onClick={() => void changes.fetchNextPage()}
+          >
+            {changes.isFetchingNextPage ? 'Loading…' : 'Load more'}
+          </button>
+        ) : null}
+      </div>
+    </section>
+  );
+}

@@ -1,0 +1,182 @@
+'use client';
+// Two runs of a site compared (older `from` → newer `to`): a chip per type of difference with its count
+// (choosing one filters the rows, `?type=` in the URL), then the rows of that type a page at a time, each
+// with its details: lastmod before → after, a move's target, a finding's list and reason on each side.
+import Link from 'next/link';
+import { usePathname, useSearchParams } from 'next/navigation';
+import { Alert } from '@/components/ui/alert';
+import { CursorPager, useCursorStack } from '@/components/ui/cursor-pager';
+import { useDateTimeFormat } from '@/components/ui/date-time';
+import { EmptyState } from '@/components/ui/empty-state';
+import { formatCount } from '@/lib/audits/format';
+import { formatLastmod, reasonLabel } from '@/lib/findings/format';
+import { useAuditDiff } from '@/lib/sites/hooks';
+import { type AuditDiffItem, DIFF_TYPES, type DiffType } from '@/lib/sites/schema';
+import { DIFF_LABELS } from './labels';
+
+function side(list: string | null, reason: string | null): string {
+  if (!list) return 'not on a list';
+  return reason ? `${list}: ${reasonLabel(reason)}` : list;
+}
+
+function DiffDetail({ item }: { item: AuditDiffItem }) {
+  switch (item.type) {
+    case 'moved':
+      return (
+        <>
+          now redirects to <span className="change-feed__url">{item.target ?? '—'}</span>
+        </>
+      );
+    case 'url_lastmod_changed':
+      return (
+        <>
+          lastmod {formatLastmod(item.previousLastmod)} →{' '}
+          <strong>{formatLastmod(item.currentLastmod)}</strong>
+        </>
+      );
+    case 'new_problem':
+      return <>{side(item.toList, item.toReason)}</>;
+    case 'fixed_problem':
+      return <>was {side(item.fromList, item.fromReason)}</>;
+    case 'reason_changed':
+      return (
+        <>
+          {side(item.fromList, item.fromReason)} → <strong>{side(item.toList, item.toReason)}</strong>
+        </>
+      );
+    case 'url_added':
+      return <>{item.currentLastmod ? `lastmod ${formatLastmod(item.currentLastmod)}` : 'declared now'}</>;
+    default:
+      return (
+        <>
+          {item.previousLastmod ? `had lastmod ${formatLastmod(item.previousLastmod)}` : 'no longer declared'}
+        </>
+      );
+  }
+}
+
+function DiffRows({ from, to, type }: { from: string; to: string; type: DiffType | null }) {
+  const stack = useCursorStack();
+  const diff = useAuditDiff(from, to, type, stack.cursor);
+  if (diff.isError && !diff.data)
+    return <Alert title="Could not compare these runs">{diff.error.message}</Alert>;
+  if (!diff.data) return <div className="skeleton" style={{ height: '6rem' }} aria-hidden="true" />;
+  const items = diff.data.items;
+  return (
+    <>
+      {items.length === 0 ? (
+        <EmptyState title="No difference">
+          {type
+            ? `No ${DIFF_LABELS[type].toLowerCase()} between these runs.`
+            : 'These runs declare the same.'}
+        </EmptyState>
+      ) : (
+        <ol className="change-feed" data-testid="diff-rows" aria-busy={diff.isPlaceholderData}>
+          {items.map((item) => (
+            <li
+              key={`${item.type}:${item.url}`}
+              className="change-feed__item"
+              data-testid="diff-row"
+              data-type={item.type}
+            >
+              <span className="change-feed__head">
+                <span className="badge badge--neutral badge--plain">{DIFF_LABELS[item.type]}</span>
+                <span className="change-feed__url">{item.url}</span>
+              </span>
+              <span className="small">
+                <DiffDetail item={item} />
+              </span>
+            </li>
+          ))}
+        </ol>
+      )}
+      {stack.page > 1 || diff.data.nextCursor ? (
+        <CursorPager stack={stack} nextCursor={diff.data.nextCursor} busy={diff.isPlaceholderData} />
+      ) : null}
+    </>
+  );
+}
+
+export function DiffView({ siteId }: { siteId: string }) {
+  const searchParams = useSearchParams();
+  const pathname = usePathname();
+  const formatTime = useDateTimeFormat();
+  const from = searchParams.get('from') ?? '';
+  const to = searchParams.get('to') ?? '';
+  const asked = searchParams.get('type');
+  const type = DIFF_TYPES.includes(asked as DiffType) ? (asked as DiffType) : null;
+  // The counts come with any page; the all-types first page is cached for the chips.
+  const overview = useAuditDiff(from, to, null, null);
+  const setType = (next: DiffType | null) => {
+    const params = new URLSearchParams({ from, to });
+    if (next) params.set('type', next);
+    window.history.replaceState(null, '', `${pathname}?${params}`);
+  };
+  const back = (
+    <p className="small">
+      <Link href={`/sites/${siteId}`}>← Back to the site</Link>
+    </p>
+  );
+  if (!from || !to) {
+    return (
+      <div className="stack">
+        {back}
+        <Alert tone="warning" title="Two runs are needed">
+          Choose two runs in the site's runs table to compare them.
+        </Alert>
+      </div>
+    );
+  }
+  const data = overview.data;
+  return (
+    <div className="stack">
+      <div className="page-header">
+        <div className="page-header__title">
+          {back}
+          <h1>Compare runs</h1>
+          {data ? (
+            <p className="muted" data-testid="diff-sides">
+              <Link href={`/audits/${data.from.id}`}>{formatTime(data.from.createdAt)}</Link> →{' '}
+              <Link href={`/audits/${data.to.id}`}>{formatTime(data.to.createdAt)}</Link>
+            </p>
+          ) : null}
+        </div>
+      </div>
+      {overview.isError && !data ? (
+        <Alert title="Could not compare these runs">{overview.error.message}</Alert>
+      ) : (
+        <section className="card" aria-label="Differences">
+          <div className="card__body stack">
+            <fieldset className="reason-chips">
+              <legend className="visually-hidden">Type of difference</legend>
+              <button
+                type="button"
+                className="filter-chip"
+                aria-pressed={type === null}
+                onClick={() => setType(null)}
+              >
+                All
+              </button>
+              {DIFF_TYPES.map((value) => (
+                <button
+                  key={value}
+                  type="button"
+                  className="filter-chip"
+                  aria-pressed={type === value}
+                  data-testid={`diff-chip-${value}`}
+                  onClick={() => setType(type === value ? null : value)}
+                >
+                  {DIFF_LABELS[value]}
+                  <span className="filter-chip__n" data-testid={`diff-count-${value}`}>
+                    {data ? formatCount(data.counts[value]) : '…'}
+                  </span>
+                </button>
+              ))}
+            </fieldset>
+            <DiffRows key={type ?? ''} from={from} to={to} type={type} />
+          </div>
+        </section>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,47 @@
+// Words for the site page: how a run started, what a change event is and what it says about its URL.
+import type { ChangeType, DiffType, RunTrigger, ScheduleDto } from '@/lib/sites/schema';
+
+export const TRIGGER_LABELS: Record<RunTrigger, string> = {
+  manual: 'New audit',
+  rerun: 'Run again',
+  schedule: 'Scheduled',
+};
+
+export const CHANGE_LABELS: Record<ChangeType, string> = {
+  url_added: 'Added',
+  url_lastmod_changed: 'Lastmod changed',
+  url_removed_pending: 'Removal pending',
+  url_removed_confirmed: 'Removed (confirmed)',
+};
+
+export const CHANGE_HINTS: Record<ChangeType, string> = {
+  url_added: 'Newly declared in the sitemaps',
+  url_lastmod_changed: 'Declared before and now, with another lastmod',
+  url_removed_pending: 'Missing from a complete run; removed if the next complete run misses it too',
+  url_removed_confirmed: 'Missing from two complete runs in a row',
+};
+
+export const DIFF_LABELS: Record<DiffType, string> = {
+  url_added: 'Added',
+  url_removed: 'Removed',
+  url_lastmod_changed: 'Lastmod changed',
+  new_problem: 'New problems',
+  fixed_problem: 'Fixed problems',
+  reason_changed: 'Reason changed',
+  moved: 'Moved',
+};
+
+export const WEEKDAYS = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'];
+
+/** "Daily at 06:30", "Weekly on Monday at 06:30", or the cron expression, from the stored cron. */
+export function cadenceText(schedule: Pick<ScheduleDto, 'cadence' | 'cron'>): string {
+  const [minute, hour, , , weekday] = schedule.cron.split(/\s+/);
+  const at =
+    /^\d+$/.test(minute ?? '') && /^\d+$/.test(hour ?? '')
+      ? `${String(hour).padStart(2, '0')}:${String(minute).padStart(2, '0')}`
+      : null;
+  if (schedule.cadence === 'daily' && at) return `Daily at ${at}`;
+  const day = WEEKDAYS[Number(weekday)];
+  if (schedule.cadence === 'weekly' && at && day) return `Weekly on ${day} at ${at}`;
+  return `Cron ${schedule.cron}`;
+}

@@ -1,0 +1,122 @@
+'use client';
+// The site's runs, newest first: when, how started, outcome (complete or not), declared URLs, prune and add,
+// sitemap files reused on a 304, and the change events each wrote; a link to each audit. Ticking two runs
+// offers their diff (older → newer). A table on wide screens, a card per run on a phone (globals.css).
+import Link from 'next/link';
+import { useState } from 'react';
+import { useDateTimeFormat } from '@/components/ui/date-time';
+import { formatCount } from '@/lib/audits/format';
+import type { SiteDetailDto, SiteRunDto } from '@/lib/sites/schema';
+import { StatusBadge } from '../../../audits/_components/status-badge';
+import { CompleteBadge } from '../../_components/complete-badge';
+import { TRIGGER_LABELS } from './labels';
+
+function ChangesCell({ run }: { run: SiteRunDto }) {
+  const { url_added, url_lastmod_changed, url_removed_pending, url_removed_confirmed } = run.changes;
+  const total = url_added + url_lastmod_changed + url_removed_pending + url_removed_confirmed;
+  if (total === 0) return <span className="muted small">{run.complete ? 'None' : '—'}</span>;
+  return (
+    <span className="small" data-testid="run-changes" data-value={total}>
+      +{formatCount(url_added)} added · {formatCount(url_lastmod_changed)} lastmod ·{' '}
+      {formatCount(url_removed_pending)} pending · {formatCount(url_removed_confirmed)} removed
+    </span>
+  );
+}
+
+/** The two runs chosen for a diff, older first; ticking a third lets go of the earliest ticked. */
+function useComparePair(): [string[], (id: string, on: boolean) => void] {
+  const [chosen, setChosen] = useState<string[]>([]);
+  const toggle = (id: string, on: boolean) =>
+    setChosen((was) => (on ? [...was.filter((x) => x !== id), id].slice(-2) : was.filter((x) => x !== id)));
+  return [chosen, toggle];
+}
+
+export function SiteRuns({ site }: { site: SiteDetailDto }) {
+  const formatTime = useDateTimeFormat();
+  const [chosen, toggle] = useComparePair();
+  const byId = new Map(site.runs.map((run) => [run.id, run]));
+  const pair = chosen
+    .map((id) => byId.get(id))
+    .filter((run): run is SiteRunDto => run !== undefined)
+    .sort((a, b) => a.createdAt.localeCompare(b.createdAt));
+  const [older, newer] = pair;
+  return (
+    <section className="card" aria-labelledby="site-runs-title">
+      <div className="card__header site-runs__header">
+        <h2 id="site-runs-title">Runs</h2>
+        {older && newer ? (
+          <Link
+            href={`/sites/${site.id}/diff?from=${older.id}&to=${newer.id}`}
+            className="button button--small button--primary"
+            data-testid="compare-runs"
+          >
+            Compare the two runs
+          </Link>
+        ) : (
+          <span className="muted small">Tick two runs to compare them</span>
+        )}
+      </div>
+      <div className="table-wrap">
+        <table className="table site-table site-runs" data-testid="site-runs">
+          <caption className="visually-hidden">Runs of {site.name}, newest first</caption>
+          <thead>
+            <tr>
+              <th scope="col">Run</th>
+              <th scope="col">Outcome</th>
+              <th scope="col">Declared</th>
+              <th scope="col">Prune</th>
+              <th scope="col">Add</th>
+              <th scope="col">Reused (304)</th>
+              <th scope="col">Changes</th>
+              <th scope="col">Compare</th>
+            </tr>
+          </thead>
+          <tbody>
+            {site.runs.map((run) => (
+              <tr key={run.id} data-testid="site-run" data-id={run.id} data-trigger={run.trigger}>
+                <td className="table__name site-table__name">
+                  <Link href={`/audits/${run.id}`}>{formatTime(run.createdAt)}</Link>
+                  <span className="site-table__meta muted small">
+                    {TRIGGER_LABELS[run.trigger]} · {run.name}
+                  </span>
+                </td>
+                <td data-label="Outcome">
+                  <span className="site-table__badges">
+                    <StatusBadge status={run.status} />
+                    <CompleteBadge run={run} />
+                  </span>
+                </td>
+                <td data-label="Declared" className="num">
+                  {formatCount(run.declaredUrls)}
+                </td>
+                <td data-label="Prune" className="num">
+                  {run.findings ? formatCount(run.findings.prune.total) : '—'}
+                </td>
+                <td data-label="Add" className="num">
+                  {run.findings ? formatCount(run.findings.add.total) : '—'}
+                </td>
+                <td data-label="Reused (304)" className="num" data-testid="run-reused">
+                  {formatCount(run.reusedFiles)}
+                </td>
+                <td data-label="Changes">
+                  <ChangesCell run={run} />
+                </td>
+                <td data-label="Compare">
+                  <label className="site-runs__pick">
+                    <input
+                      type="checkbox"
+                      checked={chosen.includes(run.id)}
+                      onChange={(event) => toggle(run.id, event.target.checked)}
+                      data-testid="compare-run"
+                    />
+                    <span className="visually-hidden">Compare the run of {formatTime(run.createdAt)}</span>
+                  </label>
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+    </section>
+  );
+}

@@ -1,0 +1,271 @@
+'use client';
+// The site's schedules: everyone sees each one's cadence, time zone, next and last run and why its last due
+// time started nothing; admins create them (daily at HH:MM, weekly, or a cron expression, in a time zone),
+// switch them on and off and delete them. A due schedule repeats the site's newest audit.
+import Link from 'next/link';
+import { useId, useState } from 'react';
+import { useCan } from '@/app/session-context';
+import { Alert } from '@/components/ui/alert';
+import { Badge } from '@/components/ui/badge';
+import { ConfirmButton } from '@/components/ui/confirm-button';
+import { useDateTimeFormat } from '@/components/ui/date-time';
+import { EmptyState } from '@/components/ui/empty-state';
+import { useCreateSchedule, useDeleteSchedule, useSchedules, useSetScheduleEnabled } from '@/lib/sites/hooks';
+import {
+  SCHEDULE_CADENCES,
+  type ScheduleDto,
+  type SiteDetailDto,
+  type TScheduleInput,
+} from '@/lib/sites/schema';
+import { cadenceText, WEEKDAYS } from './labels';
+
+type Cadence = (typeof SCHEDULE_CADENCES)[number];
+const CADENCE_LABELS: Record<Cadence, string> = { daily: 'Daily', weekly: 'Weekly', cron: 'Cron expression' };
+
+function browserZone(): string {
+  try {
+    return Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
+  } catch {
+    return 'UTC';
+  }
+}
+
+function ScheduleForm({ siteId }: { siteId: string }) {
+  const create = useCreateSchedule(siteId);
+  const [cadence, setCadence] = useState<Cadence>('daily');
+  const [at, setAt] = useState('06:00');
+  const [weekday, setWeekday] = useState(1);
+  const [cron, setCron] = useState('');
+  const [timezone, setTimezone] = useState(browserZone);
+  const ids = {
+    cadence: useId(),
+    at: useId(),
+    weekday: useId(),
+    cron: useId(),
+    zone: useId(),
+    error: useId(),
+  };
+
+  const submit = () => {
+    const input: TScheduleInput =
+      cadence === 'cron'
+        ? { cadence, cron, timezone }
+        : cadence === 'weekly'
+          ? { cadence, at, weekday, timezone }
+          : { cadence, at, timezone };
+    create.mutate(input, { onSuccess: () => setCron('') });
+  };
+
+  return (
+    <form
+      className="schedule-form"
+      aria-label="New schedule"
+      onSubmit={(event) => {
+        event.preventDefault();
+        submit();
+      }}
+    >
+      <div className="field field--inline">
+        <label htmlFor={ids.cadence} className="field__label field__label--small">
+          Repeat
+        </label>
+        <select
+          id={ids.cadence}
+          className="select select--small"
+          value={cadence}
+          onChange={(event) => setCadence(event.target.value as Cadence)}
+        >
+          {SCHEDULE_CADENCES.map((value) => (
+            <option key={value} value={value}>
+              {CADENCE_LABELS[value]}
+            </option>
+          ))}
+        </select>
+      </div>
+      {cadence === 'weekly' ? (
+        <div className="field field--inline">
+          <label htmlFor={ids.weekday} className="field__label field__label--small">
+            On
+          </label>
+          <select
+            id={ids.weekday}
+            className="select select--small"
+            value={weekday}
+            onChange={(event) => setWeekday(Number(event.target.value))}
+          >
+            {WEEKDAYS.map((day, index) => (
+              <option key={day} value={index}>
+                {day}
+              </option>
+            ))}
+          </select>
+        </div>
+      ) : null}
+      {cadence === 'cron' ? (
+        <div className="field field--inline schedule-form__cron">
+          <label htmlFor={ids.cron} className="field__label field__label--small">
+            Cron expression (minute hour day month weekday)
+          </label>
+          <input
+            id={ids.cron}
+            className="input input--small"
+            value={cron}
+            required
+            placeholder="0 6 * * 1-5"
+            spellCheck={false}
+            autoComplete="off"
+            aria-invalid={create.isError || undefined}
+            aria-describedby={create.isError ? ids.error : undefined}
+            onChange={(event) => setCron(event.target.value)}
+          />
+        </div>
+      ) : (
+        <div className="field field--inline">
+          <label htmlFor={ids.at} className="field__label field__label--small">
+            At
+          </label>
+          <input
+            id={ids.at}
+            type="time"
+            className="input input--small"
+            value={at}
+            required
+            onChange={(event) => setAt(event.target.value)}
+          />
+        </div>
+      )}
+      <div className="field field--inline">
+        <label htmlFor={ids.zone} className="field__label field__label--small">
+          Time zone
+        </label>
+        <input
+          id={ids.zone}
+          className="input input--small"
+          value={timezone}
+          required
+          spellCheck={false}
+          autoComplete="off"
+          onChange={(event) => setTimezone(event.target.value)}
+        />
+      </div>
+      <button type="submit" className="button button--primary button--small" disabled={create.isPending}>
+        {create.isPending ? 'Adding…' : 'Add schedule'}
+      </button>
+      {create.isError ? (
+        <p id={ids.error} className="field__error schedule-form__error" role="alert">
+          Not added: {create.error.message}
+        </p>
+      ) : null}
+    </form>
+  );
+}
+
+function ScheduleRow({ schedule, siteId }: { schedule: ScheduleDto; siteId: string }) {
+  const isAdmin = useCan('admin');
+  const formatTime = useDateTimeFormat();
+  const setEnabled = useSetScheduleEnabled(siteId);
+  const remove = useDeleteSchedule(siteId);
+  const text = cadenceText(schedule);
+  return (
+    <li className="schedule" data-testid="schedule" data-id={schedule.id}>
+      <div className="schedule__head">
+        <strong>{text}</strong>
+        <span className="muted small">{schedule.timezone}</span>
+        <Badge tone={schedule.enabled ? 'success' : 'neutral'} dot={false}>
+          {schedule.enabled ? 'On' : 'Off'}
+        </Badge>
+      </div>
+      <dl className="schedule__facts small">
+        <div>
+          <dt>Next run</dt>
+          <dd data-testid="schedule-next">
+            {schedule.enabled && schedule.nextRunAt ? formatTime(schedule.nextRunAt) : '—'}
+          </dd>
+        </div>
+        <div>
+          <dt>Last run</dt>
+          <dd data-testid="schedule-last">
+            {schedule.lastRunAt ? (
+              schedule.lastAuditId ? (
+                <Link href={`/audits/${schedule.lastAuditId}`}>{formatTime(schedule.lastRunAt)}</Link>
+              ) : (
+                formatTime(schedule.lastRunAt)
+              )
+            ) : (
+              'Not yet'
+            )}
+          </dd>
+        </div>
+        {schedule.lastSkip ? (
+          <div>
+            <dt>Last skipped</dt>
+            <dd data-testid="schedule-skip">{schedule.lastSkip}</dd>
+          </div>
+        ) : null}
+      </dl>
+      {isAdmin ? (
+        <div className="schedule__actions">
+          <label className="choice">
+            <input
+              type="checkbox"
+              checked={schedule.enabled}
+              disabled={setEnabled.isPending}
+              onChange={(event) => setEnabled.mutate({ id: schedule.id, enabled: event.target.checked })}
+            />
+            <span>Enabled</span>
+          </label>
+          <ConfirmButton
+            title="Delete this schedule?"
+            message={
+              <>
+                <strong>{text}</strong> stops starting runs. Runs it started stay.
+              </>
+            }
+            confirmLabel="Delete schedule"
+            busy={remove.isPending}
+            onConfirm={() => remove.mutate(schedule.id)}
+          >
+            Delete
+          </ConfirmButton>
+          {setEnabled.isError || remove.isError ? (
+            <span className="field__error" role="alert">
+              {(setEnabled.error ?? remove.error)?.message}
+            </span>
+          ) : null}
+        </div>
+      ) : null}
+    </li>
+  );
+}
+
+export function SiteSchedules({ site }: { site: SiteDetailDto }) {
+  const isAdmin = useCan('admin');
+  const schedules = useSchedules(site.id);
+  const items = schedules.data ?? [];
+  return (
+    <section className="card" aria-labelledby="site-schedules-title">
+      <div className="card__header">
+        <h2 id="site-schedules-title">Schedules</h2>
+        <span className="muted small">A due schedule runs the newest audit again; one run at a time</span>
+      </div>
+      <div className="card__body stack">
+        {schedules.isError && !schedules.data ? (
+          <Alert title="Could not load the schedules">{schedules.error.message}</Alert>
+        ) : schedules.isPending ? (
+          <div className="skeleton" style={{ height: '4rem' }} aria-hidden="true" />
+        ) : items.length === 0 ? (
+          <EmptyState title="No schedule">
+            {isAdmin ? 'Add one below to run this site by itself.' : 'An admin can schedule this site.'}
+          </EmptyState>
+        ) : (
+          <ul className="schedules" data-testid="schedules">
+            {items.map((schedule) => (
+              <ScheduleRow key={schedule.id} schedule={schedule} siteId={site.id} />
+            ))}
+          </ul>
+        )}
+        {isAdmin ? <ScheduleForm siteId={site.id} /> : null}
+      </div>
+    </section>
+  );
+}

@@ -1,0 +1,41 @@
+'use client';
+// The site's settings (admins): whether an unreached prune row may be approved only once it is confirmed
+// across two crawls (the previous complete audit of the site had it unreached too).
+import { useUpdateSite } from '@/lib/sites/hooks';
+import type { SiteDetailDto } from '@/lib/sites/schema';
+
+export function SiteSettings({ site }: { site: SiteDetailDto }) {
+  const update = useUpdateSite(site.id);
+  return (
+    <section className="card" aria-labelledby="site-settings-title">
+      <div className="card__header">
+        <h2 id="site-settings-title">Settings</h2>
+      </div>
+      <div className="card__body stack">
+        <label className="choice">
+          <input
+            type="checkbox"
+            checked={site.settings.requireConfirmedUnreached}
+            disabled={update.isPending}
+            data-testid="require-confirmed-unreached"
+            onChange={(event) =>
+              update.mutate({ settings: { requireConfirmedUnreached: event.target.checked } })
+            }
+          />
+          <span>
+            Only approve unreached rows confirmed across two crawls
+            <span className="muted small site-settings__hint">
+              An “Unreached by crawl” prune row of this site's audits can be approved once the previous
+              complete audit had it unreached too.
+            </span>
+          </span>
+        </label>
+        {update.isError ? (
+          <p className="field__error" role="alert">
+            Not saved: {update.error.message}
+          </p>
+        ) : null}
+      </div>
+    </section>
+  );
+}

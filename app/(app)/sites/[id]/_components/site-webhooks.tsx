@@ -1,0 +1,226 @@
+'use client';
+// The site's webhooks (admins): each URL with its last delivery and, on demand, its delivery log (status,
+// attempts, the receiver's response status, the error); a form adds a URL and its signing secret, which is
+// never shown again.
+import { useId, useState } from 'react';
+import { Alert } from '@/components/ui/alert';
+import { Badge, type BadgeTone } from '@/components/ui/badge';
+import { ConfirmButton } from '@/components/ui/confirm-button';
+import { useDateTimeFormat } from '@/components/ui/date-time';
+import { EmptyState } from '@/components/ui/empty-state';
+import { useCreateWebhook, useDeleteWebhook, useDeliveries, useWebhooks } from '@/lib/sites/hooks';
+import type { DeliveryStatus, WebhookDto } from '@/lib/sites/schema';
+
+const DELIVERY_TONES: Record<DeliveryStatus, BadgeTone> = {
+  pending: 'info',
+  delivered: 'success',
+  failed: 'danger',
+};
+const DELIVERY_LABELS: Record<DeliveryStatus, string> = {
+  pending: 'Retrying',
+  delivered: 'Delivered',
+  failed: 'Failed',
+};
+
+function WebhookForm({ siteId }: { siteId: string }) {
+  const create = useCreateWebhook(siteId);
+  const [url, setUrl] = useState('');
+  const [secret, setSecret] = useState('');
+  const ids = { url: useId(), secret: useId(), hint: useId(), error: useId() };
+  return (
+    <form
+      className="schedule-form"
+      aria-label="New webhook"
+      onSubmit={(event) => {
+        event.preventDefault();
+        create.mutate(
+          { url, secret },
+          {
+            onSuccess: () => {
+              setUrl('');
+              setSecret('');
+            },
+          },
+        );
+      }}
+    >
+      <div className="field field--inline schedule-form__cron">
+        <label htmlFor={ids.url} className="field__label field__label--small">
+          URL
+        </label>
+        <input
+          id={ids.url}
+          type="url"
+          className="input input--small"
+          value={url}
+          required
+          placeholder="https://hooks.example.com/sitemap-audit"
+          autoComplete="off"
+          aria-invalid={create.isError || undefined}
+          aria-describedby={create.isError ? ids.error : undefined}
+          onChange={(event) => setUrl(event.target.value)}
+        />
+      </div>
+      <div className="field field--inline">
+        <label htmlFor={ids.secret} className="field__label field__label--small">
+          Secret (16+ characters)
+        </label>
+        <input
+          id={ids.secret}
+          type="password"
+          className="input input--small"
+          value={secret}
+          required
+          minLength={16}
+          autoComplete="new-password"
+          aria-describedby={ids.hint}
+          onChange={(event) => setSecret(event.target.value)}
+        />
+      </div>
+      <button type="submit" className="button button--primary button--small" disabled={create.isPending}>
+        {create.isPending ? 'Adding…' : 'Add webhook'}
+      </button>
+      <p id={ids.hint} className="muted small schedule-form__error">
+        Each delivery is signed: X-Sitemap-Audit-Signature is sha256= and the HMAC-SHA256 of the body with
+        this secret. It is not shown again.
+      </p>
+      {create.isError ? (
+        <p id={ids.error} className="field__error schedule-form__error" role="alert">
+          Not added: {create.error.message}
+        </p>
+      ) : null}
+    </form>
+  );
+}
+
+function DeliveryLog({ siteId, webhookId }: { siteId: string; webhookId: number }) {
+  const deliveries = useDeliveries(siteId, webhookId);
+  const formatTime = useDateTimeFormat();
+  if (deliveries.isError) return <Alert title="Could not load deliveries">{deliveries.error.message}</Alert>;
+  if (deliveries.isPending) return <div className="skeleton" aria-hidden="true" />;
+  if (deliveries.data.length === 0)
+    return <p className="muted small">No delivery yet: one is sent when a run ends.</p>;
+  return (
+    <div className="table-wrap">
+      <table className="table site-table" data-testid="deliveries">
+        <caption className="visually-hidden">Deliveries, newest first</caption>
+        <thead>
+          <tr>
+            <th scope="col">Sent</th>
+            <th scope="col">Status</th>
+            <th scope="col">Attempts</th>
+            <th scope="col">Response</th>
+            <th scope="col">Error</th>
+          </tr>
+        </thead>
+        <tbody>
+          {deliveries.data.map((delivery) => (
+            <tr key={delivery.id} data-testid="delivery">
+              <td className="table__name">{formatTime(delivery.createdAt)}</td>
+              <td data-label="Status">
+                <Badge tone={DELIVERY_TONES[delivery.status]}>{DELIVERY_LABELS[delivery.status]}</Badge>
+                {delivery.status === 'pending' && delivery.nextAttemptAt ? (
+                  <span className="muted small"> next {formatTime(delivery.nextAttemptAt)}</span>
+                ) : null}
+              </td>
+              <td data-label="Attempts" className="num">
+                {delivery.attempts}
+              </td>
+              <td data-label="Response">
+                {delivery.responseStatus === null ? '—' : `HTTP ${delivery.responseStatus}`}
+              </td>
+              <td data-label="Error" className="site-table__wrap">
+                {delivery.error ?? '—'}
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
+function WebhookRow({ webhook, siteId }: { webhook: WebhookDto; siteId: string }) {
+  const [showLog, setShowLog] = useState(false);
+  const remove = useDeleteWebhook(siteId);
+  const formatTime = useDateTimeFormat();
+  const logId = useId();
+  return (
+    <li className="schedule" data-testid="webhook" data-id={webhook.id}>
+      <div className="schedule__head">
+        <strong className="site-table__wrap">{webhook.url}</strong>
+        {webhook.lastDelivery ? (
+          <span className="small">
+            <Badge tone={DELIVERY_TONES[webhook.lastDelivery.status]}>
+              {DELIVERY_LABELS[webhook.lastDelivery.status]}
+            </Badge>{' '}
+            {formatTime(webhook.lastDelivery.at)}
+          </span>
+        ) : (
+          <span className="muted small">Nothing sent yet</span>
+        )}
+      </div>
+      <div className="schedule__actions">
+        <button
+          type="button"
+          className="button button--small"
+          aria-expanded={showLog}
+          aria-controls={logId}
+          onClick={() => setShowLog((was) => !was)}
+        >
+          {showLog ? 'Hide deliveries' : 'Show deliveries'}
+        </button>
+        <ConfirmButton
+          title="Delete this webhook?"
+          message={
+            <>
+              Runs of this site stop notifying <strong>{webhook.url}</strong>. Its delivery log goes too.
+            </>
+          }
+          confirmLabel="Delete webhook"
+          busy={remove.isPending}
+          onConfirm={() => remove.mutate(webhook.id)}
+        >
+          Delete
+        </ConfirmButton>
+        {remove.isError ? (
+          <span className="field__error" role="alert">
+            {remove.error.message}
+          </span>
+        ) : null}
+      </div>
+      <div id={logId} hidden={!showLog}>
+        {showLog ? <DeliveryLog siteId={siteId} webhookId={webhook.id} /> : null}
+      </div>
+    </li>
+  );
+}
+
+export function SiteWebhooks({ siteId }: { siteId: string }) {
+  const webhooks = useWebhooks(siteId);
+  const items = webhooks.data ?? [];
+  return (
+    <section className="card" aria-labelledby="site-webhooks-title">
+      <div className="card__header">
+        <h2 id="site-webhooks-title">Webhooks</h2>
+        <span className="muted small">A signed JSON summary is POSTed when a run ends (run.completed)</span>
+      </div>
+      <div className="card__body stack">
+        {webhooks.isError && !webhooks.data ? (
+          <Alert title="Could not load the webhooks">{webhooks.error.message}</Alert>
+        ) : webhooks.isPending ? (
+          <div className="skeleton" style={{ height: '4rem' }} aria-hidden="true" />
+        ) : items.length === 0 ? (
+          <EmptyState title="No webhook">Add a URL below to be told when a run ends.</EmptyState>
+        ) : (
+          <ul className="schedules" data-testid="webhooks">
+            {items.map((webhook) => (
+              <WebhookRow key={webhook.id} webhook={webhook} siteId={siteId} />
+            ))}
+          </ul>
+        )}
+        <WebhookForm siteId={siteId} />
+      </div>
+    </section>
+  );
+}

@@ -1,0 +1,62 @@
+// One site of the list: name and host, how many runs, the latest run's outcome and figures, and what is
+// going on now (a run, schedules). A table row on wide screens; globals.css stacks its cells on a phone.
+import Link from 'next/link';
+import { formatCount } from '@/lib/audits/format';
+import type { SiteDto } from '@/lib/sites/schema';
+import { RelativeTime } from '../../audits/_components/relative-time';
+import { StatusBadge } from '../../audits/_components/status-badge';
+import { CompleteBadge } from './complete-badge';
+
+export function SiteListRow({ site }: { site: SiteDto }) {
+  const latest = site.latestRun;
+  return (
+    <tr data-testid="site-row" data-id={site.id}>
+      <td className="table__name site-table__name">
+        <Link href={`/sites/${site.id}`}>{site.name}</Link>
+        {site.name !== site.host ? <span className="site-table__meta muted small">{site.host}</span> : null}
+      </td>
+      <td data-label="Runs" data-testid="site-runs">
+        {formatCount(site.runCount)}
+      </td>
+      <td data-label="Latest run">
+        {latest ? (
+          <div className="site-table__latest">
+            <span className="site-table__badges">
+              <StatusBadge status={latest.status} />
+              <CompleteBadge run={latest} />
+            </span>
+            <span className="small">
+              {formatCount(latest.declaredUrls)} declared
+              {latest.findings
+                ? ` · prune ${formatCount(latest.findings.prune.total)} · add ${formatCount(latest.findings.add.total)}`
+                : ''}
+            </span>
+            {latest.finishedAt ? (
+              <span className="muted small">
+                Finished <RelativeTime iso={latest.finishedAt} />
+              </span>
+            ) : null}
+          </div>
+        ) : (
+          <span className="muted small">No runs</span>
+        )}
+      </td>
+      <td data-label="Now">
+        <div className="site-table__latest">
+          {site.activeRun ? (
+            <Link href={`/audits/${site.activeRun.id}`} className="small">
+              Run {site.activeRun.status === 'queued' ? 'queued' : 'running'}
+            </Link>
+          ) : (
+            <span className="muted small">Idle</span>
+          )}
+          <span className="muted small">
+            {site.schedules === 0
+              ? 'No schedule'
+              : `${site.schedules} schedule${site.schedules === 1 ? '' : 's'}`}
+          </span>
+        </div>
+      </td>
+    </tr>
+  );
+}

@@ -1,0 +1,189 @@
+'use client';
+// A site's trends over its runs (oldest on the left): declared URLs of complete runs, a list's findings per
+// run stacked by reason, and shares in percent (the Search Console gap, the spot-check rot rate). Render prepared data only (lib/sites/trends.ts); each
+// drawing is hidden from screen readers and is no Tab stop, with a hidden table beside it saying the same.
+import { Bar, BarChart, CartesianGrid, Legend, Line, LineChart, Tooltip, XAxis, YAxis } from 'recharts';
+import { formatCount } from '@/lib/audits/format';
+import type { DeclaredPoint, ListTrend } from '@/lib/sites/trends';
+import { ChartTable } from './chart-table';
+
+const HEIGHT = 220;
+const AXIS_TICK = { fontSize: 12, fill: '#525a66' };
+const MARGIN = { top: 8, right: 16, bottom: 4, left: 4 };
+
+function CountAxis() {
+  return (
+    <YAxis
+      width={52}
+      allowDecimals={false}
+      tickFormatter={(value: number) => formatCount(value)}
+      tick={AXIS_TICK}
+    />
+  );
+}
+
+function RunAxis() {
+  // minTickGap thins the labels at phone width instead of overlapping them.
+  return <XAxis dataKey="label" tick={AXIS_TICK} minTickGap={16} />;
+}
+
+export function DeclaredUrlsChart({ points }: { points: DeclaredPoint[] }) {
+  const title = 'Declared URLs per complete run';
+  return (
+    <figure className="chart chart--contained" data-testid="site-declared-chart">
+      <figcaption>{title}</figcaption>
+      <div aria-hidden="true">
+        <LineChart
+          responsive
+          accessibilityLayer={false}
+          data={points}
+          title={title}
+          margin={MARGIN}
+          style={{ width: '100%', height: HEIGHT }}
+        >
+          <CartesianGrid stroke="#e1e4e9" />
+          <RunAxis />
+          <CountAxis />
+          <Tooltip
+            formatter={(value) => [formatCount(Number(value)), 'Declared URLs']}
+            isAnimationActive={false}
+          />
+          <Line
+            type="monotone"
+            dataKey="declared"
+            name="Declared URLs"
+            stroke="#2563eb"
+            strokeWidth={2}
+            dot={{ r: 3 }}
+            isAnimationActive={false}
+          />
+        </LineChart>
+      </div>
+      <ChartTable
+        caption={title}
+        columns={['Run', 'Declared URLs']}
+        rows={points.map((point) => ({ key: point.key, cells: [point.label, formatCount(point.declared)] }))}
+      />
+    </figure>
+  );
+}
+
+export function ListByReasonChart({
+  trend,
+  title,
+  testId,
+}: {
+  trend: ListTrend;
+  title: string;
+  testId: string;
+}) {
+  const rows = trend.rows.map((row) => ({ key: row.key, label: row.label, ...row.counts }));
+  return (
+    <figure className="chart chart--contained" data-testid={testId}>
+      <figcaption>{title}</figcaption>
+      <div aria-hidden="true">
+        <BarChart
+          responsive
+          accessibilityLayer={false}
+          data={rows}
+          title={title}
+          margin={MARGIN}
+          style={{ width: '100%', height: HEIGHT + 40 }}
+        >
+          <CartesianGrid vertical={false} stroke="#e1e4e9" />
+          <RunAxis />
+          <CountAxis />
+          <Tooltip
+            cursor={{ fill: '#eef0f3' }}
+            formatter={(value, name) => [formatCount(Number(value)), name]}
+            isAnimationActive={false}
+          />
+          <Legend verticalAlign="bottom" iconType="square" wrapperStyle={{ fontSize: 12 }} />
+          {trend.series.map((series) => (
+            <Bar
+              key={series.key}
+              dataKey={series.key}
+              name={series.label}
+              stackId="reasons"
+              fill={series.colour}
+              maxBarSize={48}
+              isAnimationActive={false}
+            />
+          ))}
+        </BarChart>
+      </div>
+      <ChartTable
+        caption={title}
+        columns={['Run', 'Total', 'By reason']}
+        rows={trend.rows.map((row) => ({
+          key: row.key,
+          cells: [
+            row.label,
+            formatCount(row.total),
+            trend.series
+              .filter((series) => (row.counts[series.key] ?? 0) > 0)
+              .map((series) => `${series.label}: ${formatCount(row.counts[series.key] ?? 0)}`)
+              .join(', ') || 'none',
+          ],
+        }))}
+      />
+    </figure>
+  );
+}
+
+/** A share in percent per run: the Search Console gap, or the spot-check rot rate. */
+export function PercentTrendChart({
+  points,
+  title,
+  series,
+  colour,
+  testId,
+}: {
+  points: { key: string; label: string; percent: number }[];
+  title: string;
+  /** What the line is, in the tooltip and the hidden table's column. */
+  series: string;
+  colour: string;
+  testId: string;
+}) {
+  return (
+    <figure className="chart chart--contained" data-testid={testId}>
+      <figcaption>{title}</figcaption>
+      <div aria-hidden="true">
+        <LineChart
+          responsive
+          accessibilityLayer={false}
+          data={points}
+          title={title}
+          margin={MARGIN}
+          style={{ width: '100%', height: HEIGHT }}
+        >
+          <CartesianGrid stroke="#e1e4e9" />
+          <RunAxis />
+          <YAxis
+            width={52}
+            domain={[0, 100]}
+            ticks={[0, 10, 30, 50, 100]}
+            tickFormatter={(value: number) => `${value} %`}
+            tick={AXIS_TICK}
+          />
+          <Tooltip formatter={(value) => [`${Number(value)} %`, series]} isAnimationActive={false} />
+          <Line
+            type="monotone"
+            dataKey="percent"
+            name={series}
+            stroke={colour}
+            strokeWidth={2}
+            dot={{ r: 3 }}
+            isAnimationActive={false}
+          />
+        </LineChart>
+      </div>
+      <ChartTable
+        caption={title}
+        columns={['Run', series]}
+        rows={points.map((point) => ({ key: point.key, cells: [point.label, `${point.percent} %`] }))}
+      />
+    </figure>
+  );
+}
