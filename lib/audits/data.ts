@@ -292,6 +292,7 @@ export function toSitemapFileDto(file: Omit<SitemapFile, 'robotsTxt'>): SitemapF
         }
       : null,
     warnings: (file.warnings ?? []) as unknown as SitemapFileDto['warnings'],
+    reusedFrom: file.reusedFrom,
   };
 }
 

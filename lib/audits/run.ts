@@ -13,6 +13,7 @@ export const auditRun: RunKind<AuditStep, AuditPhase> = {
     sitemapFiles: 'sitemap_files',
     sitemapFilesFailed: 'sitemap_files_failed',
     sitemapEntries: 'sitemap_entries',
+    reusedFiles: 'reused_files',
     crawlRows: 'crawl_rows',
     crawlRowsRejected: 'crawl_rows_rejected',
   },

@@ -163,6 +163,8 @@ export interface SitemapFileDto {
   entries: number;
   error: { code: string; message: string; line: number | null; column: number | null } | null;
   warnings: { code: string; message: string }[];
+  /** Answered 304 Not Modified: the id of the earlier audit's file whose entries were reused. */
+  reusedFrom: number | null;
 }
 
 /** Statuses the audits list filters by. */

@@ -4,10 +4,10 @@ import 'server-only';
 import type pg from 'pg';
 import { db, transaction } from '@/lib/db/client';
 import { SqlParams } from '@/lib/db/params';
-import { dropPartition, PartitionLoad } from '@/lib/db/partitions';
+import { dropPartition, PartitionLoad, partitionName } from '@/lib/db/partitions';
 import type { NormalizationProfile } from '@/lib/urls/normalize';
 import { CRAWL_COLUMNS, ENTRY_COLUMNS, encodeEntries, FactsTally, type LoadFacts } from './copy-lines';
-import type { EntryWriter, FileOutcome, NewFileRecord } from './tree-types';
+import type { EntryWriter, FileOutcome, NewFileRecord, PreviousCopy } from './tree-types';
 
 /** Removes whatever an earlier, interrupted attempt wrote, so a retry never duplicates rows. */
 export async function resetIngestRows(auditId: string): Promise<void> {
@@ -19,7 +19,7 @@ export async function resetIngestRows(auditId: string): Promise<void> {
       `UPDATE audits SET sitemap_files = 0, sitemap_files_failed = 0, sitemap_entries = 0, sitemap_unique_urls = 0,
          crawl_rows = 0, crawl_rows_rejected = 0, crawl_report = NULL, warnings = '[]', errors = '[]',
          sitemap_duplicate_keys = NULL, sitemap_newest_lastmod = NULL, crawl_duplicate_keys = NULL, crawl_latest_at = NULL,
-         timings = NULL,
+         timings = NULL, reused_files = 0,
          progress_done = 0, progress_total = 0 WHERE id = $1`,
       [auditId],
     );
@@ -73,6 +73,7 @@ export async function finishFileRecord(id: number, outcome: FileOutcome): Promis
       gzipped: outcome.gzipped ?? null,
       hasBom: outcome.hasBom ?? null,
       robotsTxt: outcome.robotsTxt ?? null,
+      reusedFrom: outcome.reusedFrom ?? null,
       fetchedAt: new Date(),
     },
   });
@@ -81,6 +82,8 @@ export async function finishFileRecord(id: number, outcome: FileOutcome): Promis
 export interface EntryLoad {
   /** Entries of one file; files are written one after another. */
   open(fileId: number): EntryWriter;
+  /** Copies an earlier file's entries (a 304), in the same transaction; null when that copy is gone. */
+  reuse(fileId: number, copy: PreviousCopy, limit: number): Promise<number | null>;
   commit(): Promise<void>;
   rollback(): Promise<void>;
   facts(): LoadFacts;
@@ -100,11 +103,40 @@ export async function beginEntryLoad(auditId: string, profile: NormalizationProf
         close: () => copy.end(),
       };
     },
+    async reuse(fileId, copy, limit) {
+      // Read from the earlier audit's own partition: the read holds its lock until this load commits,
+      // so deleting that audit meanwhile waits instead of leaving this one without rows; a partition
+      // already dropped fails the statement only, inside its savepoint.
+      const from = partitionName('sitemap_entries', copy.auditId);
+      const columns = ENTRY_COLUMNS.slice(1).join(', ');
+      await load.query('SAVEPOINT reuse_entries');
+      let rows: { key: string | null; lastmod: Date | null }[];
+      try {
+        ({ rows } = await load.query(
+          `INSERT INTO "${load.part}" (file_id, ${columns})
+           SELECT $1, ${columns} FROM "${from}" WHERE file_id = $2 ORDER BY position LIMIT $3
+           RETURNING key, lastmod`,
+          [fileId, copy.fileId, limit],
+        ));
+      } catch (error) {
+        // Released too: later COPYs must run in the transaction that created the table (COPY FREEZE).
+        await load.query('ROLLBACK TO SAVEPOINT reuse_entries');
+        await load.query('RELEASE SAVEPOINT reuse_entries');
+        if ((error as { code?: string }).code === UNDEFINED_TABLE) return null;
+        throw error;
+      }
+      await load.query('RELEASE SAVEPOINT reuse_entries');
+      // The facts stay exact (distinct keys, newest lastmod) as if the rows had been parsed.
+      for (const row of rows) tally.add(row.key, row.lastmod);
+      return rows.length;
+    },
     commit: () => load.commit(),
     rollback: () => load.rollback(),
     facts: () => tally.facts(),
   };
 }
+
+const UNDEFINED_TABLE = '42P01';
 
 export interface CrawlLoad {
   /** Writes crawl rows already encoded as COPY lines (see encodeCrawlRows). */
@@ -156,7 +188,7 @@ export async function saveIngestResults(client: pg.PoolClient, auditId: string, 
                    THEN coalesce(${p.add(r.crawlFacts?.distinct ?? null)}::int,
                                  (SELECT count(DISTINCT key)::int FROM crawl_pages WHERE audit_id = ${id})) END AS crawl)
      UPDATE audits a SET
-       sitemap_files = f.files, sitemap_files_failed = f.failed,
+       sitemap_files = f.files, sitemap_files_failed = f.failed, reused_files = f.reused,
        sitemap_entries = ${p.add(r.sitemapFacts.rows)}, sitemap_unique_urls = k.sitemap,
        sitemap_duplicate_keys = ${p.add(r.sitemapFacts.keyed)} - k.sitemap,
        sitemap_newest_lastmod = ${p.add(r.sitemapFacts.latest)},
@@ -167,7 +199,8 @@ export async function saveIngestResults(client: pg.PoolClient, auditId: string, 
        crawl_report = ${p.json(r.crawlReport)},
        warnings = ${p.json(r.warnings)}, errors = ${p.json(r.errors)}
      FROM
-       (SELECT count(*)::int AS files, count(*) FILTER (WHERE status = 'failed')::int AS failed
+       (SELECT count(*)::int AS files, count(*) FILTER (WHERE status = 'failed')::int AS failed,
+               count(*) FILTER (WHERE reused_from IS NOT NULL AND status = 'ok')::int AS reused
           FROM sitemap_files WHERE audit_id = ${id}) f, k
      WHERE a.id = ${id}`,
     p.values,

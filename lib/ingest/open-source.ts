@@ -4,6 +4,7 @@
 import { createReadStream } from 'node:fs';
 import { safeFetch } from '@/lib/net/safe-fetch';
 import { NetError } from '@/lib/net/types';
+import { notModifiedWithoutCopy } from './conditional';
 import { type FetchBudget, FetchBudgetError, metered } from './fetch-budget';
 import { emptyOutcome } from './file-outcome';
 import type { Origin } from './origin';
@@ -22,7 +23,13 @@ export type OpenResult =
       contentType: string | null;
       contentEncoding: string | null;
     }
-  | { ok: false; outcome: FileOutcome };
+  | {
+      ok: false;
+      outcome: FileOutcome;
+      /** Set on a 304 Not Modified (its validators): the walker reuses the earlier copy when it has one;
+       * otherwise `outcome` is already the file's error. */
+      notModified?: { etag: string | null; lastModified: string | null };
+    };
 
 function httpReason(status: number): string {
   if (status === 404) return 'not found';
@@ -36,6 +43,7 @@ function httpReason(status: number): string {
 /**
  * `optional`: a fallback candidate of a site root, whose 404 is expected and recorded as skipped.
  * `stop`: ends this one fetch (the walk no longer wants the file).
+ * `conditions`: If-None-Match / If-Modified-Since of the site's previous copy (conditional.ts).
  */
 export async function openSource(
   origin: Origin,
@@ -43,6 +51,7 @@ export async function openSource(
   optional: boolean | undefined,
   budget: FetchBudget,
   stop?: AbortSignal,
+  conditions?: Record<string, string>,
 ): Promise<OpenResult> {
   const limits = options.limits;
   if (origin.type === 'upload') {
@@ -65,8 +74,23 @@ export async function openSource(
       timeoutMs: limits.fetchTimeoutMs,
       retries: limits.fetchRetries,
       ...options.fetch,
+      ...(conditions ? { headers: { ...options.fetch?.headers, ...conditions } } : {}),
       signal: file.signal,
     });
+    const header = (name: string) => {
+      const value = response.headers[name];
+      return Array.isArray(value) ? (value[0] ?? null) : (value ?? null);
+    };
+    if (response.status === 304) {
+      response.body.destroy();
+      const outcome = notModifiedWithoutCopy('unasked');
+      outcome.finalUrl = response.url;
+      return {
+        ok: false,
+        outcome,
+        notModified: { etag: header('etag'), lastModified: header('last-modified') },
+      };
+    }
     if (response.status >= 400) {
       response.body.destroy();
       const attempts = response.attempts > 1 ? ` after ${response.attempts} attempts` : '';
@@ -78,10 +102,6 @@ export async function openSource(
       outcome.finalUrl = response.url;
       return { ok: false, outcome };
     }
-    const header = (name: string) => {
-      const value = response.headers[name];
-      return Array.isArray(value) ? (value[0] ?? null) : (value ?? null);
-    };
     return {
       ok: true,
       body: Object.assign(metered(response.body, budget, file), { destroy: () => response.body.destroy() }),

@@ -19,6 +19,8 @@ interface Slot {
   url: string;
   host: string;
   optional: boolean;
+  /** Validators of the site's previous copy (a conditional request), if any. */
+  conditions: Record<string, string> | undefined;
   started: boolean;
   stop: AbortController;
   result: Promise<OpenResult> | null;
@@ -44,7 +46,7 @@ export class Prefetcher {
   ) {}
 
   /** Notes a file the walk will read; it is fetched as soon as a slot (overall and per host) is free. */
-  want(key: string, url: string, optional = false): void {
+  want(key: string, url: string, optional = false, conditions?: Record<string, string>): void {
     if (this.slots.has(key) || this.budget.spent) return;
     let host = '';
     try {
@@ -56,6 +58,7 @@ export class Prefetcher {
       url,
       host,
       optional,
+      conditions,
       started: false,
       stop: new AbortController(),
       result: null,
@@ -65,12 +68,13 @@ export class Prefetcher {
   }
 
   /** The file, downloaded (or failed); starts it now if it was still waiting, whatever the limits. */
-  take(key: string, url: string, optional = false): Promise<OpenResult> {
+  take(key: string, url: string, optional = false, conditions?: Record<string, string>): Promise<OpenResult> {
     if (!this.slots.has(key)) {
       this.slots.set(key, {
         url,
         host: '',
         optional,
+        conditions,
         started: false,
         stop: new AbortController(),
         result: null,
@@ -129,6 +133,7 @@ export class Prefetcher {
         slot.optional,
         this.budget,
         slot.stop.signal,
+        slot.conditions,
       );
       if (!opened.ok) return opened;
       return await spool(opened, async () => {

@@ -6,6 +6,7 @@
 import { classifySourceUrl, fallbackSitemapUrls } from '@/lib/sitemap/discover';
 import { newParseStats, parseSitemapBatches } from '@/lib/sitemap/parse';
 import type { SitemapChildEntry, SitemapUrlEntry } from '@/lib/sitemap/types';
+import { conditionalHeaders, notModifiedWithoutCopy, reusedChildren, reusedOutcome } from './conditional';
 import { FetchBudget } from './fetch-budget';
 import { emptyOutcome, fileError, watchBom } from './file-outcome';
 import { type OpenResult, openSource } from './open-source';
@@ -13,7 +14,14 @@ import { childOrigin, identity, label, type Origin } from './origin';
 import { Prefetcher } from './prefetch';
 import { readRobots } from './read-robots';
 import { sniffUploadIsIndex } from './sniff-upload';
-import type { FileOutcome, TreeSink, TreeSummary, UploadSource, WalkOptions } from './tree-types';
+import type {
+  FileOutcome,
+  PreviousCopy,
+  TreeSink,
+  TreeSummary,
+  UploadSource,
+  WalkOptions,
+} from './tree-types';
 
 interface Task {
   origin: Origin;
@@ -40,7 +48,14 @@ class Walker {
   private budgetNoted = false;
   private readonly budget: FetchBudget;
   private readonly prefetcher: Prefetcher;
-  readonly summary: TreeSummary = { files: 0, filesFailed: 0, entries: 0, errors: [], warnings: [] };
+  readonly summary: TreeSummary = {
+    files: 0,
+    filesFailed: 0,
+    entries: 0,
+    reused: 0,
+    errors: [],
+    warnings: [],
+  };
 
   constructor(
     private readonly sink: TreeSink,
@@ -84,7 +99,16 @@ class Walker {
     if (task.role !== 'sitemap' || task.origin.type !== 'url' || this.stopped) return;
     const key = identity(task.origin);
     if (this.seen.has(key) || task.depth > this.limits.maxDepth) return;
-    this.prefetcher.want(key, task.origin.url, task.optional);
+    this.prefetcher.want(key, task.origin.url, task.optional, this.conditionsFor(task.origin.url));
+  }
+
+  /** The site's previous copy of a URL, when the sink can reuse it (a conditional fetch). */
+  private previousCopy(url: string): PreviousCopy | undefined {
+    return this.sink.reuseEntries ? this.options.previous?.get(url) : undefined;
+  }
+
+  private conditionsFor(url: string): Record<string, string> | undefined {
+    return conditionalHeaders(this.previousCopy(url));
   }
 
   /** Once the audit's fetch budget is spent, files still to fetch are skipped with its reason. */
@@ -310,13 +334,19 @@ class Walker {
 
   private open(task: Task, key: string): Promise<OpenResult> {
     const origin = task.origin;
-    if (origin.type === 'url') return this.prefetcher.take(key, origin.url, task.optional);
+    if (origin.type === 'url')
+      return this.prefetcher.take(key, origin.url, task.optional, this.conditionsFor(origin.url));
     return openSource(origin, this.options, task.optional, this.budget);
   }
 
   private async readSitemap(task: Task, key: string, id: number): Promise<'missing' | 'done'> {
     const opened = await this.open(task, key);
     if (!opened.ok) {
+      const copy = task.origin.type === 'url' ? this.previousCopy(task.origin.url) : undefined;
+      if (opened.notModified && copy) {
+        await this.reuse(task, key, id, copy, { ...opened.notModified, finalUrl: opened.outcome.finalUrl });
+        return 'done';
+      }
       await this.finish(id, task, opened.outcome);
       return opened.outcome.status === 'skipped' ? 'missing' : 'done';
     }
@@ -392,6 +422,39 @@ class Walker {
     this.enqueueChildren(task, key, id, children, opened.finalUrl);
     await this.finish(id, task, outcome);
     return 'done';
+  }
+
+  /** A 304 Not Modified: the previous copy's entries are copied and its children walked, as if the file
+   * had been downloaded and parsed again. */
+  private async reuse(
+    task: Task,
+    key: string,
+    id: number,
+    copy: PreviousCopy,
+    answer: { finalUrl: string | null; etag: string | null; lastModified: string | null },
+  ): Promise<void> {
+    const room = Math.max(0, this.limits.maxEntries - this.summary.entries);
+    const copied = await (this.sink.reuseEntries as NonNullable<TreeSink['reuseEntries']>)(id, copy, room);
+    if (copied === null) {
+      await this.finish(id, task, { ...notModifiedWithoutCopy('vanished'), finalUrl: answer.finalUrl });
+      return;
+    }
+    this.summary.entries += copied;
+    const children = reusedChildren(copy, this.limits.maxFiles);
+    const outcome = reusedOutcome(copy, answer, copied + children.length);
+    if (copied >= room && copy.entries - copy.children.length > copied) {
+      this.stopped = true;
+      outcome.status = 'failed';
+      outcome.partial = outcome.entries > 0;
+      outcome.error = {
+        code: 'too_many_entries',
+        message: `Stopped at ${this.limits.maxEntries.toLocaleString('en-US')} entries (SITEMAP_MAX_ENTRIES); the rest was not read`,
+      };
+    } else {
+      this.summary.reused += 1;
+    }
+    this.enqueueChildren(task, key, id, children, answer.finalUrl);
+    await this.finish(id, task, outcome);
   }
 
   private enqueueChildren(

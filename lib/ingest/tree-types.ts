@@ -38,6 +38,30 @@ export interface FileOutcome {
   hasBom?: boolean;
   /** A robots.txt's body, its first 500 KiB (what Google reads). */
   robotsTxt?: string;
+  /** Answered 304 Not Modified: the earlier audit's file whose entries were reused. */
+  reusedFrom?: number | null;
+}
+
+/** The same URL's file in the site's previous audit, which a 304 Not Modified lets this audit reuse
+ * (lib/ingest/data.ts finds them; conditional.ts says what is sent and what a reused file records). */
+export interface PreviousCopy {
+  fileId: number;
+  auditId: string;
+  etag: string | null;
+  lastModified: string | null;
+  kind: string | null;
+  /** URL entries plus child sitemaps, as its outcome counted them. */
+  entries: number;
+  /** An index's child sitemap URLs in their order (empty for a urlset). */
+  children: string[];
+  /** How it was served, carried over: a 304 says the content is the same. */
+  compressedBytes: number | null;
+  uncompressedBytes: number | null;
+  contentType: string | null;
+  contentEncoding: string | null;
+  gzipped: boolean | null;
+  hasBom: boolean | null;
+  warnings: SitemapWarning[];
 }
 
 export interface TreeSink {
@@ -45,6 +69,9 @@ export interface TreeSink {
   /** Receives the entries of one file in order; returns when they are written. */
   openEntries(fileId: number): Promise<EntryWriter>;
   finishFile(fileId: number, outcome: FileOutcome): Promise<void>;
+  /** Copies at most `limit` URL entries of an earlier file to `fileId` (a 304); null when that copy is
+   * gone (its audit deleted since the walk began). Needed only with WalkOptions.previous. */
+  reuseEntries?(fileId: number, copy: PreviousCopy, limit: number): Promise<number | null>;
   /** Called after every file with the running totals (rows become visible only when the load commits). */
   progress(filesDone: number, filesKnown: number, summary: Readonly<TreeSummary>): Promise<void>;
 }
@@ -64,6 +91,8 @@ export interface TreeSummary {
   files: number;
   filesFailed: number;
   entries: number;
+  /** Files answered 304 Not Modified whose earlier copy was reused. */
+  reused: number;
   errors: TreeIssue[];
   warnings: TreeIssue[];
 }
@@ -72,4 +101,6 @@ export interface WalkOptions {
   limits: WalkLimits;
   fetch?: SafeFetchOptions;
   signal?: AbortSignal;
+  /** The site's previous copies by requested URL: those files are fetched conditionally. */
+  previous?: ReadonlyMap<string, PreviousCopy>;
 }

@@ -9,6 +9,7 @@ import { ingestLimits } from '@/lib/db/config';
 import type { DbClient } from '@/lib/db/types';
 import type { LoadFacts } from '@/lib/ingest/copy-lines';
 import { encodeCrawlExport } from '@/lib/ingest/crawl-import';
+import { previousCopies } from '@/lib/ingest/data';
 import { walkLimits } from '@/lib/ingest/limits';
 import {
   beginCrawlLoad,
@@ -140,6 +141,12 @@ export const ingestStep: StepHandler<AuditStep, AuditPhase> = async ({ run, prog
 
   let position = 0;
   await reporter.update('sitemaps', 0, sitemapUrls.length + uploads.length);
+  // A site's files fetched by URL are fetched conditionally against its previous audit (a 304 reuses
+  // the stored copy); a first audit, or one without a site, finds none and fetches as always.
+  const previous =
+    audit.siteId && sitemapUrls.length > 0
+      ? await previousCopies(audit.siteId, audit.id, audit.normalization)
+      : undefined;
   const entries = await beginEntryLoad(audit.id, profile);
   let tree: TreeSummary;
   let sitemapFacts: LoadFacts;
@@ -151,14 +158,16 @@ export const ingestStep: StepHandler<AuditStep, AuditPhase> = async ({ run, prog
         createFile: (record) => createFileRecord(audit.id, ++position, record),
         openEntries: async (fileId) => entries.open(fileId),
         finishFile: finishFileRecord,
+        reuseEntries: (fileId, copy, limit) => entries.reuse(fileId, copy, limit),
         progress: (done, total, summary) =>
           reporter.update('sitemaps', done, total, {
             sitemapFiles: summary.files,
             sitemapFilesFailed: summary.filesFailed,
             sitemapEntries: summary.entries,
+            reusedFiles: summary.reused,
           }),
       },
-      { limits: walkLimits(), signal: reporter.signal },
+      { limits: walkLimits(), signal: reporter.signal, ...(previous ? { previous } : {}) },
     );
     await reporter.update('indexing_sitemaps', tree.files, tree.files);
     await entries.commit();
