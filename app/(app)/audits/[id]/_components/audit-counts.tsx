@@ -18,6 +18,10 @@ export function AuditCounts({ audit }: { audit: AuditDto }) {
   const stats: Stat[] = [
     { label: 'Sitemap files', testId: 'count-files', value: totals.files },
     { label: 'Failed files', testId: 'count-files-failed', value: totals.filesFailed, isBad: true },
+    // Files answered 304 Not Modified whose earlier copy was reused: only runs of a site have any.
+    ...(audit.reusedFiles > 0
+      ? [{ label: 'Reused (304)', testId: 'count-files-reused', value: audit.reusedFiles }]
+      : []),
     { label: 'Entries', testId: 'count-entries', value: totals.entries },
     // Unique URLs need the whole set: unknown until ingest has finished.
     {

@@ -1,4 +1,5 @@
-// One sitemap file in the tree: kind, name, status, HTTP status, entries, sizes, errors and warnings.
+// One sitemap file in the tree: kind, name, status, HTTP status, entries, sizes, errors and warnings, and
+// whether a 304 Not Modified let it reuse the site's previous copy.
 import { memo } from 'react';
 import { Badge } from '@/components/ui/badge';
 import { formatBytes, formatCount } from '@/lib/audits/format';
@@ -142,6 +143,13 @@ export const TreeRow = memo(function TreeRow({
           {size ? size.text : <span className="muted">—</span>}
         </span>
         <span className="tree-cell tree-cell--status">
+          {file.reusedFrom !== null ? (
+            <Badge tone="info" dot={false} testId="sitemap-file-reused">
+              <span title="Not modified since the site's previous audit: its stored entries were reused">
+                Reused (304)
+              </span>
+            </Badge>
+          ) : null}
           {file.partial ? (
             <Badge tone="warning" dot={false} testId="sitemap-file-partial">
               Partial
