@@ -16,6 +16,7 @@ import {
 import { ZDecisionRequest } from '@/lib/findings/schema';
 import { ZGscCredentialsInput, ZGscInspectionRequest } from '@/lib/gsc/inspection-schema';
 import { ZLintRequest } from '@/lib/lint/schema';
+import { encodeDiffCursor } from '@/lib/sites/diff/cursor';
 import { ZSitePatch, ZSiteRunInput } from '@/lib/sites/schema';
 import { ZSpotCheckRequest, ZSpotCheckRetry } from '@/lib/spot-check/schema';
 
@@ -172,6 +173,17 @@ export function routeTable(fx: Fixtures): Record<string, RouteSpec> {
         { list: 'add', decision: 'approved', format: 'jsonl', bom: '0' },
       ],
     },
+    'audits/[id]/diff/[otherId]': {
+      params: () => ({ id: fx.auditId, otherId: fx.auditId }),
+      query: [
+        {
+          type: 'url_added',
+          limit: '5',
+          cursor: encodeDiffCursor({ type: 'url_added', key: 'https://a.example/' }),
+        },
+        { limit: '500' },
+      ],
+    },
     'audits/[id]/sitemap-set': {
       params: audit(fx),
       query: [{ gzip: '0', maxUrls: '100', base: 'https://a.example/maps/' }],
@@ -296,6 +308,19 @@ export function routeTable(fx: Fixtures): Record<string, RouteSpec> {
       body: {
         PATCH: { schema: ZSitePatch, valid: [{ name: 'A', settings: { requireConfirmedUnreached: false } }] },
       },
+    },
+    'sites/[id]/changes': {
+      params: () => ({ id: fx.siteId }),
+      query: [
+        {
+          since: '2026-01-01T00:00:00Z',
+          type: 'url_added',
+          auditId: fx.auditId,
+          q: 'a.example',
+          limit: '5',
+          cursor: '100',
+        },
+      ],
     },
     'sites/[id]/runs': {
       params: () => ({ id: fx.siteId }),

@@ -1,0 +1,97 @@
+// GET /api/v1/sites/{id}/changes through its route handler, over the events of three real runs of one site:
+// newest first, counts per type under the filter (not the type), each filter, paging, and a 404.
+import { randomUUID } from 'node:crypto';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { pool } from '@/lib/db/client';
+import type { SiteChangePage } from '@/lib/sites/schema';
+import { testCaller } from '@/lib/test-support/auth';
+import { reconciledAuditOf, urlsetXml } from '@/lib/test-support/run-audit';
+import { GET as changesRoute } from './sites/[id]/changes/route';
+
+const viewer = await testCaller('viewer');
+const host = `${randomUUID().slice(0, 8)}.feed.example`;
+const at = (page: string) => `https://${host}/${page}`;
+
+function run(pages: string[]): Promise<string> {
+  return reconciledAuditOf(`feed ${host}`, {
+    sitemaps: { 's.xml': urlsetXml(pages.map(at)) },
+    crawl: [JSON.stringify({ url: at(''), status: 200 })],
+  });
+}
+
+let siteId = '';
+let second = '';
+let third = '';
+
+beforeAll(async () => {
+  const first = await run(['a', 'b', 'c']);
+  second = await run(['a', 'b', 'd', 'e']); // d, e added; c pending
+  third = await run(['a', 'd', 'e', 'f']); // f added; b pending; c confirmed
+  const { rows } = await pool().query<{ site_id: string }>('SELECT site_id FROM audits WHERE id = $1', [
+    first,
+  ]);
+  siteId = rows[0]?.site_id as string;
+});
+
+async function feed(query = '', id = siteId): Promise<Response> {
+  return changesRoute(viewer.request(`http://localhost/api/v1/sites/${id}/changes${query}`), {
+    params: Promise.resolve({ id }),
+  });
+}
+
+async function page(query = ''): Promise<SiteChangePage> {
+  const res = await feed(query);
+  expect(res.status).toBe(200);
+  return res.json();
+}
+
+describe('GET /api/v1/sites/{id}/changes', () => {
+  it('lists the events newest first with the counts per type', async () => {
+    const body = await page();
+    expect(body.items.map((c) => [c.type, c.url])).toEqual([
+      ['url_removed_pending', at('b')],
+      ['url_removed_confirmed', at('c')],
+      ['url_added', at('f')],
+      ['url_removed_pending', at('c')],
+      ['url_added', at('e')],
+      ['url_added', at('d')],
+    ]);
+    expect(body.counts).toEqual({
+      url_added: 3,
+      url_lastmod_changed: 0,
+      url_removed_pending: 2,
+      url_removed_confirmed: 1,
+    });
+    expect(body.items[0]).toMatchObject({ auditId: third, previousAuditId: second });
+    expect(body.nextCursor).toBeNull();
+  });
+
+  it('filters by type (counts stay those of every type), run and URL part; since in the future is empty', async () => {
+    const added = await page('?type=url_added');
+    expect(added.items.map((c) => c.url)).toEqual([at('f'), at('e'), at('d')]);
+    expect(added.counts.url_removed_pending).toBe(2);
+    const ofSecond = await page(`?auditId=${second}`);
+    expect(ofSecond.items.map((c) => c.url)).toEqual([at('c'), at('e'), at('d')]);
+    expect(ofSecond.counts).toMatchObject({ url_added: 2, url_removed_pending: 1, url_removed_confirmed: 0 });
+    const q = await page(`?q=${encodeURIComponent(`${host}/c`)}`);
+    expect(q.items.map((c) => c.type)).toEqual(['url_removed_confirmed', 'url_removed_pending']);
+    const later = await page(`?since=${encodeURIComponent('2999-01-01T00:00:00Z')}`);
+    expect(later.items).toEqual([]);
+    expect(later.counts.url_added).toBe(0);
+  });
+
+  it('pages by cursor without repeats or gaps', async () => {
+    const all = (await page()).items;
+    const first = await page('?limit=4');
+    expect(first.items).toEqual(all.slice(0, 4));
+    const rest = await page(`?limit=4&cursor=${first.nextCursor}`);
+    expect(rest.items).toEqual(all.slice(4));
+    expect(rest.nextCursor).toBeNull();
+    expect((await page('?cursor=9999999999999999999')).items).toEqual(all);
+  });
+
+  it('answers 404 for an unknown site and 400 for a bad filter', async () => {
+    expect((await feed('', randomUUID())).status).toBe(404);
+    expect((await feed('?type=url_gone')).status).toBe(400);
+  });
+});

@@ -1,0 +1,159 @@
+// The diff between two audits of a site (`from` → `to`, in either order in time): declared URLs added,
+// removed or with another lastmod, prune rows that appeared, went or changed reason, and removed URLs that
+// now redirect to added ones. One statement: the differing rows are materialised once (a few hash joins
+// over both audits' partitions), then counted per type and read a page at a time from the same rows.
+import 'server-only';
+import { pool } from '@/lib/db/client';
+import { AppError } from '@/lib/errors';
+import { type AuditDiffDto, type AuditDiffItem, DIFF_TYPES, type DiffType, type TDiffQuery } from '../schema';
+import { decodeDiffCursor, encodeDiffCursor } from './cursor';
+
+interface AuditRow {
+  id: string;
+  name: string;
+  site_id: string | null;
+  created_at: Date;
+  finished_at: Date | null;
+}
+
+/** Every type in the stable order of pages over all types: its position in DIFF_TYPES. */
+const ORDER_SQL = `array_position(ARRAY[${DIFF_TYPES.map((t) => `'${t}'`).join(', ')}]::text[], d.type)`;
+
+/** The differing rows of $1 (from) → $2 (to), as `diff`. Keys declared per audit: one loc and the latest
+ * lastmod per key; prune rows: one per key (its first). Moves: a key declared in `from` only whose crawl
+ * row in `to` redirects to a key declared in `to` only. */
+const DIFF_CTE = `
+  ka AS (SELECT key, min(loc) AS loc, max(lastmod) AS lastmod FROM sitemap_entries
+          WHERE audit_id = $1 AND key IS NOT NULL GROUP BY key),
+  kb AS (SELECT key, min(loc) AS loc, max(lastmod) AS lastmod FROM sitemap_entries
+          WHERE audit_id = $2 AND key IS NOT NULL GROUP BY key),
+  declared AS MATERIALIZED (
+    SELECT CASE WHEN a.key IS NULL THEN 'url_added' WHEN b.key IS NULL THEN 'url_removed'
+                ELSE 'url_lastmod_changed' END AS type,
+           coalesce(b.key, a.key) AS key, coalesce(b.loc, a.loc) AS url,
+           a.lastmod AS previous_lastmod, b.lastmod AS current_lastmod
+      FROM ka a FULL JOIN kb b ON b.key = a.key
+     WHERE a.key IS NULL OR b.key IS NULL OR a.lastmod IS DISTINCT FROM b.lastmod),
+  pa AS (SELECT DISTINCT ON (key) key, url, reason FROM findings
+          WHERE audit_id = $1 AND list = 'prune' ORDER BY key, id),
+  pb AS (SELECT DISTINCT ON (key) key, url, reason FROM findings
+          WHERE audit_id = $2 AND list = 'prune' ORDER BY key, id),
+  oa AS (SELECT DISTINCT ON (key) key, list, reason FROM findings
+          WHERE audit_id = $1 AND list <> 'prune' ORDER BY key, id),
+  ob AS (SELECT DISTINCT ON (key) key, list, reason FROM findings
+          WHERE audit_id = $2 AND list <> 'prune' ORDER BY key, id),
+  problems AS (
+    SELECT p.type, p.key, p.url,
+           CASE WHEN p.type = 'new_problem' THEN oa.list ELSE 'prune' END AS from_list,
+           CASE WHEN p.type = 'new_problem' THEN oa.reason ELSE p.a_reason END AS from_reason,
+           CASE WHEN p.type = 'fixed_problem' THEN ob.list ELSE 'prune' END AS to_list,
+           CASE WHEN p.type = 'fixed_problem' THEN ob.reason ELSE p.b_reason END AS to_reason
+      FROM (SELECT CASE WHEN a.key IS NULL THEN 'new_problem' WHEN b.key IS NULL THEN 'fixed_problem'
+                        ELSE 'reason_changed' END AS type,
+                   coalesce(b.key, a.key) AS key, coalesce(b.url, a.url) AS url,
+                   a.reason AS a_reason, b.reason AS b_reason
+              FROM pa a FULL JOIN pb b ON b.key = a.key
+             WHERE a.key IS NULL OR b.key IS NULL OR a.reason <> b.reason) p
+      LEFT JOIN oa ON oa.key = p.key AND p.type = 'new_problem'
+      LEFT JOIN ob ON ob.key = p.key AND p.type = 'fixed_problem'),
+  moved AS (
+    SELECT DISTINCT ON (r.key) r.key, r.url, t.url AS target
+      FROM declared r
+      JOIN crawl_pages c ON c.audit_id = $2 AND c.key = r.key AND c.redirect_key IS NOT NULL
+      JOIN declared t ON t.type = 'url_added' AND t.key = c.redirect_key
+     WHERE r.type = 'url_removed'
+     ORDER BY r.key, c.line),
+  diff AS MATERIALIZED (
+    SELECT type, key, url, NULL::text AS target, NULL::text AS from_list, NULL::text AS from_reason,
+           NULL::text AS to_list, NULL::text AS to_reason, previous_lastmod, current_lastmod FROM declared
+    UNION ALL
+    SELECT type, key, url, NULL, from_list, from_reason, to_list, to_reason, NULL, NULL FROM problems
+    UNION ALL
+    SELECT 'moved', key, url, target, NULL, NULL, NULL, NULL, NULL, NULL FROM moved)`;
+
+interface ItemRow {
+  type: DiffType;
+  key: string;
+  url: string;
+  target: string | null;
+  from_list: string | null;
+  from_reason: string | null;
+  to_list: string | null;
+  to_reason: string | null;
+  previous_lastmod: string | null;
+  current_lastmod: string | null;
+}
+
+const iso = (value: string | null) => (value === null ? null : new Date(value).toISOString());
+
+function side(row: AuditRow): AuditDiffDto['from'] {
+  return {
+    id: row.id,
+    name: row.name,
+    createdAt: row.created_at.toISOString(),
+    finishedAt: row.finished_at?.toISOString() ?? null,
+  };
+}
+
+/** The diff of `fromId` → `toId`: 404 when either audit is missing, 400 when they are not of one site. */
+export async function auditDiff(fromId: string, toId: string, query: TDiffQuery): Promise<AuditDiffDto> {
+  const cursor = decodeDiffCursor(query.cursor, query.type);
+  const { rows: audits } = await pool().query<AuditRow>(
+    'SELECT id, name, site_id, created_at, finished_at FROM audits WHERE id = ANY($1::uuid[])',
+    [[fromId, toId]],
+  );
+  const from = audits.find((a) => a.id === fromId);
+  const to = audits.find((a) => a.id === toId);
+  if (!from || !to) throw new AppError('not_found', `No such audit: ${from ? toId : fromId}`);
+  if (!from.site_id || from.site_id !== to.site_id) {
+    throw new AppError(
+      'validation_failed',
+      'The two audits are not of the same site: a diff compares two runs of one site',
+    );
+  }
+  const params: unknown[] = [fromId, toId, query.limit + 1];
+  const where: string[] = [];
+  if (query.type) {
+    params.push(query.type);
+    where.push(`d.type = $${params.length}`);
+  }
+  if (cursor) {
+    params.push(DIFF_TYPES.indexOf(cursor.type) + 1, cursor.key);
+    where.push(`(${ORDER_SQL}, d.key) > ($${params.length - 1}::int, $${params.length}::text)`);
+  }
+  const { rows } = await pool().query<{ counts: Record<string, number>; items: ItemRow[] }>(
+    `WITH ${DIFF_CTE}
+     SELECT (SELECT coalesce(json_object_agg(type, n), '{}') FROM
+               (SELECT type, count(*)::int AS n FROM diff GROUP BY type) c) AS counts,
+            (SELECT coalesce(json_agg(p), '[]') FROM
+               (SELECT d.* FROM diff d ${where.length > 0 ? `WHERE ${where.join(' AND ')}` : ''}
+                 ORDER BY ${ORDER_SQL}, d.key LIMIT $3) p) AS items`,
+    params,
+  );
+  const counts = Object.fromEntries(DIFF_TYPES.map((t) => [t, rows[0]?.counts[t] ?? 0])) as Record<
+    DiffType,
+    number
+  >;
+  const page = rows[0]?.items ?? [];
+  const shown = page.slice(0, query.limit);
+  const last = shown[shown.length - 1];
+  const items: AuditDiffItem[] = shown.map((row) => ({
+    type: row.type,
+    url: row.url,
+    target: row.target,
+    fromList: row.from_list,
+    fromReason: row.from_reason,
+    toList: row.to_list,
+    toReason: row.to_reason,
+    previousLastmod: iso(row.previous_lastmod),
+    currentLastmod: iso(row.current_lastmod),
+  }));
+  return {
+    from: side(from),
+    to: side(to),
+    counts,
+    items,
+    nextCursor:
+      page.length > query.limit && last ? encodeDiffCursor({ type: last.type, key: last.key }) : null,
+  };
+}
