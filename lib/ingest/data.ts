@@ -4,6 +4,12 @@ import { pool } from '@/lib/db/client';
 import type { SitemapWarning } from '@/lib/sitemap/types';
 import type { PreviousCopy } from './tree-types';
 
+/** Audits of the site searched for copies, newest first. Each run carries the validators of what it
+ * reused, so the newest holds a copy of everything unchanged; going further back only finds files that
+ * failed lately, and costs every file of every audit (3 audits of 50,000 files: 0.9 s, so a year of
+ * daily runs would take about 100 s). A URL without a copy among them is simply fetched in full. */
+const AUDITS_SEARCHED = 3;
+
 interface CopyRow {
   url: string;
   id: number;
@@ -24,10 +30,10 @@ interface CopyRow {
 
 /**
  * For each URL a file of another audit of the site was fetched from: that file in the newest such audit
- * where it was read whole ('ok', not partial), has a validator (ETag or Last-Modified) and still has its
- * entries (the audit's partition is attached; a deleted audit has none), under the same normalization
- * (the stored keys depend on it). robots.txt is always fetched again. One query for the whole site, so
- * a tree of 50,000 files costs one round trip, not one per file.
+ * (among the site's AUDITS_SEARCHED newest whose entries are stored: a deleted audit has none) where it
+ * was read whole ('ok', not partial) and has a validator (ETag or Last-Modified), under the same
+ * normalization (the stored keys depend on it). robots.txt is always fetched again. One query for the
+ * whole site, so a tree of 50,000 files costs one round trip, not one per file.
  */
 export async function previousCopies(
   siteId: string,
@@ -40,7 +46,8 @@ export async function previousCopies(
         WHERE a.site_id = $1 AND a.id <> $2 AND a.normalization = $3
           AND EXISTS (SELECT 1 FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid
                        WHERE i.inhparent = 'sitemap_entries'::regclass
-                         AND c.relname = 'sitemap_entries_' || replace(a.id::text, '-', ''))),
+                         AND c.relname = 'sitemap_entries_' || replace(a.id::text, '-', ''))
+        ORDER BY a.created_at DESC, a.id DESC LIMIT ${AUDITS_SEARCHED}),
      copy AS (
        SELECT DISTINCT ON (f.url) f.url, f.id, f.audit_id, f.etag, f.last_modified, f.kind, f.entries,
               f.compressed_bytes, f.uncompressed_bytes, f.content_type, f.content_encoding, f.gzipped,

@@ -247,6 +247,28 @@ describe('conditional fetching of a site', () => {
     ]);
   });
 
+  it("looks for copies in the site's three newest audits only", async () => {
+    const docs = new Map<string, Doc>([
+      ['/index.xml', { body: '', version: 1 }],
+      ['/flaky.xml', { body: urlsetXml(['https://w.example/1']), version: 1 }],
+    ]);
+    const server = await siteServer(docs);
+    servers.push(server);
+    docs.set('/index.xml', { body: indexXml(server.origin, ['/flaky.xml']), version: 1 });
+    const url = `${server.origin}/index.xml`;
+    await audit(url);
+    // flaky.xml then fails (404) in three audits in a row: its only copy is in the fourth newest.
+    const flaky = docs.get('/flaky.xml') as Doc;
+    docs.delete('/flaky.xml');
+    for (let i = 0; i < 3; i++) await audit(url);
+    docs.set('/flaky.xml', flaky);
+    server.requests.length = 0;
+    await audit(url);
+    const [index, child] = server.requests.map(conditions);
+    expect(index?.ifNoneMatch).toBe('"/index.xml-v1"');
+    expect(child).toEqual({ ifNoneMatch: null, ifModifiedSince: null });
+  });
+
   it('reports a copy dropped after the lookup as gone, leaving the load usable', async () => {
     const id = randomUUID();
     await insertAudit(id, 'reuse target', { normalization: 'exact' }, []);
