@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { approvalBlockedReason, approveConfirmedOf, spotCheckRequiredMessage } from './decision-rule';
+import {
+  approvalBlockedReason,
+  approveConfirmedOf,
+  confirmedUnreachedRequiredMessage,
+  spotCheckRequiredMessage,
+} from './decision-rule';
 import type { FindingSpotCheck } from './schema';
 
 const check = (verdict: FindingSpotCheck['verdict']): FindingSpotCheck => ({
@@ -9,7 +14,33 @@ const check = (verdict: FindingSpotCheck['verdict']): FindingSpotCheck => ({
   checkedAt: '2026-12-01T10:00:00.000Z',
   runId: 'r',
 });
-const unreached = { list: 'prune' as const, reason: 'unreached_by_crawl' };
+const unreached = { list: 'prune' as const, reason: 'unreached_by_crawl', signals: [] };
+
+describe('approving unreached rows while the site requires them confirmed across two crawls', () => {
+  const confirmed = { ...unreached, signals: ['unreached_confirmed'], spotCheck: null };
+
+  it('lets confirmed rows through, refuses the others, and guards only unreached prune rows', () => {
+    expect(approvalBlockedReason(confirmed, false, true)).toBeNull();
+    expect(approvalBlockedReason({ ...unreached, spotCheck: check('confirmed') }, false, true)).toMatch(
+      /confirmed across two crawls/,
+    );
+    expect(approvalBlockedReason({ ...unreached, spotCheck: null }, false, false)).toBeNull();
+    expect(
+      approvalBlockedReason({ list: 'prune', reason: 'http_404', signals: [], spotCheck: null }, false, true),
+    ).toBeNull();
+  });
+
+  it('still asks for the spot-check when the audit requires one too', () => {
+    expect(approvalBlockedReason(confirmed, true, true)).toMatch(/spot-check this row first/);
+    expect(approvalBlockedReason({ ...confirmed, spotCheck: check('dead') }, true, true)).toBeNull();
+  });
+
+  it('counts the rows in the refusal and says how to approve the confirmed ones', () => {
+    expect(confirmedUnreachedRequiredMessage(1)).toMatch(/^1 unreached_by_crawl row is not confirmed/);
+    expect(confirmedUnreachedRequiredMessage(2)).toMatch(/^2 unreached_by_crawl rows are not confirmed/);
+    expect(confirmedUnreachedRequiredMessage(2)).toContain('signal=unreached_confirmed');
+  });
+});
 
 describe('approving unreached rows while the audit requires a spot-check', () => {
   it('lets confirmed and dead rows through, and everything when the setting is off', () => {
@@ -19,8 +50,12 @@ describe('approving unreached rows while the audit requires a spot-check', () =>
   });
 
   it('guards only unreached prune rows', () => {
-    expect(approvalBlockedReason({ list: 'prune', reason: 'http_404', spotCheck: null }, true)).toBeNull();
-    expect(approvalBlockedReason({ list: 'held', reason: 'server_error', spotCheck: null }, true)).toBeNull();
+    expect(
+      approvalBlockedReason({ list: 'prune', reason: 'http_404', signals: [], spotCheck: null }, true),
+    ).toBeNull();
+    expect(
+      approvalBlockedReason({ list: 'held', reason: 'server_error', signals: [], spotCheck: null }, true),
+    ).toBeNull();
   });
 
   it('says why: no check yet, or what the latest check found', () => {

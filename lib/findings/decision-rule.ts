@@ -1,7 +1,9 @@
 // Which rows a decision changes, defined once for the decision itself (mutations.ts, as SQL) and its
 // preview (data.ts, from counts per decision): a decision by filter changes only pending rows unless it
 // overrides; a decision by ids changes the rows given whatever they hold. Rows that already have the
-// decision never change. Also the approval rule of the audit setting requireSpotCheckForUnreached.
+// decision never change. Also the approval rules for unreached rows: the audit setting
+// requireSpotCheckForUnreached and the site setting requireConfirmedUnreached.
+import { UNREACHED_CONFIRMED } from '@/lib/sites/schema';
 import { CONFIRMING, type VerdictFilter, verdictConditionSql } from '@/lib/spot-check/latest';
 import {
   DECISIONS,
@@ -43,12 +45,25 @@ const GUARDED = `f.list = 'prune' AND f.reason = 'unreached_by_crawl'`;
  * finished spot-check. */
 export const UNCONFIRMED_SQL = `${GUARDED} AND NOT (${verdictConditionSql('$1', CONFIRMING)})`;
 
-/** Why approving this row is refused while the audit requires a confirming spot-check; null when it is not. */
+/** Over `f`: a guarded row the previous complete audit of its site did not have unreached too (it lacks the
+ * `unreached_confirmed` signal), which the site setting requireConfirmedUnreached keeps from approval. */
+export const NOT_CONFIRMED_ACROSS_CRAWLS_SQL = `${GUARDED} AND NOT (f.signals @> ARRAY['${UNREACHED_CONFIRMED}'])`;
+
+const SITE_RULE =
+  "This site needs an unreached row confirmed across two crawls (unreached in the site's previous complete audit too) before it is approved";
+
+/** Why approving this row is refused while the audit requires a confirming spot-check, or its site requires
+ * the row confirmed across two crawls; null when neither refuses it. */
 export function approvalBlockedReason(
-  finding: Pick<FindingDto, 'list' | 'reason' | 'spotCheck'>,
+  finding: Pick<FindingDto, 'list' | 'reason' | 'spotCheck' | 'signals'>,
   requireSpotCheck: boolean,
+  requireConfirmedUnreached = false,
 ): string | null {
-  if (!requireSpotCheck || finding.list !== 'prune' || finding.reason !== 'unreached_by_crawl') return null;
+  if (finding.list !== 'prune' || finding.reason !== 'unreached_by_crawl') return null;
+  if (requireConfirmedUnreached && !finding.signals.includes(UNREACHED_CONFIRMED)) {
+    return `${SITE_RULE}; this one is not (it was reached, or absent, last time).`;
+  }
+  if (!requireSpotCheck) return null;
   const verdict = finding.spotCheck?.verdict;
   if (verdict && CONFIRMING.includes(verdict)) return null;
   return verdict
@@ -63,6 +78,16 @@ export function spotCheckRequiredMessage(n: number): string {
     `${rows} no confirming spot-check (confirmed or dead in the latest finished run), which this audit ` +
     'requires before approval. Nothing was approved: spot-check those rows first, or approve only the ' +
     'confirmed ones (filter verdict=confirming).'
+  );
+}
+
+/** The refusal's message when `n` rows of an approval are not confirmed across two crawls. */
+export function confirmedUnreachedRequiredMessage(n: number): string {
+  const rows = n === 1 ? '1 unreached_by_crawl row is' : `${n} unreached_by_crawl rows are`;
+  return (
+    `${rows} not confirmed across two crawls (unreached in the site's previous complete audit too), which ` +
+    "this site's setting requires before approval. Nothing was approved: approve only the confirmed ones " +
+    `(filter signal=${UNREACHED_CONFIRMED}), or wait for the next complete run.`
   );
 }
 

@@ -5,7 +5,14 @@ import { auditSettingsOf } from '@/lib/audits/data';
 import { pool } from '@/lib/db/client';
 import { findingsParts } from '@/lib/db/partitions';
 import { AppError } from '@/lib/errors';
-import { changesSql, spotCheckRequiredMessage, UNCONFIRMED_SQL } from './decision-rule';
+import { requiresConfirmedUnreached } from '@/lib/sites/confirm/data';
+import {
+  changesSql,
+  confirmedUnreachedRequiredMessage,
+  NOT_CONFIRMED_ACROSS_CRAWLS_SQL,
+  spotCheckRequiredMessage,
+  UNCONFIRMED_SQL,
+} from './decision-rule';
 import { filterSql } from './filter-sql';
 import { reviewIndexes } from './indexes';
 import type { Decision, DecisionsRecordedDto, TFindingFilter } from './schema';
@@ -69,8 +76,9 @@ async function apply(
 export type DecisionTarget = { ids: number[] } | { filter: TFindingFilter; override?: boolean };
 
 /**
- * With the audit's requireSpotCheckForUnreached on, an approval that would change a guarded row without a
- * confirming check (decision-rule.ts) is refused whole, for ids and filters alike: nothing is approved
+ * With the site's requireConfirmedUnreached on, an approval that would change a guarded row not confirmed
+ * across two crawls is refused whole (409 conflict); likewise, with the audit's requireSpotCheckForUnreached
+ * on, one that would change a guarded row without a confirming check (decision-rule.ts) is refused whole, for ids and filters alike: nothing is approved
  * silently and nothing half way, and the message says how many rows lack the check and what to do. (A run
  * finishing between this count and the decision can only have checked rows meanwhile.)
  */
@@ -80,14 +88,22 @@ async function refuseUnconfirmed(
   whereParams: unknown[],
   onlyPending: boolean,
 ): Promise<void> {
-  if (!(await auditSettingsOf(auditId))?.requireSpotCheckForUnreached) return;
   const approved = `$${whereParams.length + 1}`;
-  const { rows } = await pool().query<{ n: number }>(
-    `SELECT count(*)::int AS n FROM findings f
-      WHERE ${where} AND ${changesSql(approved, onlyPending)} AND ${UNCONFIRMED_SQL}`,
-    [...whereParams, 'approved'],
-  );
-  const n = rows[0]?.n ?? 0;
+  const count = async (guard: string) => {
+    const { rows } = await pool().query<{ n: number }>(
+      `SELECT count(*)::int AS n FROM findings f
+        WHERE ${where} AND ${changesSql(approved, onlyPending)} AND ${guard}`,
+      [...whereParams, 'approved'],
+    );
+    return rows[0]?.n ?? 0;
+  };
+  // The site's rule first: no spot-check can make up for a row the previous crawl reached.
+  if (await requiresConfirmedUnreached(auditId)) {
+    const n = await count(NOT_CONFIRMED_ACROSS_CRAWLS_SQL);
+    if (n > 0) throw new AppError('conflict', confirmedUnreachedRequiredMessage(n));
+  }
+  if (!(await auditSettingsOf(auditId))?.requireSpotCheckForUnreached) return;
+  const n = await count(UNCONFIRMED_SQL);
   if (n > 0) throw new AppError('spot_check_required', spotCheckRequiredMessage(n));
 }
 

@@ -165,6 +165,11 @@ export const SIGNAL_INFO: Record<FindingSignal, ReasonInfo> = {
       'The crawled form of this URL variant names another URL as its canonical: it is no replacement.',
     fix: 'Declare the canonical URL instead of either form.',
   },
+  unreached_confirmed: {
+    label: 'Confirmed across two crawls',
+    definition: "The crawl did not reach it, and the site's previous complete audit did not reach it either.",
+    fix: 'Two crawls agree nothing links to it: prune it, or link to it if it should stay.',
+  },
 };
 
 /** The words for a signal; an unknown one gets its name. */

@@ -33,6 +33,8 @@ export const SIGNALS = [
   'redirect_canonical_conflict',
   'canonical_chain',
   'variant_canonicalised',
+  // An unreached_by_crawl row the site's previous complete audit had unreached too (lib/sites/settle.ts).
+  'unreached_confirmed',
 ] as const;
 export type FindingSignal = (typeof SIGNALS)[number];
 
@@ -221,7 +223,8 @@ export interface FindingDto {
   reasons: string[];
   /** Reason-specific facts: redirect target and its status, canonical and whether it is declared, variant URL, ... */
   evidence: Record<string, unknown>;
-  /** multi_file, redirect_canonical_conflict, canonical_chain, variant_canonicalised (SIGNALS). */
+  /** multi_file, redirect_canonical_conflict, canonical_chain, variant_canonicalised, unreached_confirmed
+   * (SIGNALS). */
   signals: string[];
   status: number | null;
   canonical: string | null;

@@ -1,7 +1,7 @@
 'use client';
-// The audit page's header: name, status (and who cancelled it), its site (a link), timings, the approval
-// rule for unreached rows (admins switch it), and the actions the user's role allows: Cancel while the audit
-// is queued or running (reviewers and admins), Delete (admins).
+// The audit page's header: name, status (and who cancelled it), its site (a link, and the site's rule for
+// unreached rows when on), timings, the approval rule for unreached rows (admins switch it), and the actions
+// the user's role allows: Cancel while the audit is queued or running (reviewers and admins), Delete (admins).
 import Link from 'next/link';
 import { useCan } from '@/app/session-context';
 import { ConfirmButton } from '@/components/ui/confirm-button';
@@ -45,13 +45,21 @@ function SpotCheckRule({ audit }: { audit: AuditDto }) {
   );
 }
 
-/** "Site: <host>", linking to the site's page (its runs, trends and changes). */
+/** "Site: <host>", linking to the site's page (its runs, trends and changes), and the site's approval rule
+ * for unreached rows when it is on (admins change it on the site's Settings tab). */
 function SiteLink({ siteId }: { siteId: string }) {
   const site = useSite(siteId, { live: false });
   return (
-    <span data-testid="audit-site">
-      Site: <Link href={`/sites/${siteId}`}>{site.data?.host ?? 'its runs'}</Link>
-    </span>
+    <>
+      <span data-testid="audit-site">
+        Site: <Link href={`/sites/${siteId}`}>{site.data?.host ?? 'its runs'}</Link>
+      </span>
+      {site.data?.settings.requireConfirmedUnreached ? (
+        <span data-testid="site-confirmed-rule">
+          This site approves unreached rows only once confirmed across two crawls
+        </span>
+      ) : null}
+    </>
   );
 }
 

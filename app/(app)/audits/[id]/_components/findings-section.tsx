@@ -24,6 +24,7 @@ import {
   useFindings,
 } from '@/lib/findings/hooks';
 import type { Decision, FindingDto, FindingList, FindingsOverview } from '@/lib/findings/schema';
+import { useSite } from '@/lib/sites/hooks';
 import { useSpotCheckRuns } from '@/lib/spot-check/hooks';
 import { FINISHED_RUN_STATUSES } from '@/lib/spot-check/latest';
 import { BulkDecisionDialog, type BulkRequest } from './bulk-decision-dialog';
@@ -97,8 +98,13 @@ export function FindingsSection({
   const decide = useDecide(auditId);
   const canDecide = useCan('reviewer');
   // The audit page has it already (polled while the audit runs): one cached query.
-  const requireSpotCheck = useAudit(auditId).data?.settings?.requireSpotCheckForUnreached === true;
-  const blockedReason = (finding: FindingDto) => approvalBlockedReason(finding, requireSpotCheck);
+  const audit = useAudit(auditId).data;
+  const requireSpotCheck = audit?.settings?.requireSpotCheckForUnreached === true;
+  // The site's rule (the header reads the same cached site).
+  const requireConfirmed =
+    useSite(audit?.siteId ?? null, { live: false }).data?.settings.requireConfirmedUnreached === true;
+  const blockedReason = (finding: FindingDto) =>
+    approvalBlockedReason(finding, requireSpotCheck, requireConfirmed);
 
   // "Approve all confirmed": the pending rows of this filter with a confirming verdict, counted by the
   // decision preview (asked afresh after every decision).
