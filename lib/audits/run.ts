@@ -18,6 +18,8 @@ export const auditRun: RunKind<AuditStep, AuditPhase> = {
     crawlRowsRejected: 'crawl_rows_rejected',
   },
   onFail: markUnfinishedFilesFailed,
+  // Webhooks of the audit's site hear of every finished run (lib/sites/webhooks).
+  onFinished: async (id) => (await import('@/lib/sites/webhooks/service')).announceRunFinished(id),
   steps: [
     {
       name: 'ingest',

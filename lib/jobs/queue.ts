@@ -15,6 +15,9 @@ export const QUEUES = [
   'gsc-inspection-select',
   'gsc-inspection',
   'lint',
+  // Not steps of runs: the scheduler's once-a-minute tick and one job per webhook delivery attempt.
+  'site-schedules',
+  'webhook-delivery',
 ] as const;
 export type QueueName = (typeof QUEUES)[number];
 
@@ -32,14 +35,35 @@ const globals = globalThis as typeof globalThis & { __sitemapAuditBoss?: BossGlo
 globals.__sitemapAuditBoss ??= {};
 const state: BossGlobals = globals.__sitemapAuditBoss;
 
-/** A started pg-boss instance. Workers supervise (expire stuck jobs); web processes only send. */
+/** How often a worker's pg-boss looks for cron schedules due (SCHEDULER_MONITOR_SECONDS, 1–45; pg-boss's
+ * default 30): the site schedules' tick is sent within that long after each minute starts. */
+export function schedulerMonitorSeconds(): number {
+  const raw = process.env.SCHEDULER_MONITOR_SECONDS;
+  if (raw === undefined || raw.trim() === '') return 30;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < 1 || value > 45) {
+    throw new Error(`SCHEDULER_MONITOR_SECONDS must be a whole number from 1 to 45, got "${raw}"`);
+  }
+  return value;
+}
+
+/** A started pg-boss instance. Workers supervise (expire stuck jobs) and send cron schedules' jobs; web
+ * processes only send. */
 export function getBoss(role: 'web' | 'worker' = 'web'): Promise<PgBoss> {
   state.boss ??= (async () => {
     const boss = new PgBoss({
       connectionString: databaseUrl(),
       max: 4,
       supervise: role === 'worker',
-      schedule: false,
+      schedule: role === 'worker',
+      // The cron job is sent through pg-boss's own queue, polled every cronWorkerIntervalSeconds (its default
+      // 5 s): no slower than the monitor, or SCHEDULER_MONITOR_SECONDS=1 would still wait 5 s for it.
+      ...(role === 'worker'
+        ? {
+            cronMonitorIntervalSeconds: schedulerMonitorSeconds(),
+            cronWorkerIntervalSeconds: Math.min(5, schedulerMonitorSeconds()),
+          }
+        : {}),
       migrate: true,
     });
     boss.on('error', (error: Error) => console.error(`[queue] ${error.message}`));
@@ -80,13 +104,13 @@ export function tolerateQueueBookkeepingFailures(log: (message: string) => void)
 }
 
 /** Registers a worker for a queue in this process (see enqueue). */
-export async function work(
+export async function work<D extends object = JobData>(
   name: QueueName,
   pollingIntervalSeconds: number,
-  run: (data: JobData) => Promise<void>,
+  run: (data: D) => Promise<void>,
 ): Promise<void> {
   const boss = await getBoss('worker');
-  const id = await boss.work<JobData>(name, { pollingIntervalSeconds, batchSize: 1 }, async (jobs) => {
+  const id = await boss.work<D>(name, { pollingIntervalSeconds, batchSize: 1 }, async (jobs) => {
     for (const job of jobs) await run(job.data);
   });
   state.workers ??= new Map();
@@ -124,6 +148,35 @@ export async function enqueue(
   await announceJob(name).catch((error: Error) =>
     console.error(`[queue] could not announce the ${name} job (it is found by polling): ${error.message}`),
   );
+}
+
+/** Queues a job that is not a run's step (a webhook delivery attempt): `singletonKey` makes sending the
+ * same attempt twice queue it once. Woken like enqueue's. */
+export async function sendJob(
+  name: QueueName,
+  data: object,
+  options: { singletonKey: string; startAfter?: Date },
+): Promise<void> {
+  const boss = await getBoss();
+  await boss.send(name, data, {
+    singletonKey: options.singletonKey,
+    ...(options.startAfter ? { startAfter: options.startAfter } : {}),
+    retryLimit: 2,
+    retryDelay: 5,
+    expireInSeconds: 15 * 60,
+  });
+  wakeWorkers(name);
+  await announceJob(name).catch((error: Error) =>
+    console.error(`[queue] could not announce the ${name} job (it is found by polling): ${error.message}`),
+  );
+}
+
+/** Makes pg-boss send a job to `name` on `cron` (UTC); one schedule per queue, so registering again only
+ * replaces it. Sent by whichever worker's monitor finds it due first (pg-boss keeps it once a minute). */
+export async function scheduleQueue(name: QueueName, cron: string): Promise<void> {
+  const boss = await getBoss('worker');
+  // A tick that failed is not retried: the next one comes a minute later and finds what is still due.
+  await boss.schedule(name, cron, {}, { tz: 'UTC', retryLimit: 0, expireInSeconds: 15 * 60 });
 }
 
 export async function stopBoss(): Promise<void> {

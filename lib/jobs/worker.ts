@@ -12,9 +12,22 @@ import { reapStaleRuns } from '@/lib/runs/reaper';
 import { runStep } from '@/lib/runs/runner';
 import { staleAfterSeconds } from '@/lib/runs/settings';
 import type { RunKind } from '@/lib/runs/types';
+import type { DeliveryJob } from '@/lib/sites/webhooks/service';
 import { spotCheckRun } from '@/lib/spot-check/run';
-import { getBoss, stopBoss, tolerateQueueBookkeepingFailures, wakeWorkers, work } from './queue';
+import {
+  getBoss,
+  scheduleQueue,
+  stopBoss,
+  tolerateQueueBookkeepingFailures,
+  wakeWorkers,
+  work,
+} from './queue';
+import { tickSchedules } from './site-schedules';
 import { listenForJobs } from './wake';
+import { deliverWebhook } from './webhook-delivery';
+
+/** pg-boss keeps one cron schedule per queue: this one tick a minute finds every site schedule due. */
+export const SCHEDULE_TICK = { queue: 'site-schedules', cron: '* * * * *' } as const;
 
 /** Every kind of background run this worker serves. */
 export const RUN_KINDS: readonly RunKind[] = [
@@ -58,7 +71,18 @@ export async function startWorker(log: (message: string) => void = console.log):
         );
       }
     }
+    await work<DeliveryJob>('webhook-delivery', poll, deliverWebhook);
   }
+  await work<object>(SCHEDULE_TICK.queue, poll, async () => {
+    for (const outcome of await tickSchedules()) {
+      log(
+        outcome.auditId
+          ? `schedule ${outcome.scheduleId} started audit ${outcome.auditId} of site ${outcome.siteId}`
+          : `schedule ${outcome.scheduleId} of site ${outcome.siteId} skipped: ${outcome.skipped}`,
+      );
+    }
+  });
+  await scheduleQueue(SCHEDULE_TICK.queue, SCHEDULE_TICK.cron);
   const reap = async () => {
     try {
       for (const r of await reapStaleRuns(RUN_KINDS)) {

@@ -20,6 +20,16 @@ export function runRefOf(data: JobData): RunRef {
   return { id: 'runId' in data ? data.runId : data.auditId, attempt: data.attempt };
 }
 
+/** Tells the kind that a run reached a final state; its failure is logged, never the run's. */
+export async function runFinished(kind: RunKind, runId: string): Promise<void> {
+  if (!kind.onFinished) return;
+  try {
+    await kind.onFinished(runId);
+  } catch (error) {
+    console.error(`[runs] after ${kind.noun} ${runId} finished, its follow-up failed`, error);
+  }
+}
+
 /** Queues a step of a run for its attempt. */
 export function queueStep(step: AnyStep, run: RunRef, startAfter?: Date): Promise<void> {
   return enqueue(step.queue, { runId: run.id, attempt: run.attempt }, startAfter ? { startAfter } : {});
@@ -34,6 +44,7 @@ async function apply(kind: RunKind, run: RunRef, step: AnyStep, result: StepResu
       console.error(`[worker] could not queue the ${next.name} step of ${run.id}: ${error.message}`);
       // The step waits with no job to run it: the run would wait for ever.
       await failStep(kind, run, next, 'The job queue is unavailable; the run could not go on');
+      await runFinished(kind, run.id);
     });
     return true;
   }
@@ -51,6 +62,7 @@ async function apply(kind: RunKind, run: RunRef, step: AnyStep, result: StepResu
         console.error(`[worker] could not queue the ${then.name} step of ${run.id}: ${error.message}`),
       );
     }
+    if (settled) await runFinished(kind, run.id);
     return settled;
   }
   return completeFollowUp(kind, run, step, result.write);
@@ -73,6 +85,8 @@ export async function runStep(kind: RunKind, stepName: string, data: JobData): P
     if (!progress.signal.aborted && !(error instanceof RunAbandoned)) {
       console.error(`[worker] the ${step.name} step of ${kind.noun} ${run.id} failed`, error);
       await failStep(kind, run, step, error instanceof AppError ? error.message : step.failure);
+      // A follow-up step's failure only ends it: the run had finished before.
+      if (!step.followUp) await runFinished(kind, run.id);
       return;
     }
   }

@@ -1,7 +1,7 @@
 // Starting and cancelling runs on behalf of a user (the web process). Errors are user-safe AppErrors.
 import { AppError } from '@/lib/errors';
 import { cancelRun, failUnstarted } from './mutations';
-import { queueStep } from './runner';
+import { queueStep, runFinished } from './runner';
 import type { RunKind } from './types';
 
 /** Queues the first step of a freshly created run (attempt 1); a queue that is down fails the run. */
@@ -19,7 +19,10 @@ export async function startRun(kind: RunKind, id: string): Promise<void> {
 /** Cancels a queued or running run on behalf of `by`; 404 when there is none, 409 when it has ended. */
 export async function cancelRunFor(kind: RunKind, id: string, by: string): Promise<void> {
   const outcome = await cancelRun(kind, id, by);
-  if (outcome.cancelled) return;
+  if (outcome.cancelled) {
+    await runFinished(kind, id);
+    return;
+  }
   if (outcome.status === null) throw new AppError('not_found', `No such ${kind.noun}`);
   throw new AppError(
     'conflict',

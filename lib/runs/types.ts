@@ -72,6 +72,10 @@ export interface RunKind<S extends string = string, P extends RunPhase = RunPhas
   counters: Readonly<Record<string, string>>;
   /** Extra writes when a run fails (in the same transaction), e.g. marking unfinished files. */
   onFail?: (client: DbClient, runId: string) => Promise<unknown>;
+  /** Called once the run is in a final state (settled, failed, given up by the reaper, cancelled), after
+   * that state is committed: best effort (lib/runs logs a failure and the run stands). It may be called
+   * again for the same run (a failure retried, a cancel racing a failure): it must be idempotent. */
+  onFinished?: (runId: string) => Promise<void>;
 }
 
 /** What the queue carries: the run's id and attempt, nothing else (`auditId` from before runs). */

@@ -17,7 +17,7 @@ import { ZDecisionRequest } from '@/lib/findings/schema';
 import { ZGscCredentialsInput, ZGscInspectionRequest } from '@/lib/gsc/inspection-schema';
 import { ZLintRequest } from '@/lib/lint/schema';
 import { encodeDiffCursor } from '@/lib/sites/diff/cursor';
-import { ZSitePatch, ZSiteRunInput } from '@/lib/sites/schema';
+import { ZScheduleInput, ZSchedulePatch, ZSitePatch, ZSiteRunInput, ZWebhookInput } from '@/lib/sites/schema';
 import { ZSpotCheckRequest, ZSpotCheckRetry } from '@/lib/spot-check/schema';
 
 /** Rows the test creates before fuzzing. */
@@ -26,6 +26,9 @@ export interface Fixtures {
   auditId: string;
   /** The fixture audit's site (a.example). */
   siteId: string;
+  /** A schedule (disabled) and a webhook of that site. */
+  scheduleId: number;
+  webhookId: number;
   /** An audit DELETE may remove. */
   spareAuditId: string;
   findingId: number;
@@ -321,6 +324,46 @@ export function routeTable(fx: Fixtures): Record<string, RouteSpec> {
           cursor: '100',
         },
       ],
+    },
+    'sites/[id]/schedules': {
+      params: () => ({ id: fx.siteId }),
+      // Disabled: the fuzz's schedules never start a run.
+      body: {
+        POST: {
+          schema: ZScheduleInput,
+          valid: [
+            {
+              cadence: 'weekly',
+              at: '04:30',
+              weekday: 2,
+              timezone: 'Europe/Paris',
+              fromAuditId: fx.auditId,
+              enabled: false,
+            },
+            { cadence: 'cron', cron: '15 4 * * 1-5', enabled: false },
+          ],
+        },
+      },
+    },
+    'sites/[id]/schedules/[scheduleId]': {
+      params: () => ({ id: fx.siteId, scheduleId: String(fx.scheduleId) }),
+      body: { PATCH: { schema: ZSchedulePatch, valid: [{ enabled: false }] } },
+    },
+    'sites/[id]/webhooks': {
+      params: () => ({ id: fx.siteId }),
+      body: {
+        POST: {
+          schema: ZWebhookInput,
+          valid: [{ url: 'https://hooks.a.example/in', secret: 'a fuzz secret of length' }],
+        },
+      },
+    },
+    'sites/[id]/webhooks/[webhookId]': {
+      params: () => ({ id: fx.siteId, webhookId: String(fx.webhookId) }),
+    },
+    'sites/[id]/webhooks/[webhookId]/deliveries': {
+      params: () => ({ id: fx.siteId, webhookId: String(fx.webhookId) }),
+      query: [{ limit: '5', cursor: '1' }],
     },
     'sites/[id]/runs': {
       params: () => ({ id: fx.siteId }),

@@ -16,7 +16,9 @@ import { setCredentials } from '@/lib/gsc/inspection-service';
 import { insertGscImport } from '@/lib/gsc/mutations';
 import { stopBoss } from '@/lib/jobs/queue';
 import * as sitemapSetSchemas from '@/lib/sitemap-set/schema';
+import { insertSchedule } from '@/lib/sites/schedules/mutations';
 import * as siteSchemas from '@/lib/sites/schema';
+import { insertWebhook } from '@/lib/sites/webhooks/mutations';
 import { insertSpotCheckRun } from '@/lib/spot-check/mutations';
 import { type TestCaller, testCaller } from '@/lib/test-support/auth';
 import { BOUNDARY, MULTIPART, multipartBody, part } from '@/lib/test-support/multipart';
@@ -300,9 +302,28 @@ beforeAll(async () => {
     expect(cursors[sort], `a second page for sort=${sort}`).toEqual(expect.any(String));
   }
   const site = await pool().query<{ site_id: string }>('SELECT site_id FROM audits WHERE id = $1', [auditId]);
+  const siteId = site.rows[0]?.site_id ?? '';
+  const schedule = await insertSchedule({
+    siteId,
+    cadence: 'daily',
+    cron: '0 3 * * *',
+    timezone: 'UTC',
+    enabled: false,
+    fromAuditId: null,
+    nextRunAt: null,
+    createdBy: 'fuzz',
+  });
+  const webhook = await insertWebhook(
+    siteId,
+    'https://hooks.a.example/fuzz',
+    'a fuzz secret of length',
+    'fuzz',
+  );
   fx = {
     auditId,
-    siteId: site.rows[0]?.site_id ?? '',
+    siteId,
+    scheduleId: schedule.id,
+    webhookId: webhook.id,
     spareAuditId,
     findingId: finding.rows[0]?.id ?? 0,
     sitemapFileId: file.rows[0]?.id ?? 0,

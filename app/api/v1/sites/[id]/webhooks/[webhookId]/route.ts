@@ -1,0 +1,18 @@
+import { idParam } from '@/lib/api/params';
+import { guarded } from '@/lib/api/respond';
+import { AppError } from '@/lib/errors';
+import { serialIdParam } from '@/lib/sites/schedules/service';
+import { deleteWebhook } from '@/lib/sites/webhooks/mutations';
+
+export const dynamic = 'force-dynamic';
+
+type Context = { params: Promise<{ id: string; webhookId: string }> };
+
+/** Its delivery log goes with it; attempts still queued then find nothing to send. */
+export const DELETE = guarded('admin', async (_request: Request, { params }: Context) => {
+  const { id, webhookId } = await params;
+  if (!(await deleteWebhook(idParam(id, 'site'), serialIdParam(webhookId, 'webhook')))) {
+    throw new AppError('not_found', 'No such webhook');
+  }
+  return new Response(null, { status: 204 });
+});
