@@ -4,8 +4,7 @@ import Link from 'next/link';
 import { formatCount } from '@/lib/audits/format';
 import type { SiteDto } from '@/lib/sites/schema';
 import { RelativeTime } from '../../audits/_components/relative-time';
-import { StatusBadge } from '../../audits/_components/status-badge';
-import { CompleteBadge } from './complete-badge';
+import { RunOutcome } from './run-outcome';
 
 export function SiteListRow({ site }: { site: SiteDto }) {
   const latest = site.latestRun;
@@ -21,10 +20,7 @@ export function SiteListRow({ site }: { site: SiteDto }) {
       <td data-label="Latest run">
         {latest ? (
           <div className="site-table__latest">
-            <span className="site-table__badges">
-              <StatusBadge status={latest.status} />
-              <CompleteBadge run={latest} />
-            </span>
+            <RunOutcome run={latest} />
             <span className="small">
               {formatCount(latest.declaredUrls)} declared
               {latest.findings

@@ -98,6 +98,9 @@ export function ChangeFeed({ site }: { site: SiteDetailDto }) {
               onClick={() => setFilters({ ...filters, type: undefined })}
             >
               All
+              <span className="filter-chip__n">
+                {counts ? formatCount(CHANGE_TYPES.reduce((sum, type) => sum + counts[type], 0)) : '…'}
+              </span>
             </button>
             {CHANGE_TYPES.map((type) => (
               <button
@@ -158,17 +161,18 @@ export function ChangeFeed({ site }: { site: SiteDetailDto }) {
                   </Badge>
                   <span className="change-feed__url">{change.url}</span>
                 </span>
-                <span className="small">
+                <span className="small change-feed__detail">
                   <ChangeDetail change={change} />
-                </span>
-                <span className="muted small">
-                  {change.auditId ? (
-                    <Link href={`/audits/${change.auditId}`}>
-                      Run of {runName.get(change.auditId) ?? formatTime(change.createdAt)}
-                    </Link>
-                  ) : (
-                    formatTime(change.createdAt)
-                  )}
+                  <span className="muted">
+                    {' · '}
+                    {change.auditId ? (
+                      <Link href={`/audits/${change.auditId}`}>
+                        run of {runName.get(change.auditId) ?? formatTime(change.createdAt)}
+                      </Link>
+                    ) : (
+                      formatTime(change.createdAt)
+                    )}
+                  </span>
                 </span>
               </li>
             ))}

@@ -4,7 +4,9 @@
 // with its details: lastmod before → after, a move's target, a finding's list and reason on each side.
 import Link from 'next/link';
 import { usePathname, useSearchParams } from 'next/navigation';
+import type { ReactNode } from 'react';
 import { Alert } from '@/components/ui/alert';
+import { Badge, type BadgeTone } from '@/components/ui/badge';
 import { CursorPager, useCursorStack } from '@/components/ui/cursor-pager';
 import { useDateTimeFormat } from '@/components/ui/date-time';
 import { EmptyState } from '@/components/ui/empty-state';
@@ -19,7 +21,18 @@ function side(list: string | null, reason: string | null): string {
   return reason ? `${list}: ${reasonLabel(reason)}` : list;
 }
 
-function DiffDetail({ item }: { item: AuditDiffItem }) {
+const TONES: Record<DiffType, BadgeTone> = {
+  url_added: 'success',
+  url_removed: 'danger',
+  url_lastmod_changed: 'info',
+  new_problem: 'warning',
+  fixed_problem: 'success',
+  reason_changed: 'info',
+  moved: 'neutral',
+};
+
+/** What a row says beside its URL; null when its type says it all (an added URL without a lastmod). */
+function diffDetail(item: AuditDiffItem): ReactNode {
   switch (item.type) {
     case 'moved':
       return (
@@ -80,12 +93,12 @@ function DiffRows({ from, to, type }: { from: string; to: string; type: DiffType
               data-type={item.type}
             >
               <span className="change-feed__head">
-                <span className="badge badge--neutral badge--plain">{DIFF_LABELS[item.type]}</span>
+                <Badge tone={TONES[item.type]} dot={false}>
+                  {DIFF_LABELS[item.type]}
+                </Badge>
                 <span className="change-feed__url">{item.url}</span>
               </span>
-              <span className="small">
-                <DiffDetail item={item} />
-              </span>
+              {diffDetail(item) === null ? null : <span className="small">{diffDetail(item)}</span>}
             </li>
           ))}
         </ol>
@@ -136,8 +149,9 @@ export function DiffView({ siteId }: { siteId: string }) {
           <h1>Compare runs</h1>
           {data ? (
             <p className="muted" data-testid="diff-sides">
-              <Link href={`/audits/${data.from.id}`}>{formatTime(data.from.createdAt)}</Link> →{' '}
-              <Link href={`/audits/${data.to.id}`}>{formatTime(data.to.createdAt)}</Link>
+              From <Link href={`/audits/${data.from.id}`}>{data.from.name}</Link> (
+              {formatTime(data.from.createdAt)}) to <Link href={`/audits/${data.to.id}`}>{data.to.name}</Link>{' '}
+              ({formatTime(data.to.createdAt)})
             </p>
           ) : null}
         </div>

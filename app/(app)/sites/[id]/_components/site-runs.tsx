@@ -7,8 +7,7 @@ import { useState } from 'react';
 import { useDateTimeFormat } from '@/components/ui/date-time';
 import { formatCount } from '@/lib/audits/format';
 import type { SiteDetailDto, SiteRunDto } from '@/lib/sites/schema';
-import { StatusBadge } from '../../../audits/_components/status-badge';
-import { CompleteBadge } from '../../_components/complete-badge';
+import { RunOutcome } from '../../_components/run-outcome';
 import { TRIGGER_LABELS } from './labels';
 
 function ChangesCell({ run }: { run: SiteRunDto }) {
@@ -81,10 +80,7 @@ export function SiteRuns({ site }: { site: SiteDetailDto }) {
                   </span>
                 </td>
                 <td data-label="Outcome">
-                  <span className="site-table__badges">
-                    <StatusBadge status={run.status} />
-                    <CompleteBadge run={run} />
-                  </span>
+                  <RunOutcome run={run} />
                 </td>
                 <td data-label="Declared" className="num">
                   {formatCount(run.declaredUrls)}
