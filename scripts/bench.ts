@@ -7,7 +7,8 @@
 // page's first screen, on the newest reconciled audit of BENCH_URLS URLs or more in the bench's database,
 // built first when there is none), BENCH_LINT_ONLY=1 (only `sitemap-audit lint` on the BENCH_URLS tree served
 // over HTTP, as a child process under /usr/bin/time -v: URLs/s and peak RSS; no database), BENCH_SET_ONLY=1 (only
-// the corrected sitemap set of that audit, built as the zip route builds it: URLs/s and peak RSS).
+// the corrected sitemap set of that audit, built as the zip route builds it: URLs/s and peak RSS), BENCH_DIFF_ONLY=1
+// (only a site's two runs of that audit's size, scripts/bench/diff.ts: the change events and GET …/diff).
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { once } from 'node:events';
@@ -26,6 +27,7 @@ import { stopBoss } from '@/lib/jobs/queue';
 import { startRun } from '@/lib/runs/service';
 import { sitemapSetSummary, sitemapSetZip } from '@/lib/sitemap-set/service';
 import { measureAuditPage } from './bench/audit-page';
+import { measureDiff } from './bench/diff';
 import { measureExport, measurePages } from './bench/findings';
 import { type BenchInputs, generateInputs } from './bench/generate';
 import { measureSpotCheck } from './bench/spot-check';
@@ -41,6 +43,7 @@ const SPOT_ONLY = process.env.BENCH_SPOT_ONLY === '1';
 const PAGE_ONLY = process.env.BENCH_PAGE_ONLY === '1';
 const LINT_ONLY = process.env.BENCH_LINT_ONLY === '1';
 const SET_ONLY = process.env.BENCH_SET_ONLY === '1';
+const DIFF_ONLY = process.env.BENCH_DIFF_ONLY === '1';
 const referenceScript = path.resolve(root, '..', 'shared', 'reference', 'reconcile_sitemap.py');
 const log = (message: string) => console.log(`[bench] ${message}`);
 
@@ -401,7 +404,30 @@ async function setOnly() {
   }
 }
 
+/** BENCH_DIFF_ONLY=1: the change events and the diff between two runs of the bench audit's size. */
+async function diffOnly() {
+  process.env.DATA_DIR ??= path.join(dir, 'data');
+  process.env.ALLOW_PRIVATE_NETWORK = 'true';
+  const database = await ensureDatabase(log);
+  try {
+    const id = await benchAudit(database);
+    const diff = await measureDiff(id, log);
+    console.log(JSON.stringify({ date: new Date().toISOString(), auditId: id, diff }, null, 2));
+    log(
+      `change events: ${JSON.stringify(diff.events)} over ${diff.urls.toLocaleString('en-US')} URLs in ${diff.settleSeconds} s (the settling of the second run; the baseline took ${diff.baselineSeconds} s); ${diff.confirmedUnreached.toLocaleString('en-US')} unreached rows confirmed`,
+    );
+    log(
+      `diff counts and first page: ${diff.diffSeconds.join(' s, ')} s; a page of one type: ${diff.diffTypePageSeconds} s; counts ${JSON.stringify(diff.diffCounts)}`,
+    );
+  } finally {
+    await stopBoss();
+    await closeDb();
+    await database.stop();
+  }
+}
+
 async function main() {
+  if (DIFF_ONLY) return diffOnly();
   if (LINT_ONLY) return lintOnly();
   if (SET_ONLY) return setOnly();
   if (SPOT_ONLY) return spotCheckOnly();

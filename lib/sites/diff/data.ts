@@ -3,7 +3,7 @@
 // now redirect to added ones. One statement: the differing rows are materialised once (a few hash joins
 // over both audits' partitions), then counted per type and read a page at a time from the same rows.
 import 'server-only';
-import { pool } from '@/lib/db/client';
+import { pool, transaction } from '@/lib/db/client';
 import { AppError } from '@/lib/errors';
 import { type AuditDiffDto, type AuditDiffItem, DIFF_TYPES, type DiffType, type TDiffQuery } from '../schema';
 import { decodeDiffCursor, encodeDiffCursor } from './cursor';
@@ -121,15 +121,22 @@ export async function auditDiff(fromId: string, toId: string, query: TDiffQuery)
     params.push(DIFF_TYPES.indexOf(cursor.type) + 1, cursor.key);
     where.push(`(${ORDER_SQL}, d.key) > ($${params.length - 1}::int, $${params.length}::text)`);
   }
-  const { rows } = await pool().query<{ counts: Record<string, number>; items: ItemRow[] }>(
-    `WITH ${DIFF_CTE}
+  // The planner guesses one row for every CTE it filters (url_added, url_removed), and then plans the moves
+  // as a nested loop scanning the crawl once per removed URL: 0.9 s of a 20,000-URL diff's 1.0 s, hours at
+  // 1,000,000. Every join here is an equality, so hash joins are always possible: nested loops are off.
+  const { rows } = await transaction(async (client) => {
+    await client.query('SET TRANSACTION READ ONLY');
+    await client.query('SET LOCAL enable_nestloop = off');
+    return client.query<{ counts: Record<string, number>; items: ItemRow[] }>(
+      `WITH ${DIFF_CTE}
      SELECT (SELECT coalesce(json_object_agg(type, n), '{}') FROM
                (SELECT type, count(*)::int AS n FROM diff GROUP BY type) c) AS counts,
             (SELECT coalesce(json_agg(p), '[]') FROM
                (SELECT d.* FROM diff d ${where.length > 0 ? `WHERE ${where.join(' AND ')}` : ''}
                  ORDER BY ${ORDER_SQL}, d.key LIMIT $3) p) AS items`,
-    params,
-  );
+      params,
+    );
+  });
   const counts = Object.fromEntries(DIFF_TYPES.map((t) => [t, rows[0]?.counts[t] ?? 0])) as Record<
     DiffType,
     number
