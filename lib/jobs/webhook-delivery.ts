@@ -18,7 +18,7 @@ const TIMEOUT_MS = 10_000;
 /** Of the receiver's answer only its status matters; a little of its body is read so the socket closes. */
 const MAX_RESPONSE_BYTES = 64 * 1024;
 
-function retryBaseSeconds(): number {
+export function retryBaseSeconds(): number {
   const raw = process.env.WEBHOOK_RETRY_BASE_SECONDS;
   if (raw === undefined || raw.trim() === '') return 30;
   const value = Number(raw);

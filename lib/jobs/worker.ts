@@ -17,6 +17,7 @@ import { spotCheckRun } from '@/lib/spot-check/run';
 import {
   getBoss,
   scheduleQueue,
+  schedulerMonitorSeconds,
   stopBoss,
   tolerateQueueBookkeepingFailures,
   wakeWorkers,
@@ -24,7 +25,7 @@ import {
 } from './queue';
 import { tickSchedules } from './site-schedules';
 import { listenForJobs } from './wake';
-import { deliverWebhook } from './webhook-delivery';
+import { deliverWebhook, retryBaseSeconds } from './webhook-delivery';
 
 /** pg-boss keeps one cron schedule per queue: this one tick a minute finds every site schedule due. */
 export const SCHEDULE_TICK = { queue: 'site-schedules', cron: '* * * * *' } as const;
@@ -58,6 +59,10 @@ async function startBoss(log: (message: string) => void): Promise<void> {
 
 export async function startWorker(log: (message: string) => void = console.log): Promise<WorkerHandle> {
   tolerateQueueBookkeepingFailures(log);
+  // Read once here, so a typo stops the worker at its start instead of failing every start of the queue
+  // (retried for ever below) or a delivery after its POST.
+  schedulerMonitorSeconds();
+  retryBaseSeconds();
   await startBoss(log);
   const concurrency = Math.max(1, intEnv('WORKER_CONCURRENCY', 1));
   // How often the queues are polled: the fallback for a missed wake-up (pg-boss allows 0.5 s at least).
