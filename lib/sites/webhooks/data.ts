@@ -25,9 +25,12 @@ interface WebhookRow {
 }
 
 export const WEBHOOK_COLUMNS = `w.id, w.site_id, w.url, w.created_by, w.created_at,
-  ld.status AS last_status, COALESCE(ld.delivered_at, ld.created_at) AS last_at`;
+  ld.status AS last_status, ld.at AS last_at`;
+/** The newest delivery and when it last moved: delivered, else its last attempt, else made. */
 export const LAST_DELIVERY_JOIN = `
-  LEFT JOIN LATERAL (SELECT d.status, d.delivered_at, d.created_at FROM webhook_deliveries d
+  LEFT JOIN LATERAL (SELECT d.status,
+                            COALESCE(d.delivered_at, (d.attempt_log -> -1 ->> 'at')::timestamptz, d.created_at) AS at
+                       FROM webhook_deliveries d
                       WHERE d.webhook_id = w.id ORDER BY d.id DESC LIMIT 1) ld ON true`;
 
 export function toWebhookDto(row: WebhookRow): WebhookDto {
