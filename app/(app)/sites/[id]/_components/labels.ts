@@ -1,5 +1,5 @@
-// Words for the site page: how a run started, what a change event is and what it says about its URL.
-import type { ChangeType, DiffType, RunTrigger, ScheduleDto } from '@/lib/sites/schema';
+// Words for the site page: how a run started, what a change event or a difference is called.
+import type { ChangeType, DiffType, RunTrigger } from '@/lib/sites/schema';
 
 export const TRIGGER_LABELS: Record<RunTrigger, string> = {
   manual: 'New audit',
@@ -30,18 +30,3 @@ export const DIFF_LABELS: Record<DiffType, string> = {
   reason_changed: 'Reason changed',
   moved: 'Moved',
 };
-
-export const WEEKDAYS = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'];
-
-/** "Daily at 06:30", "Weekly on Monday at 06:30", or the cron expression, from the stored cron. */
-export function cadenceText(schedule: Pick<ScheduleDto, 'cadence' | 'cron'>): string {
-  const [minute, hour, , , weekday] = schedule.cron.split(/\s+/);
-  const at =
-    /^\d+$/.test(minute ?? '') && /^\d+$/.test(hour ?? '')
-      ? `${String(hour).padStart(2, '0')}:${String(minute).padStart(2, '0')}`
-      : null;
-  if (schedule.cadence === 'daily' && at) return `Daily at ${at}`;
-  const day = WEEKDAYS[Number(weekday)];
-  if (schedule.cadence === 'weekly' && at && day) return `Weekly on ${day} at ${at}`;
-  return `Cron ${schedule.cron}`;
-}

@@ -11,13 +11,13 @@ import { ConfirmButton } from '@/components/ui/confirm-button';
 import { useDateTimeFormat } from '@/components/ui/date-time';
 import { EmptyState } from '@/components/ui/empty-state';
 import { useCreateSchedule, useDeleteSchedule, useSchedules, useSetScheduleEnabled } from '@/lib/sites/hooks';
+import { cadenceText, WEEKDAYS } from '@/lib/sites/schedule-text';
 import {
   SCHEDULE_CADENCES,
   type ScheduleDto,
   type SiteDetailDto,
   type TScheduleInput,
 } from '@/lib/sites/schema';
-import { cadenceText, WEEKDAYS } from './labels';
 
 type Cadence = (typeof SCHEDULE_CADENCES)[number];
 const CADENCE_LABELS: Record<Cadence, string> = { daily: 'Daily', weekly: 'Weekly', cron: 'Cron expression' };
