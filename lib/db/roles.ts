@@ -7,7 +7,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type pg from 'pg';
 import PgBoss from 'pg-boss';
-import { QUEUES } from '@/lib/jobs/queue';
+import { CRON_QUEUE, QUEUES } from '@/lib/jobs/queue';
 import { withConnection } from './connection';
 import { BULK_SCHEMA } from './partitions';
 
@@ -127,7 +127,7 @@ async function installQueue(ownerUrl: string): Promise<void> {
   boss.on('error', () => {});
   await boss.start();
   try {
-    for (const name of QUEUES) await boss.createQueue(name);
+    for (const name of [...QUEUES, CRON_QUEUE]) await boss.createQueue(name);
   } finally {
     await boss.stop({ graceful: false, wait: true });
   }

@@ -21,6 +21,12 @@ export const QUEUES = [
 ] as const;
 export type QueueName = (typeof QUEUES)[number];
 
+/** pg-boss's own queue through which a cron schedule's jobs are sent (timekeeper.js, QUEUES.SEND_IT). A
+ * worker's pg-boss creates it at start, but the app's roles may not create queues (a table each), so the
+ * owner installs it with ours (lib/db/roles.ts). Without it the cron's jobs vanished without an error:
+ * pg-boss inserts into a missing queue as into nothing, and no schedule ever fired. */
+export const CRON_QUEUE = '__pgboss__send-it';
+
 /** A job's payload (lib/runs/types.ts RunJobData); jobs queued before runs carried `auditId`. */
 export type JobData = { runId: string; attempt: number } | { auditId: string; attempt: number };
 

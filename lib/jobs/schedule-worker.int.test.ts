@@ -91,9 +91,18 @@ describe('a worker', () => {
       cron: '* * * * *',
       timezone: 'UTC',
     });
-    // The cron sends one tick per minute; another worker of the suite may have spent this minute's
-    // already, so a tick is also sent by hand (what the cron's job is).
+    // The cron sends one tick a minute, through pg-boss's own queue (the worker's role may write it); another
+    // worker of the suite may have sent this minute's already, so the test also sends one by hand, with a
+    // singleton key the cron's never have.
+    const minute = new Date(Math.floor(Date.now() / 60_000) * 60_000);
     await sendJob(SCHEDULE_TICK.queue, {}, { singletonKey: randomUUID() });
+    await waitFor('the cron to send its tick', async () => {
+      const r = await pool().query(
+        `SELECT 1 FROM pgboss.job WHERE name = $1 AND singleton_key IS NULL AND created_on >= $2`,
+        [SCHEDULE_TICK.queue, minute],
+      );
+      return r.rows.length > 0;
+    });
 
     const started = await waitFor('the schedule to start a run', async () => {
       const r = await pool().query('SELECT last_audit_id, last_skip FROM site_schedules WHERE id = $1', [

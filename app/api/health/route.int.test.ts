@@ -88,6 +88,8 @@ describe('GET /api/health', () => {
       { name: 'gsc-inspection-select', queued: 0, active: 0 },
       { name: 'gsc-inspection', queued: 0, active: 0 },
       { name: 'lint', queued: 0, active: 0 },
+      { name: 'site-schedules', queued: 0, active: 0 },
+      { name: 'webhook-delivery', queued: 0, active: 0 },
     ]);
     expect(body.workers).toEqual({ live: 0, liveWithinSeconds: 3, heartbeats: [] });
   });
