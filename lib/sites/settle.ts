@@ -5,7 +5,7 @@
 // the confirmation: no events, no removal advanced, the state left as the last complete run wrote it.
 import 'server-only';
 import type { DbClient } from '@/lib/db/types';
-import { applyCompleteRun, confirmUnreached, lockSiteOfRun } from './changes/mutations';
+import { applyCompleteRun, confirmUnreached, lockSiteOfRun, withoutNestedLoops } from './changes/mutations';
 import { attachSite } from './mutations';
 
 export async function settleSiteRun(
@@ -18,9 +18,11 @@ export async function settleSiteRun(
   if (!site) return;
   // Before the events move last_complete_audit_id: "previous" is the run before this one. A run that is
   // already the site's state (settled again) has no previous run to compare with here.
-  if (site.lastCompleteAuditId && site.lastCompleteAuditId !== auditId) {
-    await confirmUnreached(client, auditId, site.lastCompleteAuditId);
-  }
-  if (outcome === 'succeeded' && site.changesAppliedAt === null)
-    await applyCompleteRun(client, site, auditId);
+  const previous = site.lastCompleteAuditId !== auditId ? site.lastCompleteAuditId : null;
+  await withoutNestedLoops(client, async () => {
+    if (previous) await confirmUnreached(client, auditId, previous);
+    if (outcome === 'succeeded' && site.changesAppliedAt === null) {
+      await applyCompleteRun(client, site, auditId);
+    }
+  });
 }

@@ -46,7 +46,15 @@ export interface DiffBench {
   diffCounts: Record<string, number>;
 }
 
+const SECOND_RUN = 'bench diff: second run';
+
 export async function measureDiff(fromId: string, log: (message: string) => void): Promise<DiffBench> {
+  // What an interrupted run left behind.
+  const { rows: left } = await pool().query<{ id: string }>('SELECT id FROM audits WHERE name = $1', [
+    SECOND_RUN,
+  ]);
+  for (const { id } of left) await deleteAudit(id);
+  await pool().query(`DELETE FROM sites WHERE host LIKE 'bench-diff-%.example'`);
   const host = `bench-diff-${Date.now()}.example`;
   const site = await pool().query<{ id: string }>(
     'INSERT INTO sites (host, name) VALUES ($1, $1) RETURNING id',
@@ -66,7 +74,7 @@ export async function measureDiff(fromId: string, log: (message: string) => void
   log('deriving the second run in SQL…');
   started = performance.now();
   const toId = randomUUID();
-  await insertAudit(toId, 'bench diff: second run', { normalization: 'exact' }, []);
+  await insertAudit(toId, SECOND_RUN, { normalization: 'exact' }, []);
   await pool().query(
     `UPDATE audits SET site_id = $2, status = 'succeeded', reconciled_at = now() WHERE id = $1`,
     [toId, siteId],

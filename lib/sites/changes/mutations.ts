@@ -41,6 +41,20 @@ export async function lockSiteOfRun(client: DbClient, auditId: string): Promise<
   };
 }
 
+/**
+ * Runs `work` with nested loops off, then puts the setting back (the settling transaction goes on). The
+ * statistics of site_urls and of fresh partitions describe whatever autovacuum last sampled: for a site new
+ * to them the planner guesses one row and nests loops over its 1,000,000 (a bench run's DELETE ran for
+ * minutes). Every join here is an equality, so hash joins are always possible.
+ */
+export async function withoutNestedLoops(client: DbClient, work: () => Promise<void>): Promise<void> {
+  const { rows } = await client.query<{ was: string }>(
+    `SELECT current_setting('enable_nestloop') AS was, set_config('enable_nestloop', 'off', true)`,
+  );
+  await work();
+  await client.query(`SELECT set_config('enable_nestloop', $1, true)`, [rows[0]?.was ?? 'on']);
+}
+
 /** Appends `unreached_confirmed` to the audit's unreached_by_crawl findings whose key the previous complete
  * audit had unreached too (one UPDATE over the findings partitions; counts are per list, reason, decision
  * and host, which a signal leaves alone). Returns how many rows got it. */
@@ -71,13 +85,15 @@ async function declaredKeys(client: DbClient, auditId: string): Promise<void> {
   await client.query('ANALYZE pg_temp.run_keys');
 }
 
-/** The first complete run of a site: its keys become the state, with no events. */
+/** The first complete run of a site: its keys become the state, with no events. In key order, so the
+ * primary key's index is filled left to right (1,000,000 rows: docs/performance.md). */
 async function writeBaseline(client: DbClient, siteId: string, auditId: string): Promise<void> {
+  // A site without a state holds no URLs (only complete runs write them): the DELETE makes sure of it, and
+  // spares the insert ON CONFLICT's per-row check.
+  await client.query('DELETE FROM site_urls WHERE site_id = $1', [siteId]);
   await client.query(
     `INSERT INTO site_urls (site_id, key, loc, lastmod, first_seen_audit_id)
-     SELECT $1, k.key, k.loc, k.lastmod, $2 FROM pg_temp.run_keys k
-     ON CONFLICT (site_id, key) DO UPDATE
-        SET loc = EXCLUDED.loc, lastmod = EXCLUDED.lastmod, missing_since_audit_id = NULL`,
+     SELECT $1, k.key, k.loc, k.lastmod, $2 FROM pg_temp.run_keys k ORDER BY k.key`,
     [siteId, auditId],
   );
 }
@@ -113,7 +129,7 @@ async function writeEvents(client: DbClient, site: SiteOfRun, auditId: string): 
         AND (s.lastmod IS DISTINCT FROM k.lastmod OR s.loc <> k.loc OR s.missing_since_audit_id IS NOT NULL)`,
     [site.siteId],
   );
-  // The rest follows from this run's events (a few rows, by their index on audit_id).
+  // The rest follows from this run's events (a few rows of the index on audit_id, hashed).
   await client.query(
     `DELETE FROM site_urls s USING site_changes c
       WHERE c.audit_id = $2 AND c.type = 'url_removed_confirmed' AND s.site_id = $1 AND s.key = c.key`,
