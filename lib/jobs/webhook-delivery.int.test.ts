@@ -1,8 +1,10 @@
 // Webhooks told of a finished run: one delivery per webhook, its stored body sent as is with the headers a
 // receiver checks (the signature verifies over the exact bytes received), retried with backoff until a 2xx
 // or the last attempt, and refused by lib/net for a private address without ALLOW_PRIVATE_NETWORK. The
-// attempts are run here one by one (as a worker's job would run them), so no other process's worker and
-// no wait decides the order; each failed attempt queues the next one with its startAfter.
+// attempts are run here one by one (as a worker's job would run them), so no wait decides the order; each
+// failed attempt queues the next one with its startAfter. Workers other test files start may take those
+// jobs: the retry tests' deliveries are made without a first job and with a 2 s base, so theirs come too
+// late to run an attempt before this file does (and then find it made: the attempt count fences them).
 import { createHmac, randomUUID } from 'node:crypto';
 import type { IncomingHttpHeaders } from 'node:http';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -13,7 +15,7 @@ import { DEFAULT_USER_AGENT } from '@/lib/net/options';
 import { readAll, startTestServer, type TestServer } from '@/lib/net/test-server';
 import { siteIdForHost } from '@/lib/sites/mutations';
 import type { RunCompletedPayload } from '@/lib/sites/schema';
-import { insertWebhook } from '@/lib/sites/webhooks/mutations';
+import { insertDeliveries, insertWebhook } from '@/lib/sites/webhooks/mutations';
 import { reconciledAuditOf, urlsetXml } from '@/lib/test-support/run-audit';
 import { stopBoss } from './queue';
 import { deliverWebhook, MAX_DELIVERY_ATTEMPTS } from './webhook-delivery';
@@ -63,6 +65,21 @@ async function finishedRunWithWebhook(path: string) {
     crawl: [JSON.stringify({ url: `https://${host}/a`, status: 200 })],
   });
   return { siteId, host, webhookId: webhook.id, auditId };
+}
+
+/** A pending delivery of a run of a new site to `path`, with no job queued for it (see the top). */
+async function pendingDelivery(path: string) {
+  const siteId = await siteIdForHost(`hook-${randomUUID().slice(0, 8)}.example`);
+  const webhook = await insertWebhook(siteId, `${receiver.origin}${path}`, SECRET, 'test');
+  const auditId = randomUUID();
+  await insertAudit(auditId, 'a run', { normalization: 'exact' }, [], { siteId });
+  await insertDeliveries(
+    siteId,
+    auditId,
+    'run.completed',
+    JSON.stringify({ event: 'run.completed', n: path }),
+  );
+  return { webhookId: webhook.id };
 }
 
 async function deliveriesOf(webhookId: number) {
@@ -145,10 +162,10 @@ describe('a finished run of a site', () => {
   });
 
   it('is delivered after 3 attempts when the receiver fails twice, each retry queued after its backoff', async () => {
-    vi.stubEnv('WEBHOOK_RETRY_BASE_SECONDS', '0.2');
+    vi.stubEnv('WEBHOOK_RETRY_BASE_SECONDS', '2');
     const path = `/flaky-${randomUUID()}`;
     script.set(path, [500, 302, 200]);
-    const { webhookId } = await finishedRunWithWebhook(path);
+    const { webhookId } = await pendingDelivery(path);
     const [delivery] = await deliveriesOf(webhookId);
 
     await deliverWebhook({ deliveryId: delivery.id, attempt: 1 });
@@ -162,15 +179,15 @@ describe('a finished run of a site', () => {
     });
     // 1 × the base after the failed attempt.
     const firstAt = new Date(afterFirst.attempt_log[0].at).getTime();
-    expect(afterFirst.next_attempt_at.getTime() - firstAt).toBe(200);
-    expect(Math.abs((second?.start_after.getTime() ?? 0) - (firstAt + 200))).toBeLessThan(50);
+    expect(afterFirst.next_attempt_at.getTime() - firstAt).toBe(2000);
+    expect(Math.abs((second?.start_after.getTime() ?? 0) - (firstAt + 2000))).toBeLessThan(50);
 
     await deliverWebhook({ deliveryId: delivery.id, attempt: 2 });
     const afterSecond = (await deliveriesOf(webhookId))[0];
     expect(afterSecond.error).toMatch(/^HTTP 302: redirects are not followed/);
     // 4 × the base after the second.
     expect(afterSecond.next_attempt_at.getTime() - new Date(afterSecond.attempt_log[1].at).getTime()).toBe(
-      800,
+      8000,
     );
     expect(await queuedAttempt(delivery.id, 3)).toHaveLength(1);
 
@@ -188,10 +205,10 @@ describe('a finished run of a site', () => {
   });
 
   it('fails after the last attempt when the receiver always fails', async () => {
-    vi.stubEnv('WEBHOOK_RETRY_BASE_SECONDS', '0.2');
+    vi.stubEnv('WEBHOOK_RETRY_BASE_SECONDS', '2');
     const path = `/down-${randomUUID()}`;
     script.set(path, [503]);
-    const { webhookId } = await finishedRunWithWebhook(path);
+    const { webhookId } = await pendingDelivery(path);
     const [delivery] = await deliveriesOf(webhookId);
     for (let attempt = 1; attempt <= MAX_DELIVERY_ATTEMPTS; attempt++) {
       await deliverWebhook({ deliveryId: delivery.id, attempt });
@@ -213,7 +230,7 @@ describe('a finished run of a site', () => {
 
   it('is refused by lib/net for a private address without ALLOW_PRIVATE_NETWORK, the attempt saying why', async () => {
     const path = `/private-${randomUUID()}`;
-    const { webhookId } = await finishedRunWithWebhook(path);
+    const { webhookId } = await pendingDelivery(path);
     const [delivery] = await deliveriesOf(webhookId);
     vi.stubEnv('ALLOW_PRIVATE_NETWORK', 'false');
     vi.stubEnv('ALLOWED_PORTS', String(receiver.port));
