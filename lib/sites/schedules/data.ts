@@ -49,14 +49,6 @@ export async function listSchedules(siteId: string): Promise<ScheduleDto[]> {
   return rows.map(toScheduleDto);
 }
 
-export async function getSchedule(siteId: string, id: number): Promise<ScheduleDto | null> {
-  const { rows } = await pool().query<ScheduleRow>(
-    `SELECT ${SCHEDULE_COLUMNS} FROM site_schedules WHERE site_id = $1 AND id = $2`,
-    [siteId, id],
-  );
-  return rows[0] ? toScheduleDto(rows[0]) : null;
-}
-
 /** Whether `auditId` is one of the site's audits (a schedule may only repeat its own site's). */
 export async function auditOfSite(siteId: string, auditId: string): Promise<boolean> {
   const { rows } = await pool().query('SELECT 1 FROM audits WHERE id = $1 AND site_id = $2', [
