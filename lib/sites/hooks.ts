@@ -203,13 +203,20 @@ export function useCreateSchedule(siteId: string) {
   );
 }
 
+/** Switches a schedule on or off; the answer replaces it in the list at once (no flash of the old state
+ * before the list is read again). */
 export function useSetScheduleEnabled(siteId: string) {
-  return useSiteMutation(
-    siteId,
-    siteKeys.schedules(siteId),
-    ({ id, enabled }: { id: number; enabled: boolean }) =>
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: ({ id, enabled }: { id: number; enabled: boolean }) =>
       sendJson<ScheduleDto>(`${sitePath(siteId)}/schedules/${id}`, 'PATCH', { enabled }),
-  );
+    onSuccess: (schedule) => {
+      queryClient.setQueryData<{ items: ScheduleDto[] }>(siteKeys.schedules(siteId), (list) =>
+        list ? { items: list.items.map((item) => (item.id === schedule.id ? schedule : item)) } : list,
+      );
+      return queryClient.invalidateQueries({ queryKey: siteKeys.schedules(siteId) });
+    },
+  });
 }
 
 export function useDeleteSchedule(siteId: string) {

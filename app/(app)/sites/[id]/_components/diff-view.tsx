@@ -58,14 +58,15 @@ function diffDetail(item: AuditDiffItem): ReactNode {
         </>
       );
     case 'url_added':
-      return <>{item.currentLastmod ? `lastmod ${formatLastmod(item.currentLastmod)}` : 'declared now'}</>;
+      return item.currentLastmod ? <>lastmod {formatLastmod(item.currentLastmod)}</> : null;
     default:
-      return (
-        <>
-          {item.previousLastmod ? `had lastmod ${formatLastmod(item.previousLastmod)}` : 'no longer declared'}
-        </>
-      );
+      return item.previousLastmod ? <>had lastmod {formatLastmod(item.previousLastmod)}</> : null;
   }
+}
+
+function detailOf(item: AuditDiffItem): ReactNode {
+  const detail = diffDetail(item);
+  return detail === null ? null : <span className="small">{detail}</span>;
 }
 
 function DiffRows({ from, to, type }: { from: string; to: string; type: DiffType | null }) {
@@ -98,7 +99,7 @@ function DiffRows({ from, to, type }: { from: string; to: string; type: DiffType
                 </Badge>
                 <span className="change-feed__url">{item.url}</span>
               </span>
-              {diffDetail(item) === null ? null : <span className="small">{diffDetail(item)}</span>}
+              {detailOf(item)}
             </li>
           ))}
         </ol>

@@ -166,20 +166,22 @@ function ScheduleRow({ schedule, siteId }: { schedule: ScheduleDto; siteId: stri
   const setEnabled = useSetScheduleEnabled(siteId);
   const remove = useDeleteSchedule(siteId);
   const text = cadenceText(schedule);
+  // The switch follows the click at once; the server's answer then takes its place (or, refused, the old state).
+  const enabled = setEnabled.isPending ? setEnabled.variables.enabled : schedule.enabled;
   return (
     <li className="schedule" data-testid="schedule" data-id={schedule.id}>
       <div className="schedule__head">
         <strong>{text}</strong>
         <span className="muted small">{schedule.timezone}</span>
-        <Badge tone={schedule.enabled ? 'success' : 'neutral'} dot={false}>
-          {schedule.enabled ? 'On' : 'Off'}
+        <Badge tone={enabled ? 'success' : 'neutral'} dot={false}>
+          {enabled ? 'On' : 'Off'}
         </Badge>
       </div>
       <dl className="schedule__facts small">
         <div>
           <dt>Next run</dt>
           <dd data-testid="schedule-next">
-            {schedule.enabled && schedule.nextRunAt ? formatTime(schedule.nextRunAt) : '—'}
+            {enabled && schedule.nextRunAt ? formatTime(schedule.nextRunAt) : '—'}
           </dd>
         </div>
         <div>
@@ -208,7 +210,7 @@ function ScheduleRow({ schedule, siteId }: { schedule: ScheduleDto; siteId: stri
           <label className="choice">
             <input
               type="checkbox"
-              checked={schedule.enabled}
+              checked={enabled}
               disabled={setEnabled.isPending}
               onChange={(event) => setEnabled.mutate({ id: schedule.id, enabled: event.target.checked })}
             />

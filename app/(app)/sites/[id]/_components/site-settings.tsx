@@ -6,6 +6,9 @@ import type { SiteDetailDto } from '@/lib/sites/schema';
 
 export function SiteSettings({ site }: { site: SiteDetailDto }) {
   const update = useUpdateSite(site.id);
+  // The switch follows the click at once; the saved site then takes its place (or, refused, the old state).
+  const current = site.settings.requireConfirmedUnreached;
+  const isOn = update.isPending ? (update.variables.settings?.requireConfirmedUnreached ?? current) : current;
   return (
     <section className="card" aria-labelledby="site-settings-title">
       <div className="card__header">
@@ -15,7 +18,7 @@ export function SiteSettings({ site }: { site: SiteDetailDto }) {
         <label className="choice">
           <input
             type="checkbox"
-            checked={site.settings.requireConfirmedUnreached}
+            checked={isOn}
             disabled={update.isPending}
             data-testid="require-confirmed-unreached"
             onChange={(event) =>
