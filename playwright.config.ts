@@ -63,6 +63,10 @@ export default defineConfig({
         GOOGLE_OAUTH_TOKEN_URL: `http://127.0.0.1:${gscFakePort}/token`,
         GSC_API_BASE_URL: `http://127.0.0.1:${gscFakePort}`,
         GSC_INSPECTION_DAILY_QUOTA: '4',
+        // e2e/sites.spec.ts waits for a `* * * * *` schedule: pg-boss looks for due cron schedules each
+        // second instead of every 30 s, and a failed webhook delivery is tried again within seconds.
+        SCHEDULER_MONITOR_SECONDS: '1',
+        WEBHOOK_RETRY_BASE_SECONDS: '1',
       },
       timeout: 240_000,
       reuseExistingServer: false,

@@ -97,7 +97,7 @@ test('at phone width the header is a menu button: expanded state, Escape, links'
 
   await menu.click();
   await expect(menu).toHaveAttribute('aria-expanded', 'true');
-  for (const name of ['Audits', 'Account', 'New audit'])
+  for (const name of ['Audits', 'Sites', 'Account', 'New audit'])
     await expect(nav.getByRole('link', { name })).toBeVisible();
   await expect(nav.getByRole('button', { name: 'Sign out' })).toBeVisible();
   // Escape closes it and gives the focus back to the button.
@@ -112,6 +112,8 @@ test('at phone width the header is a menu button: expanded state, Escape, links'
   await expect(menu).toHaveAttribute('aria-expanded', 'true');
   await page.keyboard.press('Tab');
   await expect(nav.getByRole('link', { name: 'Audits' })).toBeFocused();
+  await page.keyboard.press('Tab');
+  await expect(nav.getByRole('link', { name: 'Sites' })).toBeFocused();
   await page.keyboard.press('Tab');
   await page.keyboard.press('Enter');
   await expect(page).toHaveURL(/\/account$/);

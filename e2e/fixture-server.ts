@@ -2,10 +2,12 @@
 // (port FIXTURE_PORT + 1, or SPOT_SITE_PORT) a tiny live site for spot-checks, with a robots.txt of its own:
 //   /robots.txt  disallows /private only;  /, /target, /back  200 HTML pages (no canonical tag: self-canonical)
 //   /gone-a and /back answer after 2 s;  /moved  301 to /target;  /hidden  200 with a robots noindex meta;  anything else  404
+//   POST /monitor/sites  starts a monitored site whose sitemaps change between runs (e2e/monitor-site.ts)
 import { generateKeyPairSync } from 'node:crypto';
 import http from 'node:http';
 import { type FakeAnswer, indexedAnswer, startFakeGoogle } from '@/lib/gsc/inspection-fake-google';
 import { startFixtureServer } from '@/lib/test-support/fixture-server';
+import { answerMonitor } from './monitor-site';
 
 const fixturePort = Number(process.env.FIXTURE_PORT ?? 3218);
 const spotPort = Number(process.env.SPOT_SITE_PORT ?? fixturePort + 1);
@@ -25,6 +27,7 @@ const PAGES: Record<string, string> = {
 const SLOW = new Set(['/gone-a', '/back']);
 
 const spotSite = http.createServer((req, res) => {
+  if (answerMonitor(req, res)) return;
   const path = new URL(req.url ?? '/', 'http://x').pathname;
   if (SLOW.has(path)) setTimeout(() => answer(path, res), 2000);
   else answer(path, res);

@@ -23,7 +23,16 @@ const VIEWER = { email: `viewer-pages-${Date.now()}@e2e.test`, password: 'viewer
 
 type Role = 'anonymous' | 'viewer' | 'reviewer' | 'admin';
 /** What beforeAll made, for the states to open. */
-type Made = { origin: string; auditUrl: string; bulkAuditUrl: string; shareUrl: string; revokedUrl: string };
+type Made = {
+  origin: string;
+  auditUrl: string;
+  bulkAuditUrl: string;
+  shareUrl: string;
+  revokedUrl: string;
+  /** The site both audits joined (pages.example.com), and the diff of its two runs. */
+  siteUrl: string;
+  diffUrl: string;
+};
 type State = {
   /** page-<name>-<width>.png */
   name: string;
@@ -310,6 +319,53 @@ const STATES: State[] = [
       await expect(page.getByTestId('report-empty')).toHaveText('No rows match these filters.');
     },
   },
+  // The sites list and the site of the two audits above (issue #16): its tabs, as a viewer (no Run again,
+  // no forms) and as an admin where the forms are, and the diff of its two runs.
+  {
+    name: 'sites',
+    as: 'reviewer',
+    open: async (page) => {
+      await page.goto('/sites?q=pages.example.com');
+      await expect(page.getByTestId('site-row')).toContainText('pages.example.com');
+    },
+  },
+  {
+    name: 'site',
+    as: 'viewer',
+    open: async (page, made) => {
+      await page.goto(made.siteUrl);
+      await expect(page.getByTestId('site-run').nth(1)).toBeVisible();
+      await expect(page.getByTestId('site-prune-chart')).toBeVisible();
+      expect(await page.getByTestId('run-again').count(), 'no Run again for a viewer').toBe(0);
+    },
+  },
+  {
+    name: 'site-changes',
+    as: 'reviewer',
+    open: async (page, made) => {
+      await page.goto(`${made.siteUrl}?tab=changes`);
+      await expect(page.getByTestId('change-feed')).toBeVisible();
+    },
+  },
+  ...(['schedules', 'webhooks', 'settings'] as const).map(
+    (tab): State => ({
+      name: `site-${tab}`,
+      as: 'admin',
+      open: async (page, made) => {
+        await page.goto(`${made.siteUrl}?tab=${tab}`);
+        await expect(page.getByTestId('site-panel')).toHaveAttribute('data-section', tab);
+        await page.waitForLoadState('networkidle');
+      },
+    }),
+  ),
+  {
+    name: 'site-diff',
+    as: 'reviewer',
+    open: async (page, made) => {
+      await page.goto(made.diffUrl);
+      await expect(page.getByTestId('diff-rows')).toBeVisible();
+    },
+  },
   {
     name: 'report-revoked',
     as: 'anonymous',
@@ -319,7 +375,15 @@ const STATES: State[] = [
   },
 ];
 
-const made: Made = { origin: '', auditUrl: '', bulkAuditUrl: '', shareUrl: '', revokedUrl: '' };
+const made: Made = {
+  origin: '',
+  auditUrl: '',
+  bulkAuditUrl: '',
+  shareUrl: '',
+  revokedUrl: '',
+  siteUrl: '',
+  diffUrl: '',
+};
 const contexts = new Map<Role, BrowserContext>();
 
 async function newContext(browser: Browser, as: Role): Promise<BrowserContext> {
@@ -379,7 +443,12 @@ test.beforeAll(async ({ browser }) => {
   };
   // 8 rows to prune (one page of the review); 105 + 2 for the bulk confirmation (more than a page).
   const id = await audit('Pages audit', 8);
-  made.bulkAuditUrl = `${origin}/audits/${await audit('Pages audit, bulk', 105)}`;
+  const bulkId = await audit('Pages audit, bulk', 105);
+  made.bulkAuditUrl = `${origin}/audits/${bulkId}`;
+  // Both uploads declare pages.example.com: they are two runs of its site (joined when they settled).
+  const { siteId } = (await (await api.get(`/api/v1/audits/${bulkId}`)).json()) as { siteId: string };
+  made.siteUrl = `${origin}/sites/${siteId}`;
+  made.diffUrl = `${made.siteUrl}/diff?from=${id}&to=${bulkId}`;
   made.origin = origin;
   made.auditUrl = `${origin}/audits/${id}`;
   const share = async () =>
