@@ -6,6 +6,7 @@ import { getFindingsOverview } from '@/lib/findings/data';
 import { clipForDisplay, displaySql } from '@/lib/findings/display';
 import { likeEscape } from '@/lib/findings/filter-sql';
 import type { Audit, AuditSource, SitemapFile } from '@/lib/generated/prisma/client';
+import { siteSettingsOf } from '@/lib/sites/schema';
 import { progressOf } from './progress';
 import {
   type AuditDto,
@@ -25,6 +26,7 @@ import {
 
 type AuditWithSources = Omit<Audit, 'findingsSummary'> & {
   sources?: Pick<AuditSource, 'role' | 'kind' | 'url' | 'fileName'>[];
+  site?: { host: string; settings: unknown } | null;
 };
 
 function crawlSummary(audit: AuditWithSources): CrawlSummary {
@@ -77,6 +79,10 @@ export function toAuditDto(audit: AuditWithSources): AuditDto {
     timings: timingsOf(audit.timings),
     findings: null,
     siteId: audit.siteId,
+    site:
+      audit.siteId && audit.site
+        ? { id: audit.siteId, host: audit.site.host, settings: siteSettingsOf(audit.site.settings) }
+        : null,
     complete: audit.status === 'succeeded',
     reusedFiles: audit.reusedFiles,
     trigger: audit.trigger === 'rerun' || audit.trigger === 'schedule' ? audit.trigger : 'manual',
@@ -151,7 +157,7 @@ export async function auditSettingsOf(id: string): Promise<TAuditSettings | null
 export async function getAudit(id: string): Promise<AuditDto | null> {
   const audit = await db().audit.findUnique({
     where: { id },
-    include: { sources: { select: sourceFields } },
+    include: { sources: { select: sourceFields }, site: { select: { host: true, settings: true } } },
     omit: UNBOUNDED,
   });
   if (!audit) return null;

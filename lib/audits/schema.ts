@@ -2,6 +2,7 @@
 import { z } from 'zod';
 import { zText } from '@/lib/api/text';
 import type { FindingsOverview } from '@/lib/findings/schema';
+import type { TSiteSettings } from '@/lib/sites/schema';
 
 export const CRAWL_FIELDS = [
   'url',
@@ -137,6 +138,8 @@ export interface AuditDto {
   findings: FindingsOverview | null;
   /** The site (host) the audit belongs to (lib/sites); null until known (an upload, before ingest). */
   siteId: string | null;
+  /** Its site's host and settings (for the audit page's "Site:" line and the site's approval rule). */
+  site: { id: string; host: string; settings: TSiteSettings } | null;
   /** Succeeded with every file read: a complete run, the only kind that makes a site's change events. */
   complete: boolean;
   /** Sitemap files the server answered 304 Not Modified, whose stored entries were reused. */

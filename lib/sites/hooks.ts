@@ -86,15 +86,14 @@ export function useSites(q: string, cursor: string | null) {
   });
 }
 
-/** One site and its runs. `live: false` (a page that only names the site) reads it once, not polled. */
-export function useSite(id: string | null, { live = true }: { live?: boolean } = {}) {
+/** One site and its runs, polled while a run of it goes (and, more slowly, while it has schedules). */
+export function useSite(id: string) {
   return useQuery({
-    queryKey: siteKeys.detail(id ?? ''),
-    queryFn: ({ signal }) => apiFetch<SiteDetailDto>(sitePath(id ?? ''), { signal }),
-    enabled: id !== null,
+    queryKey: siteKeys.detail(id),
+    queryFn: ({ signal }) => apiFetch<SiteDetailDto>(sitePath(id), { signal }),
     refetchInterval: (query) => {
       const site = query.state.data;
-      if (!live || query.state.error || !site) return false;
+      if (query.state.error || !site) return false;
       if (site.activeRun) return POLL_MS;
       return site.schedules > 0 ? SCHEDULED_POLL_MS : false;
     },

@@ -11,7 +11,6 @@ import { useUpdateAuditSettings } from '@/lib/audits/hooks';
 import { isActiveStatus } from '@/lib/audits/labels';
 import type { AuditDto } from '@/lib/audits/schema';
 import { phaseLabel } from '@/lib/runs/phases';
-import { useSite } from '@/lib/sites/hooks';
 import { StatusBadge } from '../../_components/status-badge';
 
 /** requireSpotCheckForUnreached: a switch for admins; for everyone else a line saying it is on. */
@@ -46,15 +45,14 @@ function SpotCheckRule({ audit }: { audit: AuditDto }) {
 }
 
 /** "Site: <host>", linking to the site's page (its runs, trends and changes), and the site's approval rule
- * for unreached rows when it is on (admins change it on the site's Settings tab). */
-function SiteLink({ siteId }: { siteId: string }) {
-  const site = useSite(siteId, { live: false });
+ * for unreached rows when it is on (admins change it on the site's Settings tab). Both come with the audit. */
+function SiteLink({ site }: { site: NonNullable<AuditDto['site']> }) {
   return (
     <>
       <span data-testid="audit-site">
-        Site: <Link href={`/sites/${siteId}`}>{site.data?.host ?? 'its runs'}</Link>
+        Site: <Link href={`/sites/${site.id}`}>{site.host}</Link>
       </span>
-      {site.data?.settings.requireConfirmedUnreached ? (
+      {site.settings.requireConfirmedUnreached ? (
         <span data-testid="site-confirmed-rule">
           This site approves unreached rows only once confirmed across two crawls
         </span>
@@ -98,7 +96,7 @@ export function AuditHeader({
               <time dateTime={audit.cancelled.at}>{formatTime(audit.cancelled.at)}</time>
             </span>
           ) : null}
-          {audit.siteId ? <SiteLink siteId={audit.siteId} /> : null}
+          {audit.site ? <SiteLink site={audit.site} /> : null}
           <span>Created {formatTime(audit.createdAt)}</span>
           {duration ? <span>Took {duration}</span> : null}
           <span>

@@ -24,7 +24,6 @@ import {
   useFindings,
 } from '@/lib/findings/hooks';
 import type { Decision, FindingDto, FindingList, FindingsOverview } from '@/lib/findings/schema';
-import { useSite } from '@/lib/sites/hooks';
 import { useSpotCheckRuns } from '@/lib/spot-check/hooks';
 import { FINISHED_RUN_STATUSES } from '@/lib/spot-check/latest';
 import { BulkDecisionDialog, type BulkRequest } from './bulk-decision-dialog';
@@ -100,9 +99,8 @@ export function FindingsSection({
   // The audit page has it already (polled while the audit runs): one cached query.
   const audit = useAudit(auditId).data;
   const requireSpotCheck = audit?.settings?.requireSpotCheckForUnreached === true;
-  // The site's rule (the header reads the same cached site).
-  const requireConfirmed =
-    useSite(audit?.siteId ?? null, { live: false }).data?.settings.requireConfirmedUnreached === true;
+  // The site's rule comes with the audit.
+  const requireConfirmed = audit?.site?.settings.requireConfirmedUnreached === true;
   const blockedReason = (finding: FindingDto) =>
     approvalBlockedReason(finding, requireSpotCheck, requireConfirmed);
 
