@@ -98,6 +98,7 @@ describe('sites of URL audits', () => {
     expect(created.siteId).toEqual(expect.any(String));
     expect(created).toMatchObject({ trigger: 'manual', rerunOf: null, complete: false, reusedFiles: 0 });
     siteId = created.siteId ?? '';
+    expect(created.site).toEqual({ id: siteId, host, settings: { requireConfirmedUnreached: false } });
     await finish(firstId);
     expect(await audit(firstId)).toMatchObject({ status: 'succeeded', complete: true });
   });
