@@ -42,17 +42,23 @@ export async function lockSiteOfRun(client: DbClient, auditId: string): Promise<
 }
 
 /**
- * Runs `work` with nested loops off, then puts the setting back (the settling transaction goes on). The
- * statistics of site_urls and of fresh partitions describe whatever autovacuum last sampled: for a site new
- * to them the planner guesses one row and nests loops over its 1,000,000 (a bench run's DELETE ran for
- * minutes). Every join here is an equality, so hash joins are always possible.
+ * Runs `work` with nested loops off and room for its hashes, then puts both settings back (the settling
+ * transaction goes on). The statistics of site_urls and of fresh partitions describe whatever autovacuum
+ * last sampled: for a site new to them the planner guesses one row and nests loops over its 1,000,000 (a
+ * bench run's DELETE ran for minutes). Every join here is an equality, so hash joins are always possible;
+ * a 1,000,000-key hash is some 150 MB, which the default 4 MB work_mem would spill to disk in batches (the
+ * worker settles one run at a time; the reconcile step itself takes 512 MB).
  */
 export async function withoutNestedLoops(client: DbClient, work: () => Promise<void>): Promise<void> {
-  const { rows } = await client.query<{ was: string }>(
-    `SELECT current_setting('enable_nestloop') AS was, set_config('enable_nestloop', 'off', true)`,
+  const { rows } = await client.query<{ nestloop: string; mem: string }>(
+    `SELECT current_setting('enable_nestloop') AS nestloop, current_setting('work_mem') AS mem,
+            set_config('enable_nestloop', 'off', true), set_config('work_mem', '256MB', true)`,
   );
   await work();
-  await client.query(`SELECT set_config('enable_nestloop', $1, true)`, [rows[0]?.was ?? 'on']);
+  await client.query(`SELECT set_config('enable_nestloop', $1, true), set_config('work_mem', $2, true)`, [
+    rows[0]?.nestloop ?? 'on',
+    rows[0]?.mem ?? '4MB',
+  ]);
 }
 
 /** Appends `unreached_confirmed` to the audit's unreached_by_crawl findings whose key the previous complete

@@ -128,6 +128,8 @@ export async function auditDiff(fromId: string, toId: string, query: TDiffQuery)
   const { rows } = await transaction(async (client) => {
     await client.query('SET TRANSACTION READ ONLY');
     await client.query('SET LOCAL enable_nestloop = off');
+    // Each side's keys are one hash of up to 1,000,000 rows: with the default 4 MB they spill to disk.
+    await client.query(`SET LOCAL work_mem = '128MB'`);
     return client.query<{ counts: Record<string, number>; items: ItemRow[] }>(
       `WITH ${DIFF_CTE}
      SELECT (SELECT coalesce(json_object_agg(type, n), '{}') FROM
