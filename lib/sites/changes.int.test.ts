@@ -225,6 +225,17 @@ describe('change events between complete runs', () => {
     expect((await siteRow(site))?.last).toBe(second);
   });
 
+  it('leaves out keys too long for the state (over 2,000 bytes): the run still settles', async () => {
+    const host = newHost();
+    const long = `x-${'é'.repeat(1400)}`;
+    const first = await completeRun(host, { a: D1, [long]: null });
+    const site = await siteOf(first);
+    expect(await stateOf(site)).toEqual({ a: null });
+    expect(await eventsOf(await completeRun(host, { a: D1, b: null, [long]: D1 }))).toMatchObject([
+      { type: 'url_added', url: `https://${host}/b` },
+    ]);
+  });
+
   it('is idempotent: settling a run again writes nothing', async () => {
     const host = newHost();
     const first = await completeRun(host, { a: D1 });

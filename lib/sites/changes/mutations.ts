@@ -78,6 +78,11 @@ export async function confirmUnreached(
   return rowCount ?? 0;
 }
 
+/** Keys longer than this (in bytes) are not tracked: site_urls's primary key holds the key, and a btree
+ * entry holds at most about 2,700 bytes (a 2,048-character URL of non-ASCII text passes that; such a run
+ * failed to settle before this limit). */
+const TRACKED_KEY_BYTES = 2000;
+
 /** The run's declared keys (one loc and the latest lastmod per key) as a temporary table, analysed so the
  * joins below are planned as hash joins over it. */
 async function declaredKeys(client: DbClient, auditId: string): Promise<void> {
@@ -85,7 +90,9 @@ async function declaredKeys(client: DbClient, auditId: string): Promise<void> {
   await client.query(
     `CREATE TEMP TABLE run_keys ON COMMIT DROP AS
      SELECT e.key, min(e.loc) AS loc, max(e.lastmod) AS lastmod
-       FROM sitemap_entries e WHERE e.audit_id = $1 AND e.key IS NOT NULL GROUP BY e.key`,
+       FROM sitemap_entries e
+      WHERE e.audit_id = $1 AND e.key IS NOT NULL AND octet_length(e.key) <= ${TRACKED_KEY_BYTES}
+      GROUP BY e.key`,
     [auditId],
   );
   await client.query('ANALYZE pg_temp.run_keys');
