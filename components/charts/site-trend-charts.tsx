@@ -78,6 +78,17 @@ export function ListByReasonChart({
   testId: string;
 }) {
   const rows = trend.rows.map((row) => ({ key: row.key, label: row.label, ...row.counts }));
+  // Runs with no row on the list draw an empty frame with no scale, which reads as a broken chart.
+  if (trend.rows.every((row) => row.total === 0)) {
+    return (
+      <figure className="chart chart--contained" data-testid={testId}>
+        <figcaption>{title}</figcaption>
+        <p className="muted small" data-testid={`${testId}-empty`}>
+          None in {trend.rows.length === 1 ? 'this run' : `these ${trend.rows.length} runs`}.
+        </p>
+      </figure>
+    );
+  }
   return (
     <figure className="chart chart--contained" data-testid={testId}>
       <figcaption>{title}</figcaption>
