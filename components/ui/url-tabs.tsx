@@ -1,0 +1,121 @@
+'use client';
+// A page's sections as ARIA tabs whose choice lives in the URL (`?tab=`, the first tab left out), so reload,
+// back/forward and a shared link keep it. Automatic activation: arrow keys, Home and End move and select;
+// Tab goes on into the panel. Only the selected panel is rendered, so only its data is fetched. One panel
+// element serves every tab, so every tab's aria-controls resolves. Used by the audit and site pages.
+import { usePathname, useSearchParams } from 'next/navigation';
+import { type KeyboardEvent, type ReactNode, useCallback, useRef } from 'react';
+import { chosenSection, sectionSearch } from '@/lib/audits/section-url';
+
+/** One tab: adding a section to a page is one more of these in its list. */
+export interface UrlTab {
+  /** Its value in `?tab=`. */
+  id: string;
+  label: string;
+  render: () => ReactNode;
+}
+
+/** The selected tab's id (`?tab=`, else the first tab) and a way to select another, through the browser
+ * history (back and forward step through the tabs; Next.js keeps useSearchParams in step). `keepQuery`:
+ * the rest of the query (the review's filters) stays; otherwise a tab's own parameters go with it. */
+function useSelectedTab(
+  tabs: readonly Pick<UrlTab, 'id'>[],
+  keepQuery: boolean,
+): [string | undefined, (id: string) => void] {
+  const searchParams = useSearchParams();
+  const pathname = usePathname();
+  const ids = tabs.map((tab) => tab.id);
+  const selected = chosenSection(ids, searchParams.get('tab'));
+  const first = ids[0];
+  const select = useCallback(
+    (id: string) => {
+      // From the location, not the render: a review change may have moved on since.
+      const query = sectionSearch(keepQuery ? window.location.search : '', id, first);
+      window.history.pushState(null, '', query ? `${pathname}?${query}` : pathname);
+    },
+    [pathname, first, keepQuery],
+  );
+  return [selected, select];
+}
+
+export function UrlTabs({
+  tabs,
+  label,
+  prefix,
+  keepQuery,
+  tablistId,
+}: {
+  tabs: readonly UrlTab[];
+  /** The tab list's accessible name ("Audit sections"). */
+  label: string;
+  /** Of the ids and test ids: `<prefix>-tab-<id>`, `<prefix>-panel`. */
+  prefix: string;
+  keepQuery: boolean;
+  tablistId?: string;
+}) {
+  const [selected, select] = useSelectedTab(tabs, keepQuery);
+  const refs = useRef(new Map<string, HTMLButtonElement>());
+  const tabId = (id: string) => `${prefix}-tab-${id}`;
+  const panelId = `${prefix}-panel`;
+  const onKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
+    const index = tabs.findIndex((tab) => tab.id === selected);
+    const step = { ArrowRight: 1, ArrowLeft: -1 }[event.key];
+    let next: UrlTab | undefined;
+    if (step !== undefined) next = tabs[(index + step + tabs.length) % tabs.length];
+    else if (event.key === 'Home') next = tabs[0];
+    else if (event.key === 'End') next = tabs[tabs.length - 1];
+    if (!next) return;
+    event.preventDefault();
+    select(next.id);
+    refs.current.get(next.id)?.focus();
+  };
+  const current = tabs.find((tab) => tab.id === selected);
+  if (!current) return null;
+  return (
+    <div className="audit-sections">
+      <div
+        id={tablistId}
+        role="tablist"
+        aria-label={label}
+        className="tabs audit-sections__tabs"
+        onKeyDown={onKeyDown}
+      >
+        {tabs.map((tab) => {
+          const isSelected = tab.id === current.id;
+          return (
+            <button
+              key={tab.id}
+              ref={(element) => {
+                if (element) refs.current.set(tab.id, element);
+                else refs.current.delete(tab.id);
+              }}
+              type="button"
+              role="tab"
+              id={tabId(tab.id)}
+              aria-selected={isSelected}
+              aria-controls={panelId}
+              tabIndex={isSelected ? 0 : -1}
+              className="tab"
+              data-testid={tabId(tab.id)}
+              onClick={() => select(tab.id)}
+            >
+              {tab.label}
+            </button>
+          );
+        })}
+      </div>
+      <div
+        role="tabpanel"
+        id={panelId}
+        aria-labelledby={tabId(current.id)}
+        // biome-ignore lint/a11y/noNoninteractiveTabindex: the ARIA tabs pattern: Tab from the strip lands in the panel even when it opens with text
+        tabIndex={0}
+        className="audit-sections__panel stack"
+        data-testid={panelId}
+        data-section={current.id}
+      >
+        {current.render()}
+      </div>
+    </div>
+  );
+}
