@@ -2,6 +2,7 @@
 // A site's trends over its runs (oldest on the left): declared URLs of complete runs, a list's findings per
 // run stacked by reason, and shares in percent (the Search Console gap, the spot-check rot rate). Render prepared data only (lib/sites/trends.ts); each
 // drawing is hidden from screen readers and is no Tab stop, with a hidden table beside it saying the same.
+import type { ReactNode } from 'react';
 import { Bar, BarChart, CartesianGrid, Legend, Line, LineChart, Tooltip, XAxis, YAxis } from 'recharts';
 import { formatCount } from '@/lib/audits/format';
 import type { DeclaredPoint, ListTrend } from '@/lib/sites/trends';
@@ -27,10 +28,29 @@ function RunAxis() {
   return <XAxis dataKey="label" tick={AXIS_TICK} minTickGap={16} />;
 }
 
-export function DeclaredUrlsChart({ points }: { points: DeclaredPoint[] }) {
-  const title = 'Declared URLs per complete run';
+/** One value per run as a line, with its hidden table: the frame both line charts share. */
+function TrendLine<K extends string>({
+  points,
+  dataKey,
+  format,
+  axis,
+  title,
+  series,
+  colour,
+  testId,
+}: {
+  points: ({ key: string; label: string } & Record<K, number>)[];
+  dataKey: K;
+  /** A value as the tooltip and the table show it. */
+  format: (value: number) => string;
+  axis: ReactNode;
+  title: string;
+  series: string;
+  colour: string;
+  testId: string;
+}) {
   return (
-    <figure className="chart chart--contained" data-testid="site-declared-chart">
+    <figure className="chart chart--contained" data-testid={testId}>
       <figcaption>{title}</figcaption>
       <div aria-hidden="true">
         <LineChart
@@ -43,16 +63,13 @@ export function DeclaredUrlsChart({ points }: { points: DeclaredPoint[] }) {
         >
           <CartesianGrid stroke="#e1e4e9" />
           <RunAxis />
-          <CountAxis />
-          <Tooltip
-            formatter={(value) => [formatCount(Number(value)), 'Declared URLs']}
-            isAnimationActive={false}
-          />
+          {axis}
+          <Tooltip formatter={(raw) => [format(Number(raw)), series]} isAnimationActive={false} />
           <Line
             type="monotone"
-            dataKey="declared"
-            name="Declared URLs"
-            stroke="#2563eb"
+            dataKey={dataKey}
+            name={series}
+            stroke={colour}
             strokeWidth={2}
             dot={{ r: 3 }}
             isAnimationActive={false}
@@ -61,10 +78,25 @@ export function DeclaredUrlsChart({ points }: { points: DeclaredPoint[] }) {
       </div>
       <ChartTable
         caption={title}
-        columns={['Run', 'Declared URLs']}
-        rows={points.map((point) => ({ key: point.key, cells: [point.label, formatCount(point.declared)] }))}
+        columns={['Run', series]}
+        rows={points.map((point) => ({ key: point.key, cells: [point.label, format(point[dataKey])] }))}
       />
     </figure>
+  );
+}
+
+export function DeclaredUrlsChart({ points }: { points: DeclaredPoint[] }) {
+  return (
+    <TrendLine
+      points={points}
+      dataKey="declared"
+      format={formatCount}
+      axis={<CountAxis />}
+      title="Declared URLs per complete run"
+      series="Declared URLs"
+      colour="#2563eb"
+      testId="site-declared-chart"
+    />
   );
 }
 
@@ -158,43 +190,23 @@ export function PercentTrendChart({
   testId: string;
 }) {
   return (
-    <figure className="chart chart--contained" data-testid={testId}>
-      <figcaption>{title}</figcaption>
-      <div aria-hidden="true">
-        <LineChart
-          responsive
-          accessibilityLayer={false}
-          data={points}
-          title={title}
-          margin={MARGIN}
-          style={{ width: '100%', height: HEIGHT }}
-        >
-          <CartesianGrid stroke="#e1e4e9" />
-          <RunAxis />
-          <YAxis
-            width={52}
-            domain={[0, 100]}
-            ticks={[0, 10, 30, 50, 100]}
-            tickFormatter={(value: number) => `${value} %`}
-            tick={AXIS_TICK}
-          />
-          <Tooltip formatter={(value) => [`${Number(value)} %`, series]} isAnimationActive={false} />
-          <Line
-            type="monotone"
-            dataKey="percent"
-            name={series}
-            stroke={colour}
-            strokeWidth={2}
-            dot={{ r: 3 }}
-            isAnimationActive={false}
-          />
-        </LineChart>
-      </div>
-      <ChartTable
-        caption={title}
-        columns={['Run', series]}
-        rows={points.map((point) => ({ key: point.key, cells: [point.label, `${point.percent} %`] }))}
-      />
-    </figure>
+    <TrendLine
+      points={points}
+      dataKey="percent"
+      format={(percent) => `${percent} %`}
+      axis={
+        <YAxis
+          width={52}
+          domain={[0, 100]}
+          ticks={[0, 10, 30, 50, 100]}
+          tickFormatter={(tick: number) => `${tick} %`}
+          tick={AXIS_TICK}
+        />
+      }
+      title={title}
+      series={series}
+      colour={colour}
+      testId={testId}
+    />
   );
 }
