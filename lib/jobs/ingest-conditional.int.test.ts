@@ -101,6 +101,14 @@ async function validatorsOf(fileId: number) {
   return rows[0] as { etag: string | null; last_modified: string | null };
 }
 
+async function changesOf(auditId: string): Promise<[string, string][]> {
+  const { rows } = await pool().query<{ type: string; url: string }>(
+    'SELECT type, url FROM site_changes WHERE audit_id = $1 ORDER BY type, url',
+    [auditId],
+  );
+  return rows.map((r) => [r.type, r.url]);
+}
+
 const conditions = (r: RecordedRequest) => ({
   ifNoneMatch: r.headers['if-none-match'] ?? null,
   ifModifiedSince: r.headers['if-modified-since'] ?? null,
@@ -168,6 +176,8 @@ describe('conditional fetching of a site', () => {
     });
     expect(res.status).toBe(200);
     expect(await res.json()).toMatchObject({ id: second.id, reusedFiles: 2, complete: true });
+    // The site's change events see the reused files as declared again: only b.xml's new page changed.
+    expect(await changesOf(second.id)).toEqual([['url_added', `${o}/b/p3`]]);
 
     // A third run reuses the second's copies (their validators carried over), b.xml's new one included.
     server.requests.length = 0;
@@ -178,6 +188,9 @@ describe('conditional fetching of a site', () => {
     );
     expect(byUrl(third.files, '/a.xml')?.reusedFrom).toBe(a?.id);
     expect(third.audit.sitemap.entries).toBe(6);
+    // Everything reused: a complete run with nothing changed, so no events.
+    expect(third.audit.complete).toBe(true);
+    expect(await changesOf(third.id)).toEqual([]);
   });
 
   it('fails a file answered 304 when no condition was sent (nothing to reuse): the audit is partial', async () => {
