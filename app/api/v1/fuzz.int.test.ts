@@ -16,6 +16,7 @@ import { setCredentials } from '@/lib/gsc/inspection-service';
 import { insertGscImport } from '@/lib/gsc/mutations';
 import { stopBoss } from '@/lib/jobs/queue';
 import * as sitemapSetSchemas from '@/lib/sitemap-set/schema';
+import { siteIdForHost } from '@/lib/sites/mutations';
 import { insertSchedule } from '@/lib/sites/schedules/mutations';
 import * as siteSchemas from '@/lib/sites/schema';
 import { insertWebhook } from '@/lib/sites/webhooks/mutations';
@@ -301,8 +302,11 @@ beforeAll(async () => {
     cursors[sort] = (await res.json()).nextCursor;
     expect(cursors[sort], `a second page for sort=${sort}`).toEqual(expect.any(String));
   }
-  const site = await pool().query<{ site_id: string }>('SELECT site_id FROM audits WHERE id = $1', [auditId]);
-  const siteId = site.rows[0]?.site_id ?? '';
+  // The fixture audit's URLs are on a.example, a host other test files audit too: its site gets the fuzz's
+  // settings (a valid `true` makes approving unconfirmed rows refused), schedules, webhooks and queued runs.
+  // So the fuzz works on a site of its own, and the audit is moved into it.
+  const siteId = await siteIdForHost(`fuzz-${randomUUID().slice(0, 8)}.example`);
+  await pool().query('UPDATE audits SET site_id = $2 WHERE id = $1', [auditId, siteId]);
   const schedule = await insertSchedule({
     siteId,
     cadence: 'daily',
