@@ -18,8 +18,10 @@ export const auditRun: RunKind<AuditStep, AuditPhase> = {
     crawlRowsRejected: 'crawl_rows_rejected',
   },
   onFail: markUnfinishedFilesFailed,
-  // Webhooks of the audit's site hear of every finished run (lib/sites/webhooks).
-  onFinished: async (id) => (await import('@/lib/sites/webhooks/service')).announceRunFinished(id),
+  // Webhooks of the audit's site hear of every finished run (lib/sites/webhooks): a settled one once its
+  // site history is written (the site_history step), so their change counts are in the announcement.
+  onFinished: async (id) =>
+    (await import('@/lib/sites/webhooks/service')).announceRunFinished(id, 'unsettled'),
   steps: [
     {
       name: 'ingest',
@@ -38,6 +40,18 @@ export const auditRun: RunKind<AuditStep, AuditPhase> = {
       failure: 'The reconciliation failed unexpectedly; see the worker log for details',
       handler: async () => (await import('@/lib/jobs/reconcile')).reconcileStep,
       discard: async (id) => (await import('@/lib/reconcile/mutations')).resetFindings(id),
+    },
+    {
+      // The site's history (lib/sites/settle.ts): right after the outcome, so a 1,000,000-URL run's ~10 s of
+      // confirmation and change events never hold the outcome back; never fails (the indexes follow).
+      name: 'site_history',
+      queue: 'site-history',
+      phase: 'done',
+      waitingPhase: 'done',
+      followUp: true,
+      failure:
+        "The site's history could not be written for this run; its next complete run compares with the one before",
+      handler: async () => (await import('@/lib/jobs/site-history')).siteHistoryStep,
     },
     {
       name: 'review_indexes',

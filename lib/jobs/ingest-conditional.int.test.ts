@@ -81,6 +81,7 @@ async function audit(url: string, crawlLocs: string[] = [], uploads: string[] = 
   await insertAudit(id, 'conditional', { normalization: 'exact' }, sources, { siteId });
   await runAuditStep('ingest', id);
   if ((await getAudit(id))?.phase === 'reconcile_queued') await runAuditStep('reconcile', id);
+  await runAuditStep('site_history', id);
   const row = await getAudit(id);
   if (!row) throw new Error('audit vanished');
   return { id, audit: row, files: (await listSitemapFiles(id)).items };

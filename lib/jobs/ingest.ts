@@ -27,7 +27,7 @@ import { NetError } from '@/lib/net/types';
 import type { AuditPhase, AuditStep } from '@/lib/runs/phases';
 import { RunAbandoned } from '@/lib/runs/progress';
 import type { StepHandler } from '@/lib/runs/types';
-import { settleSiteRun } from '@/lib/sites/settle';
+import { attachSite } from '@/lib/sites/mutations';
 import type { NormalizationProfile } from '@/lib/urls/normalize';
 
 interface CrawlOutcome {
@@ -223,9 +223,12 @@ export const ingestStep: StepHandler<AuditStep, AuditPhase> = async ({ run, prog
   };
   const write = async (client: DbClient) => {
     await saveIngestResults(client, audit.id, results);
-    // An audit without a crawl export settles here: its sitemap is still a run of its site (change events
-    // need no crawl). Its reconcile step does this otherwise.
-    if (!reconcileNext && status !== 'failed') await settleSiteRun(client, audit.id, status);
+    // An audit without a crawl export settles here; an upload joins its site with its outcome.
+    if (!reconcileNext) await attachSite(client, audit.id);
   };
-  return reconcileNext ? { next: 'reconcile', write } : { outcome: status, message, write };
+  if (reconcileNext) return { next: 'reconcile', write };
+  // Its sitemap is still a run of its site (change events need no crawl): its history follows.
+  return status === 'failed'
+    ? { outcome: status, message, write }
+    : { outcome: status, message, write, followUp: 'site_history' };
 };

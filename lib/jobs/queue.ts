@@ -8,6 +8,7 @@ import { announceJob } from './wake';
 export const QUEUES = [
   'ingest',
   'reconcile',
+  'site-history',
   'index-findings',
   'spot-check-select',
   'spot-check',

@@ -9,7 +9,7 @@ import { reasonsPerFile, sanityWarnings, signalWarnings } from '@/lib/reconcile/
 import type { AuditPhase, AuditStep } from '@/lib/runs/phases';
 import { RunAbandoned } from '@/lib/runs/progress';
 import type { StepHandler } from '@/lib/runs/types';
-import { settleSiteRun } from '@/lib/sites/settle';
+import { attachSite } from '@/lib/sites/mutations';
 
 export const reconcileStep: StepHandler<AuditStep, AuditPhase> = async ({ run, progress, signal }) => {
   const audit = await reconcileInputs(run.id);
@@ -54,10 +54,12 @@ export const reconcileStep: StepHandler<AuditStep, AuditPhase> = async ({ run, p
   const settled = errors.length > 0 ? 'partial' : 'succeeded';
   return {
     outcome: settled,
-    followUp: 'review_indexes',
+    // Its site's history, then its review indexes: both after the outcome, which neither holds back.
+    followUp: 'site_history',
     write: async (client: DbClient) => {
       await saveReconcileResults(client, audit.id, results);
-      await settleSiteRun(client, audit.id, settled);
+      // An upload joins its site with its outcome, so the site lists it from then on.
+      await attachSite(client, audit.id);
     },
   };
 };

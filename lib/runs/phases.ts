@@ -52,7 +52,7 @@ export function phaseLabel(phase: string): string {
 }
 
 /** The steps of the audit run, in order (ingest → reconcile → review indexes). */
-export const AUDIT_STEPS = ['ingest', 'reconcile', 'review_indexes'] as const;
+export const AUDIT_STEPS = ['ingest', 'reconcile', 'site_history', 'review_indexes'] as const;
 export type AuditStep = (typeof AUDIT_STEPS)[number];
 
 /** The phases of the audit run: its table's CHECK constraint lists exactly these. */

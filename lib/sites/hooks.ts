@@ -86,7 +86,12 @@ export function useSites(q: string, cursor: string | null) {
   });
 }
 
-/** One site and its runs, polled while a run of it goes (and, more slowly, while it has schedules). */
+/** A run's history (change events, confirmations) is written just after it finishes: the site is still
+ * read for this long after its newest run finished, so its counts arrive without a reload. */
+const HISTORY_GRACE_MS = 60_000;
+
+/** One site and its runs, polled while a run of it goes or has just finished (and, more slowly, while it
+ * has schedules). */
 export function useSite(id: string) {
   return useQuery({
     queryKey: siteKeys.detail(id),
@@ -95,6 +100,8 @@ export function useSite(id: string) {
       const site = query.state.data;
       if (query.state.error || !site) return false;
       if (site.activeRun) return POLL_MS;
+      const finished = site.latestRun?.finishedAt ? Date.parse(site.latestRun.finishedAt) : 0;
+      if (Date.now() - finished < HISTORY_GRACE_MS) return SCHEDULED_POLL_MS;
       return site.schedules > 0 ? SCHEDULED_POLL_MS : false;
     },
   });

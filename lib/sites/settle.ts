@@ -1,8 +1,9 @@
-// What settling an audit's outcome does for its site, in the same transaction as the outcome (so a run is
-// in its site's history exactly when it is settled, and a crash in between leaves neither): the audit joins
-// its site, its unreached rows are confirmed against the previous complete run, and a complete run writes
-// its change events and becomes the site's state (lib/sites/changes/mutations.ts). Partial runs stop after
-// the confirmation: no events, no removal advanced, the state left as the last complete run wrote it.
+// What a settled audit does to its site's history, run by the audit's site_history step right after its
+// outcome (lib/jobs/site-history.ts), in one transaction under the site's row lock: the audit joins its site,
+// its unreached rows are confirmed against the previous complete run, and a complete run writes its change
+// events and becomes the site's state (lib/sites/changes/mutations.ts). Partial runs stop after the
+// confirmation: no events, no removal advanced, the state left as the last complete run wrote it. Safe to
+// run twice (a retried step): a run's events are written once and a row is confirmed once.
 import 'server-only';
 import type { DbClient } from '@/lib/db/types';
 import { applyCompleteRun, confirmUnreached, lockSiteOfRun, withoutNestedLoops } from './changes/mutations';
@@ -16,6 +17,19 @@ export async function settleSiteRun(
   if (!(await attachSite(client, auditId))) return;
   const site = await lockSiteOfRun(client, auditId);
   if (!site) return;
+  // Histories are written in the order runs finished. One that comes after a run that finished later (its
+  // step retried after a worker died) would rewind the state: it is left out of the history instead.
+  if (
+    site.lastCompleteAuditId &&
+    site.lastCompleteAuditId !== auditId &&
+    (await finishedBefore(client, auditId, site.lastCompleteAuditId))
+  ) {
+    await client.query(
+      'UPDATE audits SET changes_applied_at = now() WHERE id = $1 AND changes_applied_at IS NULL',
+      [auditId],
+    );
+    return;
+  }
   // Before the events move last_complete_audit_id: "previous" is the run before this one. A run that is
   // already the site's state (settled again) has no previous run to compare with here.
   const previous = site.lastCompleteAuditId !== auditId ? site.lastCompleteAuditId : null;
@@ -25,4 +39,13 @@ export async function settleSiteRun(
       await applyCompleteRun(client, site, auditId);
     }
   });
+}
+
+/** Whether `auditId` finished before `otherId`. */
+async function finishedBefore(client: DbClient, auditId: string, otherId: string): Promise<boolean> {
+  const { rows } = await client.query<{ before: boolean | null }>(
+    `SELECT (SELECT finished_at FROM audits WHERE id = $1) < (SELECT finished_at FROM audits WHERE id = $2) AS before`,
+    [auditId, otherId],
+  );
+  return rows[0]?.before === true;
 }

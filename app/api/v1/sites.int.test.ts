@@ -77,6 +77,7 @@ async function again(siteId: string, body: object | Uint8Array<ArrayBuffer> | nu
 async function finish(id: string) {
   await runAuditStep('ingest', id);
   await runAuditStep('reconcile', id);
+  await runAuditStep('site_history', id);
 }
 
 describe('sites of URL audits', () => {

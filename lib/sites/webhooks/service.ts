@@ -54,10 +54,12 @@ export function queueDelivery(job: DeliveryJob, startAfter?: Date): Promise<void
 }
 
 /** Tells the site's webhooks that the audit finished (any final status, cancelled included); nothing
- * when it belongs to no site or its site has no webhook. */
-export async function announceRunFinished(auditId: string): Promise<void> {
+ * when it belongs to no site or its site has no webhook. `unsettled`: only a failed or cancelled run — a
+ * settled one (succeeded, partial) is announced by its site_history step, once its changes are written. */
+export async function announceRunFinished(auditId: string, only: 'any' | 'unsettled' = 'any'): Promise<void> {
   const facts = await finishedRunFacts(auditId);
   if (!facts) return;
+  if (only === 'unsettled' && (facts.run.status === 'succeeded' || facts.run.status === 'partial')) return;
   const origin = process.env.PUBLIC_URL?.trim().replace(/\/+$/, '');
   const payload: RunCompletedPayload = {
     ...facts,
