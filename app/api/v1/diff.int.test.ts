@@ -3,6 +3,7 @@
 // time and all types a page at a time, and the refusals (another site's audit, an unknown one, a cursor).
 import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { pool } from '@/lib/db/client';
 import type { AuditDiffDto, AuditDiffItem } from '@/lib/sites/schema';
 import { testCaller } from '@/lib/test-support/auth';
 import { reconciledAuditOf } from '@/lib/test-support/run-audit';
@@ -196,5 +197,53 @@ describe('GET /api/v1/audits/{a}/diff/{b}', () => {
     expect((await diff(randomUUID(), to)).status).toBe(404);
     const page = await diffBody('?type=url_added&limit=1');
     expect((await diff(from, to, `?type=moved&cursor=${page.nextCursor}`)).status).toBe(400);
+  });
+});
+
+describe('stored diffs', () => {
+  const stored = async (a: string, b: string) =>
+    (
+      await pool().query<{ counts: Record<string, number>; rows: number }>(
+        `SELECT d.counts, (SELECT count(*)::int FROM audit_diff_rows r
+                            WHERE r.from_audit_id = d.from_audit_id AND r.to_audit_id = d.to_audit_id) AS rows
+           FROM audit_diffs d WHERE d.from_audit_id = $1 AND d.to_audit_id = $2`,
+        [a, b],
+      )
+    ).rows[0];
+
+  it('stores the diff of two settled audits once and answers from it after', async () => {
+    const first = await diffBody('?limit=3');
+    const saved = await stored(from, to);
+    const total = Object.values(first.counts).reduce((n, c) => n + c, 0);
+    expect(saved?.rows).toBe(total);
+    // What is stored is what is answered: a stored row and count changed by hand show in the next answer.
+    await pool().query(
+      `UPDATE audit_diff_rows SET url = 'https://changed.example/' WHERE from_audit_id = $1 AND to_audit_id = $2
+          AND ord = 1 AND n = 1`,
+      [from, to],
+    );
+    await pool().query(
+      `UPDATE audit_diffs SET counts = counts || '{"moved": 99}' WHERE from_audit_id = $1 AND to_audit_id = $2`,
+      [from, to],
+    );
+    const again = await diffBody('?limit=3');
+    expect(again.items[0]?.url).toBe('https://changed.example/');
+    expect(again.counts.moved).toBe(99);
+    // Gone (e.g. with an audit: ON DELETE CASCADE), it is stored afresh on the next request.
+    await pool().query('DELETE FROM audit_diffs WHERE from_audit_id = $1 AND to_audit_id = $2', [from, to]);
+    expect(await diffBody('?limit=3')).toEqual(first);
+    expect((await stored(from, to))?.rows).toBe(total);
+  });
+
+  it('diffs a run that is still going live, and stores nothing of it', async () => {
+    await pool().query('DELETE FROM audit_diffs WHERE from_audit_id = $1 AND to_audit_id = $2', [to, from]);
+    await pool().query(`UPDATE audits SET status = 'running', step = 'reconcile' WHERE id = $1`, [from]);
+    try {
+      const res = await diff(to, from);
+      expect(res.status).toBe(200);
+      expect(await stored(to, from)).toBeUndefined();
+    } finally {
+      await pool().query(`UPDATE audits SET status = 'succeeded', step = NULL WHERE id = $1`, [from]);
+    }
   });
 });

@@ -1,16 +1,20 @@
 // The diff between two audits of a site (`from` → `to`, in either order in time): declared URLs added,
 // removed or with another lastmod, prune rows that appeared, went or changed reason, and removed URLs that
 // now redirect to added ones. One statement: the differing rows are materialised once (a few hash joins
-// over both audits' partitions), then counted per type and read a page at a time from the same rows.
+// over both audits' partitions), then counted per type and read a page at a time from the same rows. Once
+// both audits are settled (nothing of theirs changes any more) those rows are stored the first time the
+// pair is asked for (audit_diffs, audit_diff_rows), and every later page and count is read from them.
 import 'server-only';
 import { pool, transaction } from '@/lib/db/client';
 import { AppError } from '@/lib/errors';
 import { type AuditDiffDto, type AuditDiffItem, DIFF_TYPES, type DiffType, type TDiffQuery } from '../schema';
-import { decodeDiffCursor, encodeDiffCursor } from './cursor';
+import { type DiffCursor, decodeDiffCursor, encodeDiffCursor } from './cursor';
 
 interface AuditRow {
   id: string;
   name: string;
+  status: string;
+  step: string | null;
   site_id: string | null;
   created_at: Date;
   finished_at: Date | null;
@@ -78,11 +82,11 @@ interface ItemRow {
   from_reason: string | null;
   to_list: string | null;
   to_reason: string | null;
-  previous_lastmod: string | null;
-  current_lastmod: string | null;
+  previous_lastmod: string | Date | null;
+  current_lastmod: string | Date | null;
 }
 
-const iso = (value: string | null) => (value === null ? null : new Date(value).toISOString());
+const iso = (value: string | Date | null) => (value === null ? null : new Date(value).toISOString());
 
 function side(row: AuditRow): AuditDiffDto['from'] {
   return {
@@ -93,22 +97,88 @@ function side(row: AuditRow): AuditDiffDto['from'] {
   };
 }
 
-/** The diff of `fromId` → `toId`: 404 when either audit is missing, 400 when they are not of one site. */
-export async function auditDiff(fromId: string, toId: string, query: TDiffQuery): Promise<AuditDiffDto> {
-  const cursor = decodeDiffCursor(query.cursor, query.type);
-  const { rows: audits } = await pool().query<AuditRow>(
-    'SELECT id, name, site_id, created_at, finished_at FROM audits WHERE id = ANY($1::uuid[])',
-    [[fromId, toId]],
+/** Whether nothing an audit's diff reads can change any more: it finished, and past its reconcile step. */
+function isSettled(row: AuditRow): boolean {
+  return (
+    !['queued', 'running'].includes(row.status) &&
+    (row.step === null || !['ingest', 'reconcile'].includes(row.step))
   );
-  const from = audits.find((a) => a.id === fromId);
-  const to = audits.find((a) => a.id === toId);
-  if (!from || !to) throw new AppError('not_found', `No such audit: ${from ? toId : fromId}`);
-  if (!from.site_id || from.site_id !== to.site_id) {
-    throw new AppError(
-      'validation_failed',
-      'The two audits are not of the same site: a diff compares two runs of one site',
+}
+
+/** Materialises the diff of $1 → $2 into audit_diff_rows the first time it is asked for (a pair's
+ * requests at once wait for the first, under a lock on the pair); answers its counts. */
+async function storedCounts(fromId: string, toId: string): Promise<Record<string, number>> {
+  return transaction(async (client) => {
+    await client.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [`diff ${fromId} ${toId}`]);
+    const stored = await client.query<{ counts: Record<string, number> }>(
+      'SELECT counts FROM audit_diffs WHERE from_audit_id = $1 AND to_audit_id = $2',
+      [fromId, toId],
+    );
+    if (stored.rows[0]) return stored.rows[0].counts;
+    // As for the live diff below: hash joins only, with room for each side's keys.
+    await client.query('SET LOCAL enable_nestloop = off');
+    await client.query(`SET LOCAL work_mem = '128MB'`);
+    await client.query(`INSERT INTO audit_diffs (from_audit_id, to_audit_id, counts) VALUES ($1, $2, '{}')`, [
+      fromId,
+      toId,
+    ]);
+    await client.query(
+      `INSERT INTO audit_diff_rows (from_audit_id, to_audit_id, ord, n, type, key, url, target, from_list,
+                                    from_reason, to_list, to_reason, previous_lastmod, current_lastmod)
+       WITH ${DIFF_CTE}
+       SELECT $1, $2, ${ORDER_SQL}, row_number() OVER (PARTITION BY d.type ORDER BY d.key), d.type, d.key, d.url,
+              d.target, d.from_list, d.from_reason, d.to_list, d.to_reason, d.previous_lastmod, d.current_lastmod
+         FROM diff d`,
+      [fromId, toId],
+    );
+    const { rows } = await client.query<{ counts: Record<string, number> }>(
+      `UPDATE audit_diffs SET counts = (SELECT coalesce(json_object_agg(type, n), '{}') FROM
+                (SELECT type, count(*)::int AS n FROM audit_diff_rows
+                  WHERE from_audit_id = $1 AND to_audit_id = $2 GROUP BY type) c)
+        WHERE from_audit_id = $1 AND to_audit_id = $2 RETURNING counts`,
+      [fromId, toId],
+    );
+    return rows[0]?.counts ?? {};
+  });
+}
+
+/** A page of a stored diff, after the cursor's row (found by its key within its type). */
+async function storedPage(
+  fromId: string,
+  toId: string,
+  query: TDiffQuery,
+  cursor: DiffCursor | null,
+): Promise<ItemRow[]> {
+  const params: unknown[] = [fromId, toId, query.limit + 1];
+  const where = ['r.from_audit_id = $1', 'r.to_audit_id = $2'];
+  if (query.type) {
+    params.push(DIFF_TYPES.indexOf(query.type) + 1);
+    where.push(`r.ord = $${params.length}`);
+  }
+  if (cursor) {
+    params.push(DIFF_TYPES.indexOf(cursor.type) + 1, cursor.key);
+    const [ord, key] = [`$${params.length - 1}::smallint`, `$${params.length}::text`];
+    where.push(
+      `(r.ord, r.n) > (${ord}, (SELECT c.n FROM audit_diff_rows c
+                                 WHERE c.from_audit_id = $1 AND c.to_audit_id = $2 AND c.ord = ${ord} AND c.key = ${key}))`,
     );
   }
+  const { rows } = await pool().query<ItemRow>(
+    `SELECT r.type, r.key, r.url, r.target, r.from_list, r.from_reason, r.to_list, r.to_reason,
+            r.previous_lastmod, r.current_lastmod
+       FROM audit_diff_rows r WHERE ${where.join(' AND ')} ORDER BY r.ord, r.n LIMIT $3`,
+    params,
+  );
+  return rows;
+}
+
+/** The diff computed afresh: counts of every type and a page, in one statement. */
+async function liveDiff(
+  fromId: string,
+  toId: string,
+  query: TDiffQuery,
+  cursor: DiffCursor | null,
+): Promise<{ counts: Record<string, number>; page: ItemRow[] }> {
   const params: unknown[] = [fromId, toId, query.limit + 1];
   const where: string[] = [];
   if (query.type) {
@@ -137,11 +207,32 @@ export async function auditDiff(fromId: string, toId: string, query: TDiffQuery)
       params,
     );
   });
-  const counts = Object.fromEntries(DIFF_TYPES.map((t) => [t, rows[0]?.counts[t] ?? 0])) as Record<
-    DiffType,
-    number
-  >;
-  const page = rows[0]?.items ?? [];
+  return { counts: rows[0]?.counts ?? {}, page: rows[0]?.items ?? [] };
+}
+
+/** The diff of `fromId` → `toId`: 404 when either audit is missing, 400 when they are not of one site. */
+export async function auditDiff(fromId: string, toId: string, query: TDiffQuery): Promise<AuditDiffDto> {
+  const cursor = decodeDiffCursor(query.cursor, query.type);
+  const { rows: audits } = await pool().query<AuditRow>(
+    'SELECT id, name, status::text AS status, step, site_id, created_at, finished_at FROM audits WHERE id = ANY($1::uuid[])',
+    [[fromId, toId]],
+  );
+  const from = audits.find((a) => a.id === fromId);
+  const to = audits.find((a) => a.id === toId);
+  if (!from || !to) throw new AppError('not_found', `No such audit: ${from ? toId : fromId}`);
+  if (!from.site_id || from.site_id !== to.site_id) {
+    throw new AppError(
+      'validation_failed',
+      'The two audits are not of the same site: a diff compares two runs of one site',
+    );
+  }
+  // Settled audits never change: their diff is stored once and read from then on; a run still going is
+  // diffed live, as it stands.
+  const { counts: found, page } =
+    isSettled(from) && isSettled(to)
+      ? { counts: await storedCounts(fromId, toId), page: await storedPage(fromId, toId, query, cursor) }
+      : await liveDiff(fromId, toId, query, cursor);
+  const counts = Object.fromEntries(DIFF_TYPES.map((t) => [t, found[t] ?? 0])) as Record<DiffType, number>;
   const shown = page.slice(0, query.limit);
   const last = shown[shown.length - 1];
   const items: AuditDiffItem[] = shown.map((row) => ({
