@@ -42,13 +42,15 @@ export const auditRun: RunKind<AuditStep, AuditPhase> = {
       discard: async (id) => (await import('@/lib/reconcile/mutations')).resetFindings(id),
     },
     {
-      // The site's history (lib/sites/settle.ts): right after the outcome, so a 1,000,000-URL run's ~10 s of
-      // confirmation and change events never hold the outcome back; never fails (the indexes follow).
+      // The site's history (lib/sites/settle.ts): right after the outcome, by the worker that settled it, so
+      // a 1,000,000-URL run's ~10 s of confirmation and change events never hold the outcome back; never
+      // fails (the indexes follow).
       name: 'site_history',
       queue: 'site-history',
       phase: 'done',
       waitingPhase: 'done',
       followUp: true,
+      inline: true,
       failure:
         "The site's history could not be written for this run; its next complete run compares with the one before",
       handler: async () => (await import('@/lib/jobs/site-history')).siteHistoryStep,

@@ -63,6 +63,8 @@ async function apply(kind: RunKind, run: RunRef, step: AnyStep, result: StepResu
       );
     }
     if (settled) await runFinished(kind, run.id);
+    // The queued job then finds the step done (its claim fails) and does nothing.
+    if (settled && then?.inline) await runStep(kind, then.name, { runId: run.id, attempt: run.attempt });
     return settled;
   }
   return completeFollowUp(kind, run, step, result.write);

@@ -52,6 +52,10 @@ export interface StepDef<S extends string, P extends RunPhase> {
   waitingPhase: P;
   /** Runs after the outcome was settled (succeeded/partial); cannot be cancelled. */
   followUp?: boolean;
+  /** A follow-up the worker that settled the run runs at once, right after the outcome is committed,
+   * instead of waiting for the queue to hand it on (a queue polled once a second hands on one job a
+   * second); its queued job is the fallback when that worker dies first. */
+  inline?: boolean;
   /** Shown to users when the handler throws something that is not an AppError. */
   failure: string;
   /** Loaded when a worker first runs the step, so the web server never loads the worker's code. */
