@@ -76,7 +76,7 @@ export async function measureDiff(fromId: string, log: (message: string) => void
   const toId = randomUUID();
   await insertAudit(toId, SECOND_RUN, { normalization: 'exact' }, []);
   await pool().query(
-    `UPDATE audits SET site_id = $2, status = 'succeeded', reconciled_at = now(), finished_at = now() WHERE id = $1`,
+    `UPDATE audits SET site_id = $2, status = 'succeeded', step = NULL, reconciled_at = now(), finished_at = now() WHERE id = $1`,
     [toId, siteId],
   );
   for (const table of ['sitemap_entries', 'crawl_pages', 'findings'] as const) {
