@@ -19,11 +19,7 @@ export async function settleSiteRun(
   if (!site) return;
   // Histories are written in the order runs finished. One that comes after a run that finished later (its
   // step retried after a worker died) would rewind the state: it is left out of the history instead.
-  if (
-    site.lastCompleteAuditId &&
-    site.lastCompleteAuditId !== auditId &&
-    (await finishedBefore(client, auditId, site.lastCompleteAuditId))
-  ) {
+  if (site.lastCompleteAuditId !== auditId && site.finishedBeforeState) {
     await client.query(
       'UPDATE audits SET changes_applied_at = now() WHERE id = $1 AND changes_applied_at IS NULL',
       [auditId],
@@ -39,13 +35,4 @@ export async function settleSiteRun(
       await applyCompleteRun(client, site, auditId);
     }
   });
-}
-
-/** Whether `auditId` finished before `otherId`. */
-async function finishedBefore(client: DbClient, auditId: string, otherId: string): Promise<boolean> {
-  const { rows } = await client.query<{ before: boolean | null }>(
-    `SELECT (SELECT finished_at FROM audits WHERE id = $1) < (SELECT finished_at FROM audits WHERE id = $2) AS before`,
-    [auditId, otherId],
-  );
-  return rows[0]?.before === true;
 }

@@ -14,6 +14,8 @@ export interface SiteOfRun {
   stateAt: Date | null;
   /** Set once this run's events are written: never twice. */
   changesAppliedAt: Date | null;
+  /** The run finished before the run whose URLs are the site's state (its history comes late). */
+  finishedBeforeState: boolean;
 }
 
 /** The audit's site, its row locked until the transaction ends (two runs settling at once apply in turn);
@@ -24,8 +26,11 @@ export async function lockSiteOfRun(client: DbClient, auditId: string): Promise<
     last_complete_audit_id: string | null;
     state_at: Date | null;
     changes_applied_at: Date | null;
+    finished_before_state: boolean | null;
   }>(
-    `SELECT s.id AS site_id, s.last_complete_audit_id, s.state_at, a.changes_applied_at
+    `SELECT s.id AS site_id, s.last_complete_audit_id, s.state_at, a.changes_applied_at,
+            a.finished_at < (SELECT l.finished_at FROM audits l WHERE l.id = s.last_complete_audit_id)
+              AS finished_before_state
        FROM audits a JOIN sites s ON s.id = a.site_id
       WHERE a.id = $1
         FOR UPDATE OF s`,
@@ -38,6 +43,7 @@ export async function lockSiteOfRun(client: DbClient, auditId: string): Promise<
     lastCompleteAuditId: row.last_complete_audit_id,
     stateAt: row.state_at,
     changesAppliedAt: row.changes_applied_at,
+    finishedBeforeState: row.finished_before_state === true,
   };
 }
 

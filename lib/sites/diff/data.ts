@@ -5,6 +5,8 @@
 // both audits are settled (nothing of theirs changes any more) those rows are stored the first time the
 // pair is asked for (audit_diffs, audit_diff_rows), and every later page and count is read from them.
 import 'server-only';
+import { isActiveStatus } from '@/lib/audits/labels';
+import type { AuditStatus } from '@/lib/audits/schema';
 import { pool, transaction } from '@/lib/db/client';
 import { AppError } from '@/lib/errors';
 import { type AuditDiffDto, type AuditDiffItem, DIFF_TYPES, type DiffType, type TDiffQuery } from '../schema';
@@ -100,7 +102,7 @@ function side(row: AuditRow): AuditDiffDto['from'] {
 /** Whether nothing an audit's diff reads can change any more: it finished, and past its reconcile step. */
 function isSettled(row: AuditRow): boolean {
   return (
-    !['queued', 'running'].includes(row.status) &&
+    !isActiveStatus(row.status as AuditStatus) &&
     (row.step === null || !['ingest', 'reconcile'].includes(row.step))
   );
 }
