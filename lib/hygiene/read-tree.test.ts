@@ -3,6 +3,7 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { gzipSync } from 'node:zlib';
 import { afterAll, describe, expect, it } from 'vitest';
 import { urlset } from '@/lib/sitemap/test-sources';
 import { LintEngine } from './engine';
@@ -11,7 +12,7 @@ import { TreeReader } from './read-tree';
 const dir = mkdtempSync(path.join(os.tmpdir(), 'hygiene-tree-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-function folder(name: string, files: Record<string, string>): string {
+function folder(name: string, files: Record<string, string | Buffer>): string {
   const root = path.join(dir, name);
   mkdirSync(root, { recursive: true });
   for (const [file, body] of Object.entries(files)) writeFileSync(path.join(root, file), body);
@@ -33,6 +34,19 @@ async function lint(input: string) {
 }
 
 describe('TreeReader on a local folder', () => {
+  it('flags a byte order mark at the start of the content, inside gzip too', async () => {
+    const bom = Buffer.from([0xef, 0xbb, 0xbf]);
+    const body = (loc: string) => Buffer.from(urlset(`<url><loc>${loc}</loc></url>`));
+    const root = folder('bom', {
+      'plain.xml': Buffer.concat([bom, body('https://a.example/p')]),
+      'packed.xml.gz': gzipSync(Buffer.concat([bom, body('https://a.example/g')])),
+      'clean.xml.gz': gzipSync(body('https://a.example/c')),
+    });
+    const { counts, totals } = await lint(root);
+    expect(totals).toMatchObject({ files: 3, urls: 3 });
+    expect(counts).toEqual({ bom: 2 });
+  });
+
   it('reads indexes first, so their children are judged against the URL the index gives them', async () => {
     // "a-part.xml" sorts before "index.xml": read on its own first, it would have no base at all.
     const root = folder('index-first', {

@@ -56,22 +56,6 @@ export async function fetchText(url: string): Promise<{ body: Buffer; finalUrl: 
   }
 }
 
-/** Notes a byte order mark at the very start of the bytes as they come (before any gunzip). */
-async function* watchBom(body: AsyncIterable<Uint8Array>, meta: FileMeta): AsyncGenerator<Uint8Array> {
-  let first = true;
-  for await (const chunk of body) {
-    if (first && chunk.length > 0) {
-      first = false;
-      const [b0, b1, b2] = chunk;
-      meta.bom =
-        (b0 === 0xef && b1 === 0xbb && b2 === 0xbf) ||
-        (b0 === 0xfe && b1 === 0xff) ||
-        (b0 === 0xff && b1 === 0xfe);
-    }
-    yield chunk;
-  }
-}
-
 interface Task {
   kind: 'file' | 'url';
   /** A path or a URL. */
@@ -244,7 +228,7 @@ export class TreeReader {
     this.visitor.beginFile(meta);
     let error: { message: string; line?: number } | null = null;
     try {
-      for await (const batch of parseSitemapBatches(watchBom(body, meta), stats, {
+      for await (const batch of parseSitemapBatches(body, stats, {
         maxUncompressedBytes: MAX_FILE_BYTES,
       })) {
         for (const child of this.visitor.addEntries(batch)) children.push(child);
@@ -257,6 +241,7 @@ export class TreeReader {
           : { message: err.message };
       this.unreadable.push({ file: meta.label, ...error });
     }
+    meta.bom = stats.bom;
     this.visitor.endFile(stats, error);
     return children;
   }

@@ -40,23 +40,3 @@ export function fileError(caught: unknown, source: string): NonNullable<FileOutc
     message: `${source.slice(0, 200)}: unexpected failure while reading this file (${detail.slice(0, 200)})`,
   };
 }
-
-/** Passes a body through, noting in `seen.bom` whether its first bytes (as served, before any gunzip: as
- * the CLI judges) are a UTF-8 or UTF-16 byte order mark. */
-export async function* watchBom(
-  body: AsyncIterable<Uint8Array>,
-  seen: { bom: boolean },
-): AsyncGenerator<Uint8Array> {
-  let first = true;
-  for await (const chunk of body) {
-    if (first && chunk.length > 0) {
-      first = false;
-      const [b0, b1, b2] = chunk;
-      seen.bom =
-        (b0 === 0xef && b1 === 0xbb && b2 === 0xbf) ||
-        (b0 === 0xfe && b1 === 0xff) ||
-        (b0 === 0xff && b1 === 0xfe);
-    }
-    yield chunk;
-  }
-}

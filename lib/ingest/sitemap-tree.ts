@@ -8,7 +8,7 @@ import { newParseStats, parseSitemapBatches } from '@/lib/sitemap/parse';
 import type { SitemapChildEntry, SitemapUrlEntry } from '@/lib/sitemap/types';
 import { conditionalHeaders, notModifiedWithoutCopy, reusedChildren, reusedOutcome } from './conditional';
 import { FetchBudget } from './fetch-budget';
-import { emptyOutcome, fileError, watchBom } from './file-outcome';
+import { emptyOutcome, fileError } from './file-outcome';
 import { type OpenResult, openSource } from './open-source';
 import { childOrigin, identity, label, type Origin } from './origin';
 import { Prefetcher } from './prefetch';
@@ -356,9 +356,8 @@ class Walker {
     let error: FileOutcome['error'] = null;
     let truncatedByLimit = false;
     const writer = await this.sink.openEntries(id);
-    const seen = { bom: false };
     try {
-      for await (const batch of parseSitemapBatches(watchBom(opened.body, seen), stats, {
+      for await (const batch of parseSitemapBatches(opened.body, stats, {
         maxUncompressedBytes: this.limits.maxFileBytes,
         maxLocChars: this.limits.maxLocChars,
         maxXmlDepth: this.limits.maxXmlDepth,
@@ -417,7 +416,7 @@ class Walker {
       contentType: opened.contentType,
       contentEncoding: opened.contentEncoding,
       gzipped: stats.gzip,
-      hasBom: seen.bom,
+      hasBom: stats.bom,
     };
     this.enqueueChildren(task, key, id, children, opened.finalUrl);
     await this.finish(id, task, outcome);

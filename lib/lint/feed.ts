@@ -89,6 +89,7 @@ export function fileStats(file: StoredFile, meta: FileMeta): ParseStats {
     uncompressedBytes: file.uncompressedBytes ?? 0,
     kind: file.kind !== null && KINDS.includes(file.kind) ? (file.kind as SitemapKind) : null,
     gzip: file.gzipped ?? /\.gz$/i.test(meta.name),
+    bom: meta.bom,
     entries: file.entries,
     warnings: file.warnings,
   };

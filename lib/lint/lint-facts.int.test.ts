@@ -1,7 +1,8 @@
 // The serving facts the ingest stores for the lint (issue #15 item 1): an audit of a site on a 127.0.0.1
 // server, whose robots.txt disallows a declared URL and whose sitemaps are served as text/html, named .gz
-// but not gzip, and with a BOM, is graded on all four rules an older audit could not judge.
+// but not gzip, and with a BOM (plain, and inside gzip), is graded on all four rules an older audit could not judge.
 import { randomUUID } from 'node:crypto';
+import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { insertAudit } from '@/lib/audits/mutations';
 import { pool } from '@/lib/db/client';
@@ -25,7 +26,7 @@ beforeAll(async () => {
           [
             'User-agent: *',
             'Disallow: /private/',
-            ...['a.xml', 'html.xml', 'b.xml.gz', 'bom.xml'].map((f) => `Sitemap: ${at(`/${f}`)}`),
+            ...['a.xml', 'html.xml', 'b.xml.gz', 'bom.xml', 'bom-inside.xml.gz'].map((f) => `Sitemap: ${at(`/${f}`)}`),
           ].join('\n'),
         );
       case '/a.xml':
@@ -41,6 +42,11 @@ beforeAll(async () => {
         res.writeHead(200, xml);
         return void res.end(
           Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(urlsetXml([at('/bom')]))]),
+        );
+      case '/bom-inside.xml.gz':
+        res.writeHead(200, { 'content-type': 'application/gzip' });
+        return void res.end(
+          gzipSync(Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(urlsetXml([at('/bom-gz')]))])),
         );
       default:
         res.writeHead(404);
@@ -81,7 +87,8 @@ describe('the lint of a fetched audit', () => {
       count: 1,
       examples: [{ file: at('/b.xml.gz'), detail: 'named .gz but not gzip-compressed' }],
     });
-    expect(rule('bom')).toMatchObject({ count: 1, examples: [{ file: at('/bom.xml') }] });
+    expect(rule('bom')).toMatchObject({ count: 2 });
+    expect(rule('bom')?.examples.map((e) => e.file).sort()).toEqual([at('/bom-inside.xml.gz'), at('/bom.xml')]);
     expect(report.summary?.notJudged).toEqual([]);
   });
 

@@ -13,14 +13,14 @@ function isAsciiSpace(byte: number | undefined): boolean {
   return byte === 0x20 || byte === 0x09 || byte === 0x0a || byte === 0x0d;
 }
 
-type Sniffed = { label: string; declared: string | null } | 'need-more';
+type Sniffed = { label: string; declared: string | null; bom?: true } | 'need-more';
 
 function sniffEncoding(bytes: Uint8Array, atEnd: boolean): Sniffed {
   const [b0, b1, b2, b3] = bytes;
   if (bytes.length < 4 && !atEnd) return 'need-more';
-  if (b0 === 0xef && b1 === 0xbb && b2 === 0xbf) return { label: 'utf-8', declared: null };
-  if (b0 === 0xff && b1 === 0xfe) return { label: 'utf-16le', declared: null };
-  if (b0 === 0xfe && b1 === 0xff) return { label: 'utf-16be', declared: null };
+  if (b0 === 0xef && b1 === 0xbb && b2 === 0xbf) return { label: 'utf-8', declared: null, bom: true };
+  if (b0 === 0xff && b1 === 0xfe) return { label: 'utf-16le', declared: null, bom: true };
+  if (b0 === 0xfe && b1 === 0xff) return { label: 'utf-16be', declared: null, bom: true };
   // UTF-16 without a BOM still starts with "<?" in its own byte order.
   if (b0 === 0x3c && b1 === 0x00 && b2 === 0x3f && b3 === 0x00) return { label: 'utf-16le', declared: null };
   if (b0 === 0x00 && b1 === 0x3c && b2 === 0x00 && b3 === 0x3f) return { label: 'utf-16be', declared: null };
@@ -51,9 +51,12 @@ export class ContentDecoder {
   private pendingLength = 0;
   private bytesDecoded = 0;
   private readonly warnings: SitemapWarning[];
+  private readonly onBom: () => void;
 
-  constructor(warnings: SitemapWarning[]) {
+  /** `onBom` is called once when the bytes start with a byte order mark. */
+  constructor(warnings: SitemapWarning[], onBom: () => void = () => {}) {
     this.warnings = warnings;
+    this.onBom = onBom;
   }
 
   decode(chunk: Uint8Array): string {
@@ -74,6 +77,7 @@ export class ContentDecoder {
     if (sniffed === 'need-more') return '';
     this.pending = [];
     this.pendingLength = 0;
+    if (sniffed.bom) this.onBom();
     this.decoder = this.createDecoder(sniffed.label, sniffed.declared);
     return this.run(bytes, !atEnd);
   }

@@ -1,3 +1,4 @@
+import { gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { readFixture } from '@/lib/test-support/fixtures';
 import { collect, collectFixture, locs, warningCodes } from './test-sources';
@@ -20,6 +21,18 @@ describe('plain-text sitemap fixtures', () => {
     const result = await collectFixture('text/cc-sitemap-with-bom.txt');
     expect(locs(result)[0]).toMatch(/^http/);
     expect(result.entries[0]?.line).toBe(1);
+    expect(result.stats.bom).toBe(true);
+  });
+
+  it('notes a BOM inside gzip (the content, not the bytes as served), and none where there is none', async () => {
+    const xml = '<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><url><loc>https://a.example/</loc></url></urlset>';
+    const withBom = gzipSync(Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(xml)]));
+    const inside = await collect(withBom, { chunkSize: 1 });
+    expect(inside.stats).toMatchObject({ gzip: true, bom: true, entries: 1 });
+    const utf16 = await collect(gzipSync(Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(xml, 'utf16le')])));
+    expect(utf16.stats).toMatchObject({ gzip: true, bom: true, entries: 1 });
+    expect((await collect(gzipSync(Buffer.from(xml)))).stats.bom).toBe(false);
+    expect((await collectFixture('text/cc-sitemap.txt')).stats.bom).toBe(false);
   });
 
   it('lists webignition URLs exactly, with line numbers and positions', async () => {

@@ -30,7 +30,7 @@ export const PROTOCOL_MAX_BYTES = 52_428_800;
 type Reader = XmlSitemapReader | TextSitemapReader;
 
 export function newParseStats(): ParseStats {
-  return { compressedBytes: 0, uncompressedBytes: 0, kind: null, gzip: false, entries: 0, warnings: [] };
+  return { compressedBytes: 0, uncompressedBytes: 0, kind: null, gzip: false, bom: false, entries: 0, warnings: [] };
 }
 
 /** Routes decoded text to the right reader once the first non-whitespace character is known. */
@@ -122,7 +122,9 @@ export async function* parseSitemapBatches(
   options: ParseOptions = {},
 ): AsyncGenerator<SitemapEntry[], void, undefined> {
   const maxBytes = options.maxUncompressedBytes ?? DEFAULT_MAX_UNCOMPRESSED_BYTES;
-  const decoder = new ContentDecoder(stats.warnings);
+  const decoder = new ContentDecoder(stats.warnings, () => {
+    stats.bom = true;
+  });
   const sniffer = new Sniffer(stats, {
     maxLocChars: options.maxLocChars ?? DEFAULT_MAX_LOC_CHARS,
     maxDepth: options.maxXmlDepth ?? DEFAULT_MAX_XML_DEPTH,

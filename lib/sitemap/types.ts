@@ -85,6 +85,8 @@ export interface ParseStats {
   uncompressedBytes: number;
   kind: SitemapKind | null;
   gzip: boolean;
+  /** The content (after any gunzip) starts with a UTF-8 or UTF-16 byte order mark. */
+  bom: boolean;
   entries: number;
   warnings: SitemapWarning[];
 }
