@@ -26,7 +26,9 @@ beforeAll(async () => {
           [
             'User-agent: *',
             'Disallow: /private/',
-            ...['a.xml', 'html.xml', 'b.xml.gz', 'bom.xml', 'bom-inside.xml.gz'].map((f) => `Sitemap: ${at(`/${f}`)}`),
+            ...['a.xml', 'html.xml', 'b.xml.gz', 'bom.xml', 'bom-inside.xml.gz'].map(
+              (f) => `Sitemap: ${at(`/${f}`)}`,
+            ),
           ].join('\n'),
         );
       case '/a.xml':
@@ -88,7 +90,11 @@ describe('the lint of a fetched audit', () => {
       examples: [{ file: at('/b.xml.gz'), detail: 'named .gz but not gzip-compressed' }],
     });
     expect(rule('bom')).toMatchObject({ count: 2 });
-    expect(rule('bom')?.examples.map((e) => e.file).sort()).toEqual([at('/bom-inside.xml.gz'), at('/bom.xml')]);
+    expect(
+      rule('bom')
+        ?.examples.map((e) => e.file)
+        .sort(),
+    ).toEqual([at('/bom-inside.xml.gz'), at('/bom.xml')]);
     expect(report.summary?.notJudged).toEqual([]);
   });
 

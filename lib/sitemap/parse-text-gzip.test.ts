@@ -25,11 +25,14 @@ describe('plain-text sitemap fixtures', () => {
   });
 
   it('notes a BOM inside gzip (the content, not the bytes as served), and none where there is none', async () => {
-    const xml = '<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><url><loc>https://a.example/</loc></url></urlset>';
+    const xml =
+      '<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><url><loc>https://a.example/</loc></url></urlset>';
     const withBom = gzipSync(Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(xml)]));
     const inside = await collect(withBom, { chunkSize: 1 });
     expect(inside.stats).toMatchObject({ gzip: true, bom: true, entries: 1 });
-    const utf16 = await collect(gzipSync(Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(xml, 'utf16le')])));
+    const utf16 = await collect(
+      gzipSync(Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(xml, 'utf16le')])),
+    );
     expect(utf16.stats).toMatchObject({ gzip: true, bom: true, entries: 1 });
     expect((await collect(gzipSync(Buffer.from(xml)))).stats.bom).toBe(false);
     expect((await collectFixture('text/cc-sitemap.txt')).stats.bom).toBe(false);

@@ -30,7 +30,15 @@ export const PROTOCOL_MAX_BYTES = 52_428_800;
 type Reader = XmlSitemapReader | TextSitemapReader;
 
 export function newParseStats(): ParseStats {
-  return { compressedBytes: 0, uncompressedBytes: 0, kind: null, gzip: false, bom: false, entries: 0, warnings: [] };
+  return {
+    compressedBytes: 0,
+    uncompressedBytes: 0,
+    kind: null,
+    gzip: false,
+    bom: false,
+    entries: 0,
+    warnings: [],
+  };
 }
 
 /** Routes decoded text to the right reader once the first non-whitespace character is known. */
