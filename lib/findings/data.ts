@@ -5,7 +5,8 @@ import 'server-only';
 import { db, pool } from '@/lib/db/client';
 import { AppError } from '@/lib/errors';
 import { currentGscStatesSql } from '@/lib/gsc/current';
-import { latestItemsSql } from '@/lib/spot-check/latest';
+import { hasSearchConsoleData } from '@/lib/gsc/gaps/data';
+import { FINISHED_RUN_STATUSES, latestItemsSql } from '@/lib/spot-check/latest';
 import { decodeCursor, encodeCursor } from './cursor';
 import { previewOf } from './decision-rule';
 import { displaySql } from './display';
@@ -143,6 +144,7 @@ export async function listFindings(auditId: string, query: TFindingQuery): Promi
   const f = filterSql(auditId, filter);
   const k = keyset(sort, cursor, f.params.length + 1);
   const crawlTimePromise = crawlTimeOf(auditId);
+  const columnsPromise = reviewColumns(auditId);
   const total = await countMatching(auditId, filter);
   const isNarrowing = Boolean(
     filter.q ||
@@ -183,7 +185,24 @@ export async function listFindings(auditId: string, query: TFindingQuery): Promi
     items: rows.map((r) => toFindingDto(r, crawlTime, checks.get(r.id), states.get(r.id))),
     nextCursor,
     total,
+    columns: await columnsPromise,
   };
+}
+
+/** FindingPage.columns: EXISTS over the audit's few runs and imports (never over its findings). */
+async function reviewColumns(auditId: string): Promise<FindingPage['columns']> {
+  const [live, gsc] = await Promise.all([
+    pool()
+      .query<{ any: boolean }>(
+        `SELECT EXISTS (SELECT 1 FROM spot_check_runs r
+                         WHERE r.audit_id = $1 AND r.status::text = ANY($2::text[])
+                           AND EXISTS (SELECT 1 FROM spot_check_items i WHERE i.run_id = r.id)) AS any`,
+        [auditId, FINISHED_RUN_STATUSES],
+      )
+      .then(({ rows }) => rows[0]?.any ?? false),
+    hasSearchConsoleData(auditId),
+  ]);
+  return { live, gsc };
 }
 
 /** The rows matching `filter`, counted per `column`: from finding_counts when only decision and host

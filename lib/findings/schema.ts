@@ -252,6 +252,10 @@ export interface FindingPage {
   items: FindingDto[];
   nextCursor: string | null;
   total: number;
+  /** What the audit (not this page) has to show per row, so the review's Live and Search Console
+   * columns stay put from page to page and filter to filter: `live` once a finished spot-check run
+   * checked some row, `gsc` once a Search Console import succeeded or a URL was inspected. */
+  columns: { live: boolean; gsc: boolean };
 }
 
 /** `GET /audits/{id}/findings/{findingId}`: one finding and the log of its decisions. */

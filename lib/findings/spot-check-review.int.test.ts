@@ -144,6 +144,23 @@ describe("a row's live verdict is its latest finished check", () => {
     }
   });
 
+  it('decides the Live column for the audit, not the page: a page of unchecked rows still has it', async () => {
+    const unchecked = await list(auditId, 'list=prune&verdict=unchecked&limit=2');
+    expect(unchecked.items.length).toBeGreaterThan(0);
+    expect(unchecked.items.every((f) => f.spotCheck === null)).toBe(true);
+    expect(unchecked.columns).toEqual({ live: true, gsc: false });
+    // Only runs that are not finished (or finished with nothing checked): no column.
+    const other = await auditWithFindings('live-column');
+    const firstId = id(other.ids, 'p-1');
+    for (const status of ['running', 'failed', 'cancelled', 'queued'] as const) {
+      await insertRun(other.auditId, status, [
+        { id: firstId, verdict: 'confirmed', at: '2026-12-01T12:00:00Z' },
+      ]);
+    }
+    await insertRun(other.auditId, 'succeeded', []);
+    expect((await list(other.auditId, 'list=prune')).columns).toEqual({ live: false, gsc: false });
+  });
+
   it('shows the newest checked_at of a finished run on the list rows', async () => {
     const page = await list(auditId, 'list=prune&reason=unreached_by_crawl&limit=100');
     const byUrl = new Map(page.items.map((f) => [new URL(f.url).pathname.slice(1), f.spotCheck]));
@@ -220,6 +237,7 @@ describe("a row's live verdict is its latest finished check", () => {
     const table = render(
       createElement(FindingsTable, {
         items: page.items,
+        columns: page.columns,
         list: 'prune',
         hasInlinks: false,
         emptyMessage: '',

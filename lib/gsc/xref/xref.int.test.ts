@@ -178,6 +178,7 @@ describe('Search Console in the review, on cowboykimono (R4)', () => {
 
   it("shows each row's current state on the list: the latest succeeded import wins", async () => {
     const page = await findingsOf('list=prune');
+    expect(page.columns.gsc).toBe(true);
     const byUrl = new Map(page.items.map((f) => [f.url, f]));
     const notFound = byUrl.get(crawled404[0] as string) as FindingDto;
     // The older Performance import said indexed; the drilldown imported later says 404.
@@ -326,6 +327,7 @@ describe('Search Console in the review, on cowboykimono (R4)', () => {
     const table = render(
       createElement(FindingsTable, {
         items: page.items,
+        columns: page.columns,
         list: 'prune',
         hasInlinks: false,
         emptyMessage: '',

@@ -60,6 +60,9 @@ function useFreshVerdicts(auditId: string, onFresh: () => void) {
   }, [finished, auditId, queryClient]);
 }
 
+/** Before the first page arrives: no Live or Search Console column. */
+const NO_COLUMNS = { live: false, gsc: false } as const;
+
 interface Selection {
   /** The filter the selection belongs to; a new filter starts with nothing selected. */
   key: string;
@@ -380,6 +383,7 @@ export function FindingsSection({
         <div aria-busy={page.isFetching && page.isPlaceholderData} className="findings-table-wrap">
           <FindingsTable
             items={items}
+            columns={page.data?.columns ?? NO_COLUMNS}
             list={view.list}
             hasInlinks={showInlinks}
             emptyMessage={

@@ -13,7 +13,7 @@ import { formatCount } from '@/lib/audits/format';
 import { reasonColour } from '@/lib/findings/chart-data';
 import { decisionLabel, reasonLabel, sitemapFileLabel } from '@/lib/findings/format';
 import { signalInfo } from '@/lib/findings/reasons';
-import type { FindingDto, FindingGsc, FindingList, FindingSort } from '@/lib/findings/schema';
+import type { FindingDto, FindingGsc, FindingList, FindingPage, FindingSort } from '@/lib/findings/schema';
 import { gscBadgeText } from '@/lib/gsc/xref/labels';
 import { SortHeader } from './sort-header';
 import { VerdictBadge } from './spot-checks-verdict';
@@ -217,6 +217,7 @@ const Row = memo(function Row({
 
 export function FindingsTable({
   items,
+  columns,
   list,
   hasInlinks,
   emptyMessage,
@@ -234,6 +235,8 @@ export function FindingsTable({
   tableRef,
 }: {
   items: FindingDto[];
+  /** FindingPage.columns: the Live and Search Console columns, decided for the audit. */
+  columns: FindingPage['columns'];
   list: FindingList;
   /** Show the inlinks column (the crawl export had one). */
   hasInlinks: boolean;
@@ -278,10 +281,11 @@ export function FindingsTable({
   const header = { sort, onSort };
   // Add rows are pages to declare as they are: no reason of theirs points elsewhere.
   const hasTargets = list !== 'add';
-  // The Live and Search Console columns show once a row of the page has something to say there (a finished
-  // spot-check, a Search Console state): columns of dashes only take the URL's room.
-  const hasLive = items.some((finding) => finding.spotCheck);
-  const hasGsc = items.some((finding) => finding.gsc);
+  // The Live and Search Console columns show once the audit has something to say there (a finished
+  // spot-check, a Search Console import or inspection), on every page alike; before that, columns of
+  // dashes would only take the URL's room.
+  const hasLive = columns.live;
+  const hasGsc = columns.gsc;
   return (
     <div className="table-wrap findings-table-scroll">
       <table
