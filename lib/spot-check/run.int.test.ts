@@ -144,12 +144,12 @@ describe('the spot_check run kind', () => {
     const runId = await startedRun({ ids: chosen });
     await runSpotCheckStep('select', runId);
     await runSpotCheckStep('check', runId);
-    // 6 rows and the host's soft-404 probe were checked.
+    // 6 rows and the host's soft-404 probe were checked; the progress counts the 6 rows only.
     // A re-delivered job of the finished step does nothing, and the items stay one per finding.
     await runSpotCheckStep('check', runId);
 
     const first = await runPage(runId, '?limit=4');
-    expect(first).toMatchObject({ status: 'succeeded', phase: 'done', progress: { done: 7, total: 7 } });
+    expect(first).toMatchObject({ status: 'succeeded', phase: 'done', progress: { done: 6, total: 6 } });
     expect(first.items).toHaveLength(4);
     expect(first.nextCursor).toBe(String(first.items[3]?.findingId));
     const rest = await runPage(runId, `?limit=4&cursor=${first.nextCursor}`);
@@ -244,6 +244,11 @@ describe('the spot_check run kind', () => {
       await vi.waitFor(() => expect(site.requests.some((r) => r.url === '/shop/slow')).toBe(true), {
         timeout: 3000,
       });
+      // While it checks, "n of N" is over the one row asked for: the host's probe is not a row.
+      const { rows } = await pool().query('SELECT phase, progress_total FROM spot_check_runs WHERE id = $1', [
+        runId,
+      ]);
+      expect(rows[0]).toEqual({ phase: 'checking', progress_total: 1 });
       const began = Date.now();
       const res = await cancelRoute(
         reviewer.request(url(`/${runId}/cancel`), { method: 'POST' }),

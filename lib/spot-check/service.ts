@@ -187,7 +187,10 @@ export const checkStep: StepHandler<SpotCheckStep, SpotCheckPhase> = async ({ ru
   const origins = [...new Set(findings.flatMap((f) => originOf(f.url) ?? []))];
   const probeUrls = origins.map(probeUrlFor);
   const urls = [...findings.map((f) => f.url), ...probeUrls];
-  await progress.update('checking', 0, urls.length);
+  // "n of N" counts the rows the reviewer asked about: the probes ride along unseen, else a run of 4 rows
+  // read "0 of 4" (the select step's total) then "0 of 5" once this step began.
+  let rowsDone = 0;
+  await progress.update('checking', 0, findings.length);
   const results = await runChecks(urls, {
     concurrency: Math.max(1, intEnv('SPOT_CHECK_CONCURRENCY', 20)),
     perHost: Math.max(1, intEnv('SPOT_CHECK_PER_HOST', 2)),
@@ -195,7 +198,11 @@ export const checkStep: StepHandler<SpotCheckStep, SpotCheckPhase> = async ({ ru
     ignoreRobots: found.request.ignoreRobots,
     signal,
     // Heartbeats on progress; a cancelled run is noticed by the signal, which stops runChecks.
-    onProgress: ({ done, total }) => void progress.update('checking', done, total).catch(() => {}),
+    onProgress: ({ index }) => {
+      if (index >= findings.length) return;
+      rowsDone += 1;
+      void progress.update('checking', rowsDone, findings.length).catch(() => {});
+    },
   });
   const probes = new Map<string, HostProbe>();
   origins.forEach((origin, i) => {
