@@ -65,6 +65,27 @@ interface RunRow {
   reconciled: boolean;
 }
 
+/** Gap percentages already computed, by audit, with the version of the Search Console data they came
+ * from (the succeeded imports' and the inspections' latest time and count). A run's sitemap entries no
+ * longer change once it is settled, so only new data changes its gap: the site page, polled every few
+ * seconds, then costs one small query per run instead of a join over each run's entries. */
+const gapCache = new Map<string, { version: string; percent: number | null }>();
+const GAP_CACHE_MAX = 2000;
+
+async function gapPercentOf(auditId: string, version: string): Promise<number | null> {
+  const cached = gapCache.get(auditId);
+  if (cached?.version === version) return cached.percent;
+  const { sitemaps } = await sitemapGaps(auditId);
+  const submitted = sitemaps.reduce((sum, file) => sum + file.submitted, 0);
+  const notIndexed = sitemaps.reduce((sum, file) => sum + file.notIndexed, 0);
+  const percent = submitted > 0 ? Math.round((notIndexed / submitted) * 1000) / 10 : null;
+  gapCache.delete(auditId);
+  gapCache.set(auditId, { version, percent });
+  // A Map iterates in insertion order: the first key is the least recently computed.
+  if (gapCache.size > GAP_CACHE_MAX) gapCache.delete(gapCache.keys().next().value as string);
+  return percent;
+}
+
 /** The runs' figures: their lists per reason, change counts and (for the newest with an import) the gap. */
 async function runsOf(ids: string[]): Promise<Map<string, SiteRunDto>> {
   const out = new Map<string, SiteRunDto>();
@@ -86,8 +107,13 @@ async function runsOf(ids: string[]): Promise<Map<string, SiteRunDto>> {
         WHERE audit_id = ANY($1::uuid[]) GROUP BY audit_id, type`,
       [ids],
     ),
-    pool().query<{ audit_id: string }>(
-      `SELECT a.id AS audit_id FROM audits a
+    pool().query<{ audit_id: string; version: string }>(
+      `SELECT a.id AS audit_id,
+              (SELECT coalesce(max(g.finished_at)::text, '') || ':' || count(*) FROM gsc_imports g
+                WHERE g.audit_id = a.id AND g.status = 'succeeded') || '|' ||
+              (SELECT coalesce(max(i.inspected_at)::text, '') || ':' || count(*) FROM gsc_inspections i
+                WHERE i.audit_id = a.id AND i.state IS NOT NULL) AS version
+         FROM audits a
         WHERE a.id = ANY($1::uuid[])
           AND (EXISTS (SELECT 1 FROM gsc_imports g WHERE g.audit_id = a.id AND g.status = 'succeeded')
                OR EXISTS (SELECT 1 FROM gsc_inspections i WHERE i.audit_id = a.id AND i.state IS NOT NULL))
@@ -111,11 +137,8 @@ async function runsOf(ids: string[]): Promise<Map<string, SiteRunDto>> {
   );
   const gaps = new Map<string, number | null>();
   await Promise.all(
-    gsc.rows.map(async ({ audit_id }) => {
-      const { sitemaps } = await sitemapGaps(audit_id);
-      const submitted = sitemaps.reduce((sum, file) => sum + file.submitted, 0);
-      const notIndexed = sitemaps.reduce((sum, file) => sum + file.notIndexed, 0);
-      gaps.set(audit_id, submitted > 0 ? Math.round((notIndexed / submitted) * 1000) / 10 : null);
+    gsc.rows.map(async ({ audit_id, version }) => {
+      gaps.set(audit_id, await gapPercentOf(audit_id, version));
     }),
   );
   for (const run of runs.rows) {
