@@ -98,6 +98,13 @@ describe('the real exports group as MANIFEST.md describes them', () => {
     ]);
     // Exported on different days: the overview's 32 redirects are not the drilldown's 29.
     expect(overview.critical?.rows[0]?.pages).not.toBe(drilldown.chartTotal);
+    // The import lists a Metadata.csv and a Chart.csv: the overview says they are the drilldown's rather
+    // than "no Metadata.csv … no Chart.csv" beside them.
+    expect(overview.warnings).toEqual([
+      'Metadata.csv belongs to the drilldown (Page with redirect) and the overview has none of its own, so which sitemap the overview covers is unknown',
+      "Chart.csv counts the drilldown's affected pages and the overview has no chart of its own, so the indexed and not-indexed totals are unknown",
+    ]);
+    expect(drilldown.warnings).toEqual([]);
   });
 
   it('dhmguide-performance: Pages.csv is read, the other tables are listed as ignored in a zip', () => {

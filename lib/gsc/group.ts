@@ -203,11 +203,13 @@ function exportsOf(folder: string, files: GscFile[], context: GroupContext): Gsc
   const isDrilldownMetadata = (m: GscFileOf<'metadata'>) =>
     descriptionOf(m).issue !== null || (hasDrilldown && !hasOverview);
   const exports: GscExport[] = [];
+  let drilldown: DrilldownExport | null = null;
   if (hasDrilldown) {
     const table = single(of('drilldown-table'), 'drilldown table (URL, Last crawled)');
     const chart = single(of('drilldown-chart'), 'drilldown chart (Date, Affected pages)');
     const meta = single(metadata.filter(isDrilldownMetadata), 'Metadata.csv with an Issue row');
-    exports.push(drilldownOf(folder, table, chart, meta));
+    drilldown = drilldownOf(folder, table, chart, meta);
+    exports.push(drilldown);
   }
   if (hasOverview) {
     const critical = single(
@@ -223,7 +225,7 @@ function exportsOf(folder: string, files: GscFile[], context: GroupContext): Gsc
       metadata.filter((m) => !isDrilldownMetadata(m)),
       'Metadata.csv without an Issue row',
     );
-    exports.push(overviewOf(folder, critical, nonCritical, chart, meta));
+    exports.push(overviewOf(folder, critical, nonCritical, chart, meta, drilldown));
   }
   if (!hasDrilldown && !hasOverview) {
     for (const m of metadata)
@@ -250,6 +252,10 @@ function exportsOf(folder: string, files: GscFile[], context: GroupContext): Gsc
     });
   }
   return exports;
+}
+
+function baseName(name: string): string {
+  return path.posix.basename(name.replace(/\\/g, '/'));
 }
 
 function namesOf(...files: (GscFile | null)[]): string[] {
@@ -306,11 +312,24 @@ function overviewOf(
   nonCritical: GscFileOf<'issues'> | null,
   chart: GscFileOf<'overview-chart'> | null,
   metadata: GscFileOf<'metadata'> | null,
+  /** The drilldown beside it in the same folder, whose Metadata.csv and Chart.csv are not the overview's. */
+  besides: DrilldownExport | null,
 ): OverviewExport {
   const warnings: string[] = [];
-  if (!metadata) warnings.push('no Metadata.csv: which sitemap the overview covers is unknown');
+  // The same import lists a Metadata.csv and a Chart.csv of the drilldown: "no Metadata.csv" beside them
+  // read as a contradiction, so the warning names whose they are.
+  const issue = besides?.description.issue;
+  if (!metadata && besides?.metadata) {
+    warnings.push(
+      `${baseName(besides.metadata.name)} belongs to the drilldown${issue ? ` (${issue})` : ''} and the overview has none of its own, so which sitemap the overview covers is unknown`,
+    );
+  } else if (!metadata) warnings.push('no Metadata.csv: which sitemap the overview covers is unknown');
   if (!critical) warnings.push('no Critical issues.csv: the reasons pages are not indexed are unknown');
-  if (!chart) warnings.push('no Chart.csv: the indexed and not-indexed totals are unknown');
+  if (!chart && besides?.chart) {
+    warnings.push(
+      `${baseName(besides.chart.name)} counts the drilldown's affected pages and the overview has no chart of its own, so the indexed and not-indexed totals are unknown`,
+    );
+  } else if (!chart) warnings.push('no Chart.csv: the indexed and not-indexed totals are unknown');
   const notIndexed = chart ? lastCount(chart.rows, (row) => row.notIndexed) : null;
   const reasons = critical?.rows.reduce((sum, row) => sum + (row.pages ?? 0), 0) ?? null;
   if (notIndexed !== null && reasons !== null && notIndexed !== reasons) {
