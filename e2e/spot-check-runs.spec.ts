@@ -62,7 +62,9 @@ test('run a spot-check again, re-check its errors, compare two runs, cancel one;
   await first.getByTestId('retry-spot-check-errors').click();
   await expect(runs).toHaveCount(2);
   await expect(runs.first()).toContainText('1 chosen row');
-  await expect(runs.first().getByTestId('spot-run-retry-of')).toContainText('run again from the run of');
+  // Runs are named by their number: two runs of the same minute read apart.
+  await expect(runs.first().locator('.spot-run__select')).toContainText('Run #2');
+  await expect(runs.first().getByTestId('spot-run-retry-of')).toContainText('run again from Run #1');
   await ended(runs.first(), /partial/i);
   await expect(panel.getByTestId('spot-item')).toHaveCount(1);
   await expect(runs.nth(1)).toContainText('Sample of 50, seed 7');
@@ -74,6 +76,10 @@ test('run a spot-check again, re-check its errors, compare two runs, cancel one;
   await ended(runs.first(), /partial/i);
   await expect(panel.getByTestId('spot-item')).toHaveCount(5);
   let comparison = await compareWithFirst(panel);
+  await expect(comparison.getByTestId('spot-compare-runs')).toContainText(/^From Run #1 \(.+\) to Run #3 /);
+  await expect(panel.getByLabel('Compare with…').locator('option').last()).toHaveText(
+    /^Run #1 · Sample of 50, seed 7 · /,
+  );
   await expect(comparison.getByTestId('spot-compare-same')).toHaveText('5 unchanged');
   await expect(comparison.getByTestId('spot-compare-verdictChanged')).toHaveText('0 verdict changed');
   await expect(comparison).toContainText('No row both runs checked has changed.');

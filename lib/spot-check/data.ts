@@ -163,7 +163,9 @@ export async function findingsToCheck(auditId: string, ids: readonly number[]): 
 const RUN_COLUMNS = `r.id, r.audit_id AS "auditId", r.status, r.phase, r.progress_done AS done,
   r.progress_total AS total, r.request, r.summary, r.error_message AS "errorMessage",
   r.created_by AS "createdBy", r.created_at AS "createdAt", r.finished_at AS "finishedAt",
-  r.cancelled_by AS "cancelledBy", r.retry_of AS "retryOf"`;
+  r.cancelled_by AS "cancelledBy", r.retry_of AS "retryOf",
+  (SELECT count(*) FROM spot_check_runs x WHERE x.audit_id = r.audit_id
+      AND (x.created_at, x.id) <= (r.created_at, r.id))::int AS number`;
 
 type RunRow = Omit<SpotCheckRunDto, 'progress' | 'phaseLabel' | 'createdAt' | 'finishedAt'> & {
   done: number;

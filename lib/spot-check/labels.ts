@@ -1,4 +1,6 @@
-// A verdict's name as the product shows it: in the app, the shared report and its PDF alike.
+// A verdict's name as the product shows it, and a run's: in the app, the shared report and its PDF alike.
+import { formatCount } from '@/lib/audits/format';
+import type { SpotCheckRunDto } from './schema';
 import type { Verdict } from './types';
 
 const LABELS: Record<Verdict, string> = {
@@ -13,4 +15,39 @@ const LABELS: Record<Verdict, string> = {
 
 export function verdictLabel(verdict: Verdict): string {
   return LABELS[verdict];
+}
+
+/** "Run #3": runs started within a minute of each other read alike by their time, never by their number. */
+export function runName(run: Pick<SpotCheckRunDto, 'number'>): string {
+  return `Run #${run.number}`;
+}
+
+/** What a run asked for, in a line. */
+export function describeRequest(run: Pick<SpotCheckRunDto, 'request'>): string {
+  const { request } = run;
+  const robots = request.ignoreRobots ? ', robots.txt ignored' : '';
+  if ('sample' in request)
+    return `Sample of ${formatCount(request.sample)}, seed ${request.seed}${request.includeAdd ? ', add list included' : ''}${robots}`;
+  if ('ids' in request)
+    return `${formatCount(request.ids.length)} chosen ${request.ids.length === 1 ? 'row' : 'rows'}${robots}`;
+  return `Every row of a filter${robots}`;
+}
+
+type NamedRun = Pick<SpotCheckRunDto, 'number' | 'request' | 'createdAt' | 'createdBy'>;
+
+/** A "Compare with…" choice: the name first, so a phone's narrow select still shows what tells runs apart. */
+export function compareChoiceLabel(run: NamedRun, formatTime: (iso: string) => string): string {
+  return `${runName(run)} · ${describeRequest(run)} · ${formatTime(run.createdAt)} · ${run.createdBy}`;
+}
+
+/**
+ * The comparison's heading line. The rows compared are those both runs took, whether or not each could
+ * fetch them: a row one run could not check shows as "Not checked" on that side.
+ */
+export function comparisonLine(
+  before: NamedRun,
+  after: NamedRun,
+  formatTime: (iso: string) => string,
+): string {
+  return `From ${runName(before)} (${formatTime(before.createdAt)}) to ${runName(after)} (${formatTime(after.createdAt)}), over the rows both runs took; a row one of them could not fetch reads “Not checked”.`;
 }

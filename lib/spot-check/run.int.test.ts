@@ -218,6 +218,15 @@ describe('the spot_check run kind', () => {
     expect(unseeded.finding_ids).toHaveLength(ids.size); // 50 asked, 7 rows: all of them
   });
 
+  it('numbers the runs in creation order (#1 the first), listed newest first', async () => {
+    const res = await listRuns(viewer.request(url('')), ctx({ id: auditId }));
+    const { runs } = (await res.json()) as { runs: SpotCheckRunDto[] };
+    expect(runs.length).toBeGreaterThan(2);
+    expect(runs.map((r) => r.number)).toEqual(runs.map((_, i) => runs.length - i));
+    const single = await runPage(runs[1]?.id as string);
+    expect(single.number).toBe(runs.length - 1);
+  });
+
   it('refuses ids that are not the audit findings and a filter over SPOT_CHECK_MAX_ROWS', async () => {
     const beyond = Math.max(...ids.values()) + 1;
     const res = await start({ ids: [ids.get('/shop/gone'), beyond] });

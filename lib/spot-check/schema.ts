@@ -80,6 +80,9 @@ export interface SpotCheckRunDto {
   cancelledBy: string | null;
   /** The run this one was started from by a retry, or null. */
   retryOf: string | null;
+  /** Its place among the audit's runs in creation order (1 = the first): runs started within the same
+   * minute read alike by their time, so the UI names them "Run #n". */
+  number: number;
 }
 
 export interface SpotCheckItemDto {

@@ -5,8 +5,10 @@
 import { useId, useState } from 'react';
 import { Alert } from '@/components/ui/alert';
 import { CursorPager, useCursorStack } from '@/components/ui/cursor-pager';
-import { formatCount, formatDateTime } from '@/lib/audits/format';
+import { useDateTimeFormat } from '@/components/ui/date-time';
+import { formatCount } from '@/lib/audits/format';
 import { useSpotCheckComparison } from '@/lib/spot-check/hooks';
+import { compareChoiceLabel, comparisonLine } from '@/lib/spot-check/labels';
 import type {
   SpotCheckChange,
   SpotCheckCompareCounts,
@@ -14,7 +16,6 @@ import type {
   SpotCheckSide,
 } from '@/lib/spot-check/schema';
 import type { Proportion, SpotCheckSummary } from '@/lib/spot-check/stats';
-import { describeRequest } from './spot-checks-runs';
 import { VerdictBadge } from './spot-checks-verdict';
 
 const COUNTS: { key: keyof SpotCheckCompareCounts; label: string }[] = [
@@ -104,15 +105,15 @@ function Changes({ changes }: { changes: SpotCheckChange[] }) {
 function Comparison({ auditId, base, other }: { auditId: string; base: string; other: string }) {
   const pages = useCursorStack();
   const comparison = useSpotCheckComparison(auditId, base, other, pages.cursor);
+  const formatTime = useDateTimeFormat();
   if (comparison.isError)
     return <Alert title="Could not compare these runs">{comparison.error.message}</Alert>;
   const data = comparison.data;
   if (!data) return <p className="muted">Comparing…</p>;
   return (
     <div className="stack" data-testid="spot-compare">
-      <p className="small muted">
-        From the run of {formatDateTime(data.base.createdAt)} to the run of{' '}
-        {formatDateTime(data.other.createdAt)}, over the rows both checked.
+      <p className="small muted" data-testid="spot-compare-runs">
+        {comparisonLine(data.base, data.other, formatTime)}
       </p>
       <ul className="spot-verdicts" aria-label="What changed">
         {COUNTS.map(({ key, label }) => (
@@ -142,6 +143,7 @@ export function SpotChecksCompare({
 }) {
   const selectId = useId();
   const [otherId, setOtherId] = useState('');
+  const formatTime = useDateTimeFormat();
   const others = runs.filter((r) => r.id !== run.id && r.summary !== null);
   if (others.length === 0) return null;
   const other = others.find((r) => r.id === otherId);
@@ -165,7 +167,7 @@ export function SpotChecksCompare({
             <option value="">Choose another finished run</option>
             {others.map((r) => (
               <option key={r.id} value={r.id}>
-                {formatDateTime(r.createdAt)} · {describeRequest(r)} · {r.createdBy}
+                {compareChoiceLabel(r, formatTime)}
               </option>
             ))}
           </select>

@@ -7,19 +7,9 @@ import { useDateTimeFormat } from '@/components/ui/date-time';
 import { ProgressBar } from '@/components/ui/progress-bar';
 import { formatCount, progressPercent } from '@/lib/audits/format';
 import { isActiveStatus } from '@/lib/audits/labels';
+import { describeRequest, runName } from '@/lib/spot-check/labels';
 import type { SpotCheckRunDto } from '@/lib/spot-check/schema';
 import { StatusBadge } from '../../_components/status-badge';
-
-/** What a run asked for, in a line. */
-export function describeRequest(run: SpotCheckRunDto): string {
-  const { request } = run;
-  const robots = request.ignoreRobots ? ', robots.txt ignored' : '';
-  if ('sample' in request)
-    return `Sample of ${formatCount(request.sample)}, seed ${request.seed}${request.includeAdd ? ', add list included' : ''}${robots}`;
-  if ('ids' in request)
-    return `${formatCount(request.ids.length)} chosen ${request.ids.length === 1 ? 'row' : 'rows'}${robots}`;
-  return `Every row of a filter${robots}`;
-}
 
 /** "Run again" and, when the run has rows it could not check, "Re-check N errors". */
 function RetryButtons({
@@ -58,6 +48,10 @@ function RetryButtons({
   );
 }
 
+function sourceName(source: SpotCheckRunDto | undefined): string {
+  return source ? runName(source) : 'an older run';
+}
+
 export function SpotChecksRuns({
   runs,
   selectedId,
@@ -80,7 +74,7 @@ export function SpotChecksRuns({
   onRetry: (runId: string, onlyErrors: boolean) => void;
 }) {
   const formatTime = useDateTimeFormat();
-  const startedAt = new Map(runs.map((run) => [run.id, run.createdAt]));
+  const byId = new Map(runs.map((run) => [run.id, run]));
   return (
     <ol className="spot-runs" aria-label="Spot-check runs">
       {runs.map((run) => {
@@ -96,7 +90,7 @@ export function SpotChecksRuns({
                 aria-pressed={isSelected}
                 onClick={() => onSelect(run.id)}
               >
-                {formatTime(run.createdAt)}
+                <span className="spot-run__name">{runName(run)}</span> · {formatTime(run.createdAt)}
               </button>
               <StatusBadge status={run.status} testId="spot-run-status" />
               <span className="muted small">
@@ -108,10 +102,7 @@ export function SpotChecksRuns({
               {run.retryOf ? (
                 <span data-testid="spot-run-retry-of">
                   {' '}
-                  · run again from{' '}
-                  {startedAt.has(run.retryOf)
-                    ? `the run of ${formatTime(startedAt.get(run.retryOf) as string)}`
-                    : 'an older run'}
+                  · run again from {sourceName(byId.get(run.retryOf))}
                 </span>
               ) : null}
             </p>

@@ -1,0 +1,40 @@
+import { describe, expect, it } from 'vitest';
+import { compareChoiceLabel, comparisonLine, describeRequest, runName, verdictLabel } from './labels';
+
+const at = (iso: string) => iso.slice(11, 16);
+const run = (number: number, request: Parameters<typeof describeRequest>[0]['request']) => ({
+  number,
+  request,
+  createdAt: '2026-12-02T00:32:10.000Z',
+  createdBy: 'Rita Reviewer',
+});
+const sample = { sample: 50, seed: 7, includeAdd: false, ignoreRobots: false };
+
+describe('run labels', () => {
+  it('name runs started in the same minute apart by their number', () => {
+    const first = run(1, sample);
+    const again = run(2, sample);
+    expect(runName(first)).toBe('Run #1');
+    expect(compareChoiceLabel(first, at)).not.toBe(compareChoiceLabel(again, at));
+    expect(comparisonLine(first, again, at)).toMatch(/^From Run #1 \(00:32\) to Run #2 \(00:32\)/);
+  });
+
+  it('put the name first in a compare choice, so a narrow select still shows it', () => {
+    expect(compareChoiceLabel(run(3, { ...sample, ignoreRobots: true }), at)).toBe(
+      'Run #3 · Sample of 50, seed 7, robots.txt ignored · 00:32 · Rita Reviewer',
+    );
+  });
+
+  it('say that the rows compared include those a run could not fetch, as the changes list them', () => {
+    expect(comparisonLine(run(1, sample), run(4, sample), at)).toContain(
+      `could not fetch reads “${verdictLabel('error')}”`,
+    );
+  });
+
+  it('describe what a run asked for', () => {
+    expect(describeRequest(run(1, { ids: [4], ignoreRobots: false }))).toBe('1 chosen row');
+    expect(describeRequest(run(1, { ...sample, includeAdd: true }))).toBe(
+      'Sample of 50, seed 7, add list included',
+    );
+  });
+});
