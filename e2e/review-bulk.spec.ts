@@ -327,7 +327,10 @@ test('the review filters by sitemap file from the file tree and the chart, and b
   expect(await total(page)).toBe('135');
 
   // A signal warning shows its count and examples, and filters the review.
-  const warning = page.getByTestId('signal-warnings').getByRole('status').filter({ hasText: 'multi_file' });
+  const warning = page
+    .getByTestId('signal-warnings')
+    .getByRole('status')
+    .filter({ has: page.locator('[data-code="multi_file"]') });
   await warning.getByText(/Show the/).click();
   await expect(warning.getByTestId('warning-examples')).toContainText(`${H}/blog/b-31`);
   await shoot(page, 'review-signal-warning', page.getByTestId('signal-warnings'));

@@ -121,8 +121,9 @@ export function WarningAlerts({
           tone="warning"
           title={isSignalWarning(warning) ? signalInfo(warning.code).label : sanityWarningTitle(warning.code)}
         >
+          {/* The code is for API users and tests (data-code), not for readers: the title says it in words. */}
           <p className="warning-text" data-code={warning.code}>
-            {warningMessage(warning, findings)} <code className="small">{warning.code}</code>
+            {warningMessage(warning, findings)}
           </p>
           <WarningExamples count={warning.count} examples={warning.examples ?? []} />
           {action?.(warning)}

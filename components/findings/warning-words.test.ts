@@ -44,6 +44,17 @@ describe('warningMessage', () => {
     }
   });
 
+  it('words the none-held clause of older audits as new ones say it', () => {
+    const old = {
+      code: 'crawl_older_than_lastmod',
+      message:
+        'The crawl (2026-11-01) is older than the newest lastmod in the sitemap (2026-11-20): every page changed since was crawled, so none is held for it',
+    };
+    expect(warningMessage(old, null)).toBe(
+      'The crawl (2026-11-01) is older than the newest lastmod in the sitemap (2026-11-20): the crawl has a row for every page changed since, so none is held',
+    );
+  });
+
   it('leaves other warnings, and a reworded one, as the server wrote them', () => {
     const other = { code: 'prune_share_high', message: 'The prune list holds 40%' };
     expect(warningMessage(other, overview(0))).toBe(other.message);

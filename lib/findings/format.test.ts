@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { PRUNE_SHARE_LIMIT } from '@/lib/reconcile/summary';
 import {
   evidenceLines,
   exportHref,
@@ -202,6 +203,13 @@ describe('sanity warnings', () => {
       expect(isSanityWarning({ code })).toBe(true);
     expect(isSanityWarning({ code: 'sitemap_too_large' })).toBe(false);
     expect(sanityWarningTitle('no_overlap')).toBe('The sitemap and the crawl do not overlap');
+  });
+
+  it('titles the prune-share warning truly for the share that raises it', () => {
+    // Raised above PRUNE_SHARE_LIMIT: a title saying "most" holds only from one half up.
+    expect(PRUNE_SHARE_LIMIT).toBeLessThan(0.5);
+    expect(sanityWarningTitle('prune_share_high')).not.toMatch(/\bmost\b/i);
+    expect(sanityWarningTitle('prune_share_high')).toBe('A large share of the sitemap would be pruned');
   });
 });
 

@@ -150,7 +150,8 @@ export function evidenceLines(finding: FindingDto): string[] {
 // ── Sanity warnings ──────────────────────────────────────────────────────────────────────────────
 
 const SANITY_TITLES: Record<string, string> = {
-  prune_share_high: 'Most of the sitemap would be pruned',
+  // Raised above PRUNE_SHARE_LIMIT (20 %), so "most" would often be untrue.
+  prune_share_high: 'A large share of the sitemap would be pruned',
   crawl_older_than_lastmod: 'The crawl is older than the sitemap',
   hosts_not_crawled: 'Some sitemap hosts were not crawled',
   no_overlap: 'The sitemap and the crawl do not overlap',

@@ -48,6 +48,17 @@ describe('reason definitions', () => {
     expect(reasonInfo('http_429').definition).toMatch(/server error/);
   });
 
+  it('says a 410 is gone for good, a 404 missing, and only 401 and 403 refuse access', () => {
+    const gone = reasonInfo('http_410');
+    expect(gone.definition).toMatch(/410 Gone: .*removed for good/);
+    expect(gone.definition).not.toBe(reasonInfo('http_404').definition);
+    expect(gone.fix).not.toMatch(/restore/);
+    for (const status of [404, 410, 400])
+      expect(reasonInfo(`http_${status}`).definition).not.toMatch(/access/);
+    for (const status of [401, 403])
+      expect(reasonInfo(`http_${status}`).definition).toMatch(/refuses access/);
+  });
+
   it('keeps the labels the lists have always shown', () => {
     expect(reasonInfo('unreached_by_crawl').label).toBe('Not reached by the crawl');
     expect(reasonInfo('reachable_not_declared').label).toBe('Reachable, not declared');

@@ -81,16 +81,34 @@ const REASONS: Record<NamedReason, ReasonInfo> = {
 
 const HTTP_REASON = /^http_(\d{3})$/;
 
+/** What a client error says about the page: 404 and 410 differ (missing vs. removed for good), and only
+ * 401 and 403 are about access. */
+function clientErrorDefinition(status: number): string {
+  if (status === 404) return 'It answers HTTP 404 Not Found: the page is missing, so search engines drop it.';
+  if (status === 410)
+    return 'It answers HTTP 410 Gone: the site says the page was removed for good, so search engines drop it.';
+  if (status === 401 || status === 403)
+    return `It answers HTTP ${status}: the page refuses access without a login or permission, so search engines cannot index it.`;
+  return `It answers HTTP ${status}, a client error: search engines do not index a page that answers it.`;
+}
+
+function clientErrorFix(status: number): string {
+  if (status === 410) return 'Remove it from the sitemap: the page is gone on purpose.';
+  if (status === 401 || status === 403)
+    return 'Remove it from the sitemap, or open the page to visitors if it should be found.';
+  return 'Remove it from the sitemap, or restore the page (or redirect it and declare the target).';
+}
+
 function httpInfo(status: number): ReasonInfo {
   const isServerError = status >= 500 || status === 429;
   return {
     label: `HTTP ${status}`,
     definition: isServerError
       ? `It answers HTTP ${status}, a server error, pruned because the audit prunes server errors (options.serverErrors).`
-      : `It answers HTTP ${status}: the page is missing or refuses access, so search engines drop it.`,
+      : clientErrorDefinition(status),
     fix: isServerError
       ? 'Check that it loads now and crawl again; remove it from the sitemap if the error stays.'
-      : 'Remove it from the sitemap, or restore the page (or redirect it and declare the target).',
+      : clientErrorFix(status),
   };
 }
 

@@ -21,7 +21,7 @@ describe('sanityWarnings', () => {
       /: 1 recently changed page the crawl did not reach is held/,
     );
     expect(sanityWarnings(facts, 0, crawl, 0)[0]?.message).toMatch(
-      /every page changed since was crawled, so none is held/,
+      /: the crawl has a row for every page changed since, so none is held$/,
     );
   });
 });

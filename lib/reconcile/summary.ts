@@ -53,7 +53,7 @@ export function sanityWarnings(
       message: `The crawl (${day(crawlTime)}) is older than the newest lastmod in the sitemap (${day(facts.newestLastmod)}): ${
         heldRecent > 0
           ? `${urls(heldRecent, 'recently changed page')} the crawl did not reach ${heldRecent === 1 ? 'is' : 'are'} held, not judged`
-          : 'every page changed since was crawled, so none is held for it'
+          : 'the crawl has a row for every page changed since, so none is held'
       }`,
     });
   }

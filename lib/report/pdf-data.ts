@@ -66,6 +66,9 @@ export interface PdfReportData {
   spotItems: ReportSpotItem[];
   gsc: GscGapsDto | null;
   generatedAt: Date;
+  /** The shared link the PDF was made from (the cover prints it: "the shared link shows them all" must
+   * say where); null when not made from a request. */
+  reportUrl: string | null;
 }
 
 function reasonRows(auditId: string, list: FindingList, reason: string, total: number, runId?: string) {
@@ -88,7 +91,11 @@ function reasonRows(auditId: string, list: FindingList, reason: string, total: n
 }
 
 /** The PDF's content; records the view. */
-export async function loadPdfReport(share: OpenShare, generatedAt = new Date()): Promise<PdfReportData> {
+export async function loadPdfReport(
+  share: OpenShare,
+  generatedAt = new Date(),
+  reportUrl: string | null = null,
+): Promise<PdfReportData> {
   await recordView(share);
   const { audit } = share;
   const findings = audit.findings;
@@ -127,5 +134,6 @@ export async function loadPdfReport(share: OpenShare, generatedAt = new Date()):
     spotItems,
     gsc,
     generatedAt,
+    reportUrl,
   };
 }

@@ -14,6 +14,7 @@ import { pool } from '@/lib/db/client';
 import { decideByIds } from '@/lib/findings/mutations';
 import { reasonInfo } from '@/lib/findings/reasons';
 import { reconciledAuditOf, urlsetXml } from '@/lib/test-support/run-audit';
+import { utcDateTime } from './format';
 import { buildReportPdf } from './pdf';
 import { loadPdfReport, PDF_ROWS_PER_REASON } from './pdf-data';
 import { openShare } from './shared';
@@ -77,6 +78,9 @@ let pdfFile = '';
 let dir = '';
 let pages = 0;
 let text: string[] = [];
+let generatedAt = new Date(0);
+let createdAt = '';
+let reportUrl = '';
 
 beforeAll(async () => {
   requirePoppler();
@@ -104,6 +108,7 @@ beforeAll(async () => {
           status: 200,
           indexable: true,
           inlinks: 50 - i,
+          depth: 1 + (i % 3),
           crawled_at: at,
         }),
       ),
@@ -120,9 +125,14 @@ beforeAll(async () => {
     role: 'reviewer',
     password: 'x'.repeat(12),
   });
-  const share = await openShare((await createShare(auditId, sharer.id, null)).token);
+  const { token } = await createShare(auditId, sharer.id, null);
+  const share = await openShare(token);
   if (!share) throw new Error('share expected');
-  const pdf = await buildReportPdf(await loadPdfReport(share, new Date('2026-12-01T09:30:00Z')));
+  // Made a day after the audit, as a reader would download it; from the link the route builds.
+  createdAt = share.audit.createdAt;
+  generatedAt = new Date(Date.parse(createdAt) + 24 * 3600_000);
+  reportUrl = `https://audits.example.org/r/${token}`;
+  const pdf = await buildReportPdf(await loadPdfReport(share, generatedAt, reportUrl));
   dir = mkdtempSync(path.join(os.tmpdir(), 'pdf-pages-'));
   pdfFile = path.join(dir, 'report.pdf');
   writeFileSync(pdfFile, pdf);
@@ -143,7 +153,11 @@ describe('the PDF, rendered', () => {
     expect(cover).toContain(NAME);
     expect(cover).toContain('pages.example');
     expect(cover).toMatch(/Shared by\s+Sam Sharer/);
-    expect(cover).toMatch(/Generated\s+1 Dec 2026, 09:30 UTC/);
+    expect(generatedAt.getTime()).toBeGreaterThan(Date.parse(createdAt));
+    expect(cover).toMatch(new RegExp(`Generated\\s+${utcDateTime(generatedAt.toISOString())}`));
+    expect(cover).toMatch(new RegExp(`Audit created\\s+${utcDateTime(createdAt)}`));
+    // The link every "the shared link shows them all" points to, printed whole.
+    expect(cover.replace(/\s+/g, '')).toContain(reportUrl);
     expect(cover).not.toMatch(/Page \d+ of/);
     expect(readdirSync(KEEP).filter((f) => f.endsWith('.png'))).toHaveLength(pages);
   });
@@ -195,6 +209,9 @@ describe('the PDF, rendered', () => {
     expect(all).toContain('Not reached by the crawl: 60 rows');
     expect(all).toMatch(/Redirects?.*: 12 rows/);
     expect(all).toContain('Add list: 25 rows');
+    // A crawled page's depth is printed where the crawl gave one (the add rows here: 1 to 3).
+    expect(all).toMatch(/new-1\s+200\s+1\s+50\s+Pending/);
+    expect(all).toMatch(/new-2\s+200\s+2\s+49\s+Pending/);
     expect(all).not.toMatch(/export the CSV/i);
   });
 });

@@ -35,9 +35,13 @@ const COLUMNS: Column[] = [
   { title: 'Inlinks', width: 38 },
   { title: 'Decision', width: 131 },
 ];
-const ROW = 23;
+const ROW = 24;
 const LINE = 10.5;
 const SEPARATOR = '#e3e6ea';
+/** The evidence line: 8 points in a dark grey, readable on paper and on a phone's PDF viewer (7.5 points
+ * in #555 was hard to read), still set apart from the URL line above it. */
+const EVIDENCE_SIZE = 8;
+const EVIDENCE_COLOUR = '#333333';
 
 const ORDER_TEXT = {
   inlinks: 'Most-linked first (inlinks in the crawl); among equal counts, the last declared first.',
@@ -73,7 +77,7 @@ function row(doc: Doc, finding: FindingDto, verdict: Verdict | undefined): void 
     decisionText(finding),
   ]);
   const left = columnLefts(doc, COLUMNS)[0] ?? doc.page.margins.left;
-  doc.font('Helvetica').fontSize(7.5).fillColor(GREY);
+  doc.font('Helvetica').fontSize(EVIDENCE_SIZE).fillColor(EVIDENCE_COLOUR);
   doc.text(fitText(doc, evidenceText(finding, verdict), contentWidth(doc) - 10), left + 8, y + LINE + 1, {
     lineBreak: false,
   });

@@ -12,6 +12,7 @@ import { formatCount } from '@/lib/audits/format';
 import { statusLabel } from '@/lib/audits/labels';
 import { clipForDisplay } from '@/lib/findings/display';
 import { listLabel, sanityWarningTitle } from '@/lib/findings/format';
+import { issueTitle } from '@/lib/findings/issue-titles';
 import { EXCLUDED_INFO } from '@/lib/findings/reasons';
 import { utcDateTime } from './format';
 import { drawReasonsPerFile, drawReasonsPerList } from './pdf-charts';
@@ -62,6 +63,12 @@ function cover(doc: Doc, data: PdfReportData): void {
   ];
   if (audit.findings?.crawlTime) pairs.push(['Crawl of', utcDateTime(audit.findings.crawlTime)]);
   keyValues(doc, pairs);
+  if (data.reportUrl) {
+    doc.y += 10;
+    paragraph(doc, 'Every row, with filters and search, at the shared link:', { size: 10, gap: 1 });
+    // Text only, like every URL here; wraps inside the width (a token has no spaces to break at).
+    paragraph(doc, data.reportUrl, { size: 10, bold: true, gap: 2 });
+  }
   doc.y += 18;
   paragraph(doc, 'Inside', { size: 11, bold: true, gap: 3 });
   const inside = ['Summary: figures, warnings and two charts of the reasons'];
@@ -79,7 +86,7 @@ function cover(doc: Doc, data: PdfReportData): void {
   doc.y += 14;
   paragraph(
     doc,
-    `Each reason shows its top ${PDF_ROWS_PER_REASON} rows with their evidence and decision; the shared link this PDF came from shows every row, and can filter and search them. This is a read-only copy: decisions are made in the app.`,
+    `Each reason shows its top ${PDF_ROWS_PER_REASON} rows with their evidence and decision; the shared link ${data.reportUrl ? 'above' : 'this PDF came from'} shows every row, and can filter and search them. This is a read-only copy: decisions are made in the app.`,
     { size: 9, colour: GREY },
   );
 }
@@ -141,8 +148,12 @@ function summary(doc: Doc, data: PdfReportData): void {
   if (audit.warnings.length === 0) paragraph(doc, 'None.', { size: 9.5, colour: GREY });
   for (const warning of audit.warnings) {
     ensureSpace(doc, 28);
-    paragraph(doc, sanityWarningTitle(warning.code), { size: 9.5, bold: true, gap: 0 });
-    paragraph(doc, `${clipForDisplay(warning.message)} (${warning.code})`, { size: 9.5, gap: 5 });
+    paragraph(doc, issueTitle(warning.code) ?? sanityWarningTitle(warning.code), {
+      size: 9.5,
+      bold: true,
+      gap: 0,
+    });
+    paragraph(doc, clipForDisplay(warning.message), { size: 9.5, gap: 5 });
   }
   if (!findings) {
     heading(doc, 'Findings', 11);

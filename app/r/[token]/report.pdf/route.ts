@@ -1,6 +1,7 @@
 // GET /r/<token>/report.pdf: the shared report as a PDF download, streamed as it is drawn (no length is
 // known beforehand). An unknown, revoked or expired token is a plain 404, the same for all three.
 import { Readable } from 'node:stream';
+import { publicOrigin } from '@/lib/auth/request';
 import { reportPdfStream } from '@/lib/report/pdf';
 import { loadPdfReport } from '@/lib/report/pdf-data';
 import { openShare, reportFileName } from '@/lib/report/shared';
@@ -10,15 +11,18 @@ export const runtime = 'nodejs';
 
 type Context = { params: Promise<{ token: string }> };
 
-export async function GET(_request: Request, { params }: Context): Promise<Response> {
-  const share = await openShare((await params).token);
+export async function GET(request: Request, { params }: Context): Promise<Response> {
+  const { token } = await params;
+  const share = await openShare(token);
   if (!share) {
     return new Response('Not found', {
       status: 404,
       headers: { 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'no-store' },
     });
   }
-  const pdf = reportPdfStream(await loadPdfReport(share));
+  // The link this PDF came from, on the origin people reach the app at (as the share panel hands it out).
+  const reportUrl = `${publicOrigin(request)}/r/${encodeURIComponent(token)}`;
+  const pdf = reportPdfStream(await loadPdfReport(share, new Date(), reportUrl));
   // A reader that goes away cancels the web stream, which destroys the document: drawing stops.
   return new Response(Readable.toWeb(pdf) as ReadableStream<Uint8Array>, {
     headers: {

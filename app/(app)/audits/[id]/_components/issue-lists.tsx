@@ -1,10 +1,12 @@
 'use client';
-// The audit's errors and warnings, each with its stable code and, for warnings about URLs, how many and
-// the first of them. Long lists show the first few until asked.
+// The audit's errors and warnings, each titled in words (its stable code only in data-code, for the API
+// minded) and, for warnings about URLs, how many and the first of them. Long lists show the first few until
+// asked.
 import { useState } from 'react';
 import { WarningExamples } from '@/components/findings/summary-parts';
 import { formatCount } from '@/lib/audits/format';
 import type { AuditDto, AuditError, AuditIssue } from '@/lib/audits/schema';
+import { issueTitle } from '@/lib/findings/issue-titles';
 
 const FIRST = 8;
 
@@ -31,11 +33,12 @@ function IssueCard({
         <ul className="issue-list">
           {shown.map((issue, index) => {
             const source = 'source' in issue ? issue.source : null;
+            const title = issueTitle(issue.code);
             return (
               // biome-ignore lint/suspicious/noArrayIndexKey: server-built list that is only ever appended to
-              <li key={`${issue.code}-${index}`} className="issue">
-                <code>{issue.code}</code>
+              <li key={`${issue.code}-${index}`} className="issue" data-code={issue.code}>
                 <div className="issue__text">
+                  {title ? <strong className="issue__title">{title}</strong> : null}
                   {issue.message}
                   {/* The source is often already in the message; repeat it only when it adds something. */}
                   {source && !issue.message.includes(source) ? (
