@@ -185,8 +185,9 @@ test('a bulk approval by filter leaves a rejected row alone unless told to overr
 
   await page.getByRole('button', { name: 'Select all matching (130)' }).click();
   await page.getByRole('button', { name: 'Approve', exact: true }).click();
-  const dialog = page.getByRole('dialog', { name: 'Approve all 130 matching rows?' });
-  await expect(dialog).toBeVisible();
+  // The title counts from the same preview as the button: 129 of the 130 change, the rejected row stays.
+  await expect(page.getByRole('dialog', { name: 'Approve 129 of the 130 matching rows?' })).toBeVisible();
+  const dialog = page.getByTestId('bulk-dialog');
   await expect(dialog.getByTestId('bulk-preview')).toHaveText(
     '129 pending rows will be approved; 1 rejected row stays rejected.',
   );
@@ -207,11 +208,13 @@ test('a bulk approval by filter leaves a rejected row alone unless told to overr
   await expect(dialog.getByTestId('bulk-preview')).toHaveText(
     'Nothing will change; 1 rejected row stays rejected; 129 rows are already approved.',
   );
+  await expect(dialog.getByRole('heading')).toHaveText('Approve the 130 matching rows?');
   await expect(dialog.getByTestId('bulk-confirm')).toHaveAttribute('aria-disabled', 'true');
   await dialog.getByLabel('Also change decided rows').check();
   await expect(dialog.getByTestId('bulk-preview')).toHaveText(
     '1 rejected row will be approved; 129 rows are already approved.',
   );
+  await expect(dialog.getByRole('heading')).toHaveText('Approve 1 of the 130 matching rows?');
   await dialog.getByRole('button', { name: 'Approve 1 row' }).click();
   await expect(dialog).toBeHidden();
   await expect(page.getByTestId('decision-status')).toHaveText('1 row approved; 129 already approved');

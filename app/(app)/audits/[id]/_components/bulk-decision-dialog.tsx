@@ -1,11 +1,12 @@
 'use client';
 // The confirmation of a decision on every row matching a filter (more than one page of rows): what it will
 // do, from the server's preview ("980 pending rows will be approved; 1 rejected row stays rejected"), with
-// a checkbox to change decided rows too. It stays open while the decision runs and when it fails, with the
+// a checkbox to change decided rows too. Its title counts from the same preview as its button. It stays open while the decision runs and when it fails, with the
 // reason, so focus stays where it was; it closes when the decision is recorded.
 import { useEffect, useId, useRef, useState } from 'react';
 import { decisionVerb, previewSentence } from '@/components/findings/decision-words';
 import { formatCount } from '@/lib/audits/format';
+import { bulkDecisionTitle } from '@/lib/findings/bulk-title';
 import { useDecisionPreview } from '@/lib/findings/hooks';
 import type { Decision, TFindingFilter } from '@/lib/findings/schema';
 
@@ -14,6 +15,7 @@ export interface BulkRequest {
   id: number;
   decision: Decision;
   filter: TFindingFilter;
+  /** The review's count of the rows, for the title until the preview has counted them. */
   total: number;
   /** What the rows are, for the title ("confirmed or dead" rows); else they are the matching rows. */
   rows?: string;
@@ -41,9 +43,7 @@ function DialogBody({ auditId, request, isBusy, error, titleId, messageId, onCon
   return (
     <>
       <div className="dialog__body">
-        <h2 id={titleId}>
-          {verb} all {formatCount(total)} {rows} {total === 1 ? 'row' : 'rows'}?
-        </h2>
+        <h2 id={titleId}>{bulkDecisionTitle(verb, rows, isCurrent ? preview.data : undefined, total)}</h2>
         <p id={messageId} data-testid="bulk-preview" aria-live="polite" aria-busy={!isCurrent}>
           {preview.isError
             ? `The rows could not be counted: ${preview.error.message}`
