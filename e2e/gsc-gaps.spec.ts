@@ -57,7 +57,8 @@ const imports: Upload[][] = [
 async function importAll(page: Page): Promise<void> {
   const section = page.getByTestId('gsc-imports');
   for (const [n, files] of imports.entries()) {
-    await section.getByTestId('gsc-import-files').setInputFiles(files);
+    // The drop zone's file input, by its label.
+    await section.getByLabel('Search Console exports').setInputFiles(files);
     await section.getByTestId('gsc-import-submit').click();
     await expect(section.getByTestId('gsc-import')).toHaveCount(n + 1);
     await expect(section.getByTestId('gsc-import').first().getByTestId('gsc-import-status')).toHaveText(
@@ -91,11 +92,17 @@ test('Search Console exports become a gap per sitemap file, with bands, flags an
 
   await openAuditTab(page, 'Search Console');
   const section = page.getByTestId('gsc-section');
-  await expect(section.getByTestId('gsc-gaps-empty')).toContainText('Import Search Console exports above');
+  // The empty state is said once, by the imports; the gaps appear once there is data.
+  await expect(section.getByTestId('gsc-imports-empty')).toContainText(
+    'the gap per sitemap file appears below',
+  );
+  await expect(section.getByTestId('gsc-gaps')).toHaveCount(0);
 
   await importAll(page);
   const gaps = page.getByTestId('gsc-gaps');
   await expect(gaps.getByTestId('gsc-property')).toContainText('78 indexed, 737 not indexed');
+  // 78 for the property and 100 for sitemap.xml alone come from different exports: said beside them.
+  await expect(gaps.getByTestId('gsc-property-source')).toContainText('need not agree');
 
   const rows = gaps.getByTestId('gsc-gap-row');
   await expect(rows).toHaveCount(2);
@@ -145,6 +152,16 @@ test('Search Console exports become a gap per sitemap file, with bands, flags an
   await expect(shared.getByTestId('report-gsc-bar')).toHaveCount(2);
   await expect(shared.locator('svg polyline')).toHaveCount(2);
   await expect(shared.getByTestId('report-gsc-property')).toContainText('737');
+  await expect(shared.getByTestId('report-gsc-property')).toContainText('need not agree');
+  // The line chart has a scale (0 to 800 for 737) and its first and last dates.
+  await expect(shared.getByTestId('report-gsc-index-y').locator('span')).toHaveText([
+    '0',
+    '200',
+    '400',
+    '600',
+    '800',
+  ]);
+  await expect(shared.getByTestId('report-gsc-index-x').locator('span').last()).toHaveText('2025-10-17');
   for (const width of [390, 1440]) {
     await report.setViewportSize({ width, height: 900 });
     await shared.screenshot({ path: path.join(shots, `gsc-gaps-report-${width}.png`) });

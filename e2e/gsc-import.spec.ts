@@ -35,7 +35,8 @@ test('import Search Console exports: loose files, a zip, and a file that cannot 
   await openAuditTab(page, 'Search Console');
   const imports = page.getByTestId('gsc-imports');
   await expect(imports.getByText('No Search Console imports yet.')).toBeVisible();
-  const files = imports.getByTestId('gsc-import-files');
+  // The drop zone's file input, by its label.
+  const files = imports.getByLabel('Search Console exports');
   const submit = imports.getByTestId('gsc-import-submit');
   await expect(submit).toBeDisabled();
 
@@ -49,6 +50,10 @@ test('import Search Console exports: loose files, a zip, and a file that cannot 
     /^Page indexing overview — 4 reasons/,
   ]);
   await expect(first).toContainText('Rita Reviewer');
+  // The import lists Metadata.csv and Chart.csv: the overview says they are the drilldown's, not "no …".
+  await expect(first).toContainText('Metadata.csv belongs to the drilldown (Page with redirect)');
+  await expect(first).not.toContainText('no Metadata.csv');
+  await expect(first).not.toContainText('no Chart.csv');
   await expect(submit).toBeDisabled();
 
   const perf = folderFiles('dhmguide-performance');

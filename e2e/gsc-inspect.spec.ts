@@ -54,6 +54,9 @@ test('URL Inspection: set the key, inspect a sample, wait for the next day’s q
   const items = section.getByTestId('gsc-item');
   await expect(items).toHaveCount(2);
   await expect(items.first()).toContainText(/Indexed|Not indexed/);
+  // Google's verdict in words, not the API's code.
+  await expect(items.getByTestId('gsc-item-verdict').first()).toHaveText(/· Google: (valid|excluded|error)$/);
+  await expect(section.getByTestId('gsc-items')).not.toContainText(/\((PASS|NEUTRAL|FAIL)\)/);
   await expect(runs.first()).toContainText(/\d indexed, \d not indexed/);
   await shoot(page, 'done');
 

@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { flagWords, formatGap, prepareGapBars, prepareIndexSeries, shortSitemapName } from './gaps-chart';
+import {
+  flagWords,
+  formatGap,
+  indexAxes,
+  prepareGapBars,
+  prepareIndexSeries,
+  shortSitemapName,
+} from './gaps-chart';
 import type { PropertyTotals, SitemapGapDto } from './gaps-shape';
 
 function row(fileId: number, gap: number | null, extra: Partial<SitemapGapDto> = {}): SitemapGapDto {
@@ -69,5 +76,36 @@ describe('formatting', () => {
     } as PropertyTotals;
     expect(prepareIndexSeries(property)).toEqual([{ date: '2025-07-25', indexed: 54, notIndexed: 93 }]);
     expect(prepareIndexSeries(null)).toEqual([]);
+  });
+});
+
+describe('indexAxes', () => {
+  const day = (i: number, indexed: number, notIndexed: number) => ({
+    date: `2025-08-${String(i + 1).padStart(2, '0')}`,
+    indexed,
+    notIndexed,
+  });
+
+  it('gives the report’s line chart a round scale over the largest count and dated ends', () => {
+    const points = Array.from({ length: 10 }, (_, i) => day(i, 78, 600 + i * 15));
+    const axes = indexAxes(points);
+    expect(axes.top).toBe(800);
+    expect(axes.yTicks).toEqual([0, 200, 400, 600, 800]);
+    expect(axes.xTicks).toEqual([
+      { index: 0, date: '2025-08-01' },
+      { index: 3, date: '2025-08-04' },
+      { index: 6, date: '2025-08-07' },
+      { index: 9, date: '2025-08-10' },
+    ]);
+  });
+
+  it('labels each day once when there are fewer days than labels, and scales small counts', () => {
+    const axes = indexAxes([day(0, 3, 1), day(1, 2, 0)]);
+    expect(axes.xTicks.map((t) => t.index)).toEqual([0, 1]);
+    expect(axes.top).toBeGreaterThanOrEqual(3);
+    expect(axes.yTicks[0]).toBe(0);
+    expect(axes.yTicks.at(-1)).toBe(axes.top);
+    expect(indexAxes([day(0, 1, 0)]).yTicks).toEqual([0, 1]);
+    expect(indexAxes([]).xTicks).toEqual([]);
   });
 });

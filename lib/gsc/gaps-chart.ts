@@ -23,6 +23,11 @@ export const BAND_LABELS: Record<GapBand, string> = {
 /** The thresholds as percentages, for reference lines and shaded bands. */
 export const BAND_LINES = { investigate: INVESTIGATE_SHARE * 100, problem: PROBLEM_SHARE * 100 };
 
+/** Why the property's totals and a file's counts need not agree: they come from different exports, which
+ * may be of different days (or, in a test, of different sites). Said next to the totals everywhere. */
+export const PROPERTY_SOURCE =
+  'These totals are the last day of the Page indexing chart; the counts per sitemap file come from the URLs the imports name one by one (drilldown tables, Performance pages, URL Inspection), so the two need not agree.';
+
 export interface GapBar {
   key: string;
   fileId: number;
@@ -85,6 +90,39 @@ export interface IndexPoint {
 export function prepareIndexSeries(property: PropertyTotals | null): IndexPoint[] {
   if (!property) return [];
   return property.series.filter((p) => p.indexed !== null || p.notIndexed !== null);
+}
+
+export interface IndexAxes {
+  /** The scale's top: a round number at or above every count. */
+  top: number;
+  /** Counts to draw a line and a label at, 0 first. */
+  yTicks: number[];
+  /** Days to label under the chart, by their index in the points: the first, the last, evenly between. */
+  xTicks: { index: number; date: string }[];
+}
+
+/** 1, 2 or 5 times a power of ten: the step of a scale a reader can read at a glance. */
+function roundStep(raw: number): number {
+  const power = 10 ** Math.floor(Math.log10(raw));
+  const step = [1, 2, 5, 10].find((m) => m * power >= raw) ?? 10;
+  return step * power;
+}
+
+/** The scale and date labels of the server-drawn "indexed and not indexed over time" chart. */
+export function indexAxes(points: readonly IndexPoint[], dates = 4): IndexAxes {
+  const max = Math.max(1, ...points.flatMap((p) => [p.indexed ?? 0, p.notIndexed ?? 0]));
+  // Pages are whole: a scale of 0.5 steps would label half pages.
+  const step = Math.max(1, roundStep(max / 4));
+  const top = Math.ceil(max / step) * step;
+  const yTicks = Array.from({ length: top / step + 1 }, (_, i) => i * step);
+  const last = points.length - 1;
+  const indexes =
+    last <= 0
+      ? [0]
+      : [...new Set(Array.from({ length: dates }, (_, i) => Math.round((i * last) / (dates - 1))))];
+  const xTicks =
+    points.length === 0 ? [] : indexes.map((index) => ({ index, date: points[index]?.date ?? '' }));
+  return { top, yTicks, xTicks };
 }
 
 /** "12.3 %" (one decimal under 10 %, none above), "—" for no value. */

@@ -13,6 +13,8 @@ import {
   formatShare,
   type GapBarsData,
   type IndexPoint,
+  indexAxes,
+  PROPERTY_SOURCE,
   prepareGapBars,
   prepareIndexSeries,
 } from '@/lib/gsc/gaps-chart';
@@ -60,10 +62,13 @@ function GapBars({ data }: { data: GapBarsData }) {
 const W = 600;
 const H = 180;
 
+/** Where a day sits across the plot, in percent: the axis labels are HTML, placed to match the SVG. */
+const xPercent = (index: number, count: number) => (count <= 1 ? 50 : (index / (count - 1)) * 100);
+
 function IndexSvg({ points }: { points: IndexPoint[] }) {
-  const max = Math.max(1, ...points.flatMap((p) => [p.indexed ?? 0, p.notIndexed ?? 0]));
-  const x = (i: number) => (points.length <= 1 ? W / 2 : (i / (points.length - 1)) * W);
-  const y = (v: number) => H - (v / max) * (H - 8);
+  const { top, yTicks, xTicks } = indexAxes(points);
+  const x = (i: number) => (xPercent(i, points.length) / 100) * W;
+  const y = (v: number) => H - (v / top) * H;
   const line = (pick: (p: IndexPoint) => number | null) =>
     points
       .map((p, i) => [i, pick(p)] as const)
@@ -75,33 +80,64 @@ function IndexSvg({ points }: { points: IndexPoint[] }) {
   return (
     <figure className="chart" data-testid="report-gsc-index">
       <figcaption>Indexed and not indexed pages over time (whole property)</figcaption>
-      <svg
-        viewBox={`0 0 ${W} ${H}`}
-        preserveAspectRatio="none"
-        className="report-gsc-index__svg"
-        role="img"
-        aria-label={`Indexed and not indexed pages per day, ${first?.date} to ${last?.date}; the days are in the table below`}
-      >
-        <line x1="0" y1={H} x2={W} y2={H} stroke="#c4c9d1" />
-        <polyline
-          points={line((p) => p.indexed)}
-          fill="none"
-          stroke={BAND_COLOURS.normal}
-          strokeWidth="2"
-          vectorEffect="non-scaling-stroke"
-        />
-        <polyline
-          points={line((p) => p.notIndexed)}
-          fill="none"
-          stroke={BAND_COLOURS.problem}
-          strokeWidth="2"
-          vectorEffect="non-scaling-stroke"
-        />
-      </svg>
+      {/* The SVG stretches to the width; its scale and dates are HTML beside it, so text never stretches. */}
+      <div className="report-gsc-index">
+        <div className="report-gsc-index__y" aria-hidden="true" data-testid="report-gsc-index-y">
+          {yTicks.map((tick) => (
+            <span key={tick} style={{ bottom: `${(tick / top) * 100}%` }}>
+              {formatCount(tick)}
+            </span>
+          ))}
+        </div>
+        <svg
+          viewBox={`0 0 ${W} ${H}`}
+          preserveAspectRatio="none"
+          className="report-gsc-index__svg"
+          role="img"
+          aria-label={`Indexed and not indexed pages per day, ${first?.date} to ${last?.date}, on a scale of 0 to ${formatCount(top)}; the days are in the table below`}
+        >
+          {yTicks.map((tick) => (
+            <line
+              key={tick}
+              x1="0"
+              x2={W}
+              y1={y(tick)}
+              y2={y(tick)}
+              stroke={tick === 0 ? '#8a919c' : '#e3e6ea'}
+              vectorEffect="non-scaling-stroke"
+            />
+          ))}
+          <polyline
+            points={line((p) => p.indexed)}
+            fill="none"
+            stroke={BAND_COLOURS.normal}
+            strokeWidth="2"
+            vectorEffect="non-scaling-stroke"
+          />
+          <polyline
+            points={line((p) => p.notIndexed)}
+            fill="none"
+            stroke={BAND_COLOURS.problem}
+            strokeWidth="2"
+            vectorEffect="non-scaling-stroke"
+          />
+        </svg>
+        <div className="report-gsc-index__x" aria-hidden="true" data-testid="report-gsc-index-x">
+          {xTicks.map((tick) => (
+            <span
+              key={tick.index}
+              data-edge={tick.index === 0 ? 'start' : tick.index === points.length - 1 ? 'end' : undefined}
+              style={{ left: `${xPercent(tick.index, points.length)}%` }}
+            >
+              {tick.date}
+            </span>
+          ))}
+        </div>
+      </div>
       <p className="muted small">
         <span style={{ color: BAND_COLOURS.normal }}>━ Indexed</span> ·{' '}
-        <span style={{ color: BAND_COLOURS.problem }}>━ Not indexed</span> · {first?.date} to {last?.date}, at
-        most {formatCount(max)} pages
+        <span style={{ color: BAND_COLOURS.problem }}>━ Not indexed</span> · pages per day, {first?.date} to{' '}
+        {last?.date}
       </p>
       <IndexPointsTable points={points} />
     </figure>
@@ -208,7 +244,7 @@ export function ReportGscSection({ gsc, rows }: { gsc: GscGapsDto | null; rows: 
                 <strong>{property.indexed === null ? '—' : formatCount(property.indexed)}</strong> indexed,{' '}
                 <strong>{property.notIndexed === null ? '—' : formatCount(property.notIndexed)}</strong> not
                 indexed; the imports name {formatCount(property.named)} URLs one by one (
-                {formatShare(property.coverage)}).
+                {formatShare(property.coverage)}). <span className="muted small">{PROPERTY_SOURCE}</span>
               </p>
             ) : null}
             {bars.isEmpty ? null : <GapBars data={bars} />}

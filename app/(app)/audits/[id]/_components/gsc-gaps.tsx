@@ -9,6 +9,7 @@ import {
   flagWords,
   formatGap,
   formatShare,
+  PROPERTY_SOURCE,
   prepareGapBars,
   prepareIndexSeries,
   shortSitemapName,
@@ -66,7 +67,10 @@ function PropertyLine({ property }: { property: PropertyTotals }) {
       The imports name {formatCount(property.named)} URLs one by one
       {property.coverage === null
         ? '.'
-        : ` (${formatShare(property.coverage)} of the ${formatCount(total)} Search Console counts).`}
+        : ` (${formatShare(property.coverage)} of the ${formatCount(total)} Search Console counts).`}{' '}
+      <span className="muted small" data-testid="gsc-property-source">
+        {PROPERTY_SOURCE}
+      </span>
     </p>
   );
 }
@@ -141,13 +145,8 @@ export function GscGaps({ auditId }: { auditId: string }) {
     );
   }
   const data = gaps.data;
-  if (!data.hasData) {
-    return (
-      <p className="muted" data-testid="gsc-gaps-empty">
-        Import Search Console exports above to see, per sitemap file, how many submitted URLs Google indexed.
-      </p>
-    );
-  }
+  // The imports above already say there are none yet (and what appears once there are): said once.
+  if (!data.hasData) return null;
   const bars = prepareGapBars(data.sitemaps);
   const series = prepareIndexSeries(data.property);
   return (
@@ -165,8 +164,8 @@ export function GscGaps({ auditId }: { auditId: string }) {
       )}
       <p className="muted small">
         Gap = not indexed ÷ submitted (distinct declared URLs). Under 10 % is normal, 10–30 % worth
-        investigating, over 30 % a problem; “est.” marks an estimate from the URLs URL Inspection sampled,
-        with its 95 % interval.
+        investigating, over 30 % a problem. “est.” marks an estimate from the sample of URLs that URL
+        Inspection checked, with its 95 % interval.
         {data.sitemapReportOn
           ? ` Last read and flags: the Sitemaps report imported ${data.sitemapReportOn}.`
           : ''}

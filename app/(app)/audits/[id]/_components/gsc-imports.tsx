@@ -2,10 +2,12 @@
 // The Search Console section's imports (issue #13): reviewers choose CSV exports or zips and import them;
 // everyone sees the imports, newest first, with what each covered, the files it ignored, its progress while
 // the worker reads it, or, when it failed, which file and line could not be read. Admins delete one.
-import { useRef, useState } from 'react';
+import { useId, useState } from 'react';
+import { FileList } from '@/app/(app)/audits/new/_components/file-list';
 import { useCan } from '@/app/session-context';
 import { Alert } from '@/components/ui/alert';
 import { ConfirmButton } from '@/components/ui/confirm-button';
+import { DropZone } from '@/components/ui/drop-zone';
 import { ProgressBar } from '@/components/ui/progress-bar';
 import { formatBytes, formatCount, formatDateTime, progressPercent } from '@/lib/audits/format';
 import { isActiveStatus } from '@/lib/audits/labels';
@@ -14,47 +16,56 @@ import { describeExport, problemPlace } from '@/lib/gsc/import-labels';
 import type { GscImportDto } from '@/lib/gsc/import-schema';
 import { StatusBadge } from '../../_components/status-badge';
 
+/** Files chosen again (a second drop, the same file twice) are listed once. */
+function withFiles(current: readonly File[], added: readonly File[]): File[] {
+  const key = (f: File) => `${f.name}:${f.size}:${f.lastModified}`;
+  const seen = new Set(current.map(key));
+  return [...current, ...added.filter((f) => !seen.has(key(f)))];
+}
+
 function ImportForm({ auditId }: { auditId: string }) {
+  const id = useId();
   const start = useStartGscImport(auditId);
-  const input = useRef<HTMLInputElement>(null);
   const [files, setFiles] = useState<File[]>([]);
   return (
     <form
-      className="gsc-import-form"
+      className="stack gsc-import-form"
+      aria-label="Import Search Console exports"
       onSubmit={(event) => {
         event.preventDefault();
         if (files.length === 0) return;
-        start.mutate(files, {
-          onSuccess: () => {
-            setFiles([]);
-            if (input.current) input.current.value = '';
-          },
-        });
+        start.mutate(files, { onSuccess: () => setFiles([]) });
       }}
     >
-      <label className="field gsc-import-form__files">
-        <span className="field__label">Search Console exports (.csv or .zip, several at once)</span>
-        <input
-          ref={input}
-          type="file"
-          multiple
-          accept=".csv,.zip,.tsv,.txt,text/csv,application/zip"
-          data-testid="gsc-import-files"
-          onChange={(event) => setFiles([...(event.target.files ?? [])])}
-        />
-      </label>
-      <button
-        type="submit"
-        className="button button--primary"
-        disabled={files.length === 0 || start.isPending}
-        data-testid="gsc-import-submit"
+      <DropZone
+        id={`${id}-files`}
+        label="Search Console exports"
+        hint=".csv files or the .zip as Search Console downloads it; several at once"
+        accept=".csv,.zip,.tsv,.txt,text/csv,application/zip"
+        multiple
+        chooseLabel="choose files"
+        onFiles={(added) => setFiles((current) => withFiles(current, added))}
       >
-        {start.isPending
-          ? 'Uploading…'
-          : files.length > 1
-            ? `Import ${formatCount(files.length)} files`
-            : 'Import'}
-      </button>
+        <FileList
+          label="Chosen exports"
+          files={files}
+          onRemove={(index) => setFiles((current) => current.filter((_, i) => i !== index))}
+        />
+      </DropZone>
+      <div>
+        <button
+          type="submit"
+          className="button button--primary"
+          disabled={files.length === 0 || start.isPending}
+          data-testid="gsc-import-submit"
+        >
+          {start.isPending
+            ? 'Uploading…'
+            : files.length > 1
+              ? `Import ${formatCount(files.length)} files`
+              : 'Import'}
+        </button>
+      </div>
       {start.isError ? <Alert title="The files could not be imported">{start.error.message}</Alert> : null}
     </form>
   );
@@ -142,7 +153,9 @@ export function GscImports({ auditId }: { auditId: string }) {
       {imports.isError ? <Alert title="Could not load the imports">{imports.error.message}</Alert> : null}
       {remove.isError ? <Alert title="The import could not be deleted">{remove.error.message}</Alert> : null}
       {imports.data && list.length === 0 ? (
-        <p className="muted small">No Search Console imports yet.</p>
+        <p className="muted small" data-testid="gsc-imports-empty">
+          No Search Console imports yet. Once one is imported, the gap per sitemap file appears below.
+        </p>
       ) : null}
       {list.length > 0 ? (
         <ol className="spot-runs" aria-label="Search Console imports">

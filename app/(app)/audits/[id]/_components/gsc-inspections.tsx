@@ -20,8 +20,19 @@ import {
   useSetGscCredentials,
   useStartGscInspection,
 } from '@/lib/gsc/hooks-inspections';
+import { inspectionVerdictWords } from '@/lib/gsc/inspection-labels';
 import type { GscInspectionItemDto, GscInspectionRunDto } from '@/lib/gsc/inspection-schema';
 import { StatusBadge } from '../../_components/status-badge';
+import { RunPeople } from './spot-checks-runs';
+
+/** A Search Console property kept whole: "sc-domain:" split at its hyphen reads as two words. */
+function PropertyName({ name }: { name: string }) {
+  return (
+    <span className="mono gsc-property-name" title={name}>
+      {name}
+    </span>
+  );
+}
 
 function KeyForm({ auditId, onDone }: { auditId: string; onDone?: () => void }) {
   const id = useId();
@@ -58,7 +69,8 @@ function KeyForm({ auditId, onDone }: { auditId: string; onDone?: () => void }) 
             onChange={(e) => setProperty(e.target.value)}
           />
           <span id={`${id}-property-hint`} className="field__hint">
-            As Search Console names it: sc-domain:example.com or https://www.example.com/
+            As Search Console names it: <PropertyName name="sc-domain:example.com" /> or{' '}
+            <PropertyName name="https://www.example.com/" />
           </span>
         </div>
         <div className="field">
@@ -110,8 +122,11 @@ function KeyPanel({ auditId }: { auditId: string }) {
   return (
     <div className="stack">
       <p data-testid="gsc-key">
-        Inspecting <strong className="mono">{key.property}</strong> as{' '}
-        <span className="mono">{key.clientEmail}</span>
+        Inspecting{' '}
+        <strong>
+          <PropertyName name={key.property} />
+        </strong>{' '}
+        as <span className="mono">{key.clientEmail}</span>
         <span className="muted small">
           {' '}
           · set by {key.createdBy}, {formatDateTime(key.createdAt)}
@@ -202,7 +217,7 @@ function RunProgress({ run }: { run: GscInspectionRunDto }) {
             ? `${run.phaseLabel}: ${formatCount(run.progress.done)} of ${formatCount(run.progress.total)}`
             : `${run.phaseLabel}…`}
       </span>
-      <ProgressBar value={progressPercent(run.progress) ?? 0} label="URL inspection progress" size="small" />
+      <ProgressBar value={progressPercent(run.progress) ?? 0} label="URL inspection progress" />
     </div>
   );
 }
@@ -234,34 +249,32 @@ function Runs({
               {formatDateTime(run.createdAt)}
             </button>
             <StatusBadge status={run.status} testId="gsc-run-status" />
-            <span className="muted small">
-              by <strong>{run.createdBy}</strong>
-            </span>
+            <RunPeople run={run} />
           </div>
           <p className="small muted spot-run__request">
-            {formatCount(run.request.sample)} URLs of <span className="mono">{run.property}</span>, seed{' '}
+            {formatCount(run.request.sample)} URLs of <PropertyName name={run.property} />, seed{' '}
             {run.request.seed}
             {run.summary
               ? ` · ${formatCount(run.summary.indexed)} indexed, ${formatCount(run.summary.notIndexed)} not indexed${run.summary.errors ? `, ${formatCount(run.summary.errors)} errors` : ''}`
               : ''}
           </p>
           {isActiveStatus(run.status) ? <RunProgress run={run} /> : null}
-          {run.status === 'cancelled' && run.cancelledBy ? (
-            <p className="small muted">Cancelled by {run.cancelledBy}</p>
-          ) : null}
           {run.errorMessage ? <p className="small field__error">{run.errorMessage}</p> : null}
           {isActiveStatus(run.status) && canReview ? (
-            <ConfirmButton
-              title="Cancel this URL inspection?"
-              message="It stops where it is now; the URLs it inspected so far stay."
-              confirmLabel="Cancel inspection"
-              dismissLabel="Keep inspecting"
-              busy={cancel.isPending && cancel.variables === run.id}
-              testId="gsc-run-cancel"
-              onConfirm={() => cancel.mutate(run.id)}
-            >
-              Cancel
-            </ConfirmButton>
+            // In a div: a flex column would stretch the button across the card.
+            <div>
+              <ConfirmButton
+                title="Cancel this URL inspection?"
+                message="It stops where it is now; the URLs it inspected so far stay."
+                confirmLabel="Cancel inspection"
+                dismissLabel="Keep inspecting"
+                busy={cancel.isPending && cancel.variables === run.id}
+                testId="gsc-run-cancel"
+                onConfirm={() => cancel.mutate(run.id)}
+              >
+                Cancel
+              </ConfirmButton>
+            </div>
           ) : null}
         </li>
       ))}
@@ -273,6 +286,18 @@ function stateLabel(item: GscInspectionItemDto): string {
   if (item.error) return `Error: ${item.error.message}`;
   if (item.state === 'indexed') return 'Indexed';
   return 'Not indexed';
+}
+
+/** Google's own verdict beside ours, in words; the raw code stays in the tooltip for whoever knows the API. */
+function VerdictWords({ verdict }: { verdict: string | null }) {
+  const words = inspectionVerdictWords(verdict);
+  if (!words) return null;
+  return (
+    <span className="muted small" title={`URL Inspection verdict ${verdict}`} data-testid="gsc-item-verdict">
+      {' '}
+      · Google: {words}
+    </span>
+  );
 }
 
 function Items({ items }: { items: GscInspectionItemDto[] }) {
@@ -299,7 +324,7 @@ function Items({ items }: { items: GscInspectionItemDto[] }) {
                 </td>
                 <td data-label="Verdict">
                   <strong>{stateLabel(item)}</strong>
-                  {item.verdict ? <span className="muted small"> ({item.verdict})</span> : null}
+                  <VerdictWords verdict={item.verdict} />
                 </td>
                 <td data-label="Coverage">{item.coverageState ?? '—'}</td>
                 <td data-label="Canonical">

@@ -88,7 +88,7 @@ function Changes({ changes }: { changes: SpotCheckChange[] }) {
                   </span>
                 )}
               </td>
-              <td data-label="Status" data-testid="spot-compare-status">
+              <td data-label="Status" className="spot-items__nowrap" data-testid="spot-compare-status">
                 {change.before.finalStatus === change.after.finalStatus
                   ? statusText(change.after)
                   : `${statusText(change.before)} → ${statusText(change.after)}`}

@@ -44,10 +44,13 @@ function NumberField(props: {
 
 export function SpotChecksForm({
   isStarting,
+  blockedBy,
   error,
   onStart,
 }: {
   isStarting: boolean;
+  /** The name of a run still going ("Run #4"): one at a time, so the site is not fetched twice over. */
+  blockedBy: string | null;
   error: Error | null;
   onStart: (request: TSpotCheckRequest) => void;
 }) {
@@ -63,7 +66,7 @@ export function SpotChecksForm({
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    if (!isSampleValid || !isSeedValid) return;
+    if (!isSampleValid || !isSeedValid || blockedBy) return;
     onStart({
       sample: sampleSize,
       ...(seedValue === undefined ? {} : { seed: seedValue }),
@@ -114,14 +117,20 @@ export function SpotChecksForm({
         for a site you own or may check, such as a staging site closed to crawlers.
       </p>
       {error ? <Alert title="The spot-check could not start">{error.message}</Alert> : null}
-      <div>
+      <div className="spot-pager">
         <button
           type="submit"
           className="button button--primary"
-          disabled={isStarting || !isSampleValid || !isSeedValid}
+          disabled={isStarting || blockedBy !== null || !isSampleValid || !isSeedValid}
+          aria-describedby={blockedBy ? `${id}-blocked` : undefined}
         >
           {isStarting ? 'Starting…' : 'Start spot-check'}
         </button>
+        {blockedBy ? (
+          <span id={`${id}-blocked`} className="field__hint" data-testid="spot-start-blocked">
+            {blockedBy} is still running: wait for it to end or cancel it to start another.
+          </span>
+        ) : null}
       </div>
     </form>
   );

@@ -63,14 +63,16 @@ export function SpotChecksItems({ items }: { items: SpotCheckItemDto[] }) {
               <td data-label="URL" className="spot-items__url">
                 <UrlText url={item.url} />
               </td>
-              <td data-label="Reason">{reasonLabel(item.reason)}</td>
+              <td data-label="Reason" className="spot-items__nowrap">
+                {reasonLabel(item.reason)}
+              </td>
               <td data-label="Verdict">
                 <div className="spot-items__verdict">
                   <VerdictBadge verdict={item.verdict} />
                   <span className="small">{item.explanation}</span>
                 </div>
               </td>
-              <td data-label="Final" className="num">
+              <td data-label="Final" className="num spot-items__nowrap">
                 {item.finalStatus ?? '—'}
               </td>
               <td data-label="Hops">

@@ -48,6 +48,27 @@ function RetryButtons({
   );
 }
 
+/** Who started a run, and who cancelled it: one name when it is the same person, not "by X … Cancelled by X". */
+export function RunPeople({
+  run,
+}: {
+  run: { status: string; createdBy: string; cancelledBy: string | null };
+}) {
+  const isCancelled = run.status === 'cancelled' && run.cancelledBy !== null;
+  return (
+    <span className="muted small" data-testid="run-people">
+      {isCancelled && run.cancelledBy === run.createdBy ? 'started and cancelled by ' : 'by '}
+      <strong>{run.createdBy}</strong>
+      {isCancelled && run.cancelledBy !== run.createdBy ? (
+        <>
+          {' '}
+          · cancelled by <strong>{run.cancelledBy}</strong>
+        </>
+      ) : null}
+    </span>
+  );
+}
+
 function sourceName(source: SpotCheckRunDto | undefined): string {
   return source ? runName(source) : 'an older run';
 }
@@ -75,6 +96,8 @@ export function SpotChecksRuns({
 }) {
   const formatTime = useDateTimeFormat();
   const byId = new Map(runs.map((run) => [run.id, run]));
+  // One run at a time: a second would fetch the same site twice over (the form says so too).
+  const hasActive = runs.some((run) => isActiveStatus(run.status));
   return (
     <ol className="spot-runs" aria-label="Spot-check runs">
       {runs.map((run) => {
@@ -93,9 +116,7 @@ export function SpotChecksRuns({
                 <span className="spot-run__name">{runName(run)}</span> · {formatTime(run.createdAt)}
               </button>
               <StatusBadge status={run.status} testId="spot-run-status" />
-              <span className="muted small">
-                by <strong>{run.createdBy}</strong>
-              </span>
+              <RunPeople run={run} />
             </div>
             <p className="small muted spot-run__request">
               {describeRequest(run)}
@@ -115,15 +136,8 @@ export function SpotChecksRuns({
                       ? `${run.phaseLabel}: ${formatCount(run.progress.done)} of ${formatCount(run.progress.total)}`
                       : `${run.phaseLabel}…`}
                 </span>
-                <ProgressBar
-                  value={run.status === 'queued' ? 0 : percent}
-                  label="Spot-check progress"
-                  size="small"
-                />
+                <ProgressBar value={run.status === 'queued' ? 0 : percent} label="Spot-check progress" />
               </div>
-            ) : null}
-            {run.status === 'cancelled' && run.cancelledBy ? (
-              <p className="small muted">Cancelled by {run.cancelledBy}</p>
             ) : null}
             {run.errorMessage ? <p className="small field__error">{run.errorMessage}</p> : null}
             {isActive && canManage ? (
@@ -143,7 +157,7 @@ export function SpotChecksRuns({
               </div>
             ) : null}
             {!isActive && canManage ? (
-              <RetryButtons run={run} isBusy={retryingId !== null} onRetry={onRetry} />
+              <RetryButtons run={run} isBusy={retryingId !== null || hasActive} onRetry={onRetry} />
             ) : null}
           </li>
         );
