@@ -310,26 +310,36 @@ export interface SitemapFilePage {
 
 /** Files in reading order, keyset-paginated on position (unique per audit: the walk numbers the files it
  * reads), and how many the audit has. Reading order is breadth first, so a page never holds a file whose
- * parent is on a later page: the pages read so far always make a tree. */
+ * parent is on a later page: the pages read so far always make a tree.
+ *
+ * While the audit runs, only the files its counters have counted are listed (issue #14 item 8: the tree
+ * never shows a file the tiles do not count yet). The walk creates and finishes one file at a time, in
+ * position order, and its counters say how many it finished: those are exactly positions 1..sitemap_files,
+ * while the rows themselves run up to a heartbeat (500 ms) ahead of the counters. */
 export async function listSitemapFiles(
   auditId: string,
   limit = 10_000,
   after?: number,
 ): Promise<SitemapFilePage> {
-  // One snapshot for the page and the count: while an audit runs, files are added between two statements,
-  // and a count read after the page said "16 files … among the first 14" of a 14-file answer.
+  // One snapshot for the counters, the page and the count: while an audit runs, files are added between
+  // two statements, and a count read after the page said "16 files … among the first 14" of a 14-file answer.
   const [files, total] = await db().$transaction(
-    [
-      db().sitemapFile.findMany({
-        where: { auditId, ...(after === undefined ? {} : { position: { gt: after } }) },
+    async (tx) => {
+      const audit = await tx.audit.findUnique({
+        where: { id: auditId },
+        select: { status: true, sitemapFiles: true },
+      });
+      const counted = audit?.status === 'running' ? { lte: audit.sitemapFiles } : {};
+      const page = await tx.sitemapFile.findMany({
+        where: { auditId, position: { ...counted, ...(after === undefined ? {} : { gt: after }) } },
         orderBy: [{ position: 'asc' }, { id: 'asc' }],
         take: limit + 1,
         // A robots.txt row keeps its body (up to 500 KiB) for the lint; the file list never shows it.
         omit: { robotsTxt: true },
-      }),
+      });
       // Counted on the (audit_id, position) index.
-      db().sitemapFile.count({ where: { auditId } }),
-    ],
+      return [page, await tx.sitemapFile.count({ where: { auditId, position: counted } })] as const;
+    },
     { isolationLevel: 'RepeatableRead' },
   );
   const page = files.slice(0, limit);

@@ -68,17 +68,28 @@ export function useAudit(id: string) {
 }
 
 /** The sitemap files, page by page in reading order (the pages read so far always make a tree: parents
- * come first). Polls with the audit: while it is active, and once more right after it finishes. */
+ * come first), with the audit they belong to: its DTO is the one source of every count shown beside them.
+ * While the audit runs the query is keyed on its counters, so the files are read again whenever the
+ * counters move, and only the files they count are shown (issue #14 item 8): the tree never runs ahead
+ * of the tiles and the progress. Once the audit is final it is read once more, as its final tree. */
 export function useSitemapFiles(id: string) {
   const audit = useAudit(id);
   const status: AuditStatus | undefined = audit.data?.status;
   const isActive = status === undefined || isActiveStatus(status);
+  const counted = audit.data?.sitemap;
+  // The walk finishes files in position order and counts them: positions 1..files are the counted files.
+  const shown = status === 'running' && counted ? counted.files : Number.POSITIVE_INFINITY;
 
   return useInfiniteQuery({
     // The phase is part of the key: files read while the audit ran are never shown as its final tree. An
     // effect that refetched on the transition missed it when the component reading the files mounted
     // after it (a tab opened just after the audit finished, while the last poll's answer was still fresh).
-    queryKey: [...auditKeys.sitemaps(id), isActive ? 'live' : 'final'],
+    queryKey: [
+      ...auditKeys.sitemaps(id),
+      ...(isActive
+        ? ['live', counted?.files ?? 0, counted?.filesFailed ?? 0, counted?.entries ?? 0]
+        : ['final']),
+    ],
     queryFn: ({ pageParam, signal }) => {
       const params = new URLSearchParams({ limit: String(SITEMAP_PAGE_SIZE) });
       if (pageParam !== null) params.set('cursor', String(pageParam));
@@ -88,12 +99,17 @@ export function useSitemapFiles(id: string) {
     },
     initialPageParam: null as number | null,
     getNextPageParam: (page) => page.nextCursor,
+    // The tree read at the previous counters stays up while the next one loads (no skeleton flash).
+    placeholderData: keepPreviousData,
     select: (data) => ({
-      items: data.pages.flatMap((page) => page.items),
-      total: data.pages[data.pages.length - 1]?.total ?? 0,
+      items: data.pages.flatMap((page) => page.items).filter((file) => file.position <= shown),
+      total: Math.min(data.pages[data.pages.length - 1]?.total ?? 0, shown),
+      audit: audit.data,
     }),
-    enabled: !audit.isError,
-    refetchInterval: (query) => (query.state.error || !isActive ? false : POLL_MS),
+    enabled: !audit.isError && audit.data !== undefined,
+    // Every move of the counters is a new key: the trees of earlier counters are dropped at once, not
+    // kept for minutes (a 50,000-file audit would hold one tree per second it ran).
+    ...(isActive ? { gcTime: 0 } : {}),
   });
 }
 

@@ -23,8 +23,8 @@ const STATUS_TONES: Record<AuditStatus | SitemapFileDto['status'], Tone> = {
   succeeded: 'success',
   partial: 'warning',
   failed: 'danger',
-  // Someone stopped it on purpose: not an error, but its results are incomplete.
-  cancelled: 'warning',
+  // Someone stopped it on purpose: not an error, and grey, so it is never taken for a Partial (amber).
+  cancelled: 'neutral',
   pending: 'neutral',
   ok: 'success',
   skipped: 'warning',
@@ -62,6 +62,21 @@ const KIND_LABELS: Record<string, string> = {
 export function kindLabel(kind: string | null): string {
   if (!kind) return 'Unknown type';
   return KIND_LABELS[kind] ?? kind;
+}
+
+/** Codes of a file its audit never finished reading: it ended first (lib/audits/mutations.ts). */
+const NOT_READ_CODES = new Set(['cancelled', 'interrupted']);
+
+/** A file its audit stopped before reading it (cancelled or failed meanwhile): not one of the files read. */
+export function isNotRead(file: Pick<SitemapFileDto, 'error'>): boolean {
+  return file.error !== null && NOT_READ_CODES.has(file.error.code);
+}
+
+/** A file's kind as the tree shows it: a file not read has none to show, and says so. */
+export function fileKindLabel(file: Pick<SitemapFileDto, 'kind' | 'status' | 'error'>): string {
+  if (file.kind) return kindLabel(file.kind);
+  if (file.status === 'pending') return 'Not read yet';
+  return isNotRead(file) ? 'Not read' : 'Unknown type';
 }
 
 const CRAWL_FORMAT_LABELS: Record<string, string> = {

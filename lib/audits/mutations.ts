@@ -1,12 +1,12 @@
-// Writes on audits outside their run's state: create (with its sources), settings, delete, and the files an
-// audit that failed leaves unfinished.
+// Writes on audits outside their run's state: create (with its sources), settings, delete, and what an
+// audit that ended mid-ingest leaves unfinished.
 import 'server-only';
 import { rm } from 'node:fs/promises';
 import path from 'node:path';
-import type pg from 'pg';
 import { db, pool } from '@/lib/db/client';
 import { uploadsDir } from '@/lib/db/config';
 import { dropAuditTables } from '@/lib/db/partitions';
+import type { DbClient } from '@/lib/db/types';
 import type { PrismaClient } from '@/lib/generated/prisma/client';
 import type { TAuditOptions, TAuditSettings } from './schema';
 
@@ -70,14 +70,49 @@ export async function updateAuditSettings(id: string, settings: Partial<TAuditSe
   return (rowCount ?? 0) > 0;
 }
 
-/** When an audit fails, the sitemap files it was still reading are marked as never finished. */
-export async function markUnfinishedFilesFailed(client: pg.PoolClient, auditId: string): Promise<void> {
-  await client.query(
-    `UPDATE sitemap_files SET status = 'failed', error_code = 'interrupted', error_message = 'Not finished: the ingest failed'
-      WHERE audit_id = $1 AND status = 'pending'`,
+/**
+ * When an audit ends in the middle of its ingest (failed or cancelled), its counters are made true: they
+ * count the files it stored (and their entries), and the file it was reading says it was never read. In
+ * the transaction that ends the run, after its row is locked: the walk's file writes hold a share lock on
+ * that row and write only while the audit runs (lib/ingest/mutations.ts), so none lands after this. An
+ * audit whose ingest had saved its results (`timings`, written with them) keeps them as they are.
+ * A cancelled ingest keeps no crawl rows (its discard drops them); a failed one keeps those it stored.
+ */
+export async function settleUnfinishedIngest(
+  client: DbClient,
+  auditId: string,
+  ended: 'failed' | 'cancelled',
+): Promise<void> {
+  const { rows } = await client.query<{ settle: boolean }>(
+    'SELECT timings IS NULL AS settle FROM audits WHERE id = $1',
     [auditId],
   );
+  if (!rows[0]?.settle) return;
+  await client.query(
+    `UPDATE sitemap_files SET status = $2, error_code = $3, error_message = $4
+      WHERE audit_id = $1 AND status = 'pending'`,
+    [auditId, ...NOT_READ[ended]],
+  );
+  await client.query(
+    `UPDATE audits a SET sitemap_files = f.files, sitemap_files_failed = f.failed, sitemap_entries = f.entries,
+       reused_files = f.reused, progress_done = f.files, progress_total = f.files,
+       crawl_rows = CASE WHEN $2 THEN 0 ELSE (SELECT count(*)::int FROM crawl_pages WHERE audit_id = $1) END,
+       crawl_rows_rejected = CASE WHEN $2 THEN 0 ELSE a.crawl_rows_rejected END
+     FROM (SELECT count(*) FILTER (WHERE error_code IS DISTINCT FROM $3)::int AS files,
+                  count(*) FILTER (WHERE status = 'failed' AND error_code IS DISTINCT FROM $3)::int AS failed,
+                  coalesce(sum(entries) FILTER (WHERE kind IS DISTINCT FROM 'index' AND kind IS DISTINCT FROM 'robots'), 0)::int AS entries,
+                  count(*) FILTER (WHERE reused_from IS NOT NULL AND status = 'ok')::int AS reused
+             FROM sitemap_files WHERE audit_id = $1) f
+    WHERE a.id = $1`,
+    [auditId, ended === 'cancelled', NOT_READ[ended][1]],
+  );
 }
+
+/** What a file the audit never finished reading says, by how the audit ended: [status, code, message]. */
+const NOT_READ = {
+  failed: ['failed', 'interrupted', 'Not read: the audit failed'],
+  cancelled: ['skipped', 'cancelled', 'Not read: the audit was cancelled'],
+} as const;
 
 /** Deletes an audit, its bulk rows (its own partitions), its findings and decisions, and its uploaded
  * files. */

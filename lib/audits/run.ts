@@ -2,7 +2,7 @@
 // goes through, which phases it reports and what each step's handler is (lib/runs does the rest).
 import { AUDIT_PHASES, type AuditPhase, type AuditStep } from '@/lib/runs/phases';
 import type { RunKind } from '@/lib/runs/types';
-import { markUnfinishedFilesFailed } from './mutations';
+import { settleUnfinishedIngest } from './mutations';
 
 export const auditRun: RunKind<AuditStep, AuditPhase> = {
   name: 'audit',
@@ -17,7 +17,9 @@ export const auditRun: RunKind<AuditStep, AuditPhase> = {
     crawlRows: 'crawl_rows',
     crawlRowsRejected: 'crawl_rows_rejected',
   },
-  onFail: markUnfinishedFilesFailed,
+  // An audit that ends mid-ingest counts what it stored, and its unread file says why it was not read.
+  onFail: (client, id) => settleUnfinishedIngest(client, id, 'failed'),
+  onCancel: (client, id) => settleUnfinishedIngest(client, id, 'cancelled'),
   // Webhooks of the audit's site hear of every finished run (lib/sites/webhooks): a settled one once its
   // site history is written (the site_history step), so their change counts are in the announcement.
   onFinished: async (id) =>
@@ -30,7 +32,9 @@ export const auditRun: RunKind<AuditStep, AuditPhase> = {
       waitingPhase: 'queued',
       failure: 'The ingest failed unexpectedly; see the worker log for details',
       handler: async () => (await import('@/lib/jobs/ingest')).ingestStep,
-      discard: async (id) => (await import('@/lib/ingest/mutations')).resetIngestRows(id),
+      // The files read stay, as the record of how far it got (their counters were settled by the cancel);
+      // the entries and crawl rows it loaded go.
+      discard: async (id) => (await import('@/lib/ingest/mutations')).dropIngestRows(id),
     },
     {
       name: 'reconcile',

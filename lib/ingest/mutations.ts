@@ -2,9 +2,10 @@
 // counts. The audit's state (claim, heartbeat, outcome) is lib/runs' to change.
 import 'server-only';
 import type pg from 'pg';
-import { db, transaction } from '@/lib/db/client';
+import { pool, transaction } from '@/lib/db/client';
 import { SqlParams } from '@/lib/db/params';
 import { dropPartition, PartitionLoad, partitionName } from '@/lib/db/partitions';
+import { RunAbandoned } from '@/lib/runs/progress';
 import type { NormalizationProfile } from '@/lib/urls/normalize';
 import { CRAWL_COLUMNS, ENTRY_COLUMNS, encodeEntries, FactsTally, type LoadFacts } from './copy-lines';
 import type { EntryWriter, FileOutcome, NewFileRecord, PreviousCopy } from './tree-types';
@@ -26,57 +27,72 @@ export async function resetIngestRows(auditId: string): Promise<void> {
   });
 }
 
+/** Drops the entries and crawl rows a cancelled ingest loaded; its file records (and counters) stay. */
+export async function dropIngestRows(auditId: string): Promise<void> {
+  await dropPartition('sitemap_entries', auditId);
+  await dropPartition('crawl_pages', auditId);
+}
+
+// Every file write of the walk is fenced by its audit still running, and holds a share lock on the audit's
+// row while it lands: a cancel or a failure (an UPDATE of that row) waits for a write under way, and a
+// write after it changes nothing and stops the walk. So what the audit settles when it ends (the files
+// it counts, lib/audits/mutations.ts settleUnfinishedIngest) is never changed by a late write.
+const running = (audit: string) =>
+  `SELECT 1 FROM audits a WHERE a.id = ${audit} AND a.status = 'running' FOR SHARE`;
+
 export async function createFileRecord(
   auditId: string,
   position: number,
   record: NewFileRecord,
 ): Promise<number> {
-  const file = await db().sitemapFile.create({
-    data: {
-      auditId,
-      position,
-      parentId: record.parentId,
-      url: record.url,
-      uploadName: record.uploadName,
-      kind: record.kind,
-      depth: record.depth,
-      status: 'pending',
-    },
-    select: { id: true },
-  });
-  return file.id;
+  const { rows } = await pool().query<{ id: number }>(
+    `INSERT INTO sitemap_files (audit_id, position, parent_id, url, upload_name, kind, depth, status)
+     SELECT $1, $2, $3, $4, $5, $6, $7, 'pending' FROM (${running('$1::uuid')}) live
+     RETURNING id`,
+    [auditId, position, record.parentId, record.url, record.uploadName, record.kind, record.depth],
+  );
+  const row = rows[0];
+  if (!row) throw new RunAbandoned();
+  return row.id;
 }
 
 export async function finishFileRecord(id: number, outcome: FileOutcome): Promise<void> {
-  await db().sitemapFile.update({
-    where: { id },
-    data: {
-      status: outcome.status,
-      kind: outcome.kind ?? undefined,
-      httpStatus: outcome.httpStatus,
-      finalUrl: outcome.finalUrl,
-      compressedBytes: outcome.compressedBytes === null ? null : BigInt(outcome.compressedBytes),
-      uncompressedBytes: outcome.uncompressedBytes === null ? null : BigInt(outcome.uncompressedBytes),
-      entries: outcome.entries,
-      partial: outcome.partial,
-      errorCode: outcome.error?.code ?? null,
-      errorMessage: outcome.error?.message ?? null,
-      errorLine: outcome.error?.line ?? null,
-      errorColumn: outcome.error?.column ?? null,
-      warnings: outcome.warnings.map(({ examples, ...w }) =>
-        examples ? { ...w, examples: examples.map((e) => ({ ...e })) } : { ...w },
-      ),
-      etag: outcome.etag ?? null,
-      lastModified: outcome.lastModified ?? null,
-      contentType: outcome.contentType ?? null,
-      contentEncoding: outcome.contentEncoding ?? null,
-      gzipped: outcome.gzipped ?? null,
-      hasBom: outcome.hasBom ?? null,
-      robotsTxt: outcome.robotsTxt ?? null,
-      reusedFrom: outcome.reusedFrom ?? null,
-      fetchedAt: new Date(),
-    },
-  });
+  const warnings = outcome.warnings.map(({ examples, ...w }) =>
+    examples ? { ...w, examples: examples.map((e) => ({ ...e })) } : { ...w },
+  );
+  const { rowCount } = await pool().query(
+    `UPDATE sitemap_files f SET status = $2, kind = coalesce($3, f.kind), http_status = $4, final_url = $5,
+       compressed_bytes = $6, uncompressed_bytes = $7, entries = $8, partial = $9, error_code = $10,
+       error_message = $11, error_line = $12, error_column = $13, warnings = $14::jsonb, etag = $15,
+       last_modified = $16, content_type = $17, content_encoding = $18, gzipped = $19, has_bom = $20,
+       robots_txt = $21, reused_from = $22, fetched_at = now()
+      WHERE f.id = $1 AND EXISTS (${running('f.audit_id')})`,
+    [
+      id,
+      outcome.status,
+      outcome.kind ?? null,
+      outcome.httpStatus,
+      outcome.finalUrl,
+      outcome.compressedBytes,
+      outcome.uncompressedBytes,
+      outcome.entries,
+      outcome.partial,
+      outcome.error?.code ?? null,
+      outcome.error?.message ?? null,
+      outcome.error?.line ?? null,
+      outcome.error?.column ?? null,
+      JSON.stringify(warnings),
+      outcome.etag ?? null,
+      outcome.lastModified ?? null,
+      outcome.contentType ?? null,
+      outcome.contentEncoding ?? null,
+      outcome.gzipped ?? null,
+      outcome.hasBom ?? null,
+      outcome.robotsTxt ?? null,
+      outcome.reusedFrom ?? null,
+    ],
+  );
+  if (rowCount !== 1) throw new RunAbandoned();
 }
 
 export interface EntryLoad {

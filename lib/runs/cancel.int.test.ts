@@ -105,7 +105,7 @@ describe('cancelling an audit', () => {
     expect((missing as AppError).code).toBe('not_found');
   });
 
-  it('stops a running ingest within a heartbeat and leaves none of its rows behind', async () => {
+  it('stops a running ingest within a heartbeat and keeps none of its entries, only the file it was reading', async () => {
     const id = await newAudit([{ role: 'sitemap', kind: 'url', url: `${origin}/slow/running.xml` }]);
     const running = runAuditStep('ingest', id);
     await until('the ingest to be mid-file', () => (served.get('/slow/running.xml')?.chunks ?? 0) >= 5);
@@ -116,9 +116,17 @@ describe('cancelling an audit', () => {
     // The worker hung up long before the file's end (60 chunks, 100 ms apart).
     expect(state?.aborted).toBe(true);
     expect(state?.chunks).toBeLessThan(30);
-    expect(await getAudit(id)).toMatchObject({ status: 'cancelled', cancelled: { by: 'Ana' } });
+    expect(await getAudit(id)).toMatchObject({
+      status: 'cancelled',
+      cancelled: { by: 'Ana' },
+      sitemap: { files: 0, entries: 0 },
+    });
     expect(await entriesOf(id)).toBe(0);
-    expect(await filesOf(id)).toBe(0);
+    // The file record stays, as the record of how far it got: not read (lib/audits/unfinished-ingest.int.test.ts).
+    const { rows } = await pool().query('SELECT status, error_code FROM sitemap_files WHERE audit_id = $1', [
+      id,
+    ]);
+    expect(rows).toEqual([{ status: 'skipped', error_code: 'cancelled' }]);
   });
 
   it('stops a reconcile blocked in Postgres, and keeps what the finished ingest stored', async () => {

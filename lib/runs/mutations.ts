@@ -153,13 +153,17 @@ export type CancelOutcome = { cancelled: true } | { cancelled: false; status: Ru
 
 /** Stops a queued or running run; its worker notices at its next heartbeat. */
 export async function cancelRun(kind: RunKind, id: string, by: string): Promise<CancelOutcome> {
-  const { rowCount } = await pool().query(
-    `UPDATE ${kind.table} SET status = 'cancelled', phase = 'cancelled', cancelled_by = $2, cancelled_at = now(),
-       finished_at = now(), claimed_at = NULL, step = NULL
-      WHERE id = $1 AND status IN ${ACTIVE}`,
-    [id, by],
-  );
-  if (rowCount === 1) return { cancelled: true };
+  const cancelled = await transaction(async (client) => {
+    const { rowCount } = await client.query(
+      `UPDATE ${kind.table} SET status = 'cancelled', phase = 'cancelled', cancelled_by = $2, cancelled_at = now(),
+         finished_at = now(), claimed_at = NULL, step = NULL
+        WHERE id = $1 AND status IN ${ACTIVE}`,
+      [id, by],
+    );
+    if (rowCount === 1) await kind.onCancel?.(client, id);
+    return rowCount === 1;
+  });
+  if (cancelled) return { cancelled: true };
   const { rows } = await pool().query<{ status: RunStatus }>(
     `SELECT status FROM ${kind.table} WHERE id = $1`,
     [id],

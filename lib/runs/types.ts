@@ -76,6 +76,9 @@ export interface RunKind<S extends string = string, P extends RunPhase = RunPhas
   counters: Readonly<Record<string, string>>;
   /** Extra writes when a run fails (in the same transaction), e.g. marking unfinished files. */
   onFail?: (client: DbClient, runId: string) => Promise<unknown>;
+  /** Extra writes when a run is cancelled (in the same transaction, after its row is updated), e.g. making
+   * its counters count what it stored. */
+  onCancel?: (client: DbClient, runId: string) => Promise<unknown>;
   /** Called once the run is in a final state (settled, failed, given up by the reaper, cancelled), after
    * that state is committed: best effort (lib/runs logs a failure and the run stands). It may be called
    * again for the same run (a failure retried, a cancel racing a failure): it must be idempotent. */

@@ -1,19 +1,21 @@
 // Issue #14 item 8: every counter shown while an audit runs agrees with the others at any moment. A real
 // ingest reads a sitemap index whose children a server on 127.0.0.1 releases one by one and a crawl
 // export it trickles (its first 5,000 rows at once, the rest after the tree is read); meanwhile the audit
-// (GET /audits/{id}) and its row in the list (GET /audits) are sampled again and again, and every sample
-// must agree with itself: progress counts what the tiles count, done ≤ total, the phase fits what is
-// counted, and nothing counts backwards.
+// (GET /audits/{id}), its row in the list (GET /audits) and its file tree (GET /audits/{id}/sitemaps) are
+// sampled again and again, and every sample must agree with itself: progress counts what the tiles count,
+// done ≤ total, the phase fits what is counted, and nothing counts backwards; and the tree, read just
+// before the audit, never shows a file or an entry more than the audit's counters claim.
 import { randomUUID } from 'node:crypto';
 import type http from 'node:http';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { insertAudit } from '@/lib/audits/mutations';
-import type { AuditDto, AuditListItemDto, AuditPage } from '@/lib/audits/schema';
+import type { AuditDto, AuditListItemDto, AuditPage, SitemapFilePage } from '@/lib/audits/schema';
 import { startTestServer, type TestServer } from '@/lib/net/test-server';
 import { testCaller } from '@/lib/test-support/auth';
 import { runAuditStep } from '@/lib/test-support/run-audit';
 import { GET as getOne } from './audits/[id]/route';
+import { GET as getFiles } from './audits/[id]/sitemaps/route';
 import { GET as list } from './audits/route';
 
 const CHILDREN = 6;
@@ -146,6 +148,19 @@ const ofAudit = (a: AuditDto): Sample => ({
   files: a.sitemap.files,
   crawlRows: a.crawl.rows,
 });
+/** What the tree shows: its files read, the URL entries of its URL sets, and any file still pending. */
+interface TreeSample {
+  files: number;
+  entries: number;
+  pending: number;
+}
+
+const ofTree = (page: SitemapFilePage): TreeSample => ({
+  files: page.items.filter((f) => f.status !== 'pending').length,
+  entries: page.items.filter((f) => f.kind === 'urlset').reduce((sum, f) => sum + f.entries, 0),
+  pending: page.items.filter((f) => f.status === 'pending').length,
+});
+
 const ofListItem = (a: AuditListItemDto): Sample => ({
   phase: a.phase,
   status: a.status,
@@ -169,11 +184,19 @@ describe('progress while an audit runs', () => {
 
     const audits: Sample[] = [];
     const items: Sample[] = [];
+    /** Each tree sample with the audit sample read right after it. */
+    const trees: { tree: TreeSample; audit: AuditDto }[] = [];
     const sample = async () => {
+      const files = await getFiles(viewer.request(`http://localhost/api/v1/audits/${id}/sitemaps`), {
+        params: Promise.resolve({ id }),
+      });
+      const tree = ofTree((await files.json()) as SitemapFilePage);
       const one = await getOne(viewer.request(`http://localhost/api/v1/audits/${id}`), {
         params: Promise.resolve({ id }),
       });
-      audits.push(ofAudit((await one.json()) as AuditDto));
+      const audit = (await one.json()) as AuditDto;
+      audits.push(ofAudit(audit));
+      trees.push({ tree, audit });
       const query = new URLSearchParams({ q: name });
       const page = (await (
         await list(viewer.request(`http://localhost/api/v1/audits?${query}`), undefined)
@@ -202,7 +225,16 @@ describe('progress while an audit runs', () => {
         if (prev) expectForward(prev, sample, where);
       }
     }
+    // The tree never runs ahead of the counters: each of its samples shows no more files read and no more
+    // URL entries than the audit read just after it counts, and no file half read while it runs.
+    for (const { tree, audit } of trees) {
+      const at = `${JSON.stringify(tree)} vs ${JSON.stringify(audit.sitemap)} (${audit.phase})`;
+      expect(tree.files, at).toBeLessThanOrEqual(audit.sitemap.files);
+      expect(tree.entries, at).toBeLessThanOrEqual(audit.sitemap.entries);
+      if (audit.status === 'running') expect(tree.pending, at).toBe(0);
+    }
     // Not vacuous: the tree was seen part read, and the crawl phase with rows already counted.
+    expect(trees.some(({ tree }) => tree.files > 1 && tree.files < CHILDREN + 1)).toBe(true);
     expect(
       audits.some((s) => s.phase === 'sitemaps' && s.progress.done > 0 && s.progress.done < s.progress.total),
     ).toBe(true);
