@@ -11,6 +11,7 @@ import { ChartTable } from './chart-table';
 const HEIGHT = 220;
 const AXIS_TICK = { fontSize: 12, fill: '#525a66' };
 const MARGIN = { top: 8, right: 16, bottom: 4, left: 4 };
+const LEGEND_TEXT = '#3b424d';
 
 function CountAxis() {
   return (
@@ -141,7 +142,13 @@ export function ListByReasonChart({
             formatter={(value, name) => [formatCount(Number(value)), name]}
             isAnimationActive={false}
           />
-          <Legend verticalAlign="bottom" iconType="square" wrapperStyle={{ fontSize: 12 }} />
+          <Legend
+            verticalAlign="bottom"
+            iconType="square"
+            wrapperStyle={{ fontSize: 12 }}
+            // Dark text beside each colour's swatch: yellow-green or orange text on white is hard to read.
+            formatter={(value) => <span style={{ color: LEGEND_TEXT }}>{value}</span>}
+          />
           {trend.series.map((series) => (
             <Bar
               key={series.key}

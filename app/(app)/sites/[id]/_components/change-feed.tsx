@@ -13,6 +13,7 @@ import { EmptyState } from '@/components/ui/empty-state';
 import { formatCount } from '@/lib/audits/format';
 import { formatLastmod } from '@/lib/findings/format';
 import { type ChangeFilters, useSiteChanges } from '@/lib/sites/hooks';
+import { runTimeLabels } from '@/lib/sites/run-times';
 import { CHANGE_TYPES, type ChangeType, type SiteChangeDto, type SiteDetailDto } from '@/lib/sites/schema';
 import { CHANGE_HINTS, CHANGE_LABELS } from './labels';
 
@@ -78,7 +79,8 @@ export function ChangeFeed({ site }: { site: SiteDetailDto }) {
   const changes = useSiteChanges(site.id, filters, site.lastCompleteAuditId);
   const counts = changes.data?.counts;
   const items = changes.data?.items ?? [];
-  const runName = new Map(site.runs.map((run) => [run.id, formatTime(run.createdAt)]));
+  // Runs named as the runs table names them (seconds when two share a minute).
+  const runName = runTimeLabels(site.runs, { withYear: true });
   const isFiltered = Boolean(filters.type || filters.since || filters.q);
 
   return (

@@ -8,17 +8,19 @@ import type { ReactNode } from 'react';
 import { Alert } from '@/components/ui/alert';
 import { Badge, type BadgeTone } from '@/components/ui/badge';
 import { CursorPager, useCursorStack } from '@/components/ui/cursor-pager';
-import { useDateTimeFormat } from '@/components/ui/date-time';
 import { EmptyState } from '@/components/ui/empty-state';
 import { formatCount } from '@/lib/audits/format';
 import { formatLastmod, reasonLabel } from '@/lib/findings/format';
 import { useAuditDiff } from '@/lib/sites/hooks';
-import { type AuditDiffItem, DIFF_TYPES, type DiffType } from '@/lib/sites/schema';
-import { DIFF_LABELS } from './labels';
+import { runBaseName, runTimeLabels } from '@/lib/sites/run-times';
+import { type AuditDiffDto, type AuditDiffItem, DIFF_TYPES, type DiffType } from '@/lib/sites/schema';
+import { DIFF_LABELS, DIFF_ROW_LABELS, LIST_NAMES } from './labels';
 
-function side(list: string | null, reason: string | null): string {
-  if (!list) return 'not on a list';
-  return reason ? `${list}: ${reasonLabel(reason)}` : list;
+/** "the prune list (HTTP 404)"; "no list" for a URL on none. */
+function onList(list: string | null, reason: string | null): string {
+  if (!list) return 'no list';
+  const name = LIST_NAMES[list] ?? `the ${list} list`;
+  return reason ? `${name} (${reasonLabel(reason)})` : name;
 }
 
 const TONES: Record<DiffType, BadgeTone> = {
@@ -48,13 +50,19 @@ function diffDetail(item: AuditDiffItem): ReactNode {
         </>
       );
     case 'new_problem':
-      return <>{side(item.toList, item.toReason)}</>;
+      return <>Now on {onList(item.toList, item.toReason)}</>;
     case 'fixed_problem':
-      return <>was {side(item.fromList, item.fromReason)}</>;
+      return <>No longer on {onList(item.fromList, item.fromReason)}</>;
     case 'reason_changed':
-      return (
+      return item.fromList === item.toList && item.toList !== null ? (
         <>
-          {side(item.fromList, item.fromReason)} → <strong>{side(item.toList, item.toReason)}</strong>
+          On {LIST_NAMES[item.toList] ?? `the ${item.toList} list`}: {reasonLabel(item.fromReason ?? '')} →{' '}
+          <strong>{reasonLabel(item.toReason ?? '')}</strong>
+        </>
+      ) : (
+        <>
+          Was on {onList(item.fromList, item.fromReason)}, now on{' '}
+          <strong>{onList(item.toList, item.toReason)}</strong>
         </>
       );
     case 'url_added':
@@ -95,7 +103,7 @@ function DiffRows({ from, to, type }: { from: string; to: string; type: DiffType
             >
               <span className="change-feed__head">
                 <Badge tone={TONES[item.type]} dot={false}>
-                  {DIFF_LABELS[item.type]}
+                  {DIFF_ROW_LABELS[item.type]}
                 </Badge>
                 <span className="change-feed__url">{item.url}</span>
               </span>
@@ -111,10 +119,33 @@ function DiffRows({ from, to, type }: { from: string; to: string; type: DiffType
   );
 }
 
+/** Every row of the diff: a row per type and URL, so the types' counts add up to it. */
+function diffTotal(counts: AuditDiffDto['counts']): number {
+  return DIFF_TYPES.reduce((sum, type) => sum + counts[type], 0);
+}
+
+/** "From <time> to <time>" with each run's name once: a scheduled run's name carries its date already, and
+ * two runs of one minute get their seconds (run-times.ts). */
+function DiffSides({ from, to }: Pick<AuditDiffDto, 'from' | 'to'>) {
+  // Read in the browser (the diff is fetched there), so the reader's zone is safe.
+  const times = runTimeLabels([from, to], { withYear: true });
+  const fromName = runBaseName(from.name);
+  const toName = runBaseName(to.name);
+  const isSameName = fromName === toName;
+  return (
+    <p className="muted" data-testid="diff-sides">
+      {isSameName ? `${fromName}: from` : 'From'} the run of{' '}
+      <Link href={`/audits/${from.id}`}>{times.get(from.id)}</Link>
+      {isSameName ? '' : ` (${fromName})`} to the run of{' '}
+      <Link href={`/audits/${to.id}`}>{times.get(to.id)}</Link>
+      {isSameName ? '' : ` (${toName})`}
+    </p>
+  );
+}
+
 export function DiffView({ siteId }: { siteId: string }) {
   const searchParams = useSearchParams();
   const pathname = usePathname();
-  const formatTime = useDateTimeFormat();
   const from = searchParams.get('from') ?? '';
   const to = searchParams.get('to') ?? '';
   const asked = searchParams.get('type');
@@ -148,13 +179,7 @@ export function DiffView({ siteId }: { siteId: string }) {
         <div className="page-header__title">
           {back}
           <h1>Compare runs</h1>
-          {data ? (
-            <p className="muted" data-testid="diff-sides">
-              From <Link href={`/audits/${data.from.id}`}>{data.from.name}</Link> (
-              {formatTime(data.from.createdAt)}) to <Link href={`/audits/${data.to.id}`}>{data.to.name}</Link>{' '}
-              ({formatTime(data.to.createdAt)})
-            </p>
-          ) : null}
+          {data ? <DiffSides from={data.from} to={data.to} /> : null}
         </div>
       </div>
       {overview.isError && !data ? (
@@ -171,6 +196,9 @@ export function DiffView({ siteId }: { siteId: string }) {
                 onClick={() => setType(null)}
               >
                 All
+                <span className="filter-chip__n" data-testid="diff-count-all">
+                  {data ? formatCount(diffTotal(data.counts)) : '…'}
+                </span>
               </button>
               {DIFF_TYPES.map((value) => (
                 <button
@@ -188,6 +216,10 @@ export function DiffView({ siteId }: { siteId: string }) {
                 </button>
               ))}
             </fieldset>
+            <p className="muted small" data-testid="diff-note">
+              What the two runs declare, compared. The Changes tab counts a URL as removed only once two
+              complete runs in a row miss it; missed once, its removal is pending.
+            </p>
             <DiffRows key={type ?? ''} from={from} to={to} type={type} />
           </div>
         </section>

@@ -1,4 +1,6 @@
-// Words for the site page: how a run started, what a change event or a difference is called.
+// Words for the site page: how a run started, what a change event or a difference is called. A diff and the
+// change feed count removals differently (a URL missing from the newer of two runs; a URL missing from one or
+// two complete runs in a row), so their names say which, and the same pair of runs reads without contradiction.
 import type { ChangeType, DiffType, RunTrigger } from '@/lib/sites/schema';
 
 export const TRIGGER_LABELS: Record<RunTrigger, string> = {
@@ -11,7 +13,7 @@ export const CHANGE_LABELS: Record<ChangeType, string> = {
   url_added: 'Added',
   url_lastmod_changed: 'Lastmod changed',
   url_removed_pending: 'Removal pending',
-  url_removed_confirmed: 'Removed (confirmed)',
+  url_removed_confirmed: 'Removed (missed twice)',
 };
 
 export const CHANGE_HINTS: Record<ChangeType, string> = {
@@ -21,12 +23,31 @@ export const CHANGE_HINTS: Record<ChangeType, string> = {
   url_removed_confirmed: 'Missing from two complete runs in a row',
 };
 
+/** A diff's filter chips: what each counts. */
 export const DIFF_LABELS: Record<DiffType, string> = {
-  url_added: 'Added',
-  url_removed: 'Removed',
+  url_added: 'Only in the newer run',
+  url_removed: 'Only in the older run',
   url_lastmod_changed: 'Lastmod changed',
   new_problem: 'New problems',
   fixed_problem: 'Fixed problems',
   reason_changed: 'Reason changed',
   moved: 'Moved',
+};
+
+/** A diff's row: what this one URL is. */
+export const DIFF_ROW_LABELS: Record<DiffType, string> = {
+  url_added: 'Only in the newer run',
+  url_removed: 'Only in the older run',
+  url_lastmod_changed: 'Lastmod changed',
+  new_problem: 'New problem',
+  fixed_problem: 'Fixed problem',
+  reason_changed: 'Reason changed',
+  moved: 'Moved',
+};
+
+/** A list's name in a sentence ("on the prune list"). */
+export const LIST_NAMES: Record<string, string> = {
+  prune: 'the prune list',
+  add: 'the add list',
+  held: 'the held list',
 };

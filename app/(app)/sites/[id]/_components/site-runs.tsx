@@ -1,11 +1,11 @@
 'use client';
 // The site's runs, newest first: when, how started, outcome (complete or not), declared URLs, prune and add,
-// sitemap files reused on a 304, and the change events each wrote; a link to each audit. Ticking two runs
+// sitemap files reused (the server answered 304 Not Modified), and the change events each wrote; a link to each audit. Ticking two runs
 // offers their diff (older → newer). A table on wide screens, a card per run on a phone (globals.css).
 import Link from 'next/link';
 import { useState } from 'react';
-import { useDateTimeFormat } from '@/components/ui/date-time';
 import { formatCount } from '@/lib/audits/format';
+import { runTimeLabels } from '@/lib/sites/run-times';
 import type { SiteDetailDto, SiteRunDto } from '@/lib/sites/schema';
 import { RunOutcome } from '../../_components/run-outcome';
 import { TRIGGER_LABELS } from './labels';
@@ -16,8 +16,8 @@ function ChangesCell({ run }: { run: SiteRunDto }) {
   if (total === 0) return <span className="muted small">{run.complete ? 'None' : '—'}</span>;
   return (
     <span className="small" data-testid="run-changes" data-value={total}>
-      +{formatCount(url_added)} added · {formatCount(url_lastmod_changed)} lastmod ·{' '}
-      {formatCount(url_removed_pending)} pending · {formatCount(url_removed_confirmed)} removed
+      +{formatCount(url_added)} added · {formatCount(url_lastmod_changed)} lastmod changed ·{' '}
+      {formatCount(url_removed_pending)} removal pending · {formatCount(url_removed_confirmed)} removed
     </span>
   );
 }
@@ -31,7 +31,10 @@ function useComparePair(): [string[], (id: string, on: boolean) => void] {
 }
 
 export function SiteRuns({ site }: { site: SiteDetailDto }) {
-  const formatTime = useDateTimeFormat();
+  // The names the trend charts' axis gives the runs, with the year: runs of one minute get their seconds.
+  // The site page is read in the browser only, so the reader's zone is safe.
+  const names = runTimeLabels(site.runs, { withYear: true });
+  const formatTime = (run: SiteRunDto) => names.get(run.id) ?? run.createdAt;
   const [chosen, toggle] = useComparePair();
   const byId = new Map(site.runs.map((run) => [run.id, run]));
   const pair = chosen
@@ -65,7 +68,12 @@ export function SiteRuns({ site }: { site: SiteDetailDto }) {
               <th scope="col">Declared</th>
               <th scope="col">Prune</th>
               <th scope="col">Add</th>
-              <th scope="col">Reused (304)</th>
+              <th
+                scope="col"
+                title="Sitemap files the server answered 304 Not Modified for: read again from the previous run"
+              >
+                Reused files
+              </th>
               <th scope="col">Changes</th>
               <th scope="col">Compare</th>
             </tr>
@@ -74,7 +82,7 @@ export function SiteRuns({ site }: { site: SiteDetailDto }) {
             {site.runs.map((run) => (
               <tr key={run.id} data-testid="site-run" data-id={run.id} data-trigger={run.trigger}>
                 <td className="table__name site-table__name">
-                  <Link href={`/audits/${run.id}`}>{formatTime(run.createdAt)}</Link>
+                  <Link href={`/audits/${run.id}`}>{formatTime(run)}</Link>
                   <span className="site-table__meta muted small">
                     {TRIGGER_LABELS[run.trigger]} · {run.name}
                   </span>
@@ -91,7 +99,7 @@ export function SiteRuns({ site }: { site: SiteDetailDto }) {
                 <td data-label="Add" className="num">
                   {run.findings ? formatCount(run.findings.add.total) : '—'}
                 </td>
-                <td data-label="Reused (304)" className="num" data-testid="run-reused">
+                <td data-label="Reused files" className="num" data-testid="run-reused">
                   {formatCount(run.reusedFiles)}
                 </td>
                 <td data-label="Changes">
@@ -105,7 +113,7 @@ export function SiteRuns({ site }: { site: SiteDetailDto }) {
                       onChange={(event) => toggle(run.id, event.target.checked)}
                       data-testid="compare-run"
                     />
-                    <span className="visually-hidden">Compare the run of {formatTime(run.createdAt)}</span>
+                    <span className="visually-hidden">Compare the run of {formatTime(run)}</span>
                   </label>
                 </td>
               </tr>

@@ -1,6 +1,7 @@
 'use client';
 // The site's settings (admins): whether an unreached prune row may be approved only once it is confirmed
-// across two crawls (the previous complete audit of the site had it unreached too).
+// across two crawls (the previous complete audit of the site had it unreached too). Saved on each change,
+// which a polite status line then says.
 import { useUpdateSite } from '@/lib/sites/hooks';
 import type { SiteDetailDto } from '@/lib/sites/schema';
 
@@ -33,6 +34,10 @@ export function SiteSettings({ site }: { site: SiteDetailDto }) {
             </span>
           </span>
         </label>
+        {/* Always in the page, so a screen reader hears "Saved" when it fills in. */}
+        <p className="muted small site-settings__status" role="status" data-testid="site-settings-status">
+          {update.isPending ? 'Saving…' : update.isSuccess ? 'Saved' : ''}
+        </p>
         {update.isError ? (
           <p className="field__error" role="alert">
             Not saved: {update.error.message}

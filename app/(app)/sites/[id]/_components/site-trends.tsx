@@ -6,20 +6,16 @@ import {
   ListByReasonChart,
   PercentTrendChart,
 } from '@/components/charts/site-trend-charts';
+import { runTimeLabels } from '@/lib/sites/run-times';
 import type { SiteRunDto } from '@/lib/sites/schema';
 import { prepareSiteTrends } from '@/lib/sites/trends';
 
-// Short enough for a phone's axis; the page is rendered in the browser only, so the reader's zone is safe.
-const AXIS_TIME = new Intl.DateTimeFormat(undefined, {
-  day: 'numeric',
-  month: 'short',
-  hour: '2-digit',
-  minute: '2-digit',
-});
-
 export function SiteTrends({ runs }: { runs: SiteRunDto[] }) {
   if (runs.length === 0) return null;
-  const trends = prepareSiteTrends(runs, (run) => AXIS_TIME.format(new Date(run.createdAt)));
+  // Without the year, short enough for a phone's axis; the page is rendered in the browser only, so the
+  // reader's zone is safe. Distinct across all runs, so a tick names the same run as the runs table below.
+  const labels = runTimeLabels(runs);
+  const trends = prepareSiteTrends(runs, (run) => labels.get(run.id) ?? run.createdAt);
   return (
     <section className="card" aria-labelledby="site-trends-title">
       <div className="card__header">
