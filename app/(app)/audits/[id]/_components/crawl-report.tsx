@@ -1,4 +1,6 @@
-// What happened to the crawl export: detected format, column mapping and the first rejected rows.
+// What happened to the crawl export: detected format, column mapping and the first rejected rows. On a phone
+// the column chips take the card's full width, below their term: beside it they had ~150 px and broke
+// "canonical_url" mid-word.
 import { CRAWL_FIELD_LABELS, type CrawlField } from '@/lib/audits/crawl-fields';
 import { formatCount } from '@/lib/audits/format';
 import { crawlFormatLabel } from '@/lib/audits/labels';
@@ -23,7 +25,7 @@ export function CrawlReport({ audit }: { audit: AuditDto }) {
           <p className="muted">No crawl export was given with this audit, so it cannot be reconciled.</p>
         ) : (
           <>
-            <dl className="kv">
+            <dl className="kv crawl-report__kv">
               <dt>Source</dt>
               <dd data-testid="crawl-source">{crawl.source?.name}</dd>
               <dt>Format</dt>
@@ -32,12 +34,12 @@ export function CrawlReport({ audit }: { audit: AuditDto }) {
               <dd>{formatCount(crawl.rows)}</dd>
               <dt>Rows rejected</dt>
               <dd>{formatCount(crawl.rowsRejected)}</dd>
-              <dt>Mapped columns</dt>
-              <dd>
+              <dt className="crawl-report__wide">Mapped columns</dt>
+              <dd className="crawl-report__wide">
                 {mapped.length === 0 ? (
                   <span className="muted">None</span>
                 ) : (
-                  <ul className="chips" data-testid="crawl-mapped-columns">
+                  <ul className="chips crawl-report__chips" data-testid="crawl-mapped-columns">
                     {mapped.map(([field, header]) => (
                       <li key={field} className="chip">
                         {fieldLabel(field)}
@@ -51,12 +53,12 @@ export function CrawlReport({ audit }: { audit: AuditDto }) {
                   </ul>
                 )}
               </dd>
-              <dt>Unmapped columns</dt>
-              <dd>
+              <dt className="crawl-report__wide">Unmapped columns</dt>
+              <dd className="crawl-report__wide">
                 {crawl.unmappedColumns.length === 0 ? (
                   <span className="muted">None</span>
                 ) : (
-                  <ul className="chips" data-testid="crawl-unmapped-columns">
+                  <ul className="chips crawl-report__chips" data-testid="crawl-unmapped-columns">
                     {crawl.unmappedColumns.map((column) => (
                       <li key={column} className="chip mono">
                         {column}

@@ -42,11 +42,14 @@ function RuleItem({ rule }: { rule: LintRuleDto }) {
       <details>
         <summary>
           <span className="hygiene-rule__title">{rule.title}</span>{' '}
-          <code className="muted small">{rule.code}</code>{' '}
           <span className="hygiene-rule__count">{formatCount(rule.count)}</span>
         </summary>
         <p className="small">
           <strong>Fix:</strong> {rule.fix}
+        </p>
+        {/* The code is for the API, the CLI's --json and a search in the docs; the title says it for people. */}
+        <p className="muted small hygiene-rule__code">
+          Rule <code>{rule.code}</code>
         </p>
         {rule.examples.length > 0 ? (
           <ul className="hygiene-examples small">
@@ -69,9 +72,21 @@ function RuleItem({ rule }: { rule: LintRuleDto }) {
   );
 }
 
-function RuleGroups({ rules }: { rules: LintRuleDto[] }) {
-  if (rules.length === 0)
-    return <p data-testid="hygiene-clean">No rule fired: the sitemap files are clean.</p>;
+/** No rule fired: the files are well-formed, which says nothing of whether their URLs belong in them (the
+ * dirt below judges that), so the sentence points there rather than calling the files clean. */
+function NoRuleFired({ flagged }: { flagged: number }) {
+  return (
+    <p data-testid="hygiene-clean">
+      No hygiene rule fired: the sitemap files are well-formed.{' '}
+      {flagged === 0
+        ? 'No file has more than 1 % of its entries on the prune list either.'
+        : `What they list is another matter: ${flagged === 1 ? '1 file has' : `${formatCount(flagged)} files have`} more than 1 % of their entries on the prune list (Files by dirt, below).`}
+    </p>
+  );
+}
+
+function RuleGroups({ rules, flagged }: { rules: LintRuleDto[]; flagged: number }) {
+  if (rules.length === 0) return <NoRuleFired flagged={flagged} />;
   return (
     <>
       {GROUPS.map((group) => {
@@ -98,6 +113,16 @@ function RuleGroups({ rules }: { rules: LintRuleDto[] }) {
   );
 }
 
+/** "1 of 2 files has…", "All 3 files have…", "The one file has…": the verb agrees with the count. */
+function flaggedSentence(flagged: number, total: number): string {
+  const share = (whose: string) => `more than 1 % of ${whose} entries on the prune list.`;
+  if (flagged === 0) return `No file has ${share('its')}`;
+  if (total === 1) return `The one file has ${share('its')}`;
+  if (flagged === total) return `All ${formatCount(total)} files have ${share('their')}`;
+  const has = flagged === 1 ? `has ${share('its')}` : `have ${share('their')}`;
+  return `${formatCount(flagged)} of ${formatCount(total)} files ${has}`;
+}
+
 function FileRanking({
   files,
   total,
@@ -114,11 +139,7 @@ function FileRanking({
   if (total === 0) return <p className="muted">No file lists URLs.</p>;
   return (
     <>
-      <p className="muted small">
-        {flagged === 0
-          ? 'No file has more than 1 % of its entries on the prune list.'
-          : `${formatCount(flagged)} of ${formatCount(total)} files have more than 1 % of their entries on the prune list.`}
-      </p>
+      <p className="muted small">{flaggedSentence(flagged, total)}</p>
       <ol className="hygiene-files" data-testid="hygiene-files">
         {files.map((file) => (
           <li key={file.fileId} className="hygiene-file" data-flagged={file.flagged}>
@@ -143,6 +164,37 @@ function FileRanking({
         </p>
       ) : null}
     </>
+  );
+}
+
+/** What the stored rows could not judge, and how to get it judged: a new audit reads what this one lacks (a
+ * re-check re-reads the same rows, so it would not help). */
+function NotJudged({ codes }: { codes: string[] }) {
+  const robots = codes.includes('robots_disallowed');
+  const serving = codes.filter((code) => code !== 'robots_disallowed');
+  return (
+    <div className="hygiene-not-judged small" data-testid="hygiene-not-judged">
+      <p>
+        <strong>Not judged for this audit:</strong> {codes.map(ruleTitle).join('; ')}.
+      </p>
+      <ul>
+        {robots ? (
+          <li>
+            This audit read no robots.txt (its sitemaps were uploaded or given by their own URL). A new audit
+            started from the site's address or its robots.txt reads it, and its Hygiene tab judges this rule.
+          </li>
+        ) : null}
+        {serving.length > 0 ? (
+          <li>
+            This audit was read before the serving facts (Content-Type, gzip, BOM) were stored; a new audit of
+            the same sitemaps stores them.
+          </li>
+        ) : null}
+      </ul>
+      <p className="muted">
+        In a build pipeline, <code>sitemap-audit lint</code> judges them too (docs/hygiene.md).
+      </p>
+    </div>
   );
 }
 
@@ -272,11 +324,9 @@ export function HygieneSection({ auditId, hasFindings }: { auditId: string; hasF
         {data?.checkedAt ? (
           <>
             <p className="muted small">
-              Checked <DateTime iso={data.checkedAt} />
-              {notJudged.length > 0
-                ? `. Not judged from the stored files: ${notJudged.map(ruleTitle).join('; ')} (run sitemap-audit lint on the site for those).`
-                : '.'}
+              Checked <DateTime iso={data.checkedAt} />.
             </p>
+            {notJudged.length > 0 ? <NotJudged codes={notJudged} /> : null}
             {typeof data.summary?.siteUrl === 'string' ? (
               <UploadSiteUrl
                 current={data.summary.siteUrl}
@@ -287,7 +337,7 @@ export function HygieneSection({ auditId, hasFindings }: { auditId: string; hasF
                 onRecheck={(siteUrl) => recheck.mutate(siteUrl)}
               />
             ) : null}
-            <RuleGroups rules={data.rules} />
+            <RuleGroups rules={data.rules} flagged={data.filesFlagged} />
           </>
         ) : null}
       </section>
@@ -304,7 +354,10 @@ export function HygieneSection({ auditId, hasFindings }: { auditId: string; hasF
         </section>
       ) : null}
       {hasFindings ? (
-        <SitemapSetBuilder auditId={auditId} />
+        <SitemapSetBuilder
+          auditId={auditId}
+          siteUrl={typeof data?.summary?.siteUrl === 'string' ? data.summary.siteUrl : null}
+        />
       ) : (
         <p className="muted small">The corrected sitemap set is built from a reconciled audit's decisions.</p>
       )}

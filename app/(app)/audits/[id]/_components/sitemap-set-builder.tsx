@@ -1,7 +1,8 @@
 'use client';
 // "Build corrected sitemap": the options of the corrected set (gzip, URLs per file, base URL), its
 // before/after summary as the approved decisions leave it, and a download link to the zip. The link is a
-// plain anchor: the server streams the zip as an attachment while it writes it.
+// plain anchor: the server streams the zip as an attachment while it writes it. Left empty, the base URL is
+// the site URL the Hygiene tab judged the files against (given with "Re-check with this site URL").
 import { useId, useState } from 'react';
 import { QueryStatus } from '@/components/ui/query-status';
 import { formatCount } from '@/lib/audits/format';
@@ -12,6 +13,7 @@ import { DEFAULT_MAX_URLS, MAX_URLS_LIMIT, type SitemapSetSummaryDto } from '@/l
 const SECTIONS_SHOWN = 10;
 
 const filesText = (n: number) => `${formatCount(n)} ${n === 1 ? 'file' : 'files'}`;
+const urlsText = (n: number) => `${formatCount(n)} ${n === 1 ? 'URL' : 'URLs'}`;
 
 function isBaseValid(text: string): boolean {
   return text === '' || (/^https?:\/\/[^/?#\s]+(\/[^?#\s]*)?$/i.test(text) && URL.canParse(text));
@@ -29,46 +31,54 @@ function Summary({ summary }: { summary: SitemapSetSummaryDto }) {
     ['Replaced by the crawled URL', formatCount(summary.replaced)],
     ['Added (approved add rows)', formatCount(summary.added)],
     ['Duplicates merged', formatCount(summary.duplicates)],
-    ['URLs in the corrected set', `${formatCount(summary.after.urls)} in ${filesText(summary.after.files)}`],
+    [
+      'URLs in the corrected set',
+      `${formatCount(summary.after.urls)} in ${filesText(summary.after.files)} + the index`,
+    ],
   ];
   const sections = summary.after.sections.slice(0, SECTIONS_SHOWN);
   const more = summary.after.sections.length - sections.length + summary.after.moreSections;
   return (
-    <div className="stack" data-testid="sitemap-set-summary">
-      <div className="table-wrap">
-        <table className="table">
-          <caption className="visually-hidden">Before and after</caption>
-          <tbody>
-            {rows.map(([label, value]) => (
-              <tr key={label}>
-                <th scope="row">{label}</th>
-                <td className="num">{value}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
+    <div className="stack sitemap-set__result" data-testid="sitemap-set-summary">
+      <table className="sitemap-set__summary">
+        <caption className="visually-hidden">Before and after</caption>
+        <tbody>
+          {rows.map(([label, value]) => (
+            <tr key={label}>
+              <th scope="row">{label}</th>
+              <td className="num">{value}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      {/* Right under the figures: why the number of files changes (one per section, not one per input). */}
+      {sections.length > 0 && (
+        <p className="small" data-testid="sitemap-set-sections">
+          The corrected set is grouped by section (a URL's first path segment), at most{' '}
+          {urlsText(summary.options.maxUrls)} a file:{' '}
+          {sections.map((s) => `${s.name}-sitemap (${urlsText(s.urls)}, ${filesText(s.files)})`).join(', ')}
+          {more > 0 ? `, and ${formatCount(more)} more sections` : ''}; sitemap-index.xml lists them at{' '}
+          <span className="mono">{summary.options.base}</span>.
+        </p>
+      )}
       {removed.length > 0 && (
         <p className="small">
           Removed by reason:{' '}
           {removed.map(([reason, n]) => `${reasonLabel(reason)} (${formatCount(n)})`).join(', ')}.
         </p>
       )}
-      {sections.length > 0 && (
-        <p className="small" data-testid="sitemap-set-sections">
-          Files by section:{' '}
-          {sections
-            .map((s) => `${s.name}-sitemap (${formatCount(s.urls)} URLs, ${filesText(s.files)})`)
-            .join(', ')}
-          {more > 0 ? `, and ${formatCount(more)} more sections` : ''}, plus sitemap-index.xml listing them at{' '}
-          <span className="mono">{summary.options.base}</span>.
-        </p>
-      )}
     </div>
   );
 }
 
-export function SitemapSetBuilder({ auditId }: { auditId: string }) {
+export function SitemapSetBuilder({
+  auditId,
+  siteUrl,
+}: {
+  auditId: string;
+  /** The site URL the lint judged the files against: the base URL until another is typed. */
+  siteUrl: string | null;
+}) {
   const id = useId();
   const [gzip, setGzip] = useState(true);
   const [maxText, setMaxText] = useState(String(DEFAULT_MAX_URLS));
@@ -76,11 +86,12 @@ export function SitemapSetBuilder({ auditId }: { auditId: string }) {
   const maxUrls = Number(maxText);
   const isMaxValid = Number.isInteger(maxUrls) && maxUrls >= 1 && maxUrls <= MAX_URLS_LIMIT;
   const base = baseText.trim();
+  const defaultBase = siteUrl !== null && siteUrl !== '' && isBaseValid(siteUrl) ? siteUrl : '';
   const isValid = isMaxValid && isBaseValid(base);
   const options: SetOptions = {
     gzip,
     maxUrls: isMaxValid ? maxUrls : DEFAULT_MAX_URLS,
-    base: isBaseValid(base) ? base : '',
+    base: isBaseValid(base) ? base || defaultBase : '',
   };
   const summary = useSitemapSetSummary(auditId, options);
   return (
@@ -95,7 +106,7 @@ export function SitemapSetBuilder({ auditId }: { auditId: string }) {
         crawled URL and the approved add rows added, grouped into one file per section. Pending and rejected
         rows change nothing.
       </p>
-      <div className="spot-form__fields">
+      <div className="sitemap-set__fields">
         <div className="field">
           <label htmlFor={`${id}-max`} className="field__label">
             URLs per file
@@ -125,7 +136,7 @@ export function SitemapSetBuilder({ auditId }: { auditId: string }) {
             className="input"
             type="url"
             inputMode="url"
-            placeholder={summary.data?.options.base ?? 'https://www.example.com/'}
+            placeholder={defaultBase || (summary.data?.options.base ?? 'https://www.example.com/')}
             value={baseText}
             aria-invalid={!isBaseValid(base)}
             aria-describedby={`${id}-base-hint`}
@@ -133,12 +144,12 @@ export function SitemapSetBuilder({ auditId }: { auditId: string }) {
           />
           <span id={`${id}-base-hint`} className={isBaseValid(base) ? 'field__hint' : 'field__error'}>
             {isBaseValid(base)
-              ? 'Where the files will be served; the index lists them there. Empty: the site’s origin.'
+              ? `Where the files will be served; the index lists them there. Empty: ${defaultBase ? 'the site URL the files were judged against' : 'the site’s origin'}.`
               : 'Give an absolute http(s) URL, without a query.'}
           </span>
         </div>
       </div>
-      <label className="spot-form__check">
+      <label className="sitemap-set__check">
         <input type="checkbox" checked={gzip} onChange={(e) => setGzip(e.target.checked)} />
         Gzip the sitemap files (.xml.gz)
       </label>
