@@ -184,6 +184,7 @@ interface AuditListRow {
   crawl_rows: number;
   crawl_given: boolean;
   reconciled: boolean;
+  failure: string | null;
   prune: number;
   add: number;
   held: number;
@@ -217,7 +218,11 @@ export async function listAudits(query: TAuditListQuery): Promise<AuditPage> {
        -- Per page row, on the primary keys: a join the planner may turn into a scan of every audit's counts.
        LEFT JOIN LATERAL (
          SELECT id, name, status, phase, progress_done, progress_total, created_at, finished_at, sitemap_files,
-                sitemap_entries, crawl_rows, reconciled_at IS NOT NULL AS reconciled
+                sitemap_entries, crawl_rows, reconciled_at IS NOT NULL AS reconciled,
+                -- Why a failed audit failed, for its row: the run's message, else its first error's (cut
+                -- in SQL: a message can quote the input).
+                CASE WHEN status = 'failed' THEN left(coalesce(error_message,
+                  CASE WHEN jsonb_typeof(errors) = 'array' THEN errors->0->>'message' END), 300) END AS failure
            FROM audits WHERE id = p.id) a ON true
        LEFT JOIN LATERAL (
          SELECT coalesce(sum(n) FILTER (WHERE list = 'prune'), 0)::int AS prune,
@@ -266,6 +271,7 @@ function toAuditListItem(row: AuditListRow & { id: string }): AuditListItemDto {
     finishedAt: row.finished_at?.toISOString() ?? null,
     sitemap: { files: row.sitemap_files, entries: row.sitemap_entries },
     crawl: { rows: row.crawl_rows, given: row.crawl_given },
+    failure: row.failure,
     findings: row.reconciled
       ? { prune: row.prune, add: row.add, held: row.held, decided: row.decided }
       : null,

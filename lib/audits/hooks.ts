@@ -21,7 +21,8 @@ import type {
 import { SITEMAP_PAGE_SIZE } from './sitemap-pages';
 
 const POLL_MS = 1000;
-const PAGE_SIZE = 25;
+/** Audits per page of the list (the list says how many pages there are from it). */
+export const AUDIT_LIST_PAGE_SIZE = 25;
 
 /** The list's filters, as the URL carries them. */
 export type AuditListFilters = Pick<TAuditListQuery, 'status' | 'q'>;
@@ -40,7 +41,7 @@ export function useAudits(filters: AuditListFilters, cursor: string | null) {
   return useQuery({
     queryKey: auditKeys.list(filters, cursor),
     queryFn: ({ signal }) => {
-      const params = new URLSearchParams({ limit: String(PAGE_SIZE) });
+      const params = new URLSearchParams({ limit: String(AUDIT_LIST_PAGE_SIZE) });
       if (filters.status) params.set('status', filters.status);
       if (filters.q) params.set('q', filters.q);
       if (cursor) params.set('cursor', cursor);

@@ -204,6 +204,9 @@ export interface AuditListItemDto {
   finishedAt: string | null;
   sitemap: { files: number; entries: number };
   crawl: { rows: number; given: boolean };
+  /** Why a failed audit failed (its message, else its first error's; up to 300 characters); null unless
+   * failed. */
+  failure: string | null;
   /** Findings per list and how many of them are decided (approved or rejected); null until reconciled. */
   findings: { prune: number; add: number; held: number; decided: number } | null;
 }

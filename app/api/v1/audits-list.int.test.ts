@@ -103,6 +103,34 @@ describe('GET /api/v1/audits', () => {
     expect(plain.body.items[0]?.crawl.given).toBe(false);
   });
 
+  it('says why a failed audit failed: its message, else its first error; nothing for the others', async () => {
+    // A token of their own: the other tests count the audits carrying `token`.
+    const own = `why${randomUUID().slice(0, 8)}`;
+    const [failed, withErrors, succeeded] = ['Failed A', 'Failed B', 'Fine'].map(() => randomUUID());
+    for (const [id, name] of [
+      [failed, 'Failed A'],
+      [withErrors, 'Failed B'],
+      [succeeded, 'Fine'],
+    ] as const)
+      await insertAudit(id ?? '', `${name} ${own}`, { normalization: 'exact' }, []);
+    await pool().query(
+      `UPDATE audits SET status = 'failed', error_message = $2, created_at = '2025-01-01' WHERE id = $1`,
+      [failed, 'The worker stopped. It was restarted twice.'],
+    );
+    await pool().query(
+      `UPDATE audits SET status = 'failed', errors = $2::jsonb, created_at = '2025-01-01' WHERE id = $1`,
+      [withErrors, JSON.stringify([{ code: 'http_error', message: 'sitemap.xml answered HTTP 404' }])],
+    );
+    await pool().query(
+      `UPDATE audits SET status = 'succeeded', error_message = 'stale', created_at = '2025-01-01' WHERE id = $1`,
+      [succeeded],
+    );
+    const byName = async (name: string) => (await page({ q: `${name} ${own}` })).body.items[0]?.failure;
+    expect(await byName('Failed A')).toBe('The worker stopped. It was restarted twice.');
+    expect(await byName('Failed B')).toBe('sitemap.xml answered HTTP 404');
+    expect(await byName('Fine')).toBeNull();
+  });
+
   it('filters by status', async () => {
     for (const status of ['failed', 'succeeded'] as const) {
       const pages = await allPages({ q: token, status, limit: '4' });

@@ -1,6 +1,12 @@
 // One audit of the list: name and age, status with live progress, findings per list and how much of
 // them is reviewed. A table row on wide screens; globals.css stacks its cells at phone width.
 import Link from 'next/link';
+import {
+  crawlRowsText,
+  entriesText,
+  noFindingsText,
+  notReviewedText,
+} from '@/components/findings/audit-list-words';
 import { ProgressBar } from '@/components/ui/progress-bar';
 import { formatCount, progressPercent, reviewedShare } from '@/lib/audits/format';
 import { progressText } from '@/lib/audits/progress';
@@ -38,11 +44,27 @@ function StatusCell({ audit }: { audit: AuditListItemDto }) {
 function FindingsCells({ audit }: { audit: AuditListItemDto }) {
   const findings = audit.findings;
   if (!findings) {
-    const why = !audit.crawl.given ? 'No crawl export' : 'Not reconciled yet';
+    const isFailed = audit.status === 'failed';
     return (
-      <td className="audit-list__counts" data-label="Findings" colSpan={2}>
-        <span className="muted small">{why}</span>
-      </td>
+      <>
+        <td className="audit-list__counts" data-label="Findings">
+          <span
+            className={`small ${isFailed ? 'audit-list__failure' : 'muted'}`}
+            data-testid="list-no-findings"
+            title={isFailed && audit.failure ? audit.failure : undefined}
+          >
+            {noFindingsText(audit)}
+          </span>
+        </td>
+        <td className="audit-list__reviewed" data-label="Reviewed">
+          <span className="muted" aria-hidden="true">
+            —
+          </span>
+          <span className="visually-hidden" data-testid="list-not-reviewed">
+            {notReviewedText(audit)}
+          </span>
+        </td>
+      </>
     );
   }
   const share = reviewedShare(findings);
@@ -84,8 +106,8 @@ export function AuditListRow({ audit }: { audit: AuditListItemDto }) {
       <td className="table__name audit-list__name">
         <Link href={`/audits/${audit.id}`}>{audit.name}</Link>
         <span className="audit-list__meta muted small">
-          <RelativeTime iso={audit.createdAt} /> · {formatCount(audit.sitemap.entries)} entries
-          {audit.crawl.given ? ` · ${formatCount(audit.crawl.rows)} crawl rows` : ''}
+          <RelativeTime iso={audit.createdAt} /> · {entriesText(audit.sitemap.entries)}
+          {audit.crawl.given ? ` · ${crawlRowsText(audit.crawl.rows)}` : ''}
         </span>
       </td>
       <td className="audit-list__status" data-label="Status">

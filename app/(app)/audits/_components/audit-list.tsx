@@ -5,11 +5,11 @@ import Link from 'next/link';
 import { usePathname, useSearchParams } from 'next/navigation';
 import { useCallback, useMemo } from 'react';
 import { useCan } from '@/app/session-context';
+import { auditsTotalText, pageOfText } from '@/components/findings/audit-list-words';
 import { Alert } from '@/components/ui/alert';
 import { CursorPager, useCursorStack } from '@/components/ui/cursor-pager';
 import { EmptyState } from '@/components/ui/empty-state';
-import { formatCount } from '@/lib/audits/format';
-import { type AuditListFilters, useAudits } from '@/lib/audits/hooks';
+import { AUDIT_LIST_PAGE_SIZE, type AuditListFilters, useAudits } from '@/lib/audits/hooks';
 import { statusLabel } from '@/lib/audits/labels';
 import { AUDIT_STATUSES, type AuditStatus } from '@/lib/audits/schema';
 import { AuditListFiltersBar } from './audit-list-filters';
@@ -139,11 +139,12 @@ function AuditListPages({ filters, onClear }: { filters: AuditListFilters; onCle
         </table>
         {page ? (
           <div className="table__foot audit-list__foot">
-            <span data-testid="audit-list-total">
-              {formatCount(page.total)} audit{page.total === 1 ? '' : 's'}
-              {isFiltered ? ' match' : ''}
-            </span>
-            <CursorPager stack={stack} nextCursor={page.nextCursor} busy={audits.isPlaceholderData} />
+            <span data-testid="audit-list-total">{auditsTotalText(page.total, isFiltered)}</span>
+            <CursorPager stack={stack} nextCursor={page.nextCursor} busy={audits.isPlaceholderData}>
+              <span data-testid="audit-list-page">
+                {pageOfText(stack.page, page.total, AUDIT_LIST_PAGE_SIZE)}
+              </span>
+            </CursorPager>
           </div>
         ) : null}
       </div>
