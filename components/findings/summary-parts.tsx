@@ -205,7 +205,10 @@ export function ReasonCharts({
         )}
         {perList.foldedReasons > 0 ? (
           <p className="muted small">
-            {formatCount(perList.foldedReasons)} smaller reasons are grouped as “Other reasons”.
+            {perList.foldedReasons === 1
+              ? '1 smaller reason is'
+              : `${formatCount(perList.foldedReasons)} smaller reasons are`}{' '}
+            grouped as “Other reasons”.
           </p>
         ) : null}
       </figure>

@@ -61,7 +61,9 @@ export function drawReasonsPerList(doc: Doc, data: ReasonsPerListData): void {
   if (data.emptyLists.length > 0)
     notes.push(`Nothing in ${data.emptyLists.map((l) => listLabel(l)).join(' or ')}.`);
   if (data.foldedReasons > 0)
-    notes.push(`${data.foldedReasons} smaller reasons are drawn together as "Other reasons".`);
+    notes.push(
+      `${data.foldedReasons === 1 ? '1 smaller reason is' : `${data.foldedReasons} smaller reasons are`} drawn together as "Other reasons".`,
+    );
   doc.y += 3;
   if (notes.length > 0) paragraph(doc, notes.join(' '), { size: 8, colour: GREY, gap: 6 });
 }

@@ -10,7 +10,7 @@ import { reasonInfo } from '@/lib/findings/reasons';
 import type { FindingDto } from '@/lib/findings/schema';
 import { verdictLabel } from '@/lib/spot-check/labels';
 import type { Verdict } from '@/lib/spot-check/types';
-import { shortEvidence } from './format';
+import { countText, shortEvidence } from './format';
 import { PDF_ROWS_PER_REASON, type PdfListSection, type PdfReasonRows } from './pdf-data';
 import {
   BLACK,
@@ -161,7 +161,7 @@ export async function listSection(
     doc.y += 4;
     paragraph(
       doc,
-      `${formatCount(list.folded.reasons)} smaller reasons (${formatCount(list.folded.rows)} rows) have no section here: the shared link lists them (${listLabel(list.list)} tab).`,
+      `${list.folded.reasons === 1 ? '1 smaller reason' : `${formatCount(list.folded.reasons)} smaller reasons`} (${countText(list.folded.rows, 'row')}) ${list.folded.reasons === 1 ? 'has' : 'have'} no section here: the shared link lists ${list.folded.reasons === 1 ? 'it' : 'them'} (${listLabel(list.list)} tab).`,
       { size: 9, gap: 4 },
     );
   }

@@ -14,7 +14,7 @@ import { clipForDisplay } from '@/lib/findings/display';
 import { listLabel, sanityWarningTitle } from '@/lib/findings/format';
 import { issueTitle } from '@/lib/findings/issue-titles';
 import { EXCLUDED_INFO } from '@/lib/findings/reasons';
-import { utcDateTime } from './format';
+import { countText, utcDateTime } from './format';
 import { drawReasonsPerFile, drawReasonsPerList } from './pdf-charts';
 import { PDF_ROWS_PER_REASON, type PdfReportData } from './pdf-data';
 import { gscSection } from './pdf-gsc';
@@ -78,7 +78,7 @@ function cover(doc: Doc, data: PdfReportData): void {
     for (const list of data.lists)
       inside.push(
         list.total > 0
-          ? `${listLabel(list.list)} list: ${formatCount(list.total)} rows, by reason`
+          ? `${listLabel(list.list)} list: ${countText(list.total, 'row')}, by reason`
           : `${listLabel(list.list)} list: nothing`,
       );
   }
@@ -135,13 +135,13 @@ function summary(doc: Doc, data: PdfReportData): void {
     ],
     [
       'Sitemap URLs',
-      `${formatCount(audit.sitemap.entries)} entries, ${formatCount(audit.sitemap.uniqueUrls)} unique`,
+      `${countText(audit.sitemap.entries, 'entry', 'entries')}, ${formatCount(audit.sitemap.uniqueUrls)} unique`,
     ],
     [
       'Crawl rows',
       `${formatCount(audit.crawl.rows)} read, ${formatCount(audit.crawl.rowsRejected)} rejected`,
     ],
-    ['Reviewed', findings ? `${formatCount(reviewed)} of ${formatCount(total)} rows decided` : '—'],
+    ['Reviewed', findings ? `${formatCount(reviewed)} of ${countText(total, 'row')} decided` : '—'],
   ]);
 
   heading(doc, 'Warnings', 11);

@@ -9,9 +9,10 @@ import { rankReasons } from '@/lib/findings/chart-data';
 import { decisionLabel, LIST_HINTS, listLabel } from '@/lib/findings/format';
 import { reasonInfo } from '@/lib/findings/reasons';
 import { type FindingPage, type FindingsOverview, LISTS } from '@/lib/findings/schema';
-import { shortEvidence, utcDateTime } from '@/lib/report/format';
+import { countText, shortEvidence, utcDateTime } from '@/lib/report/format';
 import { type ReportView, reportHref } from '@/lib/report/shared';
 import type { Verdict } from '@/lib/spot-check/types';
+import { BreakableUrl } from './breakable-url';
 import { definitionTitle, ReasonDefinitions } from './report-definitions';
 import { ReportFilters } from './report-filters';
 
@@ -70,13 +71,15 @@ export function ReportFindings({
   const reasons = ranked.map(([reason]) => reason);
   const filtered = Boolean(view.reason || view.q);
   const signals = [...new Set(page.items.flatMap((finding) => finding.signals))].sort();
+  // A Note column only where some row of the page has one: empty, it took the URLs' room.
+  const hasNotes = page.items.some((finding) => Boolean(finding.note));
   return (
     <section className="card report-section" aria-labelledby="report-list-heading">
       <Tabs base={base} view={view} findings={findings} />
       <div className="card__header">
         <h2 id="report-list-heading">{listLabel(view.list)} list</h2>
         <span className="muted small" data-testid="report-list-total" data-value={page.total}>
-          {formatCount(page.total)} {filtered ? 'matching ' : ''}rows
+          {countText(page.total, filtered ? 'matching row' : 'row', filtered ? 'matching rows' : 'rows')}
           {page.items.length > 0 && page.total > page.items.length && to <= page.total
             ? ` · showing ${formatCount(from)}–${formatCount(to)}`
             : ''}
@@ -113,14 +116,14 @@ export function ReportFindings({
                 <th scope="col">Decision</th>
                 <th scope="col">Decided by</th>
                 <th scope="col">Decided at</th>
-                <th scope="col">Note</th>
+                {hasNotes ? <th scope="col">Note</th> : null}
               </tr>
             </thead>
             <tbody>
               {page.items.map((finding) => (
                 <tr key={finding.id} data-testid="report-row">
-                  <td data-label="URL" className="report-table__url">
-                    {finding.url}
+                  <td data-label="URL" className="report-table__url report-table__url--words">
+                    <BreakableUrl url={finding.url} />
                   </td>
                   <td
                     data-label="Reason"
@@ -152,9 +155,11 @@ export function ReportFindings({
                   >
                     {finding.decidedAt ? utcDateTime(finding.decidedAt) : '—'}
                   </td>
-                  <td data-label="Note" className="report-table__note small">
-                    {finding.note ?? ''}
-                  </td>
+                  {hasNotes ? (
+                    <td data-label="Note" className="report-table__note small">
+                      {finding.note ?? ''}
+                    </td>
+                  ) : null}
                 </tr>
               ))}
             </tbody>

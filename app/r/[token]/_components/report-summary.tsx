@@ -29,7 +29,9 @@ export function ReportSummary({
       <div className="card__header">
         <h2 id="report-summary-heading">Summary</h2>
         {findings?.crawlTime ? (
-          <span className="muted small">Crawl of {utcDateTime(findings.crawlTime)}</span>
+          <span className="muted small report-summary__crawl">
+            Crawl of {utcDateTime(findings.crawlTime)}
+          </span>
         ) : null}
       </div>
       <div className="card__body stack">
