@@ -58,7 +58,7 @@ async function importAll(page: Page): Promise<void> {
   const section = page.getByTestId('gsc-imports');
   for (const [n, files] of imports.entries()) {
     // The drop zone's file input, by its label.
-    await section.getByLabel('Search Console exports').setInputFiles(files);
+    await section.getByLabel('Search Console exports', { exact: true }).setInputFiles(files);
     await section.getByTestId('gsc-import-submit').click();
     await expect(section.getByTestId('gsc-import')).toHaveCount(n + 1);
     await expect(section.getByTestId('gsc-import').first().getByTestId('gsc-import-status')).toHaveText(

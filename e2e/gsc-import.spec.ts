@@ -36,7 +36,7 @@ test('import Search Console exports: loose files, a zip, and a file that cannot 
   const imports = page.getByTestId('gsc-imports');
   await expect(imports.getByText('No Search Console imports yet.')).toBeVisible();
   // The drop zone's file input, by its label.
-  const files = imports.getByLabel('Search Console exports');
+  const files = imports.getByLabel('Search Console exports', { exact: true });
   const submit = imports.getByTestId('gsc-import-submit');
   await expect(submit).toBeDisabled();
 

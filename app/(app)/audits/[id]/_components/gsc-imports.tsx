@@ -30,7 +30,7 @@ function ImportForm({ auditId }: { auditId: string }) {
   return (
     <form
       className="stack gsc-import-form"
-      aria-label="Import Search Console exports"
+      aria-label="Import from Search Console"
       onSubmit={(event) => {
         event.preventDefault();
         if (files.length === 0) return;
