@@ -5,7 +5,7 @@
 import Link from 'next/link';
 import { useState } from 'react';
 import { formatCount } from '@/lib/audits/format';
-import { runTimeLabels } from '@/lib/sites/run-times';
+import { runBaseName, runTimeLabels } from '@/lib/sites/run-times';
 import type { SiteDetailDto, SiteRunDto } from '@/lib/sites/schema';
 import { RunOutcome } from '../../_components/run-outcome';
 import { TRIGGER_LABELS } from './labels';
@@ -84,7 +84,7 @@ export function SiteRuns({ site }: { site: SiteDetailDto }) {
                 <td className="table__name site-table__name">
                   <Link href={`/audits/${run.id}`}>{formatTime(run)}</Link>
                   <span className="site-table__meta muted small">
-                    {TRIGGER_LABELS[run.trigger]} · {run.name}
+                    {TRIGGER_LABELS[run.trigger]} · {runBaseName(run.name)}
                   </span>
                 </td>
                 <td data-label="Outcome">
