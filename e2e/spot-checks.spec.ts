@@ -40,11 +40,19 @@ test('spot-check an audit from its page: progress, verdicts, hop chain and the s
   await expect(run.getByTestId('spot-run-progress')).toContainText(/\d+ of \d+/);
   await expect(run.getByRole('progressbar', { name: 'Spot-check progress' })).toBeVisible();
   await expect(run.getByTestId('cancel-spot-check')).toBeVisible();
+  // One run at a time: Start is off while this one runs, and says why.
+  await expect(panel.getByRole('button', { name: 'Start spot-check' })).toBeDisabled();
+  await expect(panel.getByTestId('spot-start-blocked')).toHaveText(
+    'Run #1 is still running: wait for it to end or cancel it to start another.',
+  );
+  // The count is over the rows the run checks (4), not the rows and the site's soft-404 probe.
+  await expect(run.getByTestId('spot-run-progress')).toContainText(/ of 4$/);
   await shoot(page, 'running');
   await page.setViewportSize({ width: 1366, height: 900 });
 
   await expect(run.getByTestId('spot-run-status')).toHaveText(/succeeded/i, { timeout: 60_000 });
   await expect(run.getByTestId('spot-run-progress')).toHaveCount(0);
+  await expect(panel.getByRole('button', { name: 'Start spot-check' })).toBeEnabled();
   await expect(run.getByTestId('cancel-spot-check')).toHaveCount(0);
 
   const stale = panel.getByTestId('spot-stale');
