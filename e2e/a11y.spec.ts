@@ -155,6 +155,102 @@ test('Skip to review: two Tab presses and Enter put the focus on the first row; 
   await expect(page.getByRole('link', { name: 'Skip to review' })).toHaveCount(0);
 });
 
+/** The box of `locator`, which must be on the page. */
+async function box(locator: ReturnType<Page['locator']>) {
+  const found = await locator.boundingBox();
+  expect(found).not.toBeNull();
+  return found ?? { x: 0, y: 0, width: 0, height: 0 };
+}
+
+test('at 390 px the review is cards of one layout: a Sort select, 44 px targets, one focus outline, a tap on a checkbox selects', async ({
+  page,
+}) => {
+  await page.setViewportSize({ width: 390, height: 800 });
+  await openReview(page);
+  const rows = page.getByTestId('finding-row');
+  await expect(rows).toHaveCount(3);
+
+  // Sorting is one labelled control: no strip of column buttons over the cards.
+  await expect(page.getByTestId('sort-url')).toBeHidden();
+  await expect(page.getByTestId('sort-depth')).toBeHidden();
+  await page.getByLabel('Sort', { exact: true }).selectOption('-url');
+  await expect(rows.first()).toContainText(`${H}/gone-3`);
+  await page.getByLabel('Sort', { exact: true }).selectOption('id');
+  await expect(rows.first()).toContainText(`${H}/gone-1`);
+
+  // Every card names what the desktop row shows, dashes included, and keeps its decision in one place.
+  for (const label of ['HTTP', 'Depth', 'Lastmod'])
+    await expect(rows.locator(`td[data-label="${label}"]`)).toHaveCount(3);
+  const decisions = await Promise.all([0, 1, 2].map((i) => box(rows.nth(i).locator('.decision'))));
+  const cards = await Promise.all([0, 1, 2].map((i) => box(rows.nth(i))));
+  for (const [i, decision] of decisions.entries()) {
+    expect(Math.round(decision.x + decision.width)).toBe(
+      Math.round((decisions[0]?.x ?? 0) + (decisions[0]?.width ?? 0)),
+    );
+    expect(Math.round(decision.y - (cards[i]?.y ?? 0))).toBe(
+      Math.round((decisions[0]?.y ?? 0) - (cards[0]?.y ?? 0)),
+    );
+  }
+
+  // 44 px targets: the checkboxes through their labels, the reason's "?", the decisions, the pager.
+  const targets = [
+    rows.first().locator('label.check-hit'),
+    page.locator('th label.check-hit'),
+    page.locator('.chip-help').first(),
+    page.getByRole('button', { name: 'Approve', exact: true }),
+    page.getByRole('button', { name: 'Reset', exact: true }),
+    page.getByRole('button', { name: 'Next page' }),
+  ];
+  for (const target of targets) {
+    const { width, height } = await box(target);
+    expect(Math.min(width, height)).toBeGreaterThanOrEqual(44);
+  }
+
+  // A tap on the label beside the box (not the box itself) selects the row and opens nothing.
+  await rows.nth(1).locator('label.check-hit').scrollIntoViewIfNeeded();
+  const label = await box(rows.nth(1).locator('label.check-hit'));
+  await page.mouse.click(label.x + 4, label.y + label.height - 4);
+  await expect(rows.nth(1)).toHaveAttribute('aria-selected', 'true');
+  await expect(page.getByTestId('finding-panel')).toHaveCount(0);
+  // The page's checkbox is named on a card, and selects the page.
+  await expect(page.locator('th label.check-hit')).toContainText('All rows on this page');
+  await page.locator('th label.check-hit').click();
+  await expect(rows.and(page.locator('[aria-selected="true"]'))).toHaveCount(3);
+  await page.locator('th label.check-hit').click();
+  await expect(rows.and(page.locator('[aria-selected="true"]'))).toHaveCount(0);
+
+  // The focused card has one outline around it, not a line across each of its cells.
+  await rows.first().focus();
+  await page.keyboard.press('j');
+  await expect(rows.nth(1)).toBeFocused();
+  const focus = await rows.nth(1).evaluate((row) => ({
+    outline: getComputedStyle(row).outlineStyle,
+    cells: [...row.querySelectorAll('td')].map((cell) => getComputedStyle(cell).boxShadow),
+  }));
+  expect(focus.outline).toBe('solid');
+  expect(new Set(focus.cells)).toEqual(new Set(['none']));
+  expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
+});
+
+test('on a touch-only phone the review has no keys hint; a narrow window with a mouse keeps it', async ({
+  browser,
+  page: desk,
+}) => {
+  const context = await browser.newContext({
+    storageState: path.join(auth, 'reviewer.json'),
+    viewport: { width: 390, height: 800 },
+    isMobile: true,
+    hasTouch: true,
+  });
+  const page = await context.newPage();
+  await openReview(page);
+  await expect(page.locator('#findings-keys-help')).toBeHidden();
+  await context.close();
+  await desk.setViewportSize({ width: 390, height: 800 });
+  await openReview(desk);
+  await expect(desk.locator('#findings-keys-help')).toBeVisible();
+});
+
 test('a viewer’s review has no checkboxes, bulk bar or decision keys, and its keys send nothing', async ({
   browser,
 }) => {

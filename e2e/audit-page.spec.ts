@@ -126,6 +126,37 @@ test('the audit page: summary first, sections as tabs in the URL, each fetched w
   await page.keyboard.press('Tab');
   await expect(page.getByTestId('audit-panel')).toBeFocused();
 
+  // On a phone the strip is one row that scrolls inside itself (seven tabs wrapped onto three rows); the
+  // keys are the same, and the selected tab is scrolled into the strip's view, also when the page opens
+  // on it.
+  await page.setViewportSize({ width: 390, height: 900 });
+  const tops = await tablist(page)
+    .getByRole('tab')
+    .evaluateAll((tabs) => tabs.map((t) => Math.round(t.getBoundingClientRect().top)));
+  expect(new Set(tops).size).toBe(1);
+  expect(await tablist(page).evaluate((strip) => strip.scrollWidth > strip.clientWidth)).toBe(true);
+  await expectNoSidewaysScroll(page, 'the audit page, tabs in one row');
+  const isInStrip = (name: AuditTab) =>
+    tab(page, name).evaluate((element) => {
+      const own = element.getBoundingClientRect();
+      const strip = (element.parentElement as HTMLElement).getBoundingClientRect();
+      return own.left >= strip.left - 1 && own.right <= strip.right + 1;
+    });
+  expect(await isInStrip('Sharing')).toBe(false);
+  await tab(page, 'Review').focus();
+  await page.keyboard.press('End');
+  await expect(tab(page, 'Sharing')).toBeFocused();
+  await expect(tab(page, 'Sharing')).toHaveAttribute('aria-selected', 'true');
+  await expect.poll(() => isInStrip('Sharing')).toBe(true);
+  await page.reload();
+  await expect(tab(page, 'Sharing')).toHaveAttribute('aria-selected', 'true');
+  await expect.poll(() => isInStrip('Sharing')).toBe(true);
+  await tab(page, 'Sharing').focus();
+  await page.keyboard.press('Home');
+  await expect(tab(page, 'Review')).toHaveAttribute('aria-selected', 'true');
+  await expect.poll(() => isInStrip('Review')).toBe(true);
+  await page.setViewportSize({ width: 1366, height: 900 });
+
   // The review's own state stays in the URL beside the tab, and comes back with the Review tab.
   await page.getByRole('tab', { name: 'Add', exact: true }).click();
   await expect(page).toHaveURL(/[?&]list=add/);

@@ -2,9 +2,11 @@
 // A page's sections as ARIA tabs whose choice lives in the URL (`?tab=`, the first tab left out), so reload,
 // back/forward and a shared link keep it. Automatic activation: arrow keys, Home and End move and select;
 // Tab goes on into the panel. Only the selected panel is rendered, so only its data is fetched. One panel
-// element serves every tab, so every tab's aria-controls resolves. Used by the audit and site pages.
+// element serves every tab, so every tab's aria-controls resolves. Used by the audit and site pages. The
+// strip is one row; on a narrow screen it scrolls sideways inside itself (CSS), and the selected tab is
+// scrolled into its view.
 import { usePathname, useSearchParams } from 'next/navigation';
-import { type KeyboardEvent, type ReactNode, useCallback, useRef } from 'react';
+import { type KeyboardEvent, type ReactNode, useCallback, useEffect, useRef } from 'react';
 import { chosenSection, sectionSearch } from '@/lib/audits/section-url';
 
 /** One tab: adding a section to a page is one more of these in its list. */
@@ -38,6 +40,16 @@ function useSelectedTab(
   return [selected, select];
 }
 
+/** Scrolls the strip (only the strip: scrollIntoView would scroll the page down to a strip below the fold)
+ * so that `tab` is inside it, with a little of its neighbour showing, which says there is more. */
+function revealInStrip(strip: HTMLElement, tab: HTMLElement) {
+  const box = strip.getBoundingClientRect();
+  const own = tab.getBoundingClientRect();
+  const margin = 24;
+  if (own.left < box.left) strip.scrollLeft -= box.left - own.left + margin;
+  else if (own.right > box.right) strip.scrollLeft += own.right - box.right + margin;
+}
+
 export function UrlTabs({
   tabs,
   label,
@@ -55,6 +67,17 @@ export function UrlTabs({
 }) {
   const [selected, select] = useSelectedTab(tabs, keepQuery);
   const refs = useRef(new Map<string, HTMLButtonElement>());
+  const strip = useRef<HTMLDivElement>(null);
+  // On load (a shared link to the last tab), on every change (back and forward too) and when the strip
+  // changes width (a phone turned, a window narrowed).
+  useEffect(() => {
+    const element = strip.current;
+    const tab = selected === undefined ? undefined : refs.current.get(selected);
+    if (!element || !tab) return;
+    const observer = new ResizeObserver(() => revealInStrip(element, tab));
+    observer.observe(element);
+    return () => observer.disconnect();
+  }, [selected]);
   const tabId = (id: string) => `${prefix}-tab-${id}`;
   const panelId = `${prefix}-panel`;
   const onKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
@@ -74,6 +97,7 @@ export function UrlTabs({
   return (
     <div className="audit-sections">
       <div
+        ref={strip}
         id={tablistId}
         role="tablist"
         aria-label={label}

@@ -212,7 +212,7 @@ export function FindingsPanel({
         {canDecide ? (
           <fieldset className="fieldset">
             <legend>Decision for this URL</legend>
-            <div className="choice-group choice-group--inline">
+            <div className="choice-group choice-group--inline decision-choices">
               {DECISIONS.map((decision) => (
                 <label key={decision} className="choice">
                   <input

@@ -344,7 +344,7 @@ export function FindingsSection({
               'Loading…'
             )}
           </p>
-          <p id="findings-keys-help" className="muted small">
+          <p id="findings-keys-help" className="muted small findings-keys">
             {canDecide ? (
               <>
                 Keys: <kbd>j</kbd>/<kbd>k</kbd> move, <kbd>x</kbd> select, <kbd>a</kbd> approve, <kbd>r</kbd>{' '}

@@ -6,8 +6,9 @@
 // rows Google has indexed; these two columns only once a row of the page has one) and decision. Column headers
 // sort (the sort lives in the URL). Keys are handled by the page (use-review-keys); this component only
 // renders and reports clicks. Without `canSelect` (a viewer) there are no checkboxes and nothing is
-// selectable: the rows are still focusable and open the side panel.
-import { memo, type RefObject, useEffect, useRef } from 'react';
+// selectable: the rows are still focusable and open the side panel. In a narrow box each row is a card
+// (app/globals.css): every cell says what it is (data-label), and sorting is the filters' Sort select.
+import { type ComponentPropsWithRef, memo, type RefObject, useEffect, useRef } from 'react';
 import { isBadTargetStatus, shortTargetUrl, targetKindLabel } from '@/components/findings/target-words';
 import { formatCount } from '@/lib/audits/format';
 import { reasonColour } from '@/lib/findings/chart-data';
@@ -39,7 +40,8 @@ function BreakableUrl({ url }: { url: string }) {
   ));
 }
 
-/** "→ /new (404)": the status stays in sight when a long target is cut short. */
+/** "→ /new (404)": the target wraps after its slashes like the URL (never cut: nothing else shows it
+ * whole), the status stays beside its end. */
 function TargetCell({ finding }: { finding: FindingDto }) {
   const { target } = finding;
   if (!target) return dash;
@@ -48,11 +50,28 @@ function TargetCell({ finding }: { finding: FindingDto }) {
       <span
         className={`target-cell__line mono${isBadTargetStatus(target.status) ? ' target-cell--bad' : ''}`}
       >
-        <span className="target-cell__url">→ {shortTargetUrl(target.url, finding.url)}</span>
+        <span className="target-cell__url">
+          → <BreakableUrl url={shortTargetUrl(target.url, finding.url)} />
+        </span>
         {target.status !== null ? <span className="target-cell__status"> ({target.status})</span> : null}
       </span>
       <span className="target-cell__kind">{targetKindLabel(target.kind)}</span>
     </span>
+  );
+}
+
+/** A checkbox inside a label that gives it a 44 px box on touch screens (app/globals.css): the label, not
+ * the tiny box, takes the tap. `text` is said beside it on a card, where there is no column header. */
+function CheckHit({ text, ...input }: { text?: string } & Omit<ComponentPropsWithRef<'input'>, 'type'>) {
+  return (
+    <label className="check-hit">
+      <input type="checkbox" {...input} />
+      {text ? (
+        <span className="check-hit__text" aria-hidden="true">
+          {text}
+        </span>
+      ) : null}
+    </label>
   );
 }
 
@@ -114,12 +133,15 @@ const Row = memo(function Row({
       onFocus={(event) => {
         if (event.target === event.currentTarget) onFocusRow(index);
       }}
-      onClick={() => onOpen(index)}
+      onClick={(event) => {
+        // A tap on the checkbox's label selects (the checkbox's own click handles it); it does not open.
+        if (event.target instanceof Element && event.target.closest('.finding-row__check')) return;
+        onOpen(index);
+      }}
     >
       {canSelect ? (
         <td className="finding-row__check">
-          <input
-            type="checkbox"
+          <CheckHit
             tabIndex={-1}
             checked={isSelected}
             aria-label={`Select ${finding.url}`}
@@ -191,12 +213,13 @@ const Row = memo(function Row({
           {finding.inlinks === null ? dash : formatCount(finding.inlinks)}
         </td>
       ) : null}
-      <td className="num" data-label={finding.list === 'add' ? 'Crawled' : 'Last modified'}>
+      <td className="num" data-label={finding.list === 'add' ? 'Crawled' : 'Lastmod'}>
         {dateCell(finding)}
       </td>
       {hasLive ? (
         <td
           className="finding-row__live"
+          data-label="Live"
           data-testid="finding-live"
           data-verdict={finding.spotCheck?.verdict}
         >
@@ -204,7 +227,12 @@ const Row = memo(function Row({
         </td>
       ) : null}
       {hasGsc ? (
-        <td className="finding-row__gsc" data-testid="finding-gsc" data-gsc-state={finding.gsc?.state}>
+        <td
+          className="finding-row__gsc"
+          data-label="Search Console"
+          data-testid="finding-gsc"
+          data-gsc-state={finding.gsc?.state}
+        >
           {finding.gsc ? <GscBadge gsc={finding.gsc} list={finding.list} /> : dash}
         </td>
       ) : null}
@@ -307,9 +335,9 @@ export function FindingsTable({
           <tr>
             {canSelect ? (
               <th scope="col" className="finding-row__check col-check">
-                <input
+                <CheckHit
+                  text="All rows on this page"
                   ref={headerBox}
-                  type="checkbox"
                   checked={pageState === 'all'}
                   aria-label="Select all rows on this page"
                   onChange={onTogglePage}
