@@ -8,6 +8,7 @@ import { formatCount } from '@/lib/audits/format';
 import { reasonLabel } from '@/lib/findings/format';
 import type { ReportSpotCheck, ReportSpotItem } from '@/lib/report/data';
 import { chainText, utcDateTime } from '@/lib/report/format';
+import { BreakableUrl } from './breakable-url';
 
 function HopChain({ item }: { item: ReportSpotItem }) {
   if (item.chain.length === 0) return <span className="muted">no answer</span>;
@@ -19,7 +20,9 @@ function HopChain({ item }: { item: ReportSpotItem }) {
           // biome-ignore lint/suspicious/noArrayIndexKey: a chain's order is its identity and never changes
           <li key={index}>
             <span className="spot-hops__status">{hop.status}</span>{' '}
-            <span className="mono spot-url">{hop.url}</span>
+            <span className="mono spot-url">
+              <BreakableUrl url={hop.url} />
+            </span>
             {hop.location ? <span className="muted small"> → Location: {hop.location}</span> : null}
           </li>
         ))}
@@ -49,7 +52,9 @@ function CheckedRows({ items, total }: { items: ReportSpotItem[]; total: number 
             {items.map((item) => (
               <tr key={item.findingId} data-testid="report-spot-item" data-verdict={item.verdict}>
                 <td data-label="URL" className="spot-items__url">
-                  <span className="mono spot-url">{item.url}</span>
+                  <span className="mono spot-url">
+                    <BreakableUrl url={item.url} />
+                  </span>
                 </td>
                 <td data-label="Reason" className="spot-items__nowrap">
                   {reasonLabel(item.reason)}

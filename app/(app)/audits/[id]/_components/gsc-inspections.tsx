@@ -4,6 +4,7 @@
 // follow its progress (or its wait for the next day's quota) and cancel it; everyone sees the runs and a
 // run's inspections. Data through lib/gsc/hooks-inspections.ts.
 import { type FormEvent, useId, useState } from 'react';
+import { BreakableUrl } from '@/app/r/[token]/_components/breakable-url';
 import { useCan } from '@/app/session-context';
 import { Alert } from '@/components/ui/alert';
 import { ConfirmButton } from '@/components/ui/confirm-button';
@@ -320,7 +321,9 @@ function Items({ items }: { items: GscInspectionItemDto[] }) {
             return (
               <tr key={item.position} data-testid="gsc-item">
                 <td data-label="URL" className="spot-items__url">
-                  <span className="mono spot-url">{item.url}</span>
+                  <span className="mono spot-url">
+                    <BreakableUrl url={item.url} />
+                  </span>
                 </td>
                 <td data-label="Verdict">
                   <strong>{stateLabel(item)}</strong>
@@ -330,14 +333,20 @@ function Items({ items }: { items: GscInspectionItemDto[] }) {
                 <td data-label="Canonical">
                   {item.googleCanonical || item.userCanonical ? (
                     sameCanonical ? (
-                      <span className="mono spot-url">{item.googleCanonical}</span>
+                      <span className="mono spot-url">
+                        <BreakableUrl url={item.googleCanonical ?? ''} />
+                      </span>
                     ) : (
                       <span data-testid="gsc-item-canonical-differs">
                         <span className="muted small">Google: </span>
-                        <span className="mono spot-url">{item.googleCanonical ?? '—'}</span>
+                        <span className="mono spot-url">
+                          {item.googleCanonical ? <BreakableUrl url={item.googleCanonical} /> : '—'}
+                        </span>
                         <br />
                         <span className="muted small">Page: </span>
-                        <span className="mono spot-url">{item.userCanonical ?? '—'}</span>
+                        <span className="mono spot-url">
+                          {item.userCanonical ? <BreakableUrl url={item.userCanonical} /> : '—'}
+                        </span>
                       </span>
                     )
                   ) : (

@@ -3,6 +3,7 @@
 // changed between the two (the older is "before"): counts, the signals side by side, and the changed rows
 // (verdict and status before → after, "content changed"), paged by the API's cursor.
 import { useId, useState } from 'react';
+import { BreakableUrl } from '@/app/r/[token]/_components/breakable-url';
 import { Alert } from '@/components/ui/alert';
 import { CursorPager, useCursorStack } from '@/components/ui/cursor-pager';
 import { useDateTimeFormat } from '@/components/ui/date-time';
@@ -76,7 +77,9 @@ function Changes({ changes }: { changes: SpotCheckChange[] }) {
           {changes.map((change) => (
             <tr key={change.findingId} data-testid="spot-compare-change">
               <td data-label="URL" className="spot-items__url">
-                <span className="mono spot-url">{change.url}</span>
+                <span className="mono spot-url">
+                  <BreakableUrl url={change.url} />
+                </span>
               </td>
               <td data-label="Verdict">
                 {change.before.verdict === change.after.verdict ? (

@@ -1,6 +1,7 @@
 'use client';
 // A finished run's checked rows, one page at a time (the API's cursor): URL, reason, verdict with its
 // explanation, final status, the hop chain in order, noindex, canonical and time. Stacked rows at phone width.
+import { BreakableUrl } from '@/app/r/[token]/_components/breakable-url';
 import { formatCount } from '@/lib/audits/format';
 import { reasonLabel } from '@/lib/findings/format';
 import { safeHref } from '@/lib/findings/links';
@@ -12,10 +13,12 @@ function UrlText({ url }: { url: string }) {
   const href = safeHref(url);
   return href ? (
     <a className="mono spot-url" href={href} target="_blank" rel="noreferrer noopener">
-      {url}
+      <BreakableUrl url={url} />
     </a>
   ) : (
-    <span className="mono spot-url">{url}</span>
+    <span className="mono spot-url">
+      <BreakableUrl url={url} />
+    </span>
   );
 }
 
