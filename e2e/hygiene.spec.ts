@@ -66,6 +66,13 @@ test('the Hygiene tab: rules by severity with fix and examples, files ranked by 
   await relative.locator('summary').click();
   await expect(relative.getByText('/relative-path')).toBeVisible();
   await expect(relative.getByText(/absolute URL/)).toBeVisible();
+  // The title is the rule's name for people; its code is a line under the fix.
+  await expect(relative.locator('summary')).not.toContainText('loc_relative');
+  await expect(relative.locator('.hygiene-rule__code')).toHaveText('Rule loc_relative');
+  // Uploads read no robots.txt: the tab says that rule is not judged and how a new audit would judge it.
+  const notJudged = section.getByTestId('hygiene-not-judged');
+  await expect(notJudged).toContainText('URL disallowed by robots.txt');
+  await expect(notJudged).toContainText("A new audit started from the site's address");
 
   // Files by dirt: the bad sitemap first, flagged (its 404s are on the prune list); the good one clean.
   const files = page.getByTestId('hygiene-files').getByRole('listitem');
@@ -74,6 +81,9 @@ test('the Hygiene tab: rules by severity with fix and examples, files ranked by 
   await expect(files.first()).toContainText('Over 1 %');
   await expect(files.nth(1)).toContainText('0 of 5 entries');
   await expect(files.nth(1)).not.toContainText('Over 1 %');
+  await expect(
+    section.getByText('1 of 2 files has more than 1 % of its entries on the prune list.'),
+  ).toBeVisible();
   await shoot(page, 'result');
 
   // Re-check: a new lint runs (the button waits meanwhile) and its result is shown.
@@ -108,5 +118,15 @@ test('the Hygiene tab: rules by severity with fix and examples, files ranked by 
   await expect(site.locator('code')).toHaveText('https://www.example.org/', { timeout: 30_000 });
   await expect(site).not.toContainText('first absolute entry');
   await expect(siteField).not.toHaveAttribute('aria-invalid', 'true');
+  // The corrected set follows: its index lists the files at the site URL just given, until one is typed.
+  const builder = page.getByTestId('sitemap-set-builder');
+  const sections = builder.getByTestId('sitemap-set-sections');
+  await expect(sections).toContainText('lists them at https://www.example.org/');
+  await expect(builder.getByTestId('sitemap-set-download')).toHaveAttribute(
+    'href',
+    /[?&]base=https%3A%2F%2Fwww\.example\.org%2F/,
+  );
   await shoot(page, 'site-url');
+  await builder.getByLabel('Base URL (optional)').fill('https://cdn.example.com/maps/');
+  await expect(sections).toContainText('lists them at https://cdn.example.com/maps/');
 });

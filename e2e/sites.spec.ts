@@ -102,9 +102,17 @@ test('a scheduled run of a changed site shows its changes, its diff, and Run aga
   await expect(page.getByTestId('diff-count-url_added')).toHaveText('1');
   await expect(page.getByTestId('diff-count-url_removed')).toHaveText('1');
   await expect(page.getByTestId('diff-count-url_lastmod_changed')).toHaveText('1');
+  // All counts every row: the types' counts added up (here 1 + 1 + 1, nothing else differs).
+  await expect(page.getByTestId('diff-count-all')).toHaveText('3');
+  await expect(page.getByTestId('diff-rows').getByTestId('diff-row')).toHaveCount(3);
+  // The header names each run once: the scheduled run's name loses the date it repeated.
+  const sides = page.getByTestId('diff-sides');
+  await expect(sides).toContainText('Monitored site: from the run of');
+  await expect(sides).not.toContainText('UTC');
   await page.getByTestId('diff-chip-url_added').click();
   await expect(page.getByTestId('diff-row')).toHaveCount(1);
   await expect(page.getByTestId('diff-row')).toContainText(`${origin}/page-d`);
+  await expect(page.getByTestId('diff-row')).toContainText('Only in the newer run');
   await shoot(page, 'diff');
 
   // Run again: a third run; asked again at once, the site is busy (409) unless that run already finished.
@@ -119,6 +127,20 @@ test('a scheduled run of a changed site shows its changes, its diff, and Run aga
   if (await refused.isVisible()) await expect(refused).toContainText('already going');
   await expect(runRows(page).and(page.locator('[data-trigger="rerun"]')).first()).toBeVisible();
   await expect(page.getByTestId('site-active-run')).toHaveCount(0, { timeout: 60_000 });
+
+  // Settings are saved on each change, and the page says so.
+  await page.getByTestId('site-tab-settings').click();
+  const setting = page.getByTestId('require-confirmed-unreached');
+  const status = page.getByTestId('site-settings-status');
+  await expect(status).toHaveText('');
+  // A click, not check(): the box is controlled by the saved site and follows the click a moment later.
+  await setting.click();
+  await expect(status).toHaveText('Saved');
+  await expect(setting).toBeChecked();
+  await shoot(page, 'settings');
+  await setting.click();
+  await expect(setting).not.toBeChecked();
+  await expect(status).toHaveText('Saved');
 
   // The schedule goes; the sites list finds the site by its host.
   await page.getByTestId('site-tab-schedules').click();
