@@ -13,6 +13,8 @@ const fixturePort = Number(process.env.FIXTURE_PORT ?? 3218);
 const google = `http://127.0.0.1:${Number(process.env.GSC_FAKE_PORT ?? fixturePort + 2)}`;
 
 async function shoot(page: Page, name: string) {
+  // The pointer stays where the last click was: off the page, so no button is shot in its hover colours.
+  await page.mouse.move(0, 0);
   for (const width of [390, 1440]) {
     await page.setViewportSize({ width, height: 900 });
     await page
