@@ -167,7 +167,7 @@ export function GscGaps({ auditId }: { auditId: string }) {
         investigating, over 30 % a problem. “est.” marks an estimate from the sample of URLs that URL
         Inspection checked, with its 95 % interval.
         {data.sitemapReportOn
-          ? ` Last read and flags: the Sitemaps report imported ${data.sitemapReportOn}.`
+          ? ` Last read and the flags come from the Sitemaps report imported on ${data.sitemapReportOn}.`
           : ''}
       </p>
     </div>
