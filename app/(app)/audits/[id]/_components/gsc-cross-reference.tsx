@@ -170,10 +170,10 @@ export function GscCrossReference({ auditId }: { auditId: string }) {
         </table>
       </div>
       <p className="muted small">
-        URLs counts the URLs the latest import says this of; Declared, those of them a sitemap of this audit
-        lists. The declared ones are then split: pruned for the reason Google gives (we agree), pruned for
-        another reason, held, or not flagged by us at all (Google sees a problem we do not). Indexed URLs on
-        the prune list still bring visitors, so prune them with care. Counts link to those rows in the review.
+        URLs is how many URLs the latest import puts in the row; Declared, how many of them a sitemap of this
+        audit lists. Those are split into pruned for the reason Google gives (we agree), pruned for another
+        reason, held, and not flagged by us at all (Google sees a problem we do not). Indexed URLs on the
+        prune list still bring visitors, so prune them with care. Counts link to those rows in the review.
         {xref.data.unknownDeclared > 0
           ? ` ${formatCount(xref.data.unknownDeclared)} declared URLs are in no import.`
           : ''}
