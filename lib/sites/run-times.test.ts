@@ -50,6 +50,7 @@ describe('runBaseName', () => {
   it("drops the start time and trigger a repeated run's name ends with", () => {
     expect(runBaseName('Monitored site — 2026-12-02 00:32 UTC (scheduled)')).toBe('Monitored site');
     expect(runBaseName('Shop — 2026-12-02 00:32 UTC')).toBe('Shop');
+    expect(runBaseName('Shop — 2026-12-02 00:32 UTC — 2026-12-02 01:25 UTC')).toBe('Shop');
     expect(runBaseName('Pages audit, bulk')).toBe('Pages audit, bulk');
   });
 });
