@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { compareChoiceLabel, comparisonLine, describeRequest, runName, verdictLabel } from './labels';
+import {
+  compareChoiceLabel,
+  comparisonLine,
+  describeRequest,
+  runName,
+  startBlockedBy,
+  verdictLabel,
+} from './labels';
 
 const at = (iso: string) => iso.slice(11, 16);
 const run = (number: number, request: Parameters<typeof describeRequest>[0]['request']) => ({
@@ -36,5 +43,24 @@ describe('run labels', () => {
     expect(describeRequest(run(1, { ...sample, includeAdd: true }))).toBe(
       'Sample of 50, seed 7, add list included',
     );
+  });
+});
+
+describe('startBlockedBy', () => {
+  it('names the run still queued or running, and nothing once every run has ended', () => {
+    expect(
+      startBlockedBy([
+        { number: 3, status: 'running' },
+        { number: 2, status: 'succeeded' },
+      ]),
+    ).toBe('Run #3');
+    expect(startBlockedBy([{ number: 4, status: 'queued' }])).toBe('Run #4');
+    expect(
+      startBlockedBy([
+        { number: 2, status: 'cancelled' },
+        { number: 1, status: 'partial' },
+      ]),
+    ).toBeNull();
+    expect(startBlockedBy([])).toBeNull();
   });
 });

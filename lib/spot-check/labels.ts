@@ -1,5 +1,6 @@
 // A verdict's name as the product shows it, and a run's: in the app, the shared report and its PDF alike.
 import { formatCount } from '@/lib/audits/format';
+import { isActiveStatus } from '@/lib/audits/labels';
 import type { SpotCheckRunDto } from './schema';
 import type { Verdict } from './types';
 
@@ -50,4 +51,11 @@ export function comparisonLine(
   formatTime: (iso: string) => string,
 ): string {
   return `From ${runName(before)} (${formatTime(before.createdAt)}) to ${runName(after)} (${formatTime(after.createdAt)}), over the rows both runs took; a row one of them could not fetch reads “Not checked”.`;
+}
+
+/** Why Start is off: the name of a run still queued or running ("Run #4"), or null. One run at a time, so a
+ * site is not fetched twice over by two reviewers' runs. */
+export function startBlockedBy(runs: readonly Pick<SpotCheckRunDto, 'number' | 'status'>[]): string | null {
+  const active = runs.find((run) => isActiveStatus(run.status));
+  return active ? runName(active) : null;
 }

@@ -15,7 +15,7 @@ import {
   useSpotCheckRuns,
   useStartSpotCheck,
 } from '@/lib/spot-check/hooks';
-import { runName } from '@/lib/spot-check/labels';
+import { startBlockedBy } from '@/lib/spot-check/labels';
 import type { SpotCheckRunDto } from '@/lib/spot-check/schema';
 import { SpotChecksCompare } from './spot-checks-compare';
 import { SpotChecksForm } from './spot-checks-form';
@@ -58,7 +58,6 @@ export function SpotChecksPanel({ auditId }: { auditId: string }) {
   const retry = useRetrySpotCheck(auditId);
   const [chosenId, setChosenId] = useState<string | null>(null);
   const list = runs.data ?? [];
-  const active = list.find((r) => isActiveStatus(r.status));
   // Until a run is chosen the newest is shown, so a run just started is the one followed.
   const selectedId = chosenId && list.some((r) => r.id === chosenId) ? chosenId : (list[0]?.id ?? null);
 
@@ -78,7 +77,7 @@ export function SpotChecksPanel({ auditId }: { auditId: string }) {
       {canStart ? (
         <SpotChecksForm
           isStarting={start.isPending}
-          blockedBy={active ? runName(active) : null}
+          blockedBy={startBlockedBy(list)}
           error={start.error}
           onStart={(request) => start.mutate(request, { onSuccess: ({ runId }) => setChosenId(runId) })}
         />
