@@ -112,7 +112,17 @@ test('each audit shows its findings per list and the share reviewed', async ({ p
   await expect(row.getByTestId('list-reviewed')).toHaveAttribute('data-value', '20');
   await expect(row.getByTestId('list-reviewed')).toContainText('20%');
   await expect(row).toContainText('Succeeded');
-  await expect(rows(page).filter({ hasText: `Bulk 25 ${token}` })).toContainText(/Failed.*No crawl export/);
+  // A failed audit says why it failed, not "No crawl export"; Reviewed says "—", with its reason for a
+  // screen reader; a sitemap-only audit has no crawl export to review.
+  const failed = rows(page).filter({ hasText: `Bulk 25 ${token}` });
+  await expect(failed.getByTestId('list-no-findings')).toHaveText(/^Failed: \S/);
+  await expect(failed).not.toContainText('No crawl export');
+  await expect(failed.getByTestId('list-not-reviewed')).toHaveText('Nothing to review: the audit failed');
+  const sitemapOnly = rows(page).filter({ hasText: `Bulk 24 ${token}` });
+  await expect(sitemapOnly).toContainText('Succeeded');
+  await expect(sitemapOnly.getByTestId('list-no-findings')).toHaveText('No crawl export');
+  await expect(sitemapOnly.getByTestId('list-not-reviewed')).toHaveText('Nothing to review: no crawl export');
+  await expect(page.getByTestId('audit-list-page')).toHaveText('Page 1 of 2');
   await page.screenshot({ path: path.join(shots, 'audits-list-1440.png'), fullPage: true });
   await page.setViewportSize({ width: 390, height: 844 });
   await expect(row.getByTestId('list-reviewed')).toBeVisible();
@@ -162,7 +172,7 @@ test('Previous and Next page through 25 audits at a time', async ({ page }) => {
   const first = await rows(page).locator('.table__name a').allTextContents();
   await expect(page.getByRole('button', { name: 'Previous' })).toBeDisabled();
   await page.getByRole('button', { name: 'Next' }).click();
-  await expect(page.getByText('Page 2')).toBeVisible();
+  await expect(page.getByTestId('audit-list-page')).toHaveText('Page 2 of 2');
   await expect(rows(page)).toHaveCount(4);
   const second = await rows(page).locator('.table__name a').allTextContents();
   expect(second.filter((name) => first.includes(name))).toEqual([]);
@@ -177,7 +187,7 @@ test('a running audit shows the phase and what it has counted', async ({ page })
   const request = page.request;
   const id = await create(request, {
     name: `Running ${token}`,
-    sitemapUrls: [`${fixtureOrigin}/slow-index.xml?children=6&delayMs=1500`],
+    sitemapUrls: [`${fixtureOrigin}/slow-index.xml?children=20&delayMs=3000`],
   });
   try {
     await page.goto(`/?q=${encodeURIComponent(`Running ${token}`)}`);

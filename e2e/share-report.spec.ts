@@ -151,7 +151,31 @@ test('the shared report keeps the scroll position through tab, filter, search an
     if (width === 390) await expectNoSidewaysScroll(report, 'the shared report');
   }
 
-  // Revoked after a confirmation, the link is listed as revoked and the report is gone.
+  // A decided row with a note: its card at 390 px lists who decided, when, and the note; the 1440 px table
+  // gives the URL its room (it wraps after a separator, never mid-word).
+  const auditId = new URL(page.url()).pathname.split('/').pop() ?? '';
+  const gone = (await (
+    await page.request.get(`/api/v1/audits/${auditId}/findings?list=prune&reason=http_404&limit=1`)
+  ).json()) as { items: { id: number }[] };
+  const decided = await page.request.post(`/api/v1/audits/${auditId}/decisions`, {
+    headers: { origin: new URL(page.url()).origin },
+    data: { decision: 'approved', ids: [gone.items[0]?.id], note: 'Gone since the spring redesign' },
+  });
+  expect(decided.ok()).toBe(true);
+  await report.goto(`${shareUrl}?list=prune&reason=http_404`);
+  const decidedRow = report.getByTestId('report-row').first();
+  for (const width of [390, 1440]) {
+    await report.setViewportSize({ width, height: 900 });
+    for (const value of ['Approved', 'Gone since the spring redesign', 'UTC'])
+      await expect(decidedRow).toContainText(value);
+    await expect(decidedRow.locator('td[data-label="Decided"]')).toContainText('Rita Reviewer');
+    await expect(decidedRow.locator('td[data-label="Decided"]')).toBeVisible();
+    await expect(decidedRow.locator('td[data-label="Note"]')).toBeVisible();
+    await report.screenshot({ path: path.join(shots, `shared-report-decided-${width}.png`), fullPage: true });
+  }
+
+  // Revoked after a confirmation, the link is listed as revoked and the report is gone: a page in the
+  // report's look says so (the same for a revoked, an expired and a mistyped link), still a 404.
   await page.getByTestId('share-revoke').click();
   await page
     .getByRole('dialog', { name: 'Revoke this share link?' })
@@ -159,6 +183,17 @@ test('the shared report keeps the scroll position through tab, filter, search an
     .click();
   await expect(page.getByTestId('share-row')).toHaveAttribute('data-status', 'revoked');
   expect((await report.goto(shareUrl))?.status()).toBe(404);
+  await expect(
+    report.getByRole('heading', { level: 1, name: 'This report link does not work' }),
+  ).toBeVisible();
+  await expect(report.getByTestId('report-gone')).toContainText('revoked, has expired or was mistyped');
+  await expect(report.getByTestId('report-gone')).toContainText('Ask the person who sent it for a new link.');
+  await expect(report.getByTestId('report-gone')).toContainText('Sitemap Audit');
+  await expect(report.getByText('This page could not be found')).toHaveCount(0);
+  for (const width of [390, 1440]) {
+    await report.setViewportSize({ width, height: 900 });
+    await report.screenshot({ path: path.join(shots, `report-gone-${width}.png`), fullPage: true });
+  }
   // A second link, so the panel shows an active one above the revoked one.
   await page.getByRole('button', { name: 'Create share link' }).click();
   await expect(page.getByTestId('share-row')).toHaveCount(2);

@@ -114,8 +114,7 @@ export function ReportFindings({
                 <th scope="col">Reason</th>
                 <th scope="col">Evidence</th>
                 <th scope="col">Decision</th>
-                <th scope="col">Decided by</th>
-                <th scope="col">Decided at</th>
+                <th scope="col">Decided</th>
                 {hasNotes ? <th scope="col">Note</th> : null}
               </tr>
             </thead>
@@ -141,19 +140,25 @@ export function ReportFindings({
                       {decisionLabel(finding.decision)}
                     </span>
                   </td>
+                  {/* Who and when in one column (name, then date): two mostly empty columns took the URLs'
+                      room. A pending row has neither, and its phone card leaves the line out. */}
                   <td
-                    data-label="Decided by"
+                    data-label="Decided"
                     className="report-table__by"
-                    data-empty={finding.decidedBy ? undefined : ''}
+                    data-empty={finding.decidedBy || finding.decidedAt ? undefined : ''}
                   >
-                    {finding.decidedBy ?? '—'}
-                  </td>
-                  <td
-                    data-label="Decided at"
-                    className="report-table__date"
-                    data-empty={finding.decidedAt ? undefined : ''}
-                  >
-                    {finding.decidedAt ? utcDateTime(finding.decidedAt) : '—'}
+                    {finding.decidedBy || finding.decidedAt ? (
+                      <span className="report-decided">
+                        {finding.decidedBy ? <span>{finding.decidedBy}</span> : null}
+                        {finding.decidedAt ? (
+                          <span className="report-table__date muted small">
+                            {utcDateTime(finding.decidedAt)}
+                          </span>
+                        ) : null}
+                      </span>
+                    ) : (
+                      '—'
+                    )}
                   </td>
                   {hasNotes ? (
                     <td data-label="Note" className="report-table__note small">
