@@ -7,12 +7,42 @@ const fixtureOrigin = `http://127.0.0.1:${process.env.FIXTURE_PORT ?? 3218}`;
 const shots = path.resolve(import.meta.dirname, '..', 'test-results', 'screenshots');
 const WIDTHS = [390, 1440] as const;
 
-/** The page as a phone and a laptop show it; the test goes on at laptop width. */
+/** The page as a phone and a laptop show it; the test goes on at laptop width. On the phone the file tree
+ * is a stacked list: every file's whole URL, its HTTP status, entries, size and status are in view. */
 async function shoot(page: Page, name: string) {
   for (const width of WIDTHS) {
     await page.setViewportSize({ width, height: 900 });
     await page.screenshot({ path: path.join(shots, `${name}-${width}.png`), fullPage: true });
+    const cut = await page.getByTestId('sitemap-file').evaluateAll((rows) =>
+      rows.flatMap((row) => {
+        const box = row.getBoundingClientRect();
+        const parts = [row.querySelector('.tree-row__label'), ...row.querySelectorAll('.tree-cell')];
+        return parts
+          .filter((part): part is Element => part !== null)
+          .filter((part) => {
+            const r = part.getBoundingClientRect();
+            return part.scrollWidth > part.clientWidth + 1 || r.right > box.right + 1 || r.width === 0;
+          })
+          .map((part) => part.textContent ?? '');
+      }),
+    );
+    expect(cut, `cut off at ${width} px`).toEqual([]);
   }
+  await page.setViewportSize({ width: 1440, height: 900 });
+}
+
+/** What the tiles count and what the tree shows, read from the page at one moment. */
+function countsOnPage(page: Page) {
+  return page.evaluate(() => {
+    const rows = [...document.querySelectorAll('[data-testid="sitemap-file"]')];
+    return {
+      files: Number(document.querySelector('[data-testid="count-files"]')?.getAttribute('data-value')),
+      entries: Number(document.querySelector('[data-testid="count-entries"]')?.getAttribute('data-value')),
+      rowsRead: rows.filter((row) => ['ok', 'failed'].includes(row.getAttribute('data-status') ?? '')).length,
+      pending: rows.filter((row) => row.getAttribute('data-status') === 'pending').length,
+      summary: document.querySelector('[data-testid="tree-summary"]')?.textContent ?? '',
+    };
+  });
 }
 
 test('cancel a running audit: confirm, see who cancelled it, and it stays cancelled', async ({ page }) => {
@@ -28,6 +58,14 @@ test('cancel a running audit: confirm, see who cancelled it, and it stays cancel
   await expect(page.getByTestId('audit-progress')).toBeVisible();
   const cancel = page.getByTestId('cancel-audit');
   await expect(cancel).toHaveText('Cancel audit');
+  // Some children read (4 at a time, 3 s each): the tree, its header and the tiles say the same.
+  await expect(page.getByTestId('tree-summary')).toHaveText(/^([2-9]|\d\d) of \d+ files read · 0 failed/, {
+    timeout: 15_000,
+  });
+  const running = await countsOnPage(page);
+  expect(running.rowsRead, JSON.stringify(running)).toBeLessThanOrEqual(running.files);
+  expect(running.pending).toBe(0);
+  expect(running.summary.startsWith(`${running.files} of `), JSON.stringify(running)).toBe(true);
   await shoot(page, 'cancel-button');
 
   // The dialog's safe choice has the focus, and taking it leaves the audit running.
@@ -51,6 +89,16 @@ test('cancel a running audit: confirm, see who cancelled it, and it stays cancel
   await expect(page.getByTestId('audit-progress')).toHaveCount(0);
   // No error box (Next's route announcer also has role=alert, hence the class).
   await expect(page.locator('.alert')).toHaveCount(0);
+  // What it read is kept and counted; the file it was reading says it was never read.
+  const notRead = page.locator('[data-testid="sitemap-file"][data-status="skipped"]');
+  await expect(notRead).toHaveCount(1);
+  await expect(notRead).toContainText('Not read: the audit was cancelled');
+  await expect(page.getByTestId('tree-unfinished')).toContainText('cancelled while reading the sitemaps');
+  const ended = await countsOnPage(page);
+  expect(ended.files, JSON.stringify(ended)).toBe(ended.rowsRead);
+  expect(ended.files).toBeGreaterThanOrEqual(running.files);
+  expect(ended.pending).toBe(0);
+  expect(ended.summary).toMatch(/ · 1 not read$/);
   await shoot(page, 'cancel-done');
 
   // Longer than two of the remaining files take: the worker has stopped, nothing brings the audit back.
@@ -61,6 +109,9 @@ test('cancel a running audit: confirm, see who cancelled it, and it stays cancel
   await expect(page.getByTestId('cancel-audit')).toHaveCount(0);
   const audit = await (await page.request.get(`/api/v1/audits/${auditId}`)).json();
   expect(audit).toMatchObject({ status: 'cancelled', cancelled: { by: 'Rita Reviewer' } });
+  // Nothing the worker did after the cancel changed the counts.
+  expect(await countsOnPage(page)).toEqual(ended);
+  expect(audit.sitemap.files).toBe(ended.files);
 });
 
 test('when someone else cancelled it first, the page says why it could not cancel', async ({ page }) => {

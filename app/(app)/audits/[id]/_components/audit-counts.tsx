@@ -11,10 +11,12 @@ interface Stat {
 }
 
 /** The audit row carries running totals while ingest runs; unique URLs need the whole set, so they
- * are known only when reading has finished. */
+ * are known only when reading has finished (never, for an audit that ended while reading). */
 export function AuditCounts({ audit }: { audit: AuditDto }) {
   const totals = audit.sitemap;
-  const isUniquePending = isActiveStatus(audit.status) && totals.uniqueUrls === 0;
+  const isActive = isActiveStatus(audit.status);
+  const isUnfinished = !isActive && audit.timings.ingest === undefined && audit.status !== 'succeeded';
+  const isUniquePending = (isActive && totals.uniqueUrls === 0) || isUnfinished;
   const stats: Stat[] = [
     { label: 'Sitemap files', testId: 'count-files', value: totals.files },
     { label: 'Failed files', testId: 'count-files-failed', value: totals.filesFailed, isBad: true },
@@ -50,7 +52,9 @@ export function AuditCounts({ audit }: { audit: AuditDto }) {
       </dl>
       {isUniquePending ? (
         <p id="counts-live-note" className="card__footnote">
-          Counting as files are read; unique URLs are known when reading finishes.
+          {isActive
+            ? 'Counting as files are read; unique URLs are known when reading finishes.'
+            : `Counts of the files read before the audit ${audit.status === 'cancelled' ? 'was cancelled' : 'failed'}; unique URLs are not counted, as reading did not finish.`}
         </p>
       ) : null}
     </section>

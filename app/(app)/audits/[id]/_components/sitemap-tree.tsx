@@ -17,13 +17,17 @@ import {
 } from '@/lib/audits/file-tree';
 import { formatCount } from '@/lib/audits/format';
 import type { useSitemapFiles } from '@/lib/audits/hooks';
+import { isActiveStatus, isNotRead } from '@/lib/audits/labels';
 import type { SitemapFileDto } from '@/lib/audits/schema';
 import { SITEMAP_PAGE_SIZE } from '@/lib/audits/sitemap-pages';
+import { treeSummary, unfinishedNote } from '@/lib/audits/tree-summary';
 import { TreeRow } from './tree-row';
 
 const PAGE = 100;
 
+/** A file not read (its audit ended first) is no problem of the sitemap: the card counts it apart. */
 function hasProblem(file: SitemapFileDto): boolean {
+  if (isNotRead(file)) return false;
   return file.status === 'failed' || file.partial || file.error !== null || file.warnings.length > 0;
 }
 
@@ -53,11 +57,12 @@ export function SitemapTree({
   onSelectFile?: (fileId: number) => void;
 }) {
   const items = files.data?.items;
+  const audit = files.data?.audit;
   const total = files.data?.total ?? 0;
-  const isPartial = items !== undefined && items.length < total;
   const tree = useMemo(() => buildFileTree(items ?? []), [items]);
   const problemCount = useMemo(() => (items ?? []).filter(hasProblem).length, [items]);
-  const failedCount = useMemo(() => (items ?? []).filter((file) => file.status === 'failed').length, [items]);
+  const notReadCount = useMemo(() => (items ?? []).filter(isNotRead).length, [items]);
+  const note = audit ? unfinishedNote(audit) : null;
 
   const [problemsOnly, setProblemsOnly] = useState(false);
   const view = useMemo(() => (problemsOnly ? filterTree(tree, hasProblem) : tree), [tree, problemsOnly]);
@@ -174,16 +179,26 @@ export function SitemapTree({
         <div>
           <h2 id="tree-heading">Sitemap files</h2>
           <p className="muted small" data-testid="tree-summary">
-            {items
-              ? `${formatCount(total)} ${total === 1 ? 'file' : 'files'} · ${formatCount(failedCount)} failed · ${formatCount(problemCount)} with problems${isPartial ? ` among the first ${formatCount(items.length)}` : ''}`
+            {items && audit
+              ? treeSummary(audit, {
+                  problems: problemCount,
+                  notRead: notReadCount,
+                  loaded: items.length,
+                  total,
+                })
               : 'Loading…'}
           </p>
+          {note ? (
+            <p className="muted small" data-testid="tree-unfinished">
+              {note}
+            </p>
+          ) : null}
           {onSelectFile && items?.some(declaresUrls) ? (
             <p className="muted small">Choose a file to review only the URLs it declares.</p>
           ) : null}
         </div>
         <div className="tree-toolbar">
-          <label className="choice" style={{ padding: '0.3rem 0.6rem', alignItems: 'center' }}>
+          <label className="choice tree-toolbar__filter">
             <input
               type="checkbox"
               checked={problemsOnly}
@@ -207,7 +222,13 @@ export function SitemapTree({
       </div>
       <div className="card__body">
         {files.isError ? <Alert title="Could not load the sitemap files">{files.error.message}</Alert> : null}
-        {items && items.length === 0 ? <p className="muted">No sitemap files have been read yet.</p> : null}
+        {items && items.length === 0 ? (
+          <p className="muted">
+            {audit && isActiveStatus(audit.status)
+              ? 'No sitemap files have been read yet.'
+              : 'No sitemap file was read.'}
+          </p>
+        ) : null}
         {files.isPending ? (
           <div className="stack" aria-hidden="true">
             <div className="skeleton" />

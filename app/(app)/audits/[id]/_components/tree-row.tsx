@@ -1,9 +1,9 @@
 // One sitemap file in the tree: kind, name, status, HTTP status, entries, sizes, errors and warnings, and
 // whether a 304 Not Modified let it reuse the site's previous copy.
-import { memo } from 'react';
+import { type CSSProperties, Fragment, memo } from 'react';
 import { Badge } from '@/components/ui/badge';
 import { formatBytes, formatCount } from '@/lib/audits/format';
-import { fileLabel, kindLabel } from '@/lib/audits/labels';
+import { fileKindLabel, fileLabel, isNotRead } from '@/lib/audits/labels';
 import type { SitemapFileDto } from '@/lib/audits/schema';
 import { StatusBadge } from '../../_components/status-badge';
 
@@ -17,6 +17,19 @@ function sizeText(file: SitemapFileDto): { text: string; title?: string } | null
   }
   const size = raw ?? packed;
   return size === null ? null : { text: formatBytes(size) };
+}
+
+/** A URL with a line-break chance after each "/" (not inside "://"), "?" and "&": a long URL wraps at its
+ * path segments and parameters, never letter by letter (unless one segment is wider than the line). */
+function breakableUrl(text: string) {
+  const parts = text.split(/(?<=[?&]|\/(?!\/))/);
+  return parts.map((part, index) => (
+    // biome-ignore lint/suspicious/noArrayIndexKey: the parts of one fixed string, never reordered
+    <Fragment key={index}>
+      {index > 0 ? <wbr /> : null}
+      {part}
+    </Fragment>
+  ));
 }
 
 /** The parser's position, unless its message already says it. */
@@ -87,7 +100,8 @@ export const TreeRow = memo(function TreeRow({
         else onSelect?.(file.id);
       }}
     >
-      <div className="tree-row" style={{ paddingLeft: `${(level - 1) * 1.5 + 0.5}rem` }}>
+      {/* The indent is the level: wide on a desktop, half as wide in the stacked list of a phone. */}
+      <div className="tree-row" style={{ '--tree-level': level - 1 } as CSSProperties}>
         <span className="tree-toggle" aria-hidden="true" data-expanded={hasChildren ? isExpanded : undefined}>
           {hasChildren ? (
             <svg aria-hidden="true" width="12" height="12" viewBox="0 0 12 12">
@@ -97,9 +111,9 @@ export const TreeRow = memo(function TreeRow({
         </span>
         <div className="tree-row__main">
           <div className="tree-row__title">
-            <span className="kind-tag">{kindLabel(file.kind)}</span>
-            <span id={labelId} className="tree-row__label" title={label}>
-              {label}
+            <span className="kind-tag">{fileKindLabel(file)}</span>
+            <span id={labelId} className="tree-row__label">
+              {breakableUrl(label)}
             </span>
             {isSelected ? (
               <Badge tone="info" dot={false} testId="sitemap-file-reviewing">
@@ -112,7 +126,11 @@ export const TreeRow = memo(function TreeRow({
               </span>
             ) : null}
           </div>
-          {file.error ? (
+          {file.error && isNotRead(file) ? (
+            <p className="tree-row__note" data-testid="sitemap-file-not-read">
+              {file.error.message}
+            </p>
+          ) : file.error ? (
             <p className="tree-row__error" data-testid="sitemap-file-error">
               <code>{file.error.code}</code> {file.error.message}
               {position(file.error)}
@@ -125,21 +143,28 @@ export const TreeRow = memo(function TreeRow({
             </p>
           ))}
         </div>
-        <span className="tree-cell">
+        {/* data-label names each cell in the stacked list of a phone, where the column heads are hidden. */}
+        <span className="tree-cell" data-label="HTTP">
           {file.httpStatus !== null ? (
             <>
               <span className="visually-hidden">HTTP </span>
               {file.httpStatus}
             </>
           ) : (
-            <span className="muted">{file.url ? '—' : 'upload'}</span>
+            // An upload was never fetched: no HTTP status to show (its name stands where a URL would).
+            <span className="muted" title={file.url ? undefined : 'Uploaded: not fetched over HTTP'}>
+              —
+              <span className="visually-hidden">
+                {file.url ? ' no HTTP status' : ' uploaded, not fetched'}
+              </span>
+            </span>
           )}
         </span>
-        <span className="tree-cell">
+        <span className="tree-cell" data-label="Entries">
           {formatCount(file.entries)}
           <span className="visually-hidden"> {file.entries === 1 ? 'entry' : 'entries'}</span>
         </span>
-        <span className="tree-cell" title={size?.title}>
+        <span className="tree-cell" data-label="Size" title={size?.title}>
           {size ? size.text : <span className="muted">—</span>}
         </span>
         <span className="tree-cell tree-cell--status">
@@ -155,7 +180,7 @@ export const TreeRow = memo(function TreeRow({
               Partial
             </Badge>
           ) : null}
-          <StatusBadge status={file.status} />
+          {isNotRead(file) ? <Badge tone="neutral">Not read</Badge> : <StatusBadge status={file.status} />}
         </span>
       </div>
     </div>
