@@ -60,15 +60,18 @@ export function HorizontalBars<Row extends { key: string }>({
   return (
     <div ref={ref} aria-hidden="true" style={{ width: '100%', minHeight: height }}>
       {width === null ? null : (
+        // Sized from the one measurement above, not Recharts' own `responsive` observer as well: the height
+        // follows the width (narrow rows are taller), and the two observers took several frames to agree,
+        // drawing the old size's viewBox in the new box meanwhile (globals.css, .chart .recharts-surface).
         <BarChart
-          responsive
           accessibilityLayer={false}
           layout="vertical"
           data={rows}
           title={title}
           barCategoryGap={narrow ? '38%' : '10%'}
           margin={{ top: narrow ? 16 : 4, right: rightMargin, bottom: 4, left: 4 }}
-          style={{ width: '100%', height }}
+          width={Math.floor(width)}
+          height={height}
         >
           <CartesianGrid horizontal={false} stroke="#e1e4e9" />
           <XAxis
