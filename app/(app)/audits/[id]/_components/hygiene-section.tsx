@@ -80,7 +80,7 @@ function NoRuleFired({ flagged }: { flagged: number }) {
       No hygiene rule fired: the sitemap files are well-formed.{' '}
       {flagged === 0
         ? 'No file has more than 1 % of its entries on the prune list either.'
-        : `What they list is another matter: ${flagged === 1 ? '1 file has' : `${formatCount(flagged)} files have`} more than 1 % of their entries on the prune list (Files by dirt, below).`}
+        : `What they list is another matter: ${flagged === 1 ? '1 file has more than 1 % of its' : `${formatCount(flagged)} files have more than 1 % of their`} entries on the prune list (Files by dirt, below).`}
     </p>
   );
 }
@@ -192,7 +192,8 @@ function NotJudged({ codes }: { codes: string[] }) {
         ) : null}
       </ul>
       <p className="muted">
-        In a build pipeline, <code>sitemap-audit lint</code> judges them too (docs/hygiene.md).
+        In a build pipeline, <code>sitemap-audit lint</code> judges {codes.length === 1 ? 'it' : 'them'} too
+        (docs/hygiene.md).
       </p>
     </div>
   );
