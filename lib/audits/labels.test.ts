@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { fileKindLabel, fileLabel, isNotRead, kindLabel, statusLabel, statusTone } from './labels';
+import { fileKindLabel, fileLabel, isNotRead, statusLabel, statusTone } from './labels';
 
 describe('labels', () => {
   it('labels and colours every audit and file status', () => {
@@ -20,8 +20,8 @@ describe('labels', () => {
   });
 
   it('labels kinds and files', () => {
-    expect(kindLabel('index')).toBe('Sitemap index');
-    expect(kindLabel(null)).toBe('Unknown type');
+    expect(fileKindLabel({ kind: 'index', status: 'ok', error: null })).toBe('Sitemap index');
+    expect(fileKindLabel({ kind: null, status: 'failed', error: null })).toBe('Unknown type');
     expect(fileLabel({ id: 7, url: null, uploadName: 'a.xml' })).toBe('a.xml');
     expect(fileLabel({ id: 7, url: 'https://x.test/s.xml', uploadName: null })).toBe('https://x.test/s.xml');
     expect(fileLabel({ id: 7, url: null, uploadName: null })).toBe('File #7');

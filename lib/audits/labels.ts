@@ -59,7 +59,7 @@ const KIND_LABELS: Record<string, string> = {
   atom: 'Atom feed',
 };
 
-export function kindLabel(kind: string | null): string {
+function kindLabel(kind: string | null): string {
   if (!kind) return 'Unknown type';
   return KIND_LABELS[kind] ?? kind;
 }
