@@ -1,7 +1,8 @@
 // Entry point Playwright starts as a web server: the fixture corpus over HTTP on a fixed port, and beside it
 // (port FIXTURE_PORT + 1, or SPOT_SITE_PORT) a tiny live site for spot-checks, with a robots.txt of its own:
 //   /robots.txt  disallows /private only;  /, /target, /back  200 HTML pages (no canonical tag: self-canonical)
-//   /gone-a and /back answer after 2 s;  /moved  301 to /target;  /hidden  200 with a robots noindex meta;  anything else  404
+//   /gone-a and /back answer after 2 s, or while held (POST /__hold) once released (POST /__release, or
+//   30 s after the hold), so a spec can act on a run in progress however slow the machine;  /moved  301 to /target;  /hidden  200 with a robots noindex meta;  anything else  404
 //   POST /monitor/sites  starts a monitored site whose sitemaps change between runs (e2e/monitor-site.ts)
 import { generateKeyPairSync } from 'node:crypto';
 import http from 'node:http';
@@ -26,10 +27,29 @@ const PAGES: Record<string, string> = {
 /** Pages that answer late, so a run is seen in progress. */
 const SLOW = new Set(['/gone-a', '/back']);
 
+/** While a spec holds the slow pages: their answers waiting for the release. */
+let held: { answers: (() => void)[]; timer: NodeJS.Timeout } | null = null;
+
+function release(): void {
+  if (!held) return;
+  clearTimeout(held.timer);
+  for (const send of held.answers) send();
+  held = null;
+}
+
 const spotSite = http.createServer((req, res) => {
   if (answerMonitor(req, res)) return;
   const path = new URL(req.url ?? '/', 'http://x').pathname;
-  if (SLOW.has(path)) setTimeout(() => answer(path, res), 2000);
+  if (req.method === 'POST' && path === '/__hold') {
+    held ??= { answers: [], timer: setTimeout(release, 30_000) };
+    return void res.writeHead(204).end();
+  }
+  if (req.method === 'POST' && path === '/__release') {
+    release();
+    return void res.writeHead(204).end();
+  }
+  if (SLOW.has(path) && held) held.answers.push(() => answer(path, res));
+  else if (SLOW.has(path)) setTimeout(() => answer(path, res), 2000);
   else answer(path, res);
 });
 

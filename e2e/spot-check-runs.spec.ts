@@ -6,7 +6,15 @@
 import path from 'node:path';
 import { expect, type Locator, type Page, test } from '@playwright/test';
 import { openAuditTab } from './audit-tabs';
-import { auditSpotSite, auth, expectNoSidewaysScroll, shots, site } from './spot-site';
+import {
+  auditSpotSite,
+  auth,
+  expectNoSidewaysScroll,
+  holdSlowPages,
+  releaseSlowPages,
+  shots,
+  site,
+} from './spot-site';
 
 async function shoot(page: Page, name: string) {
   for (const width of [390, 1440]) {
@@ -103,13 +111,15 @@ test('run a spot-check again, re-check its errors, compare two runs, cancel one;
   await expect(page.locator('.alert--danger')).toHaveCount(0);
   await shoot(page, 'compare');
 
-  // Cancel a running check (/gone-a and /back answer after 2 s): it ends as cancelled, and can run again.
+  // Cancel a running check (/gone-a and /back held until released): it ends as cancelled, and can run again.
+  await holdSlowPages(page);
   await panel.getByRole('button', { name: 'Start spot-check' }).click();
   await expect(runs).toHaveCount(5);
   const running = runs.first();
   await running.getByTestId('cancel-spot-check').click();
   await page.getByRole('dialog').getByRole('button', { name: 'Cancel spot-check' }).click();
   await ended(running, /cancelled/i);
+  await releaseSlowPages(page);
   // Started and cancelled by the same reviewer: the name is said once.
   await expect(running.getByTestId('run-people')).toHaveText('started and cancelled by Rita Reviewer');
   await expect(running.getByTestId('cancel-spot-check')).toHaveCount(0);

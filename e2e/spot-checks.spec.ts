@@ -4,7 +4,15 @@
 import path from 'node:path';
 import { expect, type Page, test } from '@playwright/test';
 import { openAuditTab } from './audit-tabs';
-import { auditSpotSite, auth, expectNoSidewaysScroll, shots, site } from './spot-site';
+import {
+  auditSpotSite,
+  auth,
+  expectNoSidewaysScroll,
+  holdSlowPages,
+  releaseSlowPages,
+  shots,
+  site,
+} from './spot-site';
 
 async function shoot(page: Page, name: string) {
   // The pointer stays where the last click was: off the page, so no button is shot in its hover colours.
@@ -34,17 +42,24 @@ test('spot-check an audit from its page: progress, verdicts, hop chain and the s
   await expect(panel.getByText('No spot-checks yet.')).toBeVisible();
   await shoot(page, 'form');
 
+  // /gone-a and /back are held until released, so the run is seen running with its count.
+  await holdSlowPages(page);
   await panel.getByRole('button', { name: 'Start spot-check' }).click();
   const run = panel.getByTestId('spot-run');
   await expect(run).toHaveCount(1);
   await expect(run).toContainText('Rita Reviewer');
-  // /gone-a and /back answer after 2 s, so the run is seen running with its count.
   // The count is over the rows the run checks (4), not the rows and the site's soft-404 probe.
   await expect(run.getByTestId('spot-run-progress')).toContainText(/\d+ of 4$/);
   await expect(run.getByRole('progressbar', { name: 'Spot-check progress' })).toBeVisible();
   await expect(run.getByTestId('cancel-spot-check')).toBeVisible();
+  // One run at a time: Start is off while this one runs, and says why.
+  await expect(panel.getByRole('button', { name: 'Start spot-check' })).toBeDisabled();
+  await expect(panel.getByTestId('spot-start-blocked')).toHaveText(
+    'Run #1 is still running: wait for it to end or cancel it to start another.',
+  );
   await shoot(page, 'running');
   await page.setViewportSize({ width: 1366, height: 900 });
+  await releaseSlowPages(page);
 
   await expect(run.getByTestId('spot-run-status')).toHaveText(/succeeded/i, { timeout: 60_000 });
   await expect(run.getByTestId('spot-run-progress')).toHaveCount(0);

@@ -28,6 +28,16 @@ export const spotCrawl = [
   .map((row) => JSON.stringify({ canonical_url: row.url, crawled_at: '2026-11-27T09:00:00Z', ...row }))
   .join('\n');
 
+/** Holds the site's slow pages (/gone-a, /back) until `releaseSlowPages`, so a run stays in progress for
+ * as long as a spec needs to see it running or cancel it, on a machine of any speed. */
+export async function holdSlowPages(page: Page): Promise<void> {
+  expect((await page.request.post(`${site}/__hold`)).status()).toBe(204);
+}
+
+export async function releaseSlowPages(page: Page): Promise<void> {
+  expect((await page.request.post(`${site}/__release`)).status()).toBe(204);
+}
+
 /** Creates an audit of the site from the new-audit form and waits until it has succeeded. */
 export async function auditSpotSite(page: Page, name: string, extraPaths: string[] = []): Promise<void> {
   await page.goto('/audits/new');
