@@ -29,8 +29,9 @@ export function ReportSummary({
       <div className="card__header">
         <h2 id="report-summary-heading">Summary</h2>
         {findings?.crawlTime ? (
-          <span className="muted small report-summary__crawl">
-            Crawl of {utcDateTime(findings.crawlTime)}
+          <span className="muted small">
+            {/* The date never breaks ("09:00 / UTC"); "Crawl of" may go on the line above it on a phone. */}
+            Crawl of <span className="report-summary__crawl">{utcDateTime(findings.crawlTime)}</span>
           </span>
         ) : null}
       </div>

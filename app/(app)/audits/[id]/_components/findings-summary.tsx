@@ -12,6 +12,8 @@ import { useFindingsByFile } from '@/lib/findings/hooks';
 import { type FindingList, type FindingSignal, type FindingsOverview, LISTS } from '@/lib/findings/schema';
 import type { FilterReview } from './use-finding-view';
 
+const NO_BREAK = { whiteSpace: 'nowrap' } as const;
+
 type OpenList = (list: FindingList, reason?: string) => void;
 
 /** A real link (new tab, copy address) that switches the list in place on a plain click. */
@@ -64,9 +66,15 @@ export function FindingsSummary({
     <section className="card" aria-labelledby="summary-heading" data-testid="findings-summary">
       <div className="card__header">
         <h2 id="summary-heading">Summary</h2>
+        {/* Each date whole on its line ("2 Dec 2026, / 01:42" read badly on a phone). */}
         <span className="muted small">
-          Reconciled {formatTime(findings.reconciledAt)}
-          {findings.crawlTime ? ` · crawl of ${formatTime(findings.crawlTime)}` : ''}
+          Reconciled <span style={NO_BREAK}>{formatTime(findings.reconciledAt)}</span>
+          {findings.crawlTime ? (
+            <>
+              {' · crawl of '}
+              <span style={NO_BREAK}>{formatTime(findings.crawlTime)}</span>
+            </>
+          ) : null}
         </span>
       </div>
       <div className="card__body stack">
