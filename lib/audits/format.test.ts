@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
+  countText,
   formatBytes,
   formatCount,
   formatDateTime,
@@ -90,5 +91,15 @@ describe('reviewedShare', () => {
 
   it('is null when there is nothing to review', () => {
     expect(reviewedShare({ prune: 0, add: 0, held: 0, decided: 0 })).toBeNull();
+  });
+});
+
+describe('countText', () => {
+  it('puts the noun in the number of the count', () => {
+    expect(countText(1, 'row')).toBe('1 row');
+    expect(countText(0, 'row')).toBe('0 rows');
+    expect(countText(1200, 'row')).toBe('1,200 rows');
+    expect(countText(1, 'entry', 'entries')).toBe('1 entry');
+    expect(countText(2, 'entry', 'entries')).toBe('2 entries');
   });
 });

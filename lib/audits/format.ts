@@ -7,6 +7,11 @@ export function formatCount(value: number | null | undefined): string {
   return countFormat.format(value);
 }
 
+/** A count and its noun in the right number: "1 row", "2 rows", "1 entry" (`many` when not just + "s"). */
+export function countText(n: number, one: string, many = `${one}s`): string {
+  return `${formatCount(n)} ${n === 1 ? one : many}`;
+}
+
 const BYTE_UNITS = ['B', 'KiB', 'MiB', 'GiB', 'TiB'] as const;
 
 /** Binary units, one decimal below 10 (e.g. "1.5 KiB", "12 MiB"); null or negative → "—". */

@@ -1,5 +1,5 @@
 // Wording shared by the report page and its PDF: short evidence, UTC dates.
-import { formatCount, formatDateTime } from '@/lib/audits/format';
+import { formatDateTime } from '@/lib/audits/format';
 import { evidenceLines } from '@/lib/findings/format';
 import type { FindingDto } from '@/lib/findings/schema';
 
@@ -28,16 +28,4 @@ export function chainText(chain: readonly { status: number }[]): string {
 /** A share as a percentage, as the app shows it: one decimal under 10 %, "—" when nothing was measured. */
 export function percentText(value: number | null): string {
   return value === null ? '—' : `${(value * 100).toFixed(value > 0 && value < 0.1 ? 1 : 0)} %`;
-}
-
-/** Where a URL may wrap: after each "/", "-", "?", "&", "=", "." or "_" (a run of them stays together),
- * so a long URL breaks between its words ("…/old/" | "page-" | "001") and never inside one. The parts,
- * joined, are the URL. */
-export function urlBreakParts(url: string): string[] {
-  return url.match(/[^/\-?&=._]*[/\-?&=._]*/g)?.filter((part) => part !== '') ?? [url];
-}
-
-/** A count and its noun in the right number: "1 row", "2 rows", "1 entry" (`many` when not just + "s"). */
-export function countText(n: number, one: string, many = `${one}s`): string {
-  return `${formatCount(n)} ${n === 1 ? one : many}`;
 }

@@ -4,13 +4,13 @@
 // out, which the shared link shows in full. Each row is two lines: the URL and its numbers, then the
 // evidence sentence and the live check.
 import type { Readable } from 'node:stream';
-import { formatCount } from '@/lib/audits/format';
+import { countText, formatCount } from '@/lib/audits/format';
 import { decisionLabel, LIST_HINTS, listLabel } from '@/lib/findings/format';
 import { reasonInfo } from '@/lib/findings/reasons';
 import type { FindingDto } from '@/lib/findings/schema';
 import { verdictLabel } from '@/lib/spot-check/labels';
 import type { Verdict } from '@/lib/spot-check/types';
-import { countText, shortEvidence } from './format';
+import { shortEvidence } from './format';
 import { PDF_ROWS_PER_REASON, type PdfListSection, type PdfReasonRows } from './pdf-data';
 import {
   BLACK,

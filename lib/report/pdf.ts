@@ -8,13 +8,13 @@
 // before it is measured), so a 1,000,000-URL audit makes a PDF of a few dozen pages.
 import type { Readable } from 'node:stream';
 import PDFDocument from 'pdfkit';
-import { formatCount } from '@/lib/audits/format';
+import { countText, formatCount } from '@/lib/audits/format';
 import { statusLabel } from '@/lib/audits/labels';
 import { clipForDisplay } from '@/lib/findings/display';
 import { listLabel, sanityWarningTitle } from '@/lib/findings/format';
 import { issueTitle } from '@/lib/findings/issue-titles';
 import { EXCLUDED_INFO } from '@/lib/findings/reasons';
-import { countText, utcDateTime } from './format';
+import { utcDateTime } from './format';
 import { drawReasonsPerFile, drawReasonsPerList } from './pdf-charts';
 import { PDF_ROWS_PER_REASON, type PdfReportData } from './pdf-data';
 import { gscSection } from './pdf-gsc';

@@ -4,15 +4,15 @@
 // from the server. A row the latest finished spot-check checked carries its verdict under the reason.
 import Link from 'next/link';
 import { VerdictBadge } from '@/app/(app)/audits/[id]/_components/spot-checks-verdict';
-import { formatCount } from '@/lib/audits/format';
+import { BreakableUrl } from '@/components/ui/breakable-url';
+import { countText, formatCount } from '@/lib/audits/format';
 import { rankReasons } from '@/lib/findings/chart-data';
 import { decisionLabel, LIST_HINTS, listLabel } from '@/lib/findings/format';
 import { reasonInfo } from '@/lib/findings/reasons';
 import { type FindingPage, type FindingsOverview, LISTS } from '@/lib/findings/schema';
-import { countText, shortEvidence, utcDateTime } from '@/lib/report/format';
+import { shortEvidence, utcDateTime } from '@/lib/report/format';
 import { type ReportView, reportHref } from '@/lib/report/shared';
 import type { Verdict } from '@/lib/spot-check/types';
-import { BreakableUrl } from './breakable-url';
 import { definitionTitle, ReasonDefinitions } from './report-definitions';
 import { ReportFilters } from './report-filters';
 

@@ -4,11 +4,11 @@
 // rest of the report; nothing names who started the run.
 import { SpotChecksSummary } from '@/app/(app)/audits/[id]/_components/spot-checks-summary';
 import { VerdictBadge } from '@/app/(app)/audits/[id]/_components/spot-checks-verdict';
-import { formatCount } from '@/lib/audits/format';
+import { BreakableUrl } from '@/components/ui/breakable-url';
+import { countText } from '@/lib/audits/format';
 import { reasonLabel } from '@/lib/findings/format';
 import type { ReportSpotCheck, ReportSpotItem } from '@/lib/report/data';
 import { chainText, utcDateTime } from '@/lib/report/format';
-import { BreakableUrl } from './breakable-url';
 
 function HopChain({ item }: { item: ReportSpotItem }) {
   if (item.chain.length === 0) return <span className="muted">no answer</span>;
@@ -78,7 +78,8 @@ function CheckedRows({ items, total }: { items: ReportSpotItem[]; total: number 
       </div>
       {more > 0 ? (
         <p className="muted small" data-testid="report-spot-more">
-          and {formatCount(more)} more checked rows: the audit's page in the app lists all of them.
+          and {countText(more, 'more checked row', 'more checked rows')}: the audit's page in the app lists
+          all of them.
         </p>
       ) : null}
     </>
@@ -102,7 +103,7 @@ export function ReportSpotCheckSection({
         <h2 id="report-spot-heading">Live spot-check</h2>
         {run ? (
           <span className="muted small" data-testid="report-spot-when">
-            Checked {utcDateTime(run.finishedAt ?? run.createdAt)} · {formatCount(run.rows)} rows
+            Checked {utcDateTime(run.finishedAt ?? run.createdAt)} · {countText(run.rows, 'row')}
             {run.status === 'partial' ? ' · some could not be checked' : ''}
           </span>
         ) : null}

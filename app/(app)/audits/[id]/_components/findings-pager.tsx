@@ -1,6 +1,6 @@
 // Keyset paging: Previous / Next through a stack of cursors. After a reload or a shared link the pages
 // before are unknown, so Previous returns to the first page and no page number is shown.
-import { formatCount } from '@/lib/audits/format';
+import { countText, formatCount } from '@/lib/audits/format';
 
 export function FindingsPager({
   pageNumber,
@@ -29,7 +29,7 @@ export function FindingsPager({
         {shown === 0
           ? 'No rows on this page'
           : first === null
-            ? `${formatCount(shown)} rows`
+            ? countText(shown, 'row')
             : `Rows ${formatCount(first)}–${formatCount(first + shown - 1)}`}
         {pageNumber !== null ? ` · page ${formatCount(pageNumber)}` : ''}
       </span>

@@ -1,4 +1,6 @@
 'use client';
+import { type ComponentPropsWithRef, memo, type RefObject, useEffect, useRef } from 'react';
+import { isBadTargetStatus, shortTargetUrl, targetKindLabel } from '@/components/findings/target-words';
 // One page of findings as a grid with row focus (roving tabindex) and row selection: the URL with its
 // sitemap file and signals, the reason, what the reason points to (redirect target, canonical, variant, with
 // its status), status, crawl depth, inlinks (when the crawl had them), date, the latest finished
@@ -8,8 +10,7 @@
 // renders and reports clicks. Without `canSelect` (a viewer) there are no checkboxes and nothing is
 // selectable: the rows are still focusable and open the side panel. In a narrow box each row is a card
 // (app/globals.css): every cell says what it is (data-label), and sorting is the filters' Sort select.
-import { type ComponentPropsWithRef, memo, type RefObject, useEffect, useRef } from 'react';
-import { isBadTargetStatus, shortTargetUrl, targetKindLabel } from '@/components/findings/target-words';
+import { BreakableUrl } from '@/components/ui/breakable-url';
 import { formatCount } from '@/lib/audits/format';
 import { reasonColour } from '@/lib/findings/chart-data';
 import { decisionLabel, reasonLabel, sitemapFileLabel } from '@/lib/findings/format';
@@ -27,18 +28,6 @@ function dateCell(finding: FindingDto) {
 }
 
 const dash = <span className="muted">—</span>;
-
-/** A URL that wraps after its slashes (then anywhere) instead of inside a path segment. */
-function BreakableUrl({ url }: { url: string }) {
-  const parts = url.split(/(?<=\/)/);
-  return parts.map((part, index) => (
-    // biome-ignore lint/suspicious/noArrayIndexKey: the parts of one URL, in order, never reordered
-    <span key={index}>
-      {part}
-      {index < parts.length - 1 ? <wbr /> : null}
-    </span>
-  ));
-}
 
 /** "→ /new (404)": the target wraps after its slashes like the URL (never cut: nothing else shows it
  * whole), the status stays beside its end. */

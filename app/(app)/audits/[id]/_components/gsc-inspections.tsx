@@ -4,9 +4,9 @@
 // follow its progress (or its wait for the next day's quota) and cancel it; everyone sees the runs and a
 // run's inspections. Data through lib/gsc/hooks-inspections.ts.
 import { type FormEvent, useId, useState } from 'react';
-import { BreakableUrl } from '@/app/r/[token]/_components/breakable-url';
 import { useCan } from '@/app/session-context';
 import { Alert } from '@/components/ui/alert';
+import { BreakableUrl } from '@/components/ui/breakable-url';
 import { ConfirmButton } from '@/components/ui/confirm-button';
 import { CursorPager, useCursorStack } from '@/components/ui/cursor-pager';
 import { ProgressBar } from '@/components/ui/progress-bar';

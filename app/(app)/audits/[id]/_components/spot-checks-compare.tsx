@@ -3,8 +3,8 @@
 // changed between the two (the older is "before"): counts, the signals side by side, and the changed rows
 // (verdict and status before → after, "content changed"), paged by the API's cursor.
 import { useId, useState } from 'react';
-import { BreakableUrl } from '@/app/r/[token]/_components/breakable-url';
 import { Alert } from '@/components/ui/alert';
+import { BreakableUrl } from '@/components/ui/breakable-url';
 import { CursorPager, useCursorStack } from '@/components/ui/cursor-pager';
 import { useDateTimeFormat } from '@/components/ui/date-time';
 import { formatCount } from '@/lib/audits/format';

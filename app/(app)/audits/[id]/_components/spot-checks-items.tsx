@@ -1,7 +1,7 @@
 'use client';
 // A finished run's checked rows, one page at a time (the API's cursor): URL, reason, verdict with its
 // explanation, final status, the hop chain in order, noindex, canonical and time. Stacked rows at phone width.
-import { BreakableUrl } from '@/app/r/[token]/_components/breakable-url';
+import { BreakableUrl } from '@/components/ui/breakable-url';
 import { formatCount } from '@/lib/audits/format';
 import { reasonLabel } from '@/lib/findings/format';
 import { safeHref } from '@/lib/findings/links';

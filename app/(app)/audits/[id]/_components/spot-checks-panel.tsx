@@ -6,7 +6,7 @@ import { useState } from 'react';
 import { useCan } from '@/app/session-context';
 import { Alert } from '@/components/ui/alert';
 import { CursorPager, useCursorStack } from '@/components/ui/cursor-pager';
-import { formatCount } from '@/lib/audits/format';
+import { countText } from '@/lib/audits/format';
 import { isActiveStatus } from '@/lib/audits/labels';
 import {
   useCancelSpotCheck,
@@ -44,7 +44,7 @@ function RunResults({ auditId, runId, runs }: { auditId: string; runId: string; 
       <h3>Checked rows</h3>
       <SpotChecksItems items={data.items} />
       <CursorPager stack={pages} nextCursor={data.nextCursor} busy={run.isPlaceholderData}>
-        Page {pages.page} · {formatCount(data.items.length)} rows
+        Page {pages.page} · {countText(data.items.length, 'row')}
       </CursorPager>
     </div>
   );

@@ -1,10 +1,13 @@
 // One sitemap file in the tree: kind, name, status, HTTP status, entries, sizes, errors and warnings, and
 // whether a 304 Not Modified let it reuse the site's previous copy.
-import { type CSSProperties, Fragment, memo } from 'react';
+
+import { type CSSProperties, memo } from 'react';
 import { Badge } from '@/components/ui/badge';
+import { BreakableUrl } from '@/components/ui/breakable-url';
 import { formatBytes, formatCount } from '@/lib/audits/format';
 import { fileKindLabel, fileLabel, isNotRead } from '@/lib/audits/labels';
 import type { SitemapFileDto } from '@/lib/audits/schema';
+import { issueTitle } from '@/lib/findings/issue-titles';
 import { StatusBadge } from '../../_components/status-badge';
 
 function sizeText(file: SitemapFileDto): { text: string; title?: string } | null {
@@ -19,17 +22,10 @@ function sizeText(file: SitemapFileDto): { text: string; title?: string } | null
   return size === null ? null : { text: formatBytes(size) };
 }
 
-/** A URL with a line-break chance after each "/" (not inside "://"), "?" and "&": a long URL wraps at its
- * path segments and parameters, never letter by letter (unless one segment is wider than the line). */
-function breakableUrl(text: string) {
-  const parts = text.split(/(?<=[?&]|\/(?!\/))/);
-  return parts.map((part, index) => (
-    // biome-ignore lint/suspicious/noArrayIndexKey: the parts of one fixed string, never reordered
-    <Fragment key={index}>
-      {index > 0 ? <wbr /> : null}
-      {part}
-    </Fragment>
-  ));
+/** An error's or warning's title before its message (readers get words; the code is in data-code). */
+function IssueTitle({ code }: { code: string }) {
+  const title = issueTitle(code);
+  return title ? <strong className="tree-row__issue-title">{title}: </strong> : null;
 }
 
 /** The parser's position, unless its message already says it. */
@@ -113,7 +109,7 @@ export const TreeRow = memo(function TreeRow({
           <div className="tree-row__title">
             <span className="kind-tag">{fileKindLabel(file)}</span>
             <span id={labelId} className="tree-row__label">
-              {breakableUrl(label)}
+              <BreakableUrl url={label} />
             </span>
             {isSelected ? (
               <Badge tone="info" dot={false} testId="sitemap-file-reviewing">
@@ -131,15 +127,17 @@ export const TreeRow = memo(function TreeRow({
               {file.error.message}
             </p>
           ) : file.error ? (
-            <p className="tree-row__error" data-testid="sitemap-file-error">
-              <code>{file.error.code}</code> {file.error.message}
+            <p className="tree-row__error" data-testid="sitemap-file-error" data-code={file.error.code}>
+              <IssueTitle code={file.error.code} />
+              {file.error.message}
               {position(file.error)}
             </p>
           ) : null}
           {file.warnings.map((warning, index) => (
             // biome-ignore lint/suspicious/noArrayIndexKey: a file's warnings are a fixed list that never reorders
-            <p key={`${warning.code}-${index}`} className="tree-row__warning">
-              <code>{warning.code}</code> {warning.message}
+            <p key={`${warning.code}-${index}`} className="tree-row__warning" data-code={warning.code}>
+              <IssueTitle code={warning.code} />
+              {warning.message}
             </p>
           ))}
         </div>

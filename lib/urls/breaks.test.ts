@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { countText, urlBreakParts } from './format';
+import { urlBreakParts } from './breaks';
 
 describe('urlBreakParts', () => {
   it('breaks after separators, never inside a word, and joins back to the URL', () => {
@@ -17,15 +17,5 @@ describe('urlBreakParts', () => {
     expect(urlBreakParts('https://a')).toEqual(['https://', 'a']);
     expect(urlBreakParts('plainword')).toEqual(['plainword']);
     expect(urlBreakParts('').join('')).toBe('');
-  });
-});
-
-describe('countText', () => {
-  it('puts the noun in the number of the count', () => {
-    expect(countText(1, 'row')).toBe('1 row');
-    expect(countText(0, 'row')).toBe('0 rows');
-    expect(countText(1200, 'row')).toBe('1,200 rows');
-    expect(countText(1, 'entry', 'entries')).toBe('1 entry');
-    expect(countText(2, 'entry', 'entries')).toBe('2 entries');
   });
 });
