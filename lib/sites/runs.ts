@@ -16,6 +16,7 @@ import { AppError } from '@/lib/errors';
 import { startRun } from '@/lib/runs/service';
 import { latestAuditOfSite } from './data';
 import { insertSiteRun } from './mutations';
+import { runBaseName } from './run-times';
 import { type CreatedSiteRunDto, type RunTrigger, ZSiteRunInput } from './schema';
 
 export interface SiteRunRequest {
@@ -30,10 +31,9 @@ export interface SiteRunRequest {
 }
 
 function runName(previous: string, trigger: SiteRunRequest['trigger']): string {
-  // "example.com — 2026-12-01 10:00 UTC" becomes "example.com — <now> UTC": the old date would mislead.
-  const base = previous
-    .replace(/\s+—\s+\d{4}-\d\d-\d\d \d\d:\d\d UTC$/, '')
-    .replace(/ \((re-run|scheduled)\)$/, '');
+  // "example.com — 2026-12-01 10:00 UTC (scheduled)" becomes "example.com — <now> UTC": the old date would
+  // mislead, and a name must not pile up one stamp per run (runBaseName drops them all).
+  const base = runBaseName(previous);
   const stamp = new Date().toISOString().slice(0, 16).replace('T', ' ');
   return `${base} — ${stamp} UTC${trigger === 'schedule' ? ' (scheduled)' : ''}`.slice(0, 200);
 }

@@ -13,6 +13,21 @@ describe('urlBreakParts', () => {
     expect(urlBreakParts('https://x.example/hidden').at(-1)).toBe('hidden');
   });
 
+  it('keeps hosts, addresses and file names whole: no break after a dot', () => {
+    expect(urlBreakParts('http://127.0.0.1:3218/slow-child/9.xml')).toEqual([
+      'http://',
+      '127.0.0.1:3218/',
+      'slow-',
+      'child/',
+      '9.xml',
+    ]);
+    expect(urlBreakParts('https://www.example.com/sitemap.xml')).toEqual([
+      'https://',
+      'www.example.com/',
+      'sitemap.xml',
+    ]);
+  });
+
   it('keeps a run of separators together and a URL without any whole', () => {
     expect(urlBreakParts('https://a')).toEqual(['https://', 'a']);
     expect(urlBreakParts('plainword')).toEqual(['plainword']);

@@ -76,7 +76,8 @@ export function RunAgain({ site }: { site: SiteDetailDto }) {
               <strong>
                 {isConflict ? 'A run of this site is already going.' : 'Could not start the run.'}
               </strong>{' '}
-              {start.error.message}
+              {/* The server's 409 names the run by id for API clients; here the link to it says it. */}
+              {isConflict && site.activeRun ? null : start.error.message}
               {isConflict && site.activeRun ? (
                 <>
                   {' '}
