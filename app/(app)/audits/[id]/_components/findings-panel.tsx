@@ -297,7 +297,8 @@ export function FindingsPanel({
           <dt>HTTP status</dt>
           <dd>{finding.status ?? '—'}</dd>
           <dt>Canonical</dt>
-          <dd className="mono">{finding.canonical ?? '—'}</dd>
+          {/* Monospace for a URL only: a dash in it reads as a short raised "–" beside the other fields' "—". */}
+          <dd className={finding.canonical ? 'mono' : undefined}>{finding.canonical ?? '—'}</dd>
           <dt>Crawl depth</dt>
           <dd>{finding.depth ?? '—'}</dd>
           <dt>Inlinks</dt>
