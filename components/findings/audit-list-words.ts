@@ -1,5 +1,5 @@
 // What the audits list says about an audit's findings (or why it has none), its totals and its pages (pure).
-import { formatCount } from '@/lib/audits/format';
+import { countText, formatCount } from '@/lib/audits/format';
 import type { AuditListItemDto } from '@/lib/audits/schema';
 
 const SHORT = 110;
@@ -45,9 +45,9 @@ export function pageOfText(page: number, total: number, pageSize: number): strin
 
 /** "1 entry", "6 entries"; "1 crawl row", "318 crawl rows". */
 export function entriesText(n: number): string {
-  return `${formatCount(n)} ${n === 1 ? 'entry' : 'entries'}`;
+  return countText(n, 'entry', 'entries');
 }
 
 export function crawlRowsText(n: number): string {
-  return `${formatCount(n)} crawl ${n === 1 ? 'row' : 'rows'}`;
+  return countText(n, 'crawl row');
 }

@@ -1,7 +1,7 @@
 // What the Sitemap files card says above the tree. Its counts are the audit's own (the DTO's counters, the
 // ones the tiles and the progress show: issue #14 item 8); only what the counters do not hold (files with
 // problems, files not read) is counted from the files loaded.
-import { formatCount } from './format';
+import { countText, formatCount } from './format';
 import { progressUnit } from './progress';
 import type { AuditDto } from './schema';
 
@@ -15,7 +15,7 @@ export interface LoadedFiles {
   total: number;
 }
 
-const files = (n: number) => `${formatCount(n)} ${n === 1 ? 'file' : 'files'}`;
+const files = (n: number) => countText(n, 'file');
 
 /** "6 of 21 files read · 0 failed" while it runs; "21 files · 1 failed · 2 with problems" once final. */
 export function treeSummary(

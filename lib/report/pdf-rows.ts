@@ -161,7 +161,7 @@ export async function listSection(
     doc.y += 4;
     paragraph(
       doc,
-      `${list.folded.reasons === 1 ? '1 smaller reason' : `${formatCount(list.folded.reasons)} smaller reasons`} (${countText(list.folded.rows, 'row')}) ${list.folded.reasons === 1 ? 'has' : 'have'} no section here: the shared link lists ${list.folded.reasons === 1 ? 'it' : 'them'} (${listLabel(list.list)} tab).`,
+      `${countText(list.folded.reasons, 'smaller reason')} (${countText(list.folded.rows, 'row')}) ${list.folded.reasons === 1 ? 'has' : 'have'} no section here: the shared link lists ${list.folded.reasons === 1 ? 'it' : 'them'} (${listLabel(list.list)} tab).`,
       { size: 9, gap: 4 },
     );
   }

@@ -75,8 +75,8 @@ function groupBy<T>(items: readonly T[], key: (item: T) => string): Map<string, 
 export function runBaseName(name: string): string {
   const base = name
     .replace(/ \((re-run|scheduled)\)$/, '')
-    // Every stamp: a Run again of a scheduled run kept the old one before its own (runs.ts strips the stamp
-    // before the "(scheduled)" after it), "Shop — <then> UTC — <now> UTC".
+    // Every stamp: runs made before runs.ts built names from this function kept the old stamp before their
+    // own ("Shop — <then> UTC — <now> UTC"); they are still stored so.
     .replace(/(\s+—\s+\d{4}-\d\d-\d\d \d\d:\d\d UTC)+$/, '');
   return base || name;
 }

@@ -1,5 +1,5 @@
 // A verdict's name as the product shows it, and a run's: in the app, the shared report and its PDF alike.
-import { formatCount } from '@/lib/audits/format';
+import { countText, formatCount } from '@/lib/audits/format';
 import { isActiveStatus } from '@/lib/audits/labels';
 import type { SpotCheckRunDto } from './schema';
 import type { Verdict } from './types';
@@ -29,8 +29,7 @@ export function describeRequest(run: Pick<SpotCheckRunDto, 'request'>): string {
   const robots = request.ignoreRobots ? ', robots.txt ignored' : '';
   if ('sample' in request)
     return `Sample of ${formatCount(request.sample)}, seed ${request.seed}${request.includeAdd ? ', add list included' : ''}${robots}`;
-  if ('ids' in request)
-    return `${formatCount(request.ids.length)} chosen ${request.ids.length === 1 ? 'row' : 'rows'}${robots}`;
+  if ('ids' in request) return `${countText(request.ids.length, 'chosen row')}${robots}`;
   return `Every row of a filter${robots}`;
 }
 

@@ -11,17 +11,11 @@ import { DropZone } from '@/components/ui/drop-zone';
 import { ProgressBar } from '@/components/ui/progress-bar';
 import { formatBytes, formatCount, formatDateTime, progressPercent } from '@/lib/audits/format';
 import { isActiveStatus } from '@/lib/audits/labels';
+import { mergeFiles } from '@/lib/audits/new-audit-input';
 import { useDeleteGscImport, useGscImports, useStartGscImport } from '@/lib/gsc/hooks-imports';
 import { describeExport, problemPlace } from '@/lib/gsc/import-labels';
 import type { GscImportDto } from '@/lib/gsc/import-schema';
 import { StatusBadge } from '../../_components/status-badge';
-
-/** Files chosen again (a second drop, the same file twice) are listed once. */
-function withFiles(current: readonly File[], added: readonly File[]): File[] {
-  const key = (f: File) => `${f.name}:${f.size}:${f.lastModified}`;
-  const seen = new Set(current.map(key));
-  return [...current, ...added.filter((f) => !seen.has(key(f)))];
-}
 
 function ImportForm({ auditId }: { auditId: string }) {
   const id = useId();
@@ -44,7 +38,8 @@ function ImportForm({ auditId }: { auditId: string }) {
         accept=".csv,.zip,.tsv,.txt,text/csv,application/zip"
         multiple
         chooseLabel="choose files"
-        onFiles={(added) => setFiles((current) => withFiles(current, added))}
+        // Files chosen again (a second drop, the same file twice) are listed once.
+        onFiles={(added) => setFiles((current) => mergeFiles(current, added))}
       >
         <FileList
           label="Chosen exports"

@@ -5,7 +5,7 @@
 // the site URL the Hygiene tab judged the files against (given with "Re-check with this site URL").
 import { useId, useState } from 'react';
 import { QueryStatus } from '@/components/ui/query-status';
-import { formatCount } from '@/lib/audits/format';
+import { countText, formatCount } from '@/lib/audits/format';
 import { reasonLabel } from '@/lib/findings/format';
 import { type SetOptions, sitemapSetZipHref, useSitemapSetSummary } from '@/lib/sitemap-set/hooks';
 import { DEFAULT_MAX_URLS, MAX_URLS_LIMIT, type SitemapSetSummaryDto } from '@/lib/sitemap-set/schema';
@@ -13,7 +13,7 @@ import { DEFAULT_MAX_URLS, MAX_URLS_LIMIT, type SitemapSetSummaryDto } from '@/l
 const SECTIONS_SHOWN = 10;
 
 const filesText = (n: number) => `${formatCount(n)} ${n === 1 ? 'file' : 'files'}`;
-const urlsText = (n: number) => `${formatCount(n)} ${n === 1 ? 'URL' : 'URLs'}`;
+const urlsText = (n: number) => countText(n, 'URL');
 
 function isBaseValid(text: string): boolean {
   return text === '' || (/^https?:\/\/[^/?#\s]+(\/[^?#\s]*)?$/i.test(text) && URL.canParse(text));

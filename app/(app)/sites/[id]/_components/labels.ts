@@ -34,15 +34,11 @@ export const DIFF_LABELS: Record<DiffType, string> = {
   moved: 'Moved',
 };
 
-/** A diff's row: what this one URL is. */
+/** A diff's row: what this one URL is (the chips' names, in the singular where they are plural). */
 export const DIFF_ROW_LABELS: Record<DiffType, string> = {
-  url_added: 'Only in the newer run',
-  url_removed: 'Only in the older run',
-  url_lastmod_changed: 'Lastmod changed',
+  ...DIFF_LABELS,
   new_problem: 'New problem',
   fixed_problem: 'Fixed problem',
-  reason_changed: 'Reason changed',
-  moved: 'Moved',
 };
 
 /** A list's name in a sentence ("on the prune list"). */
