@@ -3,7 +3,7 @@
 // files and the mutations write these rows.
 import { type NormalizationProfile, urlKeys } from '@/lib/urls/normalize';
 import type { ImportedExport, ImportedFile, ImportSummary } from './import-schema';
-import { bucketOf, reasonKey } from './reasons';
+import { bucketOf, isIndexedReason } from './reasons';
 import type { DrilldownExport, GscExport, GscFile } from './types';
 
 export interface UrlStateRow {
@@ -61,22 +61,10 @@ export interface ImportRows {
   summary: ImportSummary;
 }
 
-/**
- * Issues that name indexed pages. Search Console's page-indexing report lists "Why pages aren't indexed"
- * reasons, and its indexed pages as a drilldown of their own ("View data about indexed pages", whose
- * export's Metadata says `Issue,Indexed` or `All indexed pages`); the older Coverage report called them
- * "Submitted and indexed" and "Indexed, not submitted in sitemap", and a few indexed-with-a-warning
- * drilldowns exist ("Indexed, though blocked by robots.txt", "Page indexed without content"). None of
- * our fixtures is such an export: the names come from Search Console's help.
- */
+/** Issues that name indexed pages (lib/gsc/reasons.ts isIndexedReason): the Page indexing report's indexed
+ * drill-down, the older Coverage report's valid rows and its indexed-with-a-warning rows. */
 export function isIndexedIssue(issue: string): boolean {
-  const key = reasonKey(issue);
-  return (
-    key.startsWith('indexed') ||
-    key === 'all indexed pages' ||
-    key === 'submitted and indexed' ||
-    key === 'page indexed without content'
-  );
+  return isIndexedReason(issue);
 }
 
 /** What a drilldown's URLs are stored as: by its issue; a drilldown with no Issue says nothing. */

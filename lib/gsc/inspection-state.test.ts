@@ -27,7 +27,8 @@ describe('inspectionStateOf', () => {
     ['NEUTRAL', 'Page with redirect', { state: 'not_indexed', bucket: 'redirects' }],
     ['FAIL', 'Submitted URL marked ‘noindex’', { state: 'not_indexed', bucket: 'noindex' }],
     ['FAIL', 'Submitted URL blocked by robots.txt', { state: 'not_indexed', bucket: 'blocked_by_robots' }],
-    ['NEUTRAL', 'URL is unknown to Google', { state: 'not_indexed', bucket: 'other' }],
+    ['NEUTRAL', 'URL is unknown to Google', { state: 'not_indexed', bucket: 'unknown_to_google' }],
+    ['PARTIAL', 'Indexed, though blocked by robots.txt', { state: 'indexed', bucket: null }],
     ['VERDICT_UNSPECIFIED', null, { state: 'not_indexed', bucket: 'other' }],
   ])('%s / %s', (verdict, coverage, expected) => {
     expect(inspectionStateOf(status(verdict, coverage))).toEqual(expected);

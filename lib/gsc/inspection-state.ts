@@ -1,16 +1,14 @@
 // What one URL Inspection answer means for the per-sitemap picture: indexed, or not indexed with the
 // bucket of its coverage state (lib/gsc/reasons.ts). Pure.
 import type { IndexStatus } from './inspection-schema';
-import { bucketOf, type GscBucket, reasonKey } from './reasons';
-
-const INDEXED_STATES = new Set(['submitted and indexed', 'indexed, not submitted in sitemap']);
+import { bucketOf, type GscBucket, isIndexedReason } from './reasons';
 
 export type InspectionState =
   | { state: 'indexed'; bucket: null }
   | { state: 'not_indexed'; bucket: GscBucket };
 
 export function inspectionStateOf(status: IndexStatus): InspectionState {
-  const coverage = status.coverageState ? reasonKey(status.coverageState) : '';
-  if (status.verdict === 'PASS' || INDEXED_STATES.has(coverage)) return { state: 'indexed', bucket: null };
+  const indexed = status.coverageState !== null && isIndexedReason(status.coverageState);
+  if (status.verdict === 'PASS' || indexed) return { state: 'indexed', bucket: null };
   return { state: 'not_indexed', bucket: status.coverageState ? bucketOf(status.coverageState) : 'other' };
 }

@@ -20,6 +20,8 @@ const BUCKET_LABELS: Record<GscBucket, string> = {
   duplicate: 'duplicate',
   crawled_not_indexed: 'crawled, not indexed',
   discovered_not_indexed: 'discovered, not indexed',
+  crawl_issue: 'crawl issue',
+  unknown_to_google: 'unknown to Google',
   other: 'other reason',
 };
 
