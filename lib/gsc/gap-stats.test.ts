@@ -31,8 +31,28 @@ describe('gapOf', () => {
   });
 
   it('is the known gap (a lower bound) when nothing of the file was inspected', () => {
-    const gap = gapOf({ submitted: 1000, indexed: 0, notIndexed: 99, sampled: 0, sampledNotIndexed: 0 });
-    expect(gap).toMatchObject({ unknown: 901, gapPct: 0.099, basis: 'known', band: 'normal', gapLow: null });
+    const gap = gapOf({ submitted: 1000, indexed: 1, notIndexed: 99, sampled: 0, sampledNotIndexed: 0 });
+    expect(gap).toMatchObject({ unknown: 900, gapPct: 0.099, basis: 'known', band: 'normal', gapLow: null });
+  });
+
+  it('bands a file with under 10 % of it known "insufficient", never normal', () => {
+    // The real case: 5 known URLs of 1,352 submitted, none of them not indexed (0 %).
+    const real = gapOf({ submitted: 1352, indexed: 5, notIndexed: 0, sampled: 0, sampledNotIndexed: 0 });
+    expect(real).toMatchObject({ gapPct: 0, band: 'insufficient', basis: 'known' });
+    // 99 of 1,000 known is under 10 %; 100 of 1,000 is enough.
+    expect(
+      gapOf({ submitted: 1000, indexed: 0, notIndexed: 99, sampled: 0, sampledNotIndexed: 0 }).band,
+    ).toBe('insufficient');
+    expect(
+      gapOf({ submitted: 1000, indexed: 100, notIndexed: 0, sampled: 0, sampledNotIndexed: 0 }).band,
+    ).toBe('normal');
+    // A thin sample that looks normal (2 inspected, both indexed) is not evidence of a normal file.
+    const sample = gapOf({ submitted: 1000, indexed: 2, notIndexed: 0, sampled: 2, sampledNotIndexed: 0 });
+    expect(sample).toMatchObject({ basis: 'estimate', band: 'insufficient' });
+    // Nothing known at all.
+    expect(gapOf({ submitted: 10, indexed: 0, notIndexed: 0, sampled: 0, sampledNotIndexed: 0 }).band).toBe(
+      'insufficient',
+    );
   });
 
   it('estimates from the inspected sample with the Wilson interval by hand (3 of 10: 10.78 %–60.32 %)', () => {
@@ -44,6 +64,7 @@ describe('gapOf', () => {
     expect(gap.judged).toBeCloseTo(0.3, 10);
     expect(gap.gapLow).toBeCloseTo(0.10779, 4);
     expect(gap.gapHigh).toBeCloseTo(0.60322, 4);
+    // Only 10 of 1,000 are known, but the whole interval is over 10 %: the sample shows a gap.
     expect(gap.band).toBe('investigate');
   });
 

@@ -3,13 +3,17 @@
 // Sitemaps report's flags. Pure: lib/gsc/gaps.ts feeds it the grouped counts the database returns.
 import { wilson } from '@/lib/spot-check/stats';
 
-export type GapBand = 'normal' | 'investigate' | 'problem';
+/** `insufficient`: too little of the file is known to judge it ("not enough data"), never "normal". */
+export type GapBand = 'normal' | 'investigate' | 'problem' | 'insufficient';
 export type GapBasis = 'known' | 'estimate';
 
 /** Under this share of submitted URLs not indexed is normal; from it up to PROBLEM_SHARE, investigate. */
 export const INVESTIGATE_SHARE = 0.1;
 /** Over this share is a problem (30 % itself is still "investigate", as the issue writes "over 30 %"). */
 export const PROBLEM_SHARE = 0.3;
+/** Under this share of a file's submitted URLs known (indexed + not indexed), its gap says nothing: 5
+ * known of 1,352 with none of them not indexed is 0 %, which is no evidence of a normal file. */
+export const MIN_KNOWN_SHARE = 0.1;
 /** A sitemap Google last read more than this many days before the import's date is flagged stale. */
 const STALE_DAYS = 14;
 
@@ -56,6 +60,7 @@ export function gapOf(c: FileCounts): Gap {
     return { unknown, gapPct: null, gapLow: null, gapHigh: null, judged: null, band: null, basis: 'known' };
   }
   const gapPct = c.notIndexed / c.submitted;
+  const thin = c.indexed + c.notIndexed < MIN_KNOWN_SHARE * c.submitted;
   if (unknown === 0 || c.sampled === 0) {
     return {
       unknown,
@@ -63,7 +68,7 @@ export function gapOf(c: FileCounts): Gap {
       gapLow: null,
       gapHigh: null,
       judged: gapPct,
-      band: bandOf(gapPct),
+      band: thin ? 'insufficient' : bandOf(gapPct),
       basis: 'known',
     };
   }
@@ -72,13 +77,18 @@ export function gapOf(c: FileCounts): Gap {
   const ceiling = (c.submitted - c.indexed) / c.submitted;
   const clip = (x: number) => Math.min(ceiling, Math.max(floor, x));
   const judged = clip(value ?? 0);
+  const gapLow = clip(low ?? 0);
+  // A thin file stays "not enough data" unless its random sample alone shows a gap: the whole 95 %
+  // interval at or over 10 % is evidence of a problem however few URLs it rests on; anything lower
+  // (a normal-looking sample of a few URLs) is not evidence of a normal file.
+  const shown = !thin || bandOf(gapLow) !== 'normal';
   return {
     unknown,
     gapPct,
-    gapLow: clip(low ?? 0),
+    gapLow,
     gapHigh: clip(high ?? 1),
     judged,
-    band: bandOf(judged),
+    band: shown ? bandOf(judged) : 'insufficient',
     basis: 'estimate',
   };
 }

@@ -45,6 +45,13 @@ describe('prepareGapBars', () => {
     expect(prepareGapBars([row(4, null)]).isEmpty).toBe(true);
   });
 
+  it('does not draw a file without enough data (its near-zero bar would read as fine), and counts it', () => {
+    const data = prepareGapBars([row(1, 0.5), row(2, 0, { band: 'insufficient' })]);
+    expect(data.bars.map((b) => b.fileId)).toEqual([1]);
+    expect(data.insufficient).toBe(1);
+    expect(prepareGapBars([row(2, 0, { band: 'insufficient' })]).isEmpty).toBe(true);
+  });
+
   it('carries an estimate’s interval', () => {
     const [bar] = prepareGapBars([
       row(1, 0.3, { basis: 'estimate', gapLow: 0.10779, gapHigh: 0.60322 }),

@@ -12,13 +12,19 @@ export const BAND_COLOURS: Record<GapBand, string> = {
   normal: '#2f7d4f',
   investigate: '#b26a00',
   problem: '#b42318',
+  insufficient: '#6b7280',
 };
 
 export const BAND_LABELS: Record<GapBand, string> = {
   normal: 'Normal',
   investigate: 'Investigate',
   problem: 'Problem',
+  insufficient: 'Not enough data',
 };
+
+/** Said wherever the bands are explained. */
+export const INSUFFICIENT_NOTE =
+  'Not enough data: under 10 % of the file’s URLs are known to Search Console’s exports, so its gap says nothing yet; import the drill-downs of its reasons, a Performance Pages.csv, or inspect a sample.';
 
 /** The thresholds as percentages, for reference lines and shaded bands. */
 export const BAND_LINES = { investigate: INVESTIGATE_SHARE * 100, problem: PROBLEM_SHARE * 100 };
@@ -47,6 +53,8 @@ export interface GapBarsData {
   bars: GapBar[];
   /** Files with a gap left out of the chart (the smallest ones). */
   folded: number;
+  /** Files with too little known to draw (band insufficient): listed in the table, not drawn. */
+  insufficient: number;
   isEmpty: boolean;
 }
 
@@ -63,7 +71,9 @@ const pct = (x: number | null) => (x === null ? null : Math.round(x * 10000) / 1
 
 /** A bar per file with a gap, largest first (the rows come sorted), at most `top`. */
 export function prepareGapBars(rows: readonly SitemapGapDto[], top = GAP_BARS): GapBarsData {
-  const withGap = rows.filter((r) => r.gapJudged !== null && r.band !== null);
+  // A file without enough data has a gap of next to nothing that means nothing: a bar would read as "fine".
+  const withGap = rows.filter((r) => r.gapJudged !== null && r.band !== null && r.band !== 'insufficient');
+  const insufficient = rows.filter((r) => r.band === 'insufficient').length;
   const bars = withGap.slice(0, top).map(
     (r): GapBar => ({
       key: String(r.fileId),
@@ -77,7 +87,7 @@ export function prepareGapBars(rows: readonly SitemapGapDto[], top = GAP_BARS): 
       basis: r.basis,
     }),
   );
-  return { bars, folded: withGap.length - bars.length, isEmpty: bars.length === 0 };
+  return { bars, folded: withGap.length - bars.length, insufficient, isEmpty: bars.length === 0 };
 }
 
 export interface IndexPoint {

@@ -87,7 +87,7 @@ function drawGapBars(doc: Doc, data: GapBarsData): void {
   doc.y += 4;
   paragraph(
     doc,
-    `Dashed lines at ${BAND_LINES.investigate} % and ${BAND_LINES.problem} %: under 10 % normal, 10–30 % investigate, over 30 % problem.${data.folded > 0 ? ` The ${data.bars.length} largest gaps are drawn.` : ''}`,
+    `Dashed lines at ${BAND_LINES.investigate} % and ${BAND_LINES.problem} %: under 10 % normal, 10–30 % investigate, over 30 % problem.${data.folded > 0 ? ` The ${data.bars.length} largest gaps are drawn.` : ''}${data.insufficient > 0 ? ` ${data.insufficient === 1 ? 'A file' : `${data.insufficient} files`} without enough data (under 10 % of its URLs known) ${data.insufficient === 1 ? 'is' : 'are'} not drawn.` : ''}`,
     { size: 8, colour: GREY, gap: 6 },
   );
 }

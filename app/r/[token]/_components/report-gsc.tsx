@@ -24,6 +24,7 @@ const BAND_BADGE = {
   normal: 'badge--success',
   investigate: 'badge--warning',
   problem: 'badge--danger',
+  insufficient: 'badge--neutral',
 } as const;
 
 function GapBars({ data }: { data: GapBarsData }) {
@@ -54,6 +55,9 @@ function GapBars({ data }: { data: GapBarsData }) {
         Dashed lines at {BAND_LINES.investigate} % and {BAND_LINES.problem} %: under 10 % normal, 10–30 %
         investigate, over 30 % problem.
         {data.folded > 0 ? ` The ${data.bars.length} largest gaps are drawn; the table lists more.` : ''}
+        {data.insufficient > 0
+          ? ` ${data.insufficient === 1 ? 'A file' : `${data.insufficient} files`} without enough data (under 10 % of its URLs known) ${data.insufficient === 1 ? 'is' : 'are'} not drawn.`
+          : ''}
       </p>
     </figure>
   );

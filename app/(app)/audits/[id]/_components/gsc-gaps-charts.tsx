@@ -94,6 +94,9 @@ export function GapBarsChart({ data }: { data: GapBarsData }) {
         {data.folded > 0
           ? ` The ${data.bars.length} largest gaps are drawn; the table lists every file.`
           : ''}
+        {data.insufficient > 0
+          ? ` ${data.insufficient === 1 ? 'A file' : `${data.insufficient} files`} without enough data ${data.insufficient === 1 ? 'is' : 'are'} not drawn.`
+          : ''}
       </p>
       <table className="visually-hidden">
         <caption>Gap per sitemap file</caption>

@@ -9,6 +9,7 @@ import {
   flagWords,
   formatGap,
   formatShare,
+  INSUFFICIENT_NOTE,
   PROPERTY_SOURCE,
   prepareGapBars,
   prepareIndexSeries,
@@ -22,6 +23,7 @@ const BAND_BADGE: Record<GapBand, string> = {
   normal: 'badge--success',
   investigate: 'badge--warning',
   problem: 'badge--danger',
+  insufficient: 'badge--neutral',
 };
 
 /** Reasons shown in a row; the rest are summed as "n more". */
@@ -165,7 +167,7 @@ export function GscGaps({ auditId }: { auditId: string }) {
       <p className="muted small">
         Gap = not indexed ÷ submitted (distinct declared URLs). Under 10 % is normal, 10–30 % worth
         investigating, over 30 % a problem. “est.” marks an estimate from the sample of URLs that URL
-        Inspection checked, with its 95 % interval.
+        Inspection checked, with its 95 % interval. {INSUFFICIENT_NOTE}
         {data.sitemapReportOn
           ? ` Last read and the flags come from the Sitemaps report imported on ${data.sitemapReportOn}.`
           : ''}
