@@ -10,15 +10,32 @@ interface ImportToRun {
   auditId: string;
   uploads: StoredUpload[];
   normalization: NormalizationProfile;
+  issue: string | null;
 }
 
 export async function importToRun(importId: string): Promise<ImportToRun | null> {
   const { rows } = await pool().query<ImportToRun>(
-    `SELECT i.audit_id AS "auditId", i.uploads, a.normalization
+    `SELECT i.audit_id AS "auditId", i.uploads, a.normalization, i.issue
        FROM gsc_imports i JOIN audits a ON a.id = i.audit_id WHERE i.id = $1`,
     [importId],
   );
   return rows[0] ?? null;
+}
+
+/**
+ * The hosts of the audit's site: every host its sitemap entries declare (from their keys, which hold the
+ * host as the URL wrote it, lower case) and the host of the site the audit belongs to; lower case,
+ * without a port. One pass over the audit's entries (a hash aggregate), once per import.
+ */
+export async function siteHostsOf(auditId: string): Promise<string[]> {
+  const { rows } = await pool().query<{ host: string }>(
+    `SELECT DISTINCT split_part(split_part(key, '/', 3), ':', 1) AS host
+       FROM sitemap_entries WHERE audit_id = $1 AND key IS NOT NULL
+     UNION
+     SELECT split_part(s.host, ':', 1) FROM audits a JOIN sites s ON s.id = a.site_id WHERE a.id = $1`,
+    [auditId],
+  );
+  return [...new Set(rows.map((r) => r.host.toLowerCase()).filter((h) => h !== ''))].sort();
 }
 
 /** The audit an import belongs to, or null when it is gone. */

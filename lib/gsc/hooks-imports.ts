@@ -56,8 +56,10 @@ export function useGscImports(auditId: string) {
 export function useStartGscImport(auditId: string) {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (files: readonly File[]) => {
+    /** `issue`: the issue of a drill-down table uploaded without its Metadata.csv (empty: none named). */
+    mutationFn: ({ files, issue }: { files: readonly File[]; issue?: string }) => {
       const body = new FormData();
+      if (issue) body.append('issue', issue);
       for (const file of files) body.append('files', file, file.name);
       return apiFetch<{ importId: string }>(importsPath(auditId), { method: 'POST', body });
     },

@@ -1,6 +1,8 @@
 // The gsc_import run kind end to end: uploads posted to the route, the parse step run through the real step
 // runner (claim, handler, outcome transaction), the rows read back from Postgres and through the GET
-// routes; every real export in ../shared/fixtures/gsc, loose and zipped.
+// routes; every real export in ../shared/fixtures/gsc, loose and zipped, each into an audit of its own site;
+// the refusals (400) of a lone Table.csv without its issue and of another site's export, through the route.
+// The route and the step both check, so nothing of a refused request reaches a run.
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -10,6 +12,7 @@ import {
 } from '@/app/api/v1/audits/[id]/gsc/imports/[importId]/route';
 import { GET as listRoute } from '@/app/api/v1/audits/[id]/gsc/imports/route';
 import { POST as postRoute } from '@/app/api/v1/audits/[id]/gsc/route';
+import { GET as gapsRoute } from '@/app/api/v1/audits/[id]/gsc/sitemaps/route';
 import { pool } from '@/lib/db/client';
 import { stopBoss } from '@/lib/jobs/queue';
 import { runStep } from '@/lib/runs/runner';
@@ -17,6 +20,7 @@ import { type TestCaller, testCaller } from '@/lib/test-support/auth';
 import { fixturePath } from '@/lib/test-support/fixtures';
 import { reconciledAuditOf, urlsetXml } from '@/lib/test-support/run-audit';
 import { currentGscStatesSql } from './current';
+import type { GscGapsDto } from './gaps-shape';
 import { gscImportRun } from './import-run';
 import type { GscImportDto } from './import-schema';
 import { importUploadDir } from './mutations';
@@ -35,16 +39,26 @@ const base = (audit: string) => `http://localhost/api/v1/audits/${audit}/gsc`;
 
 type Upload = { name: string; data: Buffer | string };
 
-function post(files: Upload[], caller = reviewer, audit = auditId): Promise<Response> {
+function post(
+  files: Upload[],
+  caller = reviewer,
+  audit = auditId,
+  fields: Record<string, string> = {},
+): Promise<Response> {
   const form = new FormData();
+  for (const [name, value] of Object.entries(fields)) form.append(name, value);
   for (const f of files)
     form.append('files', new Blob([typeof f.data === 'string' ? f.data : new Uint8Array(f.data)]), f.name);
   return postRoute(caller.request(base(audit), { method: 'POST', body: form }), ctx({ id: audit }));
 }
 
 /** Posts the files and runs the import's step as the worker would; the import as the API shows it. */
-async function imported(files: Upload[], audit = auditId): Promise<GscImportDto> {
-  const res = await post(files, reviewer, audit);
+async function imported(
+  files: Upload[],
+  audit = auditId,
+  fields: Record<string, string> = {},
+): Promise<GscImportDto> {
+  const res = await post(files, reviewer, audit, fields);
   expect(res.status, await res.clone().text()).toBe(202);
   const { importId } = (await res.json()) as { importId: string };
   await runStep(gscImportRun, 'parse', { runId: importId, attempt: 1 });
@@ -116,6 +130,39 @@ const EXPECTED: Record<
   'mikenelson-indexing-overview': { urls: 0, notIndexed: 0, issues: 9, pages: 22, overviewChart: true },
 };
 
+/** The site each folder's exports belong to (MANIFEST.md): an audit of that site takes them. */
+const SITE_OF: Record<string, string> = {
+  cowboykimono: 'https://www.cowboykimono.com/',
+  dhmguide: 'https://www.dhmguide.com/',
+  firstserveseattle: 'https://firstserveseattle.com/',
+  mikenelson: 'https://mikenelsonguitarlessons.co.nz/',
+};
+const audits = new Map<string, Promise<string>>();
+
+/** The audit of a folder's site (dhmguide's real sitemap; one declared home page for the others). */
+function auditOf(folder: string): Promise<string> {
+  const site = folder.split('-')[0] as string;
+  if (site === 'dhmguide') return Promise.resolve(auditId);
+  let audit = audits.get(site);
+  if (!audit) {
+    const home = SITE_OF[site] as string;
+    audit = reconciledAuditOf(`GSC import ${site}`, {
+      sitemaps: { 'sitemap.xml': urlsetXml([home]) },
+      crawl: [JSON.stringify({ url: home, status: 200 })],
+    });
+    audits.set(site, audit);
+  }
+  return audit;
+}
+
+async function importCount(audit: string): Promise<number> {
+  const { rows } = await pool().query<{ n: number }>(
+    'SELECT count(*)::int AS n FROM gsc_imports WHERE audit_id = $1',
+    [audit],
+  );
+  return rows[0]?.n ?? 0;
+}
+
 beforeAll(async () => {
   const sitemap = readFileSync(path.join(FIXTURES, '..', 'xml', 'recon-dhmguide-sitemap.xml'), 'utf8');
   auditId = await reconciledAuditOf('GSC import', {
@@ -147,8 +194,9 @@ describe('importing every real export', () => {
       const names = readdirSync(path.join(FIXTURES, folder));
       const loose = (want.loose ?? names).map((name) => ({ name, data: fixture(folder, name) }));
       const zip = buildZip(names.map((name) => ({ name: `${folder}/${name}`, data: fixture(folder, name) })));
+      const audit = await auditOf(folder);
       for (const files of [loose, [{ name: `${folder}.zip`, data: zip }]]) {
-        const done = await imported(files);
+        const done = await imported(files, audit);
         expect(done.status, done.errorMessage ?? '').toBe('succeeded');
         expect(done.problems).toEqual([]);
         const counts = await countsOf(done.id);
@@ -167,7 +215,7 @@ describe('importing every real export', () => {
           issues: want.issues,
         });
         // The uploads are gone once the step has read them.
-        expect(existsSync(importUploadDir(auditId, done.id))).toBe(false);
+        expect(existsSync(importUploadDir(audit, done.id))).toBe(false);
       }
     });
   }
@@ -209,8 +257,8 @@ describe('importing every real export', () => {
 describe('a bad file', () => {
   it('fails the import naming the file and line, stores nothing and leaves earlier imports as they were', async () => {
     const audit = await reconciledAuditOf('GSC bad file', {
-      sitemaps: { 's.xml': urlsetXml(['https://example.com/a']) },
-      crawl: [JSON.stringify({ url: 'https://example.com/a', status: 200 })],
+      sitemaps: { 's.xml': urlsetXml(['https://www.cowboykimono.com/a']) },
+      crawl: [JSON.stringify({ url: 'https://www.cowboykimono.com/a', status: 200 })],
     });
     const folder = 'cowboykimono-404_errors';
     const good = ['Table.csv', 'Chart.csv', 'Metadata.csv'].map((n) => ({
@@ -262,6 +310,155 @@ describe('a bad file', () => {
     const res = await post([{ name: 'Table.csv', data: Buffer.alloc(10 * 1024 * 1024 + 1, 'a') }]);
     expect(res.status).toBe(413);
     expect(await res.text()).toContain('Table.csv is larger than the 10 MiB');
+  });
+});
+
+describe('a lone Table.csv', () => {
+  const folder = 'cowboykimono-404_errors';
+  const table = () => ({ name: 'Table.csv', data: fixture(folder, 'Table.csv') });
+
+  it('is refused (400) naming the file and what is missing when the request names no issue', async () => {
+    const audit = await auditOf(folder);
+    const before = await importCount(audit);
+    for (const files of [
+      [table()],
+      [{ name: 'shared.zip', data: buildZip([{ name: 'x/Table.csv', data: fixture(folder, 'Table.csv') }]) }],
+    ]) {
+      const res = await post(files, reviewer, audit);
+      expect(res.status).toBe(400);
+      const { error } = (await res.json()) as { error: { message: string } };
+      expect(error.message).toMatch(
+        /Table\.csv: a drill-down table without its Metadata\.csv does not say which issue/,
+      );
+      expect(error.message).toContain("'issue' field");
+    }
+    // Nothing was created: no run, no row, no upload left behind.
+    expect(await importCount(audit)).toBe(before);
+  });
+
+  it('is imported under the issue the request names', async () => {
+    const audit = await auditOf(folder);
+    const done = await imported([table()], audit, { issue: 'Not found (404)' });
+    expect(done.status, done.errorMessage ?? '').toBe('succeeded');
+    expect(done.exports).toEqual([
+      expect.objectContaining({
+        kind: 'drilldown',
+        rows: 104,
+        urlState: 'not_indexed',
+        description: expect.objectContaining({ issue: 'Not found (404)' }),
+        warnings: expect.arrayContaining([
+          expect.stringContaining('the issue was named on import (Not found (404))'),
+        ]),
+      }),
+    ]);
+    expect(await countsOf(done.id)).toMatchObject({ urls: 104, notIndexed: 104 });
+    const { rows } = await pool().query(
+      'SELECT DISTINCT reason, bucket FROM gsc_url_states WHERE import_id = $1',
+      [done.id],
+    );
+    expect(rows).toEqual([{ reason: 'Not found (404)', bucket: 'http_404' }]);
+    // An indexed issue stores indexed URLs.
+    const indexed = await imported([table()], audit, { issue: 'Indexed' });
+    expect(indexed.exports[0]?.urlState).toBe('indexed');
+  });
+
+  it('keeps the Metadata.csv issue of a table that has one, and refuses an issue Google does not use', async () => {
+    const audit = await auditOf(folder);
+    const withMeta = await imported(
+      ['Table.csv', 'Metadata.csv'].map((n) => ({ name: n, data: fixture(folder, n) })),
+      audit,
+      { issue: 'Soft 404' },
+    );
+    expect(withMeta.exports[0]?.description.issue).toBe('Not found (404)');
+    const res = await post([table()], reviewer, audit, { issue: 'Pages that are sad' });
+    expect(res.status).toBe(400);
+    expect(await res.text()).toContain("'Pages that are sad' is not a reason Search Console uses");
+    // Two lone tables cannot share one issue.
+    const two = await post(
+      [table(), { name: 'Table (1).csv', data: fixture('cowboykimono-canonical', 'Table.csv') }],
+      reviewer,
+      audit,
+      { issue: 'Not found (404)' },
+    );
+    expect(two.status).toBe(400);
+    expect(await two.text()).toContain('import them one at a time');
+  });
+});
+
+describe("another site's export", () => {
+  it('is refused (400) naming its host, loose or zipped, and nothing is created', async () => {
+    const files = (folder: string) =>
+      readdirSync(path.join(FIXTURES, folder)).map((name) => ({ name, data: fixture(folder, name) }));
+    const dhmAudit = auditId;
+    const before = await importCount(dhmAudit);
+    // firstserveseattle's page report into dhmguide's audit (scenario R2's sitemap).
+    const loose = await post(files('firstserveseattle-pages-report'), reviewer, dhmAudit);
+    expect(loose.status).toBe(400);
+    const looseText = await loose.text();
+    expect(looseText).toContain('Table.csv line 2: its URLs belong to another site: firstserveseattle.com (');
+    expect(looseText).toContain('www.firstserveseattle.com (1 URL)');
+    expect(looseText).toContain("this audit's sitemaps declare www.dhmguide.com");
+    // cowboykimono's drill-down, as the zip Search Console downloads.
+    const folder = 'cowboykimono-canonical';
+    const zip = buildZip(
+      readdirSync(path.join(FIXTURES, folder)).map((name) => ({ name, data: fixture(folder, name) })),
+    );
+    const zipped = await post([{ name: 'canonical.zip', data: zip }], reviewer, dhmAudit);
+    expect(zipped.status).toBe(400);
+    expect(await zipped.text()).toContain(
+      'belong to another site: api.cowboykimono.com (12 URLs), admin.cowboykimono.com (10 URLs), cowboykimono.com (5 URLs) and 1 more host',
+    );
+    // dhmguide's drill-down into cowboykimono's audit.
+    const other = await post(
+      files('dhmguide-drilldown-page-with-redirect'),
+      reviewer,
+      await auditOf('cowboykimono'),
+    );
+    expect(other.status).toBe(400);
+    expect(await other.text()).toMatch(/www\.dhmguide\.com \(33 URLs\), dhmguide\.com \(13 URLs\)/);
+    expect(await importCount(dhmAudit)).toBe(before);
+  });
+
+  it("accepts the www / non-www twin and the domain's subdomains (a domain property's export)", async () => {
+    // cowboykimono's 404s are on the apex, www., api. and other subdomains; the audit declares www.
+    const audit = await auditOf('cowboykimono');
+    const folder = 'cowboykimono-404_errors';
+    const done = await imported(
+      readdirSync(path.join(FIXTURES, folder)).map((name) => ({ name, data: fixture(folder, name) })),
+      audit,
+    );
+    expect(done.status, done.errorMessage ?? '').toBe('succeeded');
+    expect(done.summary?.urls).toBe(104);
+  });
+});
+
+describe('the band of a thinly known file, from real exports', () => {
+  it('is "insufficient" with 5 known URLs of 177, and judged once enough is known', async () => {
+    const sitemap = readFileSync(path.join(FIXTURES, '..', 'xml', 'recon-dhmguide-sitemap.xml'), 'utf8');
+    const audit = await reconciledAuditOf('GSC thin', {
+      sitemaps: { 'sitemap.xml': sitemap },
+      crawl: [JSON.stringify({ url: 'https://www.dhmguide.com/', status: 200 })],
+    });
+    const declared = new Set([...sitemap.matchAll(/<loc>([^<]+)<\/loc>/g)].map((m) => (m[1] ?? '').trim()));
+    // dhmguide's real Performance Pages.csv: its first 5 lines that are declared, then the whole file.
+    const lines = fixture('dhmguide-performance', 'Pages.csv').toString('utf8').split(/\r?\n/);
+    const five = (lines.slice(1).filter((l) => declared.has(l.split(',')[0] ?? '')) as string[]).slice(0, 5);
+    expect(five).toHaveLength(5);
+    const gaps = async () => {
+      const res = await gapsRoute(viewer.request(`${base(audit)}/sitemaps`), ctx({ id: audit }));
+      expect(res.status).toBe(200);
+      return ((await res.json()) as GscGapsDto).sitemaps[0];
+    };
+    await imported([{ name: 'Pages.csv', data: [lines[0], ...five].join('\n') }], audit);
+    expect(await gaps()).toMatchObject({
+      submitted: 177,
+      indexed: 5,
+      notIndexed: 0,
+      gapPct: 0,
+      band: 'insufficient',
+    });
+    await imported([{ name: 'Pages.csv', data: fixture('dhmguide-performance', 'Pages.csv') }], audit);
+    expect(await gaps()).toMatchObject({ submitted: 177, indexed: 38, notIndexed: 0, band: 'normal' });
   });
 });
 

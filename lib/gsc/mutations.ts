@@ -26,10 +26,12 @@ export async function insertGscImport(
   auditId: string,
   uploads: readonly StoredUpload[],
   createdBy: string,
+  issue: string | null = null,
 ): Promise<void> {
   await pool().query(
-    'INSERT INTO gsc_imports (id, audit_id, uploads, created_by, progress_total) VALUES ($1, $2, $3, $4, $5)',
-    [id, auditId, JSON.stringify(uploads), createdBy, uploads.length],
+    `INSERT INTO gsc_imports (id, audit_id, uploads, created_by, progress_total, issue)
+     VALUES ($1, $2, $3, $4, $5, $6)`,
+    [id, auditId, JSON.stringify(uploads), createdBy, uploads.length, issue],
   );
 }
 

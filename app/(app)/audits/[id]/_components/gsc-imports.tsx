@@ -15,12 +15,14 @@ import { mergeFiles } from '@/lib/audits/new-audit-input';
 import { useDeleteGscImport, useGscImports, useStartGscImport } from '@/lib/gsc/hooks-imports';
 import { describeExport, problemPlace } from '@/lib/gsc/import-labels';
 import type { GscImportDto } from '@/lib/gsc/import-schema';
+import { GSC_ISSUE_CHOICES } from '@/lib/gsc/reasons';
 import { StatusBadge } from '../../_components/status-badge';
 
 function ImportForm({ auditId }: { auditId: string }) {
   const id = useId();
   const start = useStartGscImport(auditId);
   const [files, setFiles] = useState<File[]>([]);
+  const [issue, setIssue] = useState('');
   return (
     <form
       className="stack gsc-import-form"
@@ -28,7 +30,15 @@ function ImportForm({ auditId }: { auditId: string }) {
       onSubmit={(event) => {
         event.preventDefault();
         if (files.length === 0) return;
-        start.mutate(files, { onSuccess: () => setFiles([]) });
+        start.mutate(
+          { files, issue },
+          {
+            onSuccess: () => {
+              setFiles([]);
+              setIssue('');
+            },
+          },
+        );
       }}
     >
       <DropZone
@@ -47,6 +57,30 @@ function ImportForm({ auditId }: { auditId: string }) {
           onRemove={(index) => setFiles((current) => current.filter((_, i) => i !== index))}
         />
       </DropZone>
+      <div className="field">
+        <label htmlFor={`${id}-issue`} className="field__label">
+          Issue of a lone Table.csv
+        </label>
+        <select
+          id={`${id}-issue`}
+          className="select"
+          value={issue}
+          aria-describedby={`${id}-issue-hint`}
+          onChange={(e) => setIssue(e.target.value)}
+          data-testid="gsc-import-issue"
+        >
+          <option value="">From its Metadata.csv</option>
+          {GSC_ISSUE_CHOICES.map((choice) => (
+            <option key={choice} value={choice}>
+              {choice}
+            </option>
+          ))}
+        </select>
+        <span id={`${id}-issue-hint`} className="field__hint">
+          A drill-down's Table.csv shared without its Metadata.csv does not say which issue it lists: choose
+          the one its Search Console page was titled with.
+        </span>
+      </div>
       <div>
         <button
           type="submit"
