@@ -1,10 +1,15 @@
 // The URL Inspection client against a fake Google on 127.0.0.1: the JWT-bearer token flow (the fake
-// verifies the RS256 signature, aud, scope and lifetime), token caching, 429 retried, the rate limit, and
+// verifies the RS256 signature, aud, scope and lifetime), token caching, 5xx retried, a quota answer (429 RESOURCE_EXHAUSTED) never, the rate limit, and
 // a revoked or unauthorised key stopping with Google's message.
 import { generateKeyPairSync } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { ServiceAccountKey } from './credentials';
-import { GscAccessError, InspectionClient, type InspectionClientOptions } from './inspection-client';
+import {
+  GscAccessError,
+  GscQuotaError,
+  InspectionClient,
+  type InspectionClientOptions,
+} from './inspection-client';
 import { type FakeAnswer, type FakeGoogle, indexedAnswer, startFakeGoogle } from './inspection-fake-google';
 
 const pair = () => generateKeyPairSync('rsa', { modulusLength: 2048 });
@@ -94,17 +99,62 @@ describe('InspectionClient', () => {
     expect(google.refusals.at(-1)).toBe('Invalid JWT Signature.');
   });
 
-  it('retries a 429 and a 503, then takes the answer', async () => {
+  it('retries a 503 and a 429 that is no quota answer, then takes the answer', async () => {
     const url = 'https://example.com/busy';
-    const busy = { error: { code: 429, message: 'Quota exceeded', status: 'RESOURCE_EXHAUSTED' } };
     script.set(url, [
-      { status: 429, body: busy },
       { status: 503, body: {} },
+      { status: 429, body: { error: { message: 'slow down' } } },
     ]);
     const calls = google.inspected.length;
     const answer = await client().inspect(url);
     expect(answer.ok).toBe(true);
     expect(google.inspected.length - calls).toBe(3);
+  });
+
+  it.each([
+    [
+      'the day',
+      429,
+      {
+        code: 429,
+        message: 'Quota exceeded for quota metric URL inspection requests per day per site.',
+        status: 'RESOURCE_EXHAUSTED',
+      },
+      'day',
+    ],
+    [
+      'the minute',
+      429,
+      {
+        code: 429,
+        message: "Quota exceeded for limit 'URL inspection requests per minute per site'.",
+        status: 'RESOURCE_EXHAUSTED',
+      },
+      'minute',
+    ],
+    [
+      'an unspecified quota',
+      429,
+      { code: 429, message: 'Quota exceeded', status: 'RESOURCE_EXHAUSTED' },
+      'day',
+    ],
+    [
+      'the day (an older 403)',
+      403,
+      { code: 403, message: 'Daily Limit Exceeded', errors: [{ reason: 'dailyLimitExceeded' }] },
+      'day',
+    ],
+  ])('stops on a quota answer for %s after that one call', async (_what, status, error, limit) => {
+    const url = `https://example.com/quota-${limit}-${status}`;
+    script.set(url, [{ status, body: { error } }]);
+    const calls = google.inspected.length;
+    const thrown = await client()
+      .inspect(url)
+      .catch((e: unknown) => e);
+    expect(thrown).toBeInstanceOf(GscQuotaError);
+    expect(thrown).toMatchObject({ status, limit, googleMessage: error.message });
+    // The quota answer is not retried: one call, none after it.
+    expect(google.inspected.length - calls).toBe(1);
   });
 
   it('gives a URL Google keeps refusing an error of its own, not the run', async () => {

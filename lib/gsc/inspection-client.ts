@@ -16,6 +16,61 @@ export type InspectionAnswer =
   | { ok: true; status: IndexStatus }
   | { ok: false; code: string; message: string };
 
+/** Which of Google's quotas an answer says is spent: the property's day (2,000) or its minute (600). */
+export type QuotaLimit = 'day' | 'minute';
+
+/**
+ * Google's quota answer (HTTP 429, status RESOURCE_EXHAUSTED; older APIs: a 403 with reason
+ * dailyLimitExceeded, quotaExceeded or rateLimitExceeded): every further call would be refused and may
+ * count against the project, so the run stops calling at once and waits for the quota to reset.
+ */
+export class GscQuotaError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    readonly googleMessage: string,
+    readonly limit: QuotaLimit,
+  ) {
+    super(`Search Console answered ${status} ${code}: ${googleMessage}`);
+    this.name = 'GscQuotaError';
+  }
+}
+
+const QUOTA_REASONS = new Set([
+  'dailyLimitExceeded',
+  'quotaExceeded',
+  'rateLimitExceeded',
+  'userRateLimitExceeded',
+]);
+
+/** The quota an error body names, or null when it is no quota answer. A per-minute limit says so in its
+ * message or details ("… per minute …"); anything else is taken as the day's, the safe reading. */
+function quotaAnswer(
+  status: number,
+  body: unknown,
+): { code: string; message: string; limit: QuotaLimit } | null {
+  const error = ((body ?? {}) as { error?: Record<string, unknown> }).error ?? {};
+  const code = text(error.status);
+  const reasons = Array.isArray(error.errors)
+    ? error.errors
+        .map((e) => text((e as { reason?: unknown })?.reason))
+        .filter((r): r is string => r !== null)
+    : [];
+  const isQuota =
+    (status === 429 && code === 'RESOURCE_EXHAUSTED') ||
+    ((status === 403 || status === 429) && reasons.some((r) => QUOTA_REASONS.has(r)));
+  if (!isQuota) return null;
+  const message = text(error.message) ?? `HTTP ${status}`;
+  const said = `${message} ${JSON.stringify(error.details ?? '')} ${reasons.join(' ')}`;
+  const limit: QuotaLimit =
+    /minute|rateLimitExceeded/i.test(said) && !/per day|daily/i.test(said) ? 'minute' : 'day';
+  return { code: code ?? reasons[0] ?? 'RESOURCE_EXHAUSTED', message, limit };
+}
+
+/** Extra attempts for a 5xx or a 429 that is no quota answer (a proxy's): safeFetch does not retry the
+ * inspect call itself, since it cannot tell a quota answer, which must not be repeated. */
+const INSPECT_RETRIES = 3;
+
 /** The key cannot be used for the property any more: the whole run stops (no URL would succeed). */
 export class GscAccessError extends Error {
   constructor(property: string, googleMessage: string) {
@@ -106,21 +161,33 @@ export class InspectionClient {
   }
 
   /** Inspects one URL. A refusal for this URL (a 400, a 429 or 5xx left after the retries) is its answer;
-   * a revoked or unauthorised key throws GscAccessError. */
+   * a revoked or unauthorised key throws GscAccessError; Google's quota answer throws GscQuotaError after
+   * that one call, never repeated. */
   async inspect(url: string): Promise<InspectionAnswer> {
     const token = await this.accessToken();
-    await this.throttle();
     const body = JSON.stringify({
       inspectionUrl: url,
       siteUrl: this.options.property,
       languageCode: 'en-US',
     });
-    const { status, json } = await this.post(
-      `${this.apiBase}/v1/urlInspection/index:inspect`,
-      body,
-      'application/json',
-      token,
-    );
+    let answer: { status: number; json: unknown };
+    for (let attempt = 0; ; attempt++) {
+      await this.throttle();
+      answer = await this.post(
+        `${this.apiBase}/v1/urlInspection/index:inspect`,
+        body,
+        'application/json',
+        token,
+        0,
+      );
+      const quota = quotaAnswer(answer.status, answer.json);
+      if (quota) throw new GscQuotaError(answer.status, quota.code, quota.message, quota.limit);
+      const again = answer.status === 429 || answer.status >= 500;
+      if (!again || attempt >= INSPECT_RETRIES) break;
+      const base = this.options.net?.retryBaseMs ?? 500;
+      await this.sleep(Math.floor(Math.random() * base * 2 ** attempt));
+    }
+    const { status, json } = answer;
     const error = ((json ?? {}) as { error?: { message?: unknown; status?: unknown } }).error;
     const message = text(error?.message) ?? `HTTP ${status}`;
     if (status === 401 || status === 403) {
@@ -140,7 +207,7 @@ export class InspectionClient {
     this.nextCallAt = Math.max(this.now(), this.nextCallAt) + this.minIntervalMs;
   }
 
-  private async post(url: string, body: string, type: string, token?: string) {
+  private async post(url: string, body: string, type: string, token?: string, retries?: number) {
     try {
       const res = await safeFetch(url, {
         method: 'POST',
@@ -153,6 +220,7 @@ export class InspectionClient {
         maxBytes: ANSWER_BYTES,
         retries: 3,
         ...this.options.net,
+        ...(retries === undefined ? {} : { retries }),
         signal: this.options.signal,
       });
       const chunks: Buffer[] = [];

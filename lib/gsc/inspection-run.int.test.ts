@@ -1,7 +1,8 @@
 // URL Inspection end to end: the key set through the credentials routes (sealed at rest, never answered),
 // runs started through the POST route and run through the real step runner against a fake Google on
 // 127.0.0.1 — a sample spread across sitemap files, the day's quota spent (waiting_for_quota, the step
-// re-queued for the next Pacific midnight), resumed on the next day without repeating a URL, a cancel
+// re-queued for the next Pacific midnight), resumed on the next day without repeating a URL, Google's
+// quota answer (429 RESOURCE_EXHAUSTED: not one call after it, then resumed), a cancel
 // while waiting, a revoked key, a key refused at inspect, and a changed GSC_CREDENTIALS_KEY.
 import { generateKeyPairSync, randomBytes, randomUUID } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -302,6 +303,115 @@ describe('gsc_inspection runs', () => {
     expect(asked).toHaveLength(3);
     expect(new Set(asked).size).toBe(3);
     expect(asked).toEqual(page.items.map((i) => i.url));
+  });
+
+  it("stops calling at once on Google's 429 RESOURCE_EXHAUSTED, keeps what it got and resumes the next day", async () => {
+    const property = await freshProperty();
+    vi.spyOn(inspectionClock, 'now').mockReturnValue(new Date('2026-12-03T18:00:00Z')); // 10:00 in Los Angeles
+    const runId = await started({ sample: 6, seed: 11 });
+    await step('select', runId);
+    const { rows } = await pool().query<{ targets: { url: string }[] }>(
+      'SELECT targets FROM gsc_inspection_runs WHERE id = $1',
+      [runId],
+    );
+    const targets = (rows[0]?.targets ?? []).map((t) => t.url);
+    expect(targets).toHaveLength(6);
+    // The third URL gets Google's quota answer; had the run gone on, the others would be answered.
+    const quota = {
+      code: 429,
+      message: "Quota exceeded for quota metric 'URL inspection requests' and limit 'per day per site'.",
+      status: 'RESOURCE_EXHAUSTED',
+    };
+    script.set(new URL(targets[2] as string).pathname, [{ status: 429, body: { error: quota } }]);
+    await step('inspect', runId);
+    // Not one call after the 429: no retry, no next URL.
+    expect(askedFor(property)).toEqual(targets.slice(0, 3));
+    const { page } = await runPage(runId);
+    expect(page).toMatchObject({
+      status: 'running',
+      phase: 'waiting_for_quota',
+      resumeAt: '2026-12-04T08:00:00.000Z',
+      progress: { done: 2, total: 6 },
+      quotaStop: { status: 429, code: 'RESOURCE_EXHAUSTED', message: quota.message, limit: 'day' },
+    });
+    expect(page.items.map((i) => i.url)).toEqual(targets.slice(0, 2));
+    // The property's day is spent for every run of it: another run waits without calling Google.
+    const { rows: used } = await pool().query<{ used: number }>(
+      `SELECT used FROM gsc_quota_usage WHERE property = $1 AND day = '2026-12-03'`,
+      [property],
+    );
+    expect(used).toEqual([{ used: 2000 }]);
+    const other = await started({ sample: 1 });
+    await step('select', other);
+    await step('inspect', other);
+    expect((await runPage(other)).page.phase).toBe('waiting_for_quota');
+    expect(askedFor(property)).toHaveLength(3);
+    // Queued again for the next Pacific midnight, without any real wait.
+    const { rows: jobs } = await pool().query<{ startAfter: Date }>(
+      `SELECT start_after AS "startAfter" FROM pgboss.job WHERE name = 'gsc-inspection' AND data->>'runId' = $1
+        ORDER BY created_on DESC LIMIT 1`,
+      [runId],
+    );
+    expect(jobs[0]?.startAfter.toISOString()).toBe('2026-12-04T08:00:00.000Z');
+
+    // The next Pacific day: the URL Google refused is asked again, then the rest, each once.
+    vi.spyOn(inspectionClock, 'now').mockReturnValue(new Date('2026-12-04T08:00:01Z'));
+    await step('inspect', runId);
+    const done = (await runPage(runId)).page;
+    expect(done).toMatchObject({ status: 'succeeded', progress: { done: 6, total: 6 }, resumeAt: null });
+    expect(done.items.map((i) => i.url)).toEqual(targets);
+    expect(askedFor(property)).toEqual([...targets.slice(0, 3), ...targets.slice(2)]);
+    // Why it paused stays on the run.
+    expect(done.quotaStop).toMatchObject({ limit: 'day', code: 'RESOURCE_EXHAUSTED' });
+    await cancelRoute(
+      reviewer.request(`${base()}/inspections/${other}/cancel`, { method: 'POST' }),
+      ctx({ id: auditId, runId: other }),
+    );
+  });
+
+  it("waits a minute on Google's per-minute quota answer, without spending the day", async () => {
+    const property = await freshProperty();
+    vi.spyOn(inspectionClock, 'now').mockReturnValue(new Date('2026-12-03T18:00:00Z'));
+    const runId = await started({ sample: 2, seed: 5 });
+    await step('select', runId);
+    const { rows } = await pool().query<{ targets: { url: string }[] }>(
+      'SELECT targets FROM gsc_inspection_runs WHERE id = $1',
+      [runId],
+    );
+    const first = new URL(rows[0]?.targets[0]?.url ?? 'about:blank').pathname;
+    script.set(first, [
+      {
+        status: 429,
+        body: {
+          error: {
+            code: 429,
+            message: "Quota exceeded for limit 'URL inspection requests per minute per site'.",
+            status: 'RESOURCE_EXHAUSTED',
+          },
+        },
+      },
+    ]);
+    await step('inspect', runId);
+    expect(askedFor(property)).toHaveLength(1);
+    const { page } = await runPage(runId);
+    expect(page).toMatchObject({
+      phase: 'waiting_for_quota',
+      phaseLabel: "Waiting a minute for Search Console's per-minute quota",
+      resumeAt: '2026-12-03T18:01:00.000Z',
+      quotaStop: { limit: 'minute' },
+    });
+    const { rows: used } = await pool().query<{ used: number }>(
+      'SELECT used FROM gsc_quota_usage WHERE property = $1',
+      [property],
+    );
+    expect(used).toEqual([{ used: 1 }]);
+    vi.spyOn(inspectionClock, 'now').mockReturnValue(new Date('2026-12-03T18:01:00Z'));
+    await step('inspect', runId);
+    expect((await runPage(runId)).page).toMatchObject({
+      status: 'succeeded',
+      progress: { done: 2, total: 2 },
+    });
+    expect(askedFor(property)).toHaveLength(3);
   });
 
   it('cancels a run waiting for quota; its delayed step then does nothing', async () => {

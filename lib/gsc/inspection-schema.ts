@@ -58,6 +58,15 @@ export interface GscInspectionRunDto {
   createdAt: string;
   finishedAt: string | null;
   cancelledBy: string | null;
+  /** Google's quota answer that stopped the calls (the last one), kept once the run goes on; null: none. */
+  quotaStop: {
+    status: number;
+    code: string;
+    message: string;
+    /** Which quota Google said is spent: the property's day or its minute. */
+    limit: 'day' | 'minute';
+    at: string;
+  } | null;
 }
 
 /** inspectionResult.indexStatusResult, as stored in gsc_inspections. */

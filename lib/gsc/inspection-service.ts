@@ -22,6 +22,7 @@ import {
   deleteCredentials,
   type InspectionRow,
   insertInspectionRun,
+  type QuotaStop,
   replaceCredentials,
   reserveQuota,
   storeBatch,
@@ -29,7 +30,7 @@ import {
   storeTargets,
   storeWaiting,
 } from './inspection/mutations';
-import { GscAccessError, InspectionClient } from './inspection-client';
+import { GscAccessError, GscQuotaError, InspectionClient } from './inspection-client';
 import { nextPacificMidnight, pacificDay } from './inspection-quota';
 import { gscInspectionRun } from './inspection-run';
 import {
@@ -201,6 +202,29 @@ export const inspectStep: StepHandler<GscInspectionStep, GscInspectionPhase> = a
       };
     } catch (error) {
       if (signal.aborted) throw signal.reason;
+      if (error instanceof GscQuotaError) {
+        // Google says the quota is spent: not one more call. What was answered stays, this URL is asked
+        // again once the quota resets (the next Pacific day, or the next minute for the per-minute one),
+        // and a spent day is recorded for the property so its other runs wait too.
+        const at = inspectionClock.now();
+        const until = error.limit === 'day' ? nextPacificMidnight(at) : new Date(at.getTime() + 60_000);
+        const stop: QuotaStop = {
+          status: error.status,
+          code: error.code,
+          message: error.googleMessage,
+          limit: error.limit,
+          at: at.toISOString(),
+          day: error.limit === 'day' ? pacificDay(at) : null,
+          quota,
+        };
+        const rows = batch;
+        const position = done;
+        return {
+          next: 'inspect',
+          wait: { until, phase: 'waiting_for_quota' },
+          write: (c) => storeWaiting(c, run.id, auditId, rows, position, until, { property, stop }),
+        };
+      }
       // What was answered before stays; the run stops with a reason a user can act on.
       await flush();
       if (error instanceof GscAccessError)

@@ -108,7 +108,7 @@ export async function runToSelect(runId: string) {
 }
 
 const RUN_COLUMNS = `id, audit_id AS "auditId", status, phase, progress_done AS done, progress_total AS total,
-  property, request, resume_at AS "resumeAt", summary, error_message AS "errorMessage",
+  property, request, resume_at AS "resumeAt", summary, quota_stop AS "quotaStop", error_message AS "errorMessage",
   created_by AS "createdBy", created_at AS "createdAt", finished_at AS "finishedAt", cancelled_by AS "cancelledBy"`;
 
 interface RunRow {
@@ -122,6 +122,7 @@ interface RunRow {
   request: { sample: number; seed: number };
   resumeAt: Date | null;
   summary: GscInspectionSummary | null;
+  quotaStop: (GscInspectionRunDto['quotaStop'] & { day?: string | null; quota?: number }) | null;
   errorMessage: string | null;
   createdBy: string;
   createdAt: Date;
@@ -129,10 +130,36 @@ interface RunRow {
   cancelledBy: string | null;
 }
 
-function runDtoOf({ done, total, resumeAt, createdAt, finishedAt, ...row }: RunRow): GscInspectionRunDto {
+function runDtoOf({
+  done,
+  total,
+  resumeAt,
+  createdAt,
+  finishedAt,
+  quotaStop,
+  ...row
+}: RunRow): GscInspectionRunDto {
+  // This wait is the one Google's per-minute answer started (not a later wait on the day's count).
+  const waitingForMinute =
+    row.phase === 'waiting_for_quota' &&
+    quotaStop?.limit === 'minute' &&
+    resumeAt !== null &&
+    resumeAt.getTime() - Date.parse(quotaStop.at) <= 120_000;
   return {
     ...row,
-    phaseLabel: phaseLabel(row.phase),
+    // The phase names the day's quota; a wait on Google's per-minute answer is a minute long.
+    phaseLabel: waitingForMinute
+      ? "Waiting a minute for Search Console's per-minute quota"
+      : phaseLabel(row.phase),
+    quotaStop: quotaStop
+      ? {
+          status: quotaStop.status,
+          code: quotaStop.code,
+          message: quotaStop.message,
+          limit: quotaStop.limit,
+          at: quotaStop.at,
+        }
+      : null,
     progress: { done, total },
     // Kept from the last wait until the step writes again; only a waiting run has one.
     resumeAt: row.phase === 'waiting_for_quota' && resumeAt ? resumeAt.toISOString() : null,

@@ -148,7 +148,22 @@ export async function storeBatch(
   if (!kept) throw new RunAbandoned();
 }
 
-/** The last rows and the wait, in the transaction that puts the run to wait for the next day's quota. */
+/** Google's quota answer that stopped a run's calls (gsc_inspection_runs.quota_stop). */
+export interface QuotaStop {
+  status: number;
+  code: string;
+  message: string;
+  limit: 'day' | 'minute';
+  /** When it was answered (ISO). */
+  at: string;
+  /** The Pacific day it spent (limit 'day'), and the quota the run counted with. */
+  day: string | null;
+  quota: number;
+}
+
+/** The last rows and the wait, in the transaction that puts the run to wait for the quota: the next day's
+ * when our own count ran out, or after Google's quota answer (`google`), which is recorded with the run
+ * and, for the day's quota, marks the property's day spent so no run of the property calls again. */
 export async function storeWaiting(
   client: DbClient,
   runId: string,
@@ -156,13 +171,21 @@ export async function storeWaiting(
   rows: readonly InspectionRow[],
   done: number,
   resumeAt: Date,
+  google: { property: string; stop: QuotaStop } | null = null,
 ): Promise<void> {
   await insertRows(client, runId, auditId, rows);
-  await client.query('UPDATE gsc_inspection_runs SET progress_done = $2, resume_at = $3 WHERE id = $1', [
-    runId,
-    done,
-    resumeAt,
-  ]);
+  await client.query(
+    `UPDATE gsc_inspection_runs SET progress_done = $2, resume_at = $3, quota_stop = COALESCE($4, quota_stop)
+      WHERE id = $1`,
+    [runId, done, resumeAt, google ? JSON.stringify(google.stop) : null],
+  );
+  if (google?.stop.day) {
+    await client.query(
+      `INSERT INTO gsc_quota_usage AS q (property, day, used) VALUES ($1, $2, $3)
+       ON CONFLICT (property, day) DO UPDATE SET used = GREATEST(q.used, EXCLUDED.used)`,
+      [google.property, google.stop.day, google.stop.quota],
+    );
+  }
 }
 
 /** The last rows and the summary over every stored inspection (of every day), with the outcome. */

@@ -202,11 +202,25 @@ function StartForm({ auditId, onStarted }: { auditId: string; onStarted: (runId:
 
 function RunProgress({ run }: { run: GscInspectionRunDto }) {
   if (run.phase === 'waiting_for_quota') {
+    const stop = run.quotaStop;
+    // Google's own quota answer during this wait (not an older one the run went on after).
+    const google = stop !== null && run.resumeAt !== null && Date.parse(run.resumeAt) > Date.parse(stop.at);
     return (
-      <p className="small" data-testid="gsc-run-waiting">
-        Waiting for the next day's quota until {formatDateTime(run.resumeAt)} —{' '}
-        {formatCount(run.progress.done)} of {formatCount(run.progress.total)} inspected so far
-      </p>
+      <div className="stack" data-testid="gsc-run-waiting">
+        <p className="small">
+          {google && stop.limit === 'minute'
+            ? "Waiting for the next minute's quota"
+            : "Waiting for the next day's quota"}{' '}
+          until {formatDateTime(run.resumeAt)} — {formatCount(run.progress.done)} of{' '}
+          {formatCount(run.progress.total)} inspected so far, kept.
+        </p>
+        {google ? (
+          <p className="small muted" data-testid="gsc-run-quota-stop">
+            Google answered {stop.status} {stop.code} at {formatDateTime(stop.at)} (“{stop.message}”): the run
+            stopped calling at once and goes on by itself when the quota resets.
+          </p>
+        ) : null}
+      </div>
     );
   }
   return (
@@ -393,7 +407,8 @@ export function GscInspections({ auditId }: { auditId: string }) {
         <h3 id="gsc-inspections-heading">URL Inspection</h3>
         <p className="muted small">
           Ask Google about a sample of the declared URLs, one by one, with a service account of the property.
-          A run that spends the day's quota goes on by itself the next day.
+          A run that spends the day's quota, or gets Google's quota answer, stops calling and goes on by
+          itself once the quota resets.
         </p>
       </div>
       <KeyPanel auditId={auditId} />
