@@ -1,9 +1,9 @@
-// End to end (issue #13, items 2 and 4): a reviewer audits dhmguide's real sitemap and a small extra file,
-// sees the empty state, imports Search Console exports through the section's form (a "Page with redirect" drill-down
-// of declared URLs, a Performance Pages.csv, cowboykimono's real overview Chart.csv and a Sitemaps report)
-// and reads the gap table (counts, band, the flag of a file Search Console does not list), the property's
-// totals and both charts (their SVG has bars and lines), then the shared report's section; screenshots at 390
-// and 1440 px.
+// End to end (issue #13, items 2 and 4): a reviewer audits dhmguide's real sitemap, a small extra file and a thin
+// one, sees the empty state, imports Search Console exports through the section's form (a "Page with redirect"
+// drill-down of declared URLs, a Performance Pages.csv, cowboykimono's real overview Chart.csv and a Sitemaps
+// report), and reads, after each import and without a reload, the gap table (counts, bands — "Not enough
+// data" for the thin file, left out of the bars — the flag of a file Search Console does not list), the
+// property's totals and both charts, then the shared report's section; screenshots at 390 and 1440 px.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { expect, type Page, test } from '@playwright/test';
@@ -15,9 +15,14 @@ const HOST = 'https://www.dhmguide.com';
 const dhmXml = readFileSync(path.join(fixturesDir, 'xml/recon-dhmguide-sitemap.xml'), 'utf8');
 const dhm = [...new Set([...dhmXml.matchAll(/<loc>([^<]+)<\/loc>/g)].map((m) => (m[1] ?? '').trim()))];
 const extra = Array.from({ length: 10 }, (_, i) => `${HOST}/extra/${i + 1}`);
-const extraXml = `<?xml version="1.0"?><urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">${extra
-  .map((u) => `<url><loc>${u}</loc></url>`)
-  .join('')}</urlset>`;
+const urlset = (urls: string[]) =>
+  `<?xml version="1.0"?><urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">${urls
+    .map((u) => `<url><loc>${u}</loc></url>`)
+    .join('')}</urlset>`;
+const extraXml = urlset(extra);
+/** A file Search Console says next to nothing about: 1 of its 20 URLs had impressions. */
+const thin = Array.from({ length: 20 }, (_, i) => `${HOST}/thin/${i + 1}`);
+const thinXml = urlset(thin);
 
 type Upload = { name: string; mimeType: string; buffer: Buffer };
 const csv = (name: string, text: string): Upload => ({
@@ -26,7 +31,8 @@ const csv = (name: string, text: string): Upload => ({
   buffer: Buffer.from(text),
 });
 
-/** 20 of dhmguide's and 5 of extra.xml's URLs redirect; 100 more of dhmguide's had impressions. */
+/** 20 of dhmguide's and 5 of extra.xml's URLs redirect; 100 more of dhmguide's and 1 of thin.xml's had
+ * impressions. */
 const imports: Upload[][] = [
   [
     csv(
@@ -38,8 +44,7 @@ const imports: Upload[][] = [
   [
     csv(
       'Pages.csv',
-      `Top pages,Clicks,Impressions,CTR,Position\n${dhm
-        .slice(20, 120)
+      `Top pages,Clicks,Impressions,CTR,Position\n${[...dhm.slice(20, 120), thin[0]]
         .map((u) => `${u},1,10,10%,5.0`)
         .join('\n')}\n`,
     ),
@@ -53,8 +58,9 @@ const imports: Upload[][] = [
   ],
 ];
 
-/** Imports each set of files through the section's form, as a reviewer does, waiting for each to finish. */
-async function importAll(page: Page): Promise<void> {
+/** Imports each set of files through the section's form, as a reviewer does, waiting for each to finish;
+ * `after(n)` checks the page once the n-th has (no reload in between). */
+async function importAll(page: Page, after: (n: number) => Promise<void>): Promise<void> {
   const section = page.getByTestId('gsc-imports');
   for (const [n, files] of imports.entries()) {
     // The drop zone's file input, by its label.
@@ -65,6 +71,7 @@ async function importAll(page: Page): Promise<void> {
       /succeeded/i,
       { timeout: 60_000 },
     );
+    await after(n);
   }
 }
 
@@ -77,6 +84,7 @@ test('Search Console exports become a gap per sitemap file, with bands, flags an
   await page.getByLabel('Sitemap files').setInputFiles([
     { name: 'sitemap.xml', mimeType: 'application/xml', buffer: Buffer.from(dhmXml) },
     { name: 'extra.xml', mimeType: 'application/xml', buffer: Buffer.from(extraXml) },
+    { name: 'thin.xml', mimeType: 'application/xml', buffer: Buffer.from(thinXml) },
   ]);
   const crawl = JSON.stringify({
     url: `${HOST}/`,
@@ -98,14 +106,23 @@ test('Search Console exports become a gap per sitemap file, with bands, flags an
   );
   await expect(section.getByTestId('gsc-gaps')).toHaveCount(0);
 
-  await importAll(page);
   const gaps = page.getByTestId('gsc-gaps');
+  const rows = gaps.getByTestId('gsc-gap-row');
+  // The table follows each import as it ends, without a reload: it appears with the first (the
+  // drill-down), and its counts change with the second (the Performance pages: 100 indexed).
+  await importAll(page, async (n) => {
+    if (n === 0) {
+      await expect(rows).toHaveCount(3);
+      await expect(rows.nth(0)).toContainText('50 %');
+      await expect(rows.nth(1).locator('td[data-label="Indexed"]')).toHaveText('0');
+    }
+    if (n === 1) await expect(rows.nth(1).locator('td[data-label="Indexed"]')).toHaveText('100');
+  });
   await expect(gaps.getByTestId('gsc-property')).toContainText('78 indexed, 737 not indexed');
   // 78 for the property and 100 for sitemap.xml alone come from different exports: said beside them.
   await expect(gaps.getByTestId('gsc-property-source')).toContainText('need not agree');
 
-  const rows = gaps.getByTestId('gsc-gap-row');
-  await expect(rows).toHaveCount(2);
+  await expect(rows).toHaveCount(3);
   // Largest gap first: extra.xml, 5 of 10 redirecting (50 %, problem), not in the Sitemaps report.
   const first = rows.nth(0);
   await expect(first).toContainText('extra.xml');
@@ -120,6 +137,11 @@ test('Search Console exports become a gap per sitemap file, with bands, flags an
   await expect(second).toContainText(`${gap} %`);
   await expect(second.getByTestId('gsc-band')).toHaveText('Investigate');
   await expect(second).toContainText('Success');
+  // thin.xml: 1 of 20 known (5 %): "Not enough data", never "Normal", and not drawn as a bar.
+  const third = rows.nth(2);
+  await expect(third).toContainText('thin.xml');
+  await expect(third.getByTestId('gsc-band')).toHaveText('Not enough data');
+  await expect(gaps).toContainText('A file without enough data is not drawn.');
 
   // The charts draw: a bar per file over the bands, two lines over time.
   const bars = gaps.getByTestId('gsc-gap-chart');
@@ -147,7 +169,8 @@ test('Search Console exports become a gap per sitemap file, with bands, flags an
   const report = await stranger.newPage();
   expect((await report.goto(shareUrl))?.status()).toBe(200);
   const shared = report.getByTestId('report-gsc');
-  await expect(shared.getByTestId('report-gsc-row')).toHaveCount(2);
+  await expect(shared.getByTestId('report-gsc-row')).toHaveCount(3);
+  await expect(shared.getByTestId('report-gsc-row').last()).toContainText('Not enough data');
   await expect(shared.getByTestId('report-gsc-row').first()).toContainText('extra.xml');
   await expect(shared.getByTestId('report-gsc-bar')).toHaveCount(2);
   await expect(shared.locator('svg polyline')).toHaveCount(2);

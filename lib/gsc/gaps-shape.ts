@@ -74,11 +74,21 @@ export interface PropertyTotals {
 export interface GscGapsDto {
   /** Whether anything was imported or inspected at all (the empty state otherwise). */
   hasData: boolean;
+  /** The succeeded imports this answer was read after (importsSignatureOf): the page reads the gaps
+   * again whenever the imports list shows another one, however it ended or was started. */
+  importsSignature: string;
   /** Files with declared entries, largest judged gap first. */
   sitemaps: SitemapGapDto[];
   property: PropertyTotals | null;
   /** The day the Sitemaps report the flags come from was imported; null: none was. */
   sitemapReportOn: string | null;
+}
+
+/** "count:newest id" of the succeeded imports of a list ordered newest first, as the API's
+ * importsSignature is written (lib/gsc/gaps/data.ts). */
+export function importsSignatureOf(imports: readonly { id: string; status: string }[]): string {
+  const succeeded = imports.filter((i) => i.status === 'succeeded');
+  return `${succeeded.length}:${succeeded[0]?.id ?? ''}`;
 }
 
 /** Search Console keeps 16 months of days; a chart is bounded at this many points, and says so. */

@@ -7,6 +7,7 @@ import {
   gapCounts,
   gapFiles,
   hasSearchConsoleData,
+  importsSignature,
   latestChart,
   latestSitemapReport,
   namedUrlCount,
@@ -16,10 +17,19 @@ import { buildPropertyTotals, buildSitemapGaps, type GscGapsDto } from './gaps-s
 /** The audit's gap table and property totals; a 404 for an unknown audit. Without any import or
  * inspection the answer is empty (hasData false) and the big join is not run. */
 export async function sitemapGaps(auditId: string): Promise<GscGapsDto> {
+  // Read first: an import that ends while the rest is read makes the signature older, never newer, than
+  // the rows, so the page at worst reads the gaps once more.
+  const signature = await importsSignature(auditId);
   const hasData = await hasSearchConsoleData(auditId);
   if (!hasData) {
     if (!(await auditExists(auditId))) throw new AppError('not_found', 'No such audit');
-    return { hasData: false, sitemaps: [], property: null, sitemapReportOn: null };
+    return {
+      hasData: false,
+      importsSignature: signature,
+      sitemaps: [],
+      property: null,
+      sitemapReportOn: null,
+    };
   }
   const files = await gapFiles(auditId);
   if (!files) throw new AppError('not_found', 'No such audit');
@@ -32,6 +42,7 @@ export async function sitemapGaps(auditId: string): Promise<GscGapsDto> {
   const profile: NormalizationProfile = files.normalization === 'lenient' ? 'lenient' : 'exact';
   return {
     hasData: true,
+    importsSignature: signature,
     sitemaps: buildSitemapGaps({ files: files.files, counts, profile, report }),
     property: buildPropertyTotals(chart, named),
     sitemapReportOn: report?.importedOn ?? null,

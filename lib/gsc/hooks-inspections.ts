@@ -2,8 +2,10 @@
 // one is queued or working, every 30 s while one waits for the next day's quota, and not after.
 // Browser-safe: requests go through lib/api/client.ts.
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useEffect, useRef } from 'react';
 import { apiFetch, isNotFound, sendJson } from '@/lib/api/client';
 import { isActiveStatus } from '@/lib/audits/labels';
+import { findingKeys } from '@/lib/findings/hooks';
 import type {
   GscCredentialsDto,
   GscInspectionRunDto,
@@ -68,13 +70,35 @@ export function useRemoveGscCredentials(auditId: string) {
 }
 
 export function useGscInspectionRuns(auditId: string) {
-  return useQuery({
+  const queryClient = useQueryClient();
+  const query = useQuery({
     queryKey: gscInspectionKeys.list(auditId),
     queryFn: ({ signal }) =>
       apiFetch<{ runs: GscInspectionRunDto[] }>(`${base(auditId)}/inspections`, { signal }),
     select: (data) => data.runs,
     refetchInterval: (query) => (query.state.error ? false : pollFor(query.state.data?.runs ?? [])),
   });
+  // A run's answers count in the gaps, the cross-reference and the review: once one has ended (or gone
+  // to wait, its answers so far stored), those are read again.
+  const seen = useRef<Map<string, string> | null>(null);
+  useEffect(() => {
+    if (!query.data) return;
+    const before = seen.current;
+    seen.current = new Map(query.data.map((r) => [r.id, `${r.status}:${r.phase}`]));
+    if (!before) return;
+    const settled = query.data.some((r) => {
+      const was = before.get(r.id);
+      const now = `${r.status}:${r.phase}`;
+      return (
+        was !== undefined && was !== now && (!isActiveStatus(r.status) || r.phase === 'waiting_for_quota')
+      );
+    });
+    if (settled) {
+      void queryClient.invalidateQueries({ queryKey: ['audits', 'detail', auditId, 'gsc'] });
+      void queryClient.invalidateQueries({ queryKey: findingKeys.all(auditId) });
+    }
+  }, [query.data, queryClient, auditId]);
+  return query;
 }
 
 /** One run and a page of its inspections (`cursor`: the previous page's nextCursor, null for the first). */

@@ -154,6 +154,17 @@ export async function latestChart(
   };
 }
 
+/** Which succeeded imports an answer was read after: their count and the newest one's id, as
+ * importsSignatureOf (lib/gsc/gaps-shape.ts) writes them from the imports list. */
+export async function importsSignature(auditId: string): Promise<string> {
+  const { rows } = await pool().query<{ n: number; latest: string | null }>(
+    `SELECT count(*)::int AS n, (array_agg(id ORDER BY created_at DESC, id DESC))[1] AS latest
+       FROM gsc_imports WHERE audit_id = $1 AND status = 'succeeded'`,
+    [auditId],
+  );
+  return `${rows[0]?.n ?? 0}:${rows[0]?.latest ?? ''}`;
+}
+
 /** Whether the audit has any succeeded import or inspected URL (else the section has nothing to say). */
 export async function hasSearchConsoleData(auditId: string): Promise<boolean> {
   const { rows } = await pool().query<{ any: boolean }>(
