@@ -4,6 +4,7 @@ import {
   buildSitemapGaps,
   type CountRow,
   type FileRow,
+  importsSignatureOf,
   MAX_CHART_POINTS,
 } from './gaps-shape';
 
@@ -78,5 +79,19 @@ describe('buildPropertyTotals', () => {
     expect(totals?.series).toHaveLength(MAX_CHART_POINTS);
     expect(totals?.series[0]?.date).toBe('d0003');
     expect(buildPropertyTotals(null, 3)).toBeNull();
+  });
+});
+
+describe('importsSignatureOf', () => {
+  it('counts the succeeded imports of a list (newest first) and names the newest', () => {
+    expect(importsSignatureOf([])).toBe('0:');
+    expect(
+      importsSignatureOf([
+        { id: 'c', status: 'running' },
+        { id: 'b', status: 'succeeded' },
+        { id: 'x', status: 'failed' },
+        { id: 'a', status: 'succeeded' },
+      ]),
+    ).toBe('2:b');
   });
 });

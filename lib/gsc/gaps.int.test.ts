@@ -415,12 +415,20 @@ describe('GET /api/v1/audits/{id}/gsc/sitemaps', () => {
     expect(body.hasData).toBe(true);
     expect(body.sitemaps).toHaveLength(5);
     expect(body.property.notIndexed).toBe(737);
+    // The succeeded imports the answer was read after (the failed one does not count), as the page
+    // compares them with the imports list.
+    const { rows: latest } = await pool().query<{ id: string }>(
+      `SELECT id FROM gsc_imports WHERE audit_id = $1 AND status = 'succeeded' ORDER BY created_at DESC LIMIT 1`,
+      [auditId],
+    );
+    expect(body.importsSignature).toBe(`2:${latest[0]?.id}`);
     const empty = await reconciledAuditOf('GSC none', {
       sitemaps: { 's.xml': urlsetXml([`${HOST}/x`]) },
       crawl: [],
     });
     expect(await (await call(empty)).json()).toEqual({
       hasData: false,
+      importsSignature: '0:',
       sitemaps: [],
       property: null,
       sitemapReportOn: null,
