@@ -141,6 +141,7 @@ test('Search Console exports become a gap per sitemap file, with bands, flags an
   const third = rows.nth(2);
   await expect(third).toContainText('thin.xml');
   await expect(third.getByTestId('gsc-band')).toHaveText('Not enough data');
+  await expect(third.getByTestId('gsc-gap-known')).toHaveText('only 1 of 20 known');
   await expect(gaps).toContainText('A file without enough data is not drawn.');
 
   // The charts draw: a bar per file over the bands, two lines over time.

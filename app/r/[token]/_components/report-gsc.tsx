@@ -187,7 +187,14 @@ function GapTable({ rows, total }: { rows: SitemapGapDto[]; total: number }) {
                   ) : null}
                 </td>
                 <td data-label="Unknown">{formatCount(row.unknown)}</td>
-                <td data-label="Gap">{formatGap(row)}</td>
+                <td data-label="Gap">
+                  {formatGap(row)}
+                  {row.band === 'insufficient' ? (
+                    <div className="muted small">
+                      only {formatCount(row.indexed + row.notIndexed)} of {formatCount(row.submitted)} known
+                    </div>
+                  ) : null}
+                </td>
                 <td data-label="Band">
                   {row.band ? (
                     <span className={`badge ${BAND_BADGE[row.band]}`}>

@@ -113,6 +113,11 @@ function GapTable({ rows }: { rows: SitemapGapDto[] }) {
                 {row.basis === 'estimate' ? (
                   <div className="muted small">from {formatCount(row.sampled)} inspected</div>
                 ) : null}
+                {row.band === 'insufficient' ? (
+                  <div className="muted small" data-testid="gsc-gap-known">
+                    only {formatCount(row.indexed + row.notIndexed)} of {formatCount(row.submitted)} known
+                  </div>
+                ) : null}
               </td>
               <td data-label="Band">
                 <BandBadge band={row.band} basis={row.basis} />
