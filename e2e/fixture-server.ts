@@ -70,7 +70,8 @@ await new Promise<void>((resolve) => spotSite.listen(spotPort, '127.0.0.1', reso
 
 // A fake Google for URL Inspection (port FIXTURE_PORT + 2, or GSC_FAKE_PORT; the web server's
 // GOOGLE_OAUTH_TOKEN_URL and GSC_API_BASE_URL point at it): a throwaway service-account key made at start,
-// offered at /service-account.json for the spec to upload, and scripted answers per path of the spot site.
+// offered at /service-account.json for the spec to upload, and scripted answers per path of the spot site
+// (and Google's quota answer for every URL of a property named "quota-e2e…").
 const gscPort = Number(process.env.GSC_FAKE_PORT ?? fixturePort + 2);
 const keys = generateKeyPairSync('rsa', { modulusLength: 2048 });
 const clientEmail = 'e2e-inspector@e2e-project.iam.gserviceaccount.com';
@@ -108,7 +109,21 @@ await startFakeGoogle({
     private_key: keys.privateKey.export({ type: 'pkcs8', format: 'pem' }).toString(),
     client_email: clientEmail,
   },
-  inspect: (url) => {
+  inspect: (url, siteUrl) => {
+    // A property named "quota-e2e…": Google's quota answer, as when another tool spent the property's day.
+    if (siteUrl.includes('quota-e2e')) {
+      return {
+        status: 429,
+        body: {
+          error: {
+            code: 429,
+            message:
+              "Quota exceeded for quota metric 'URL inspection requests' and limit 'per day per site'.",
+            status: 'RESOURCE_EXHAUSTED',
+          },
+        },
+      };
+    }
     const path = new URL(url).pathname;
     if (path === '/gone-a') return notIndexed(url, 'Not found (404)', 'FAIL');
     if (path === '/moved')

@@ -1,7 +1,8 @@
 // End to end: an admin gives an audit of the fixture's spot site a service-account key (the fixture server's
 // fake Google made it and trusts it), then URL Inspection runs from the Search Console section: a small run
 // finishes with each URL's verdict, coverage and canonicals; a larger one spends the day's quota
-// (GSC_INSPECTION_DAILY_QUOTA is 4 in playwright.config.ts) and waits for the next day; Cancel ends it.
+// (GSC_INSPECTION_DAILY_QUOTA is 4 in playwright.config.ts) and waits for the next day; Cancel ends it; a
+// property whose quota Google says is spent (429 RESOURCE_EXHAUSTED) waits at once, saying why.
 import path from 'node:path';
 import { expect, type Page, test } from '@playwright/test';
 import { openAuditTab } from './audit-tabs';
@@ -81,4 +82,30 @@ test('URL Inspection: set the key, inspect a sample, wait for the next day’s q
   await expect(waiting.getByTestId('gsc-run-waiting')).toHaveCount(0);
   // What it inspected before the wait stays.
   await expect(items).toHaveCount(2);
+
+  // Google's own quota answer (429 RESOURCE_EXHAUSTED, for a property another tool spent): the run stops
+  // calling at once, keeps what it has and says why it waits.
+  await section.getByRole('button', { name: 'Replace key' }).click();
+  await section.getByLabel('Property').fill(`sc-domain:quota-e2e-${Date.now()}.example`);
+  await section
+    .getByLabel('Service-account key (JSON)')
+    .setInputFiles({ name: 'key.json', mimeType: 'application/json', buffer: key });
+  await section.getByRole('button', { name: 'Save key' }).click();
+  await expect(shown).toContainText('quota-e2e-');
+  await section.getByLabel('URLs to inspect').fill('2');
+  await section.getByRole('button', { name: 'Inspect URLs' }).click();
+  await expect(runs).toHaveCount(3);
+  const stopped = runs.first();
+  await expect(stopped.getByTestId('gsc-run-waiting')).toContainText(
+    /Waiting for the next day's quota until .* 0 of 2 inspected so far, kept/,
+    { timeout: 60_000 },
+  );
+  await expect(stopped.getByTestId('gsc-run-quota-stop')).toContainText(
+    'Google answered 429 RESOURCE_EXHAUSTED',
+  );
+  await expect(stopped.getByTestId('gsc-run-quota-stop')).toContainText('stopped calling at once');
+  await shoot(page, 'quota-stop');
+  await stopped.getByTestId('gsc-run-cancel').click();
+  await page.getByRole('dialog').getByRole('button', { name: 'Cancel inspection' }).click();
+  await expect(stopped.getByTestId('gsc-run-status')).toHaveText(/cancelled/i);
 });
