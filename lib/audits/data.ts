@@ -382,3 +382,23 @@ export async function getAuditSources(id: string) {
     },
   });
 }
+
+/** What decides whether a crawl export can be added to an audit now (lib/audits/add-crawl.ts). */
+export async function crawlAddState(id: string) {
+  const { rows } = await pool().query<{
+    status: string;
+    step: string | null;
+    entries: number;
+    reconciled: boolean;
+    normalization: string;
+    crawl: string | null;
+  }>(
+    `SELECT a.status::text AS status, a.step, a.sitemap_entries AS entries, a.reconciled_at IS NOT NULL AS reconciled,
+            a.normalization,
+            (SELECT coalesce(s.file_name, s.url, 'a crawl export') FROM audit_sources s
+              WHERE s.audit_id = a.id AND s.role = 'crawl' ORDER BY s.id LIMIT 1) AS crawl
+       FROM audits a WHERE a.id = $1`,
+    [id],
+  );
+  return rows[0] ?? null;
+}
