@@ -402,3 +402,17 @@ export async function crawlAddState(id: string) {
   );
   return rows[0] ?? null;
 }
+
+/** An audit whose sitemaps were read (its ingest finished with entries), for what needs only them (Search
+ * Console imports, against the declared files); 404 without the audit, 409 before or without entries. */
+export async function auditWithSitemaps(id: string): Promise<{ name: string }> {
+  const { rows } = await pool().query<{ name: string; read: boolean; entries: number }>(
+    'SELECT name, timings IS NOT NULL AS read, sitemap_entries AS entries FROM audits WHERE id = $1',
+    [id],
+  );
+  const audit = rows[0];
+  if (!audit) throw new AppError('not_found', 'No such audit');
+  if (!audit.read) throw new AppError('conflict', 'This audit has not read its sitemaps yet');
+  if (audit.entries === 0) throw new AppError('conflict', 'This audit declares no sitemap URL');
+  return { name: audit.name };
+}

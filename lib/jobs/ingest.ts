@@ -215,7 +215,7 @@ export const ingestStep: StepHandler<AuditStep, AuditPhase> = async ({ run, prog
   if (!crawlSource) {
     warnings.push({
       code: 'no_crawl',
-      message: 'No crawl export was given: the sitemap cannot be reconciled',
+      message: 'No crawl export was given: the sitemap is not reconciled until one is added',
     });
   }
   warnings.push(...crawlWarnings(crawl.report));

@@ -5,11 +5,15 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { pool } from '@/lib/db/client';
 import { uploadsDir } from '@/lib/db/config';
+import { gscImportRun } from '@/lib/gsc/import-run';
 import { stopBoss } from '@/lib/jobs/queue';
+import { runStep } from '@/lib/runs/runner';
 import { testCaller } from '@/lib/test-support/auth';
 import { fixturePath } from '@/lib/test-support/fixtures';
 import { runAuditStep } from '@/lib/test-support/run-audit';
 import { POST as addCrawl } from './audits/[id]/crawl/route';
+import { GET as getImport } from './audits/[id]/gsc/imports/[importId]/route';
+import { POST as postGsc } from './audits/[id]/gsc/route';
 import { GET as getOne } from './audits/[id]/route';
 import { POST as create } from './audits/route';
 
@@ -81,6 +85,9 @@ describe('POST /api/v1/audits/{id}/crawl', () => {
     expect(before).toMatchObject({ status: 'succeeded', findings: null, crawl: { source: null } });
     expect(before.sitemap.entries).toBe(79);
     expect(before.warnings.map((w) => w.code)).toContain('no_crawl');
+    // Its sitemap files are graded without a crawl (the Hygiene tab shows the result).
+    const lints = await pool().query('SELECT 1 FROM audit_lints WHERE audit_id = $1', [id]);
+    expect(lints.rowCount).toBe(1);
     const fileIds = (
       await pool().query<{ id: number }>('SELECT id FROM sitemap_files WHERE audit_id = $1 ORDER BY id', [id])
     ).rows;
@@ -181,6 +188,25 @@ describe('POST /api/v1/audits/{id}/crawl', () => {
     await runAuditStep('add_crawl', id);
     const after = await audit(id);
     expect(after).toMatchObject({ status: 'partial', findings: null, sitemap: { entries: 79 } });
+  });
+
+  it('a sitemap-only audit takes Search Console exports, read against its declared files', async () => {
+    const id = await sitemapOnlyAudit();
+    const form = new FormData();
+    const folder = 'gsc/mikenelson-indexing-overview';
+    for (const name of readdirSync(fixturePath(folder)))
+      form.append('files', new Blob([readFileSync(fixturePath(`${folder}/${name}`))]), name);
+    const res = await postGsc(
+      reviewer.request(`${base}/${id}/gsc`, { method: 'POST', body: form }),
+      ctx(id) as never,
+    );
+    expect(res.status, await res.clone().text()).toBe(202);
+    const { importId } = (await res.json()) as { importId: string };
+    await runStep(gscImportRun, 'parse', { runId: importId, attempt: 1 });
+    const got = await getImport(reviewer.request(`${base}/${id}/gsc/imports/${importId}`), {
+      params: Promise.resolve({ id, importId }),
+    } as never);
+    expect(await got.json()).toMatchObject({ status: 'succeeded' });
   });
 
   it('answers 404 for an audit that does not exist', async () => {

@@ -105,6 +105,9 @@ export function AuditView({ id, seed }: { id: string; seed?: AuditPageSeed }) {
     ? { ...data, warnings: data.warnings.filter((w) => !isSanityWarning(w) && !isSignalWarning(w)) }
     : data;
   const hasRows = findings ? findings.prune.total + findings.held.total + findings.add.total > 0 : false;
+  // Its sitemaps were read (the ingest finished with entries): what needs only them applies, crawl or not,
+  // and stays while a crawl added later is read.
+  const sitemapsRead = Boolean(findings) || (data.timings.ingest !== undefined && data.sitemap.entries > 0);
   // One entry per tab, in order; a section that does not apply yet is left out.
   const sections = (
     [
@@ -121,10 +124,10 @@ export function AuditView({ id, seed }: { id: string; seed?: AuditPageSeed }) {
         ),
       },
       hasRows && { id: 'spot-checks', label: 'Spot-checks', render: () => <SpotChecksPanel auditId={id} /> },
-      findings && {
+      sitemapsRead && {
         id: 'search-console',
         label: 'Search Console',
-        render: () => <GscSection auditId={id} />,
+        render: () => <GscSection auditId={id} isReconciled={Boolean(findings)} />,
       },
       {
         id: 'files',
@@ -136,7 +139,7 @@ export function AuditView({ id, seed }: { id: string; seed?: AuditPageSeed }) {
             <PlainSitemapTree auditId={id} />
           ),
       },
-      (data.status === 'succeeded' || data.status === 'partial') && {
+      (sitemapsRead || data.status === 'succeeded' || data.status === 'partial') && {
         id: 'hygiene',
         label: 'Hygiene',
         render: () => <HygieneSection auditId={id} hasFindings={Boolean(findings)} />,
