@@ -119,6 +119,11 @@ test('a sitemap-only audit has Search Console and Hygiene, and reconciles a craw
   await expect(tabs.getByRole('tab', { name: 'Review', exact: true })).toHaveCount(0);
   await openAuditTab(page, 'Search Console');
   await expect(page.getByTestId('gsc-xref-unreconciled')).toBeVisible();
+  for (const width of [390, 1440]) {
+    await page.setViewportSize({ width, height: 900 });
+    await page.screenshot({ path: path.join(shots, `sitemap-only-gsc-${width}.png`), fullPage: true });
+  }
+  await page.setViewportSize({ width: 1366, height: 900 });
 
   await openAuditTab(page, 'Crawl import');
   const form = page.getByTestId('add-crawl-form');

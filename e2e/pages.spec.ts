@@ -154,6 +154,13 @@ const STATES: State[] = [
       await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
       await expect(page.getByText('Pages audit').first()).toBeVisible();
     },
+    // The list stays inside its card (a table wider than the card ran out of it at 768 px, short of the
+    // page's edge, so the page itself did not scroll).
+    check: async (page, width) => {
+      const table = (await page.locator('table.audit-list').boundingBox())?.width ?? 0;
+      const card = (await page.locator('.card:has(> table.audit-list)').boundingBox())?.width ?? 0;
+      expect.soft(table, `the audits list fits its card at ${width} px`).toBeLessThanOrEqual(card);
+    },
   },
   {
     name: 'audits-no-match',
