@@ -108,7 +108,13 @@ export function AuditView({ id, seed }: { id: string; seed?: AuditPageSeed }) {
   // Its sitemaps were read (the ingest finished with entries): what needs only them applies, crawl or not,
   // and stays while a crawl added later is read.
   const sitemapsRead = Boolean(findings) || (data.timings.ingest !== undefined && data.sitemap.entries > 0);
-  // One entry per tab, in order; a section that does not apply yet is left out.
+  const searchConsole: AuditSection = {
+    id: 'search-console',
+    label: 'Search Console',
+    render: () => <GscSection auditId={id} isReconciled={Boolean(findings)} />,
+  };
+  // One entry per tab, in order; a section that does not apply yet is left out. Without findings the file
+  // tree leads (the first thing to look at), Search Console after the files' hygiene.
   const sections = (
     [
       findings && {
@@ -124,11 +130,7 @@ export function AuditView({ id, seed }: { id: string; seed?: AuditPageSeed }) {
         ),
       },
       hasRows && { id: 'spot-checks', label: 'Spot-checks', render: () => <SpotChecksPanel auditId={id} /> },
-      sitemapsRead && {
-        id: 'search-console',
-        label: 'Search Console',
-        render: () => <GscSection auditId={id} isReconciled={Boolean(findings)} />,
-      },
+      findings && searchConsole,
       {
         id: 'files',
         label: 'Sitemap files',
@@ -144,6 +146,7 @@ export function AuditView({ id, seed }: { id: string; seed?: AuditPageSeed }) {
         label: 'Hygiene',
         render: () => <HygieneSection auditId={id} hasFindings={Boolean(findings)} />,
       },
+      !findings && sitemapsRead && searchConsole,
       { id: 'crawl', label: 'Crawl import', render: () => <CrawlReport audit={data} /> },
       findings && canShare && { id: 'sharing', label: 'Sharing', render: () => <SharePanel auditId={id} /> },
     ] as (AuditSection | false | null)[]
