@@ -29,7 +29,7 @@ async function refusal(id: string): Promise<AppError | null> {
   if (state.status === 'failed' || state.status === 'cancelled') {
     return new AppError(
       'conflict',
-      `This audit ${state.status === 'failed' ? 'failed' : 'was cancelled'} before its sitemaps were read; start a new audit with the sitemaps and the crawl export`,
+      `This audit ${state.status === 'failed' ? 'failed' : 'was cancelled'}; start a new audit with the sitemaps and the crawl export`,
     );
   }
   if (state.crawl !== null) {

@@ -11,6 +11,7 @@ import { runStep } from '@/lib/runs/runner';
 import { testCaller } from '@/lib/test-support/auth';
 import { fixturePath } from '@/lib/test-support/fixtures';
 import { runAuditStep } from '@/lib/test-support/run-audit';
+import { POST as cancel } from './audits/[id]/cancel/route';
 import { POST as addCrawl } from './audits/[id]/crawl/route';
 import { GET as getImport } from './audits/[id]/gsc/imports/[importId]/route';
 import { POST as postGsc } from './audits/[id]/gsc/route';
@@ -188,6 +189,25 @@ describe('POST /api/v1/audits/{id}/crawl', () => {
     await runAuditStep('add_crawl', id);
     const after = await audit(id);
     expect(after).toMatchObject({ status: 'partial', findings: null, sitemap: { entries: 79 } });
+  });
+
+  it('cancelled before its crawl is read, the audit keeps the sitemap entries it had', async () => {
+    const id = await sitemapOnlyAudit();
+    expect((await post(id, crawlForm())).status).toBe(202);
+    const res = await cancel(reviewer.request(`${base}/${id}/cancel`, { method: 'POST' }), ctx(id));
+    expect(res.status).toBe(200);
+    // The queued step finds the run cancelled and reads nothing.
+    await runAuditStep('add_crawl', id);
+    expect(await audit(id)).toMatchObject({ status: 'cancelled', findings: null, crawl: { rows: 0 } });
+    const rows = await pool().query<{ entries: number; crawl: number }>(
+      `SELECT (SELECT count(*)::int FROM sitemap_entries WHERE audit_id = $1) AS entries,
+              (SELECT count(*)::int FROM crawl_pages WHERE audit_id = $1) AS crawl`,
+      [id],
+    );
+    expect(rows.rows[0]).toEqual({ entries: 79, crawl: 0 });
+    const again = await post(id, crawlForm());
+    expect(again.status).toBe(409);
+    expect(again.body.error.message).toMatch(/was cancelled; start a new audit/);
   });
 
   it('a sitemap-only audit takes Search Console exports, read against its declared files', async () => {
