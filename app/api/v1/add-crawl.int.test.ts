@@ -70,6 +70,8 @@ async function audit(id: string) {
     sitemap: { entries: number; files: number };
     crawl: { rows: number; source: { kind: string; name: string } | null; format: string | null };
     warnings: { code: string }[];
+    startedAt: string | null;
+    finishedAt: string | null;
   };
 }
 
@@ -114,6 +116,9 @@ describe('POST /api/v1/audits/{id}/crawl', () => {
 
     await runAuditStep('add_crawl', id);
     expect(await audit(id)).toMatchObject({ status: 'running', phase: 'reconcile_queued' });
+    // Its duration is this run's, not the time since the sitemaps were read.
+    const started = (await audit(id)).startedAt;
+    expect(Date.parse(started as string)).toBeGreaterThan(Date.parse(before.finishedAt as string));
     await runAuditStep('reconcile', id);
     await runAuditStep('site_history', id);
 
