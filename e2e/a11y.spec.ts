@@ -276,11 +276,21 @@ test('a viewer’s review has no checkboxes, bulk bar or decision keys, and its 
   await expect(first).not.toHaveAttribute('aria-selected');
   await expect(page.getByTestId('decision-error')).toHaveCount(0);
 
-  // The side panel reads the decision; no radios.
+  // The side panel reads the decision: no radio, checkbox, field or button but "Close details" is there
+  // to use, and the decision keys still send nothing while it is open.
   await page.keyboard.press('Enter');
   const panel = page.getByTestId('finding-panel');
   await expect(panel.getByTestId('panel-decision-read-only')).toContainText('Pending');
   await expect(panel.getByRole('radio')).toHaveCount(0);
+  await expect(panel.locator('input:enabled, select:enabled, textarea:enabled')).toHaveCount(0);
+  const buttons = panel.locator('button:enabled, [role="button"]');
+  await expect(buttons).toHaveCount(1);
+  await expect(buttons).toHaveText('Close details');
+  for (const key of ['a', 'r', 'x']) await page.keyboard.press(key);
+  // A decision's request would start within the key's handler: one rendered frame later it would be sent.
+  await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(resolve)));
+  expect(sent).toEqual([]);
+  await expect(panel.getByTestId('panel-decision-read-only')).toContainText('Pending');
   await context.close();
   await admin.close();
 });

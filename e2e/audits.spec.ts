@@ -2,6 +2,7 @@
 import path from 'node:path';
 import { expect, type Page, test } from '@playwright/test';
 import { openAuditTab } from './audit-tabs';
+import { overflowAt } from './fit';
 
 // The fixture corpus beside the clone (../shared/fixtures), or where FIXTURES_DIR says (a worktree elsewhere).
 const fixtures =
@@ -75,6 +76,10 @@ test('create an audit from a site root URL, discovered through robots.txt', asyn
   await expect(tree).toContainText('sitemapindex-1.xml');
   await expect(tree.getByTestId('sitemap-file')).toHaveCount(5);
   await page.screenshot({ path: path.join(shots, 'audit-url.png'), fullPage: true });
+  // A nested tree of fetched URLs fits a phone.
+  expect(await overflowAt(page, [360, 390])).toEqual([]);
+  await page.setViewportSize({ width: 390, height: 900 });
+  await page.screenshot({ path: path.join(shots, 'audit-url-files-390.png'), fullPage: true });
 });
 
 test('a broken file fails alone: the audit ends partial and shows where the XML broke', async ({ page }) => {
@@ -94,6 +99,64 @@ test('a broken file fails alone: the audit ends partial and shows where the XML 
   await expect(failed.getByTestId('sitemap-file-error')).toContainText(/line \d+/i);
   await expect(page.getByTestId('audit-errors')).toContainText('adv-error_sitemap.xml');
   await page.screenshot({ path: path.join(shots, 'audit-partial.png'), fullPage: true });
+  // A failed file's error and its line fit a phone.
+  expect(await overflowAt(page, [360, 390])).toEqual([]);
+  await page.setViewportSize({ width: 390, height: 900 });
+  await page.screenshot({ path: path.join(shots, 'audit-partial-files-390.png'), fullPage: true });
+});
+
+test('a sitemap-only audit has Search Console and Hygiene, and reconciles a crawl export added later', async ({
+  page,
+}) => {
+  await page.goto('/audits/new');
+  await page.getByLabel('Audit name').fill('Sitemap first, crawl later');
+  await page.getByLabel('Sitemap files').setInputFiles(fixture('xml/recon-ayrshire-sitemap.xml'));
+  await page.getByRole('button', { name: 'Create audit' }).click();
+  await waitForFinal(page, /succeeded/i);
+  const tabs = page.getByRole('tablist', { name: 'Audit sections' });
+  await expect(tabs.getByRole('tab', { name: 'Search Console', exact: true })).toBeVisible();
+  await expect(tabs.getByRole('tab', { name: 'Hygiene', exact: true })).toBeVisible();
+  await expect(tabs.getByRole('tab', { name: 'Review', exact: true })).toHaveCount(0);
+  await openAuditTab(page, 'Search Console');
+  await expect(page.getByTestId('gsc-xref-unreconciled')).toBeVisible();
+  for (const width of [390, 1440]) {
+    await page.setViewportSize({ width, height: 900 });
+    await page.screenshot({ path: path.join(shots, `sitemap-only-gsc-${width}.png`), fullPage: true });
+  }
+  await page.setViewportSize({ width: 1366, height: 900 });
+
+  await openAuditTab(page, 'Crawl import');
+  const form = page.getByTestId('add-crawl-form');
+  // The New audit form's crawl fields: a mapped CSV needs its URL column before anything is sent.
+  await form.getByLabel('Crawl format').selectOption('csv');
+  await form.getByRole('button', { name: 'Add and reconcile' }).click();
+  await expect(form.getByText('Choose the crawl export file or enter its URL.')).toBeVisible();
+  expect(await overflowAt(page, [360, 390])).toEqual([]);
+  for (const width of [390, 1440]) {
+    await page.setViewportSize({ width, height: 900 });
+    await page.screenshot({ path: path.join(shots, `add-crawl-${width}.png`), fullPage: true });
+  }
+  await page.setViewportSize({ width: 1366, height: 900 });
+  await form.getByLabel('Crawl format').selectOption('auto');
+  await form
+    .getByLabel('Crawl export file')
+    .setInputFiles(fixture('crawl-exports/recon-ayrshire-internal_all.csv'));
+  await form.getByRole('button', { name: 'Add and reconcile' }).click();
+
+  // The audit runs again (the crawl, then the reconciliation) and ends with its review.
+  await expect(tabs.getByRole('tab', { name: 'Review', exact: true })).toBeVisible({ timeout: 60_000 });
+  await waitForFinal(page, /succeeded|partial/i);
+  expect(await countOf(page, 'count-crawl-rows')).toBe('58');
+  expect(await countOf(page, 'count-entries')).toBe('79');
+  await openAuditTab(page, 'Crawl import');
+  await expect(page.getByTestId('crawl-source')).toHaveText('recon-ayrshire-internal_all.csv');
+  await expect(page.getByTestId('add-crawl-form')).toHaveCount(0);
+  await openAuditTab(page, 'Review');
+  await expect(page.getByRole('row').nth(1)).toBeVisible();
+  for (const width of [390, 1440]) {
+    await page.setViewportSize({ width, height: 900 });
+    await page.screenshot({ path: path.join(shots, `add-crawl-reconciled-${width}.png`), fullPage: true });
+  }
 });
 
 test('the form explains what is missing instead of submitting nothing', async ({ page }) => {
@@ -111,4 +174,8 @@ test('the audits list shows finished audits with their status', async ({ page })
     /succeeded/i,
   );
   await page.screenshot({ path: path.join(shots, 'audits-list.png'), fullPage: true });
+  // Every kind of audit the specs made (uploads, a URL, partial, reconciled later) fits a tablet's width.
+  expect(await overflowAt(page, [768, 390, 360])).toEqual([]);
+  await page.setViewportSize({ width: 768, height: 900 });
+  await page.screenshot({ path: path.join(shots, 'audits-list-768.png'), fullPage: true });
 });

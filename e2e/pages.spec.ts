@@ -9,6 +9,7 @@
 import path from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
 import { type Browser, type BrowserContext, expect, type Page, test } from '@playwright/test';
+import { sidewaysOverflow } from './fit';
 import { auth, shots } from './spot-site';
 
 const WIDTHS = [360, 390, 768, 1440] as const;
@@ -153,6 +154,13 @@ const STATES: State[] = [
       await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
       await expect(page.getByText('Pages audit').first()).toBeVisible();
     },
+    // The list stays inside its card (a table wider than the card ran out of it at 768 px, short of the
+    // page's edge, so the page itself did not scroll).
+    check: async (page, width) => {
+      const table = (await page.locator('table.audit-list').boundingBox())?.width ?? 0;
+      const card = (await page.locator('.card:has(> table.audit-list)').boundingBox())?.width ?? 0;
+      expect.soft(table, `the audits list fits its card at ${width} px`).toBeLessThanOrEqual(card);
+    },
   },
   {
     name: 'audits-no-match',
@@ -177,6 +185,16 @@ const STATES: State[] = [
       await page.goto('/audits/new');
       await page.getByRole('button', { name: 'Create audit' }).click();
       await expect(page.locator('[aria-invalid="true"]').first()).toBeVisible();
+    },
+  },
+  // A generic CSV's column map (the crawl format "Other CSV"): eleven label and field pairs.
+  {
+    name: 'new-audit-column-map',
+    as: 'reviewer',
+    open: async (page) => {
+      await page.goto('/audits/new');
+      await page.getByLabel('Crawl format').selectOption('csv');
+      await expect(page.getByLabel('URL column *')).toBeVisible();
     },
   },
   {
@@ -468,30 +486,6 @@ test.beforeAll(async ({ browser }) => {
 test.afterAll(async () => {
   for (const context of contexts.values()) await context.close();
 });
-
-/** Nothing when the page fits its width; else the page's width and the innermost elements that stick out
- * past the right edge (tag, classes, right edge), so the culprit is named in the failure. */
-async function sidewaysOverflow(page: Page): Promise<string[]> {
-  return page.evaluate(() => {
-    const inner = window.innerWidth;
-    if (document.documentElement.scrollWidth <= inner) return [];
-    // Inside a box that scrolls or clips sideways, an element widens that box, not the page.
-    const isClipped = (el: Element) => {
-      for (let up = el.parentElement; up && up !== document.body; up = up.parentElement)
-        if (getComputedStyle(up).overflowX !== 'visible') return true;
-      return false;
-    };
-    const sticksOut = (el: Element) => el.getBoundingClientRect().right > inner + 0.5 && !isClipped(el);
-    const culprits = [...document.body.querySelectorAll('*')]
-      .filter((el) => sticksOut(el) && ![...el.children].some(sticksOut))
-      .slice(0, 6)
-      .map((el) => {
-        const classes = [...el.classList].map((c) => `.${c}`).join('');
-        return `${el.tagName.toLowerCase()}${classes} (right edge ${Math.round(el.getBoundingClientRect().right)} px)`;
-      });
-    return [`page ${document.documentElement.scrollWidth} px wide at ${inner} px`, ...culprits];
-  });
-}
 
 /** Serious and critical axe violations, one line each: rule, what it is, and the nodes' targets. */
 async function axeProblems(page: Page, scope?: string): Promise<string[]> {

@@ -382,3 +382,37 @@ export async function getAuditSources(id: string) {
     },
   });
 }
+
+/** What decides whether a crawl export can be added to an audit now (lib/audits/add-crawl.ts). */
+export async function crawlAddState(id: string) {
+  const { rows } = await pool().query<{
+    status: string;
+    step: string | null;
+    entries: number;
+    reconciled: boolean;
+    normalization: string;
+    crawl: string | null;
+  }>(
+    `SELECT a.status::text AS status, a.step, a.sitemap_entries AS entries, a.reconciled_at IS NOT NULL AS reconciled,
+            a.normalization,
+            (SELECT coalesce(s.file_name, s.url, 'a crawl export') FROM audit_sources s
+              WHERE s.audit_id = a.id AND s.role = 'crawl' ORDER BY s.id LIMIT 1) AS crawl
+       FROM audits a WHERE a.id = $1`,
+    [id],
+  );
+  return rows[0] ?? null;
+}
+
+/** An audit whose sitemaps were read (its ingest finished with entries), for what needs only them (Search
+ * Console imports, against the declared files); 404 without the audit, 409 before or without entries. */
+export async function auditWithSitemaps(id: string): Promise<{ name: string }> {
+  const { rows } = await pool().query<{ name: string; read: boolean; entries: number }>(
+    'SELECT name, timings IS NOT NULL AS read, sitemap_entries AS entries FROM audits WHERE id = $1',
+    [id],
+  );
+  const audit = rows[0];
+  if (!audit) throw new AppError('not_found', 'No such audit');
+  if (!audit.read) throw new AppError('conflict', 'This audit has not read its sitemaps yet');
+  if (audit.entries === 0) throw new AppError('conflict', 'This audit declares no sitemap URL');
+  return { name: audit.name };
+}

@@ -167,3 +167,17 @@ export function useCancelAudit(id: string) {
     onSettled: () => queryClient.invalidateQueries({ queryKey: auditKeys.lists() }),
   });
 }
+
+/** Adds a crawl export to a settled audit that has none (reviewers and admins). The answer is the audit,
+ * queued again: shown at once, so its page polls it through the crawl and the reconciliation. */
+export function useAddCrawl(id: string) {
+  const queryClient = useQueryClient();
+  const detail = auditKeys.detail(id);
+  return useMutation({
+    mutationFn: (body: FormData) =>
+      apiFetch<AuditDto>(`/api/v1/audits/${encodeURIComponent(id)}/crawl`, { method: 'POST', body }),
+    onMutate: () => queryClient.cancelQueries({ queryKey: detail, exact: true }),
+    onSuccess: (audit) => queryClient.setQueryData<AuditDto>(detail, audit),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: auditKeys.lists() }),
+  });
+}

@@ -61,6 +61,36 @@ export async function insertAudit(
   });
 }
 
+/** Records a crawl export added to a settled audit and the options it is read with, in the transaction that
+ * starts the audit again (lib/audits/add-crawl.ts). False when the audit has a crawl export already (one
+ * added meanwhile): nothing is written. */
+export async function addCrawlSource(
+  client: DbClient,
+  auditId: string,
+  source: NewSource,
+  options: Partial<TAuditOptions>,
+): Promise<boolean> {
+  const { rowCount } = await client.query(
+    `INSERT INTO audit_sources (audit_id, role, kind, url, file_name, stored_path, bytes)
+     SELECT $1, 'crawl', $2, $3, $4, $5, $6
+      WHERE NOT EXISTS (SELECT 1 FROM audit_sources WHERE audit_id = $1 AND role = 'crawl')`,
+    [
+      auditId,
+      source.kind,
+      source.url ?? null,
+      source.fileName ?? null,
+      source.storedPath ?? null,
+      source.bytes === undefined ? null : source.bytes,
+    ],
+  );
+  if (rowCount !== 1) return false;
+  await client.query('UPDATE audits SET options = options || $2::jsonb, updated_at = now() WHERE id = $1', [
+    auditId,
+    JSON.stringify(options),
+  ]);
+  return true;
+}
+
 /** Merges `settings` into the audit's (keys not given keep their value); false when there is no such audit. */
 export async function updateAuditSettings(id: string, settings: Partial<TAuditSettings>): Promise<boolean> {
   const { rowCount } = await pool().query(

@@ -2,10 +2,12 @@ import { describe, expect, it } from 'vitest';
 import {
   buildAuditFormData,
   buildAuditOptions,
+  buildCrawlFormData,
   crawlSource,
   mergeFiles,
   type NewAuditInput,
   parseUrlLines,
+  validateCrawlInput,
   validateNewAudit,
 } from './new-audit-input';
 
@@ -163,5 +165,31 @@ describe('crawlSource', () => {
     expect(crawlSource({ crawlFile: file, crawlUrl: '' })).toBe('file');
     expect(crawlSource({ crawlFile: null, crawlUrl: 'https://c.test/' })).toBe('url');
     expect(crawlSource({ crawlFile: file, crawlUrl: 'https://c.test/' })).toBe('both');
+  });
+});
+
+describe('a crawl added to an audit later', () => {
+  it('needs the export, and a URL column for a mapped CSV', () => {
+    expect(validateCrawlInput(input(), true).crawl).toMatch(/Choose the crawl export/);
+    // On the New audit form the crawl is optional.
+    expect(validateCrawlInput(input())).toEqual({});
+    const csv = input({ crawlFile: new File(['a'], 'c.csv'), crawlFormat: 'csv' });
+    expect(validateCrawlInput(csv, true).columnMap).toMatch(/page URL/);
+    expect(validateCrawlInput({ ...csv, columnMap: { url: 'Address' } }, true)).toEqual({});
+  });
+
+  it('sends the file and the format options, never a normalization (the audit keeps its own)', () => {
+    const file = new File(['a'], 'c.csv');
+    const form = buildCrawlFormData(
+      input({ crawlFile: file, crawlFormat: 'csv', columnMap: { url: ' Address ', status: '' } }),
+    );
+    expect((form.get('crawl') as File).name).toBe('c.csv');
+    expect(JSON.parse(form.get('options') as string)).toEqual({
+      crawlFormat: 'csv',
+      columnMap: { url: 'Address' },
+    });
+    const byUrl = buildCrawlFormData(input({ crawlUrl: ' https://c.test/x.csv ' }));
+    expect(byUrl.get('crawlUrl')).toBe('https://c.test/x.csv');
+    expect(JSON.parse(byUrl.get('options') as string)).toEqual({});
   });
 });

@@ -81,8 +81,22 @@ export function validateNewAudit(input: NewAuditInput): NewAuditErrors {
   if (badFile) errors.sitemapFiles = `${badFile.name} is not a sitemap file: use .xml, .xml.gz, .gz or .txt.`;
   else if (emptyFile) errors.sitemapFiles = `${emptyFile.name} is empty.`;
 
+  return { ...errors, ...validateCrawlInput(input) };
+}
+
+/** The crawl export's fields, as the New audit form and "Add a crawl export" take them. */
+export type CrawlInput = Pick<NewAuditInput, 'crawlFile' | 'crawlUrl' | 'crawlFormat' | 'columnMap'>;
+
+/** What is wrong with the crawl fields; `required` when the form is only for the crawl. */
+export function validateCrawlInput(
+  input: CrawlInput,
+  required = false,
+): Pick<NewAuditErrors, 'crawl' | 'columnMap'> {
+  const errors: Pick<NewAuditErrors, 'crawl' | 'columnMap'> = {};
   const crawl = crawlSource(input);
-  if (crawl === 'both') {
+  if (crawl === 'none' && required) {
+    errors.crawl = 'Choose the crawl export file or enter its URL.';
+  } else if (crawl === 'both') {
     errors.crawl = 'Give one crawl export: remove the file or clear the URL.';
   } else if (crawl === 'file' && input.crawlFile?.size === 0) {
     errors.crawl = `${input.crawlFile.name} is empty.`;
@@ -97,7 +111,18 @@ export function validateNewAudit(input: NewAuditInput): NewAuditErrors {
   return errors;
 }
 
-export function buildAuditOptions(input: NewAuditInput): TAuditOptions {
+/** The multipart body POST /api/v1/audits/{id}/crawl expects: the export and its format options (the
+ * audit's normalization stays its own). */
+export function buildCrawlFormData(input: CrawlInput): FormData {
+  const form = new FormData();
+  if (input.crawlFile) form.append('crawl', input.crawlFile, input.crawlFile.name);
+  else if (input.crawlUrl.trim()) form.append('crawlUrl', input.crawlUrl.trim());
+  const { normalization: _, ...options } = buildAuditOptions({ ...input, normalization: 'exact' });
+  form.append('options', JSON.stringify(options));
+  return form;
+}
+
+export function buildAuditOptions(input: CrawlInput & Pick<NewAuditInput, 'normalization'>): TAuditOptions {
   const options: TAuditOptions = { normalization: input.normalization };
   if (crawlSource(input) === 'none' || input.crawlFormat === 'auto') return options;
   options.crawlFormat = input.crawlFormat;

@@ -1,4 +1,4 @@
-// The audit run kind: ingest → reconcile → review indexes. The one place that says which steps an audit
+// The audit run kind: ingest → reconcile → review indexes (a crawl added later: add_crawl → reconcile → …). The one place that says which steps an audit
 // goes through, which phases it reports and what each step's handler is (lib/runs does the rest).
 import { AUDIT_PHASES, type AuditPhase, type AuditStep } from '@/lib/runs/phases';
 import type { RunKind } from '@/lib/runs/types';
@@ -35,6 +35,17 @@ export const auditRun: RunKind<AuditStep, AuditPhase> = {
       // The files read stay, as the record of how far it got (their counters were settled by the cancel);
       // the entries and crawl rows it loaded go.
       discard: async (id) => (await import('@/lib/ingest/mutations')).dropIngestRows(id),
+    },
+    {
+      // Only for an audit given its crawl export after it settled (lib/audits/add-crawl.ts): the sitemap
+      // entries it read stay, the crawl is read, and the reconcile step follows.
+      name: 'add_crawl',
+      queue: 'add-crawl',
+      phase: 'crawl',
+      waitingPhase: 'queued',
+      failure: 'The crawl export could not be imported; see the worker log for details',
+      handler: async () => (await import('@/lib/jobs/add-crawl')).addCrawlStep,
+      discard: async (id) => (await import('@/lib/ingest/mutations')).dropCrawlRows(id),
     },
     {
       name: 'reconcile',

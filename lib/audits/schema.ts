@@ -81,6 +81,14 @@ export type TCreateAuditJson = z.infer<typeof ZCreateAuditJson>;
 
 export const ZSitemapUrl = httpUrl;
 
+/** The crawl options `POST /audits/{id}/crawl` takes (the New audit form's, for its crawl export).
+ * `normalization` may be sent, as the form sends it, but only as the audit's own: its entries were keyed so. */
+export const ZAddCrawlOptions = ZAuditOptions.partial();
+export type TAddCrawlOptions = z.infer<typeof ZAddCrawlOptions>;
+
+/** `POST /audits/{id}/crawl` as JSON: the export's URL and its options. */
+export const ZAddCrawlJson = z.object({ crawlUrl: httpUrl, options: ZAddCrawlOptions.optional() }).strict();
+
 export type AuditStatus = 'queued' | 'running' | 'succeeded' | 'partial' | 'failed' | 'cancelled';
 export const FINAL_STATUSES: readonly AuditStatus[] = ['succeeded', 'partial', 'failed', 'cancelled'];
 

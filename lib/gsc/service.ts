@@ -2,9 +2,9 @@
 // and queued; one import removed) and the run's parse step, which only does the work and says what comes
 // next (lib/runs).
 import { randomUUID } from 'node:crypto';
+import { auditWithSitemaps } from '@/lib/audits/data';
 import { parseMultipart } from '@/lib/audits/uploads';
 import { AppError } from '@/lib/errors';
-import { reconciledAudit } from '@/lib/findings/data';
 import type { GscImportPhase, GscImportStep } from '@/lib/runs/phases';
 import { startRun } from '@/lib/runs/service';
 import type { StepHandler } from '@/lib/runs/types';
@@ -114,7 +114,8 @@ export async function startGscImport(request: Request, auditId: string, by: stri
   if (!contentType.startsWith('multipart/form-data')) {
     throw new AppError('unsupported_media_type', 'Send multipart/form-data with the files');
   }
-  await reconciledAudit(auditId);
+  // Google's figures are read against the declared sitemap files: a sitemap-only audit takes them too.
+  await auditWithSitemaps(auditId);
   const id = randomUUID();
   const dir = importUploadDir(auditId, id);
   const { files, fields } = await parseMultipart(bounded(request, IMPORT_LIMITS.maxRequestBytes), dir, {

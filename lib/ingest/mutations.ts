@@ -33,6 +33,11 @@ export async function dropIngestRows(auditId: string): Promise<void> {
   await dropPartition('crawl_pages', auditId);
 }
 
+/** Drops the crawl rows of an audit (a crawl added later: an earlier attempt's, or a cancelled one's). */
+export async function dropCrawlRows(auditId: string): Promise<void> {
+  await dropPartition('crawl_pages', auditId);
+}
+
 // Every file write of the walk is fenced by its audit still running, and holds a share lock on the audit's
 // row while it lands: a cancel or a failure (an UPDATE of that row) waits for a write under way, and a
 // write after it changes nothing and stops the walk. So what the audit settles when it ends (the files
@@ -218,6 +223,41 @@ export async function saveIngestResults(client: pg.PoolClient, auditId: string, 
        (SELECT count(*)::int AS files, count(*) FILTER (WHERE status = 'failed')::int AS failed,
                count(*) FILTER (WHERE reused_from IS NOT NULL AND status = 'ok')::int AS reused
           FROM sitemap_files WHERE audit_id = ${id}) f, k
+     WHERE a.id = ${id}`,
+    p.values,
+  );
+}
+
+/** What a crawl export added to a settled audit stored (lib/jobs/add-crawl.ts). */
+export interface CrawlResults {
+  warnings: { code: string; message: string }[];
+  errors: { code: string; message: string; source: string | null }[];
+  crawlReport: Record<string, unknown> | null;
+  crawlRows: number;
+  crawlRowsRejected: number;
+  crawlFacts: LoadFacts | null;
+  /** Seconds the crawl took; the ingest's other timings stay. */
+  crawlSeconds: number;
+}
+
+/** Writes a later crawl's counts and reports beside what the sitemap ingest stored (in the step's
+ * state-change transaction). Its keys are counted here only when the load could not prove them distinct. */
+export async function saveCrawlResults(client: pg.PoolClient, auditId: string, r: CrawlResults) {
+  const p = new SqlParams();
+  const id = p.add(auditId);
+  const crawlKeyed = p.add(r.crawlFacts?.keyed ?? 0);
+  await client.query(
+    `WITH k AS (
+       SELECT CASE WHEN ${crawlKeyed}::int > 0
+                   THEN coalesce(${p.add(r.crawlFacts?.distinct ?? null)}::int,
+                                 (SELECT count(DISTINCT key)::int FROM crawl_pages WHERE audit_id = ${id})) END AS crawl)
+     UPDATE audits a SET
+       crawl_duplicate_keys = ${crawlKeyed} - k.crawl, crawl_latest_at = ${p.add(r.crawlFacts?.latest ?? null)},
+       timings = coalesce(a.timings, '{}'::jsonb) || jsonb_build_object('crawl', ${p.add(r.crawlSeconds)}::float8),
+       crawl_rows = ${p.add(r.crawlRows)}, crawl_rows_rejected = ${p.add(r.crawlRowsRejected)},
+       crawl_report = ${p.json(r.crawlReport)},
+       warnings = ${p.json(r.warnings)}, errors = ${p.json(r.errors)}
+     FROM k
      WHERE a.id = ${id}`,
     p.values,
   );

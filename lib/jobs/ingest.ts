@@ -30,7 +30,7 @@ import type { StepHandler } from '@/lib/runs/types';
 import { attachSite } from '@/lib/sites/mutations';
 import type { NormalizationProfile } from '@/lib/urls/normalize';
 
-interface CrawlOutcome {
+export interface CrawlOutcome {
   report: CrawlReport | null;
   error: TreeIssue | null;
   /** Set when the rows were stored. */
@@ -38,7 +38,7 @@ interface CrawlOutcome {
 }
 
 /** Reads the crawl export on its own thread and COPYs the encoded rows into the audit's partition. */
-async function importCrawl(
+export async function importCrawl(
   auditId: string,
   source: { url: string | null; storedPath: string | null; fileName: string | null },
   options: ReturnType<typeof ZAuditOptions.parse>,
@@ -91,6 +91,30 @@ function failedCrawl(label: string, error: unknown, report: CrawlReport | null):
     error: { code: error.code, message: `${label}: ${error.message}`, source: label },
     facts: null,
   };
+}
+
+/** The audit's warnings about its crawl export: the reader's, and the rows it skipped. */
+export function crawlWarnings(report: CrawlReport | null): { code: string; message: string }[] {
+  const warnings = (report?.warnings ?? []).map((w) => ({ code: w.code, message: w.message }));
+  if (report && report.rejected > 0) {
+    warnings.push({
+      code: 'crawl_rows_rejected',
+      message: `${report.rejected.toLocaleString('en-US')} crawl rows were skipped as invalid (the first ${Math.min(100, report.rejections.length)} are listed with their line numbers)`,
+    });
+  }
+  return warnings;
+}
+
+/** What the audit keeps of the reader's report (audits.crawl_report). */
+export function storedCrawlReport(report: CrawlReport | null): Record<string, unknown> | null {
+  return report
+    ? {
+        format: report.format,
+        mappedColumns: report.mappedColumns,
+        unmappedColumns: report.unmappedColumns,
+        rejections: report.rejections,
+      }
+    : null;
 }
 
 function decideStatus(
@@ -191,30 +215,17 @@ export const ingestStep: StepHandler<AuditStep, AuditPhase> = async ({ run, prog
   if (!crawlSource) {
     warnings.push({
       code: 'no_crawl',
-      message: 'No crawl export was given: the sitemap cannot be reconciled',
+      message: 'No crawl export was given: the sitemap is not reconciled until one is added',
     });
   }
-  for (const w of crawl.report?.warnings ?? []) warnings.push({ code: w.code, message: w.message });
-  if (crawl.report && crawl.report.rejected > 0) {
-    warnings.push({
-      code: 'crawl_rows_rejected',
-      message: `${crawl.report.rejected.toLocaleString('en-US')} crawl rows were skipped as invalid (the first ${Math.min(100, crawl.report.rejections.length)} are listed with their line numbers)`,
-    });
-  }
+  warnings.push(...crawlWarnings(crawl.report));
   const { status, message } = decideStatus(tree, crawl);
   const reconcileNext =
     status !== 'failed' && tree.entries > 0 && !crawl.error && (crawl.report?.rows ?? 0) > 0;
   const results: IngestResults = {
     warnings,
     errors: [...tree.errors, ...(crawl.error ? [crawl.error] : [])],
-    crawlReport: crawl.report
-      ? {
-          format: crawl.report.format,
-          mappedColumns: crawl.report.mappedColumns,
-          unmappedColumns: crawl.report.unmappedColumns,
-          rejections: crawl.report.rejections,
-        }
-      : null,
+    crawlReport: storedCrawlReport(crawl.report),
     crawlRows: crawl.report?.rows ?? 0,
     crawlRowsRejected: crawl.report?.rejected ?? 0,
     sitemapFacts,

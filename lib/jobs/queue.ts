@@ -7,6 +7,7 @@ import { announceJob } from './wake';
 
 export const QUEUES = [
   'ingest',
+  'add-crawl',
   'reconcile',
   'site-history',
   'index-findings',

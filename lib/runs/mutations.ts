@@ -140,6 +140,35 @@ export async function failStep(kind: RunKind, run: RunRef, step: AnyStep, messag
   });
 }
 
+/**
+ * Starts a settled run again at `step` (not its first), with the caller's writes in the same transaction
+ * (one that throws undoes the restart): a settled audit given a crawl export later reads only the crawl and
+ * goes on from there. Only a run that settled (succeeded or partial) with nothing left to do (its
+ * follow-ups over) and no claim starts again, so no worker holds any of its steps; its attempts count
+ * afresh (a new run of the same row: its start is the first claim's, so its duration is this run's), and a
+ * job of an earlier attempt finds another step and does nothing.
+ * False when the run is not so (it runs, failed, was cancelled, is still finishing, or is gone).
+ */
+export async function reopenRun(
+  kind: RunKind,
+  id: string,
+  step: AnyStep,
+  write: (client: pg.PoolClient) => Promise<void>,
+): Promise<boolean> {
+  return transaction(async (client) => {
+    const { rowCount } = await client.query(
+      `UPDATE ${kind.table} SET status = 'queued', phase = $3, step = $2, attempt = 1, claimed_at = NULL,
+         heartbeat_at = NULL, started_at = NULL, finished_at = NULL, error_message = NULL, progress_done = 0,
+         progress_total = 0
+        WHERE id = $1 AND status IN ${SETTLED} AND step IS NULL AND claimed_at IS NULL`,
+      [id, step.name, step.waitingPhase],
+    );
+    if (rowCount !== 1) return false;
+    await write(client);
+    return true;
+  });
+}
+
 /** A run whose first job could not even be queued. */
 export async function failUnstarted(kind: RunKind, id: string, message: string): Promise<void> {
   await pool().query(

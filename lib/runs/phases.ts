@@ -51,8 +51,9 @@ export function phaseLabel(phase: string): string {
   return isRunPhase(phase) ? PHASE_LABELS[phase] : phase;
 }
 
-/** The steps of the audit run, in order (ingest → reconcile → review indexes). */
-export const AUDIT_STEPS = ['ingest', 'reconcile', 'site_history', 'review_indexes'] as const;
+/** The steps of the audit run, in order (ingest → reconcile → review indexes). `add_crawl` starts a settled
+ * audit again when a crawl export is added to it later: it reads only the crawl, then reconcile follows. */
+export const AUDIT_STEPS = ['ingest', 'add_crawl', 'reconcile', 'site_history', 'review_indexes'] as const;
 export type AuditStep = (typeof AUDIT_STEPS)[number];
 
 /** The phases of the audit run: its table's CHECK constraint lists exactly these. */

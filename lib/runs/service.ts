@@ -1,7 +1,9 @@
 // Starting and cancelling runs on behalf of a user (the web process). Errors are user-safe AppErrors.
+
+import type { DbClient } from '@/lib/db/types';
 import { AppError } from '@/lib/errors';
-import { cancelRun, failUnstarted } from './mutations';
-import { queueStep, runFinished } from './runner';
+import { cancelRun, failUnstarted, reopenRun } from './mutations';
+import { queueStep, runFinished, stepOf } from './runner';
 import type { RunKind } from './types';
 
 /** Queues the first step of a freshly created run (attempt 1); a queue that is down fails the run. */
@@ -14,6 +16,26 @@ export async function startRun(kind: RunKind, id: string): Promise<void> {
     await failUnstarted(kind, id, `The job queue is unavailable; the ${kind.noun} could not be started`);
     throw error;
   }
+}
+
+/** Starts a settled run again at `step` with `write` in the same transaction (lib/runs/mutations.ts
+ * reopenRun) and queues that step; false when the run is not settled and idle. A queue that is down fails
+ * the run, as at its start. */
+export async function restartRunAt(
+  kind: RunKind,
+  id: string,
+  step: string,
+  write: (client: DbClient) => Promise<void>,
+): Promise<boolean> {
+  const def = stepOf(kind, step);
+  if (!(await reopenRun(kind, id, def, write))) return false;
+  try {
+    await queueStep(def, { id, attempt: 1 });
+  } catch (error) {
+    await failUnstarted(kind, id, `The job queue is unavailable; the ${kind.noun} could not be started`);
+    throw error;
+  }
+  return true;
 }
 
 /** Cancels a queued or running run on behalf of `by`; 404 when there is none, 409 when it has ended. */

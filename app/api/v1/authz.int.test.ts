@@ -10,6 +10,7 @@ import { pool } from '@/lib/db/client';
 import { stopBoss } from '@/lib/jobs/queue';
 import { testCaller } from '@/lib/test-support/auth';
 import * as cancel from './audits/[id]/cancel/route';
+import * as addCrawl from './audits/[id]/crawl/route';
 import * as preview from './audits/[id]/decisions/preview/route';
 import * as decisions from './audits/[id]/decisions/route';
 import * as exportRoute from './audits/[id]/export/route';
@@ -48,6 +49,7 @@ const ENDPOINTS: [string, string, Handler, never, Role, number][] = [
   ['GET', `/api/v1/audits/${id}`, audit.GET, params({ id }), 'viewer', 404],
   ['DELETE', `/api/v1/audits/${id}`, audit.DELETE, params({ id }), 'admin', 404],
   ['POST', `/api/v1/audits/${id}/cancel`, cancel.POST, params({ id }), 'reviewer', 404],
+  ['POST', `/api/v1/audits/${id}/crawl`, addCrawl.POST, params({ id }), 'reviewer', 404],
   ['GET', `/api/v1/audits/${id}/sitemaps`, sitemaps.GET, params({ id }), 'viewer', 404],
   ['GET', `/api/v1/audits/${id}/findings?list=prune`, findings.GET, params({ id }), 'viewer', 404],
   ['GET', `/api/v1/audits/${id}/findings/by-file`, byFile.GET, params({ id }), 'viewer', 404],

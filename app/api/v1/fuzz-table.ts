@@ -3,7 +3,7 @@
 // hostile value at a time. The test fails when a route is missing here, or reads a query parameter or a
 // body field this table does not list, so a new route or parameter is fuzzed as soon as it exists.
 import { generateKeyPairSync } from 'node:crypto';
-import { ZAuditPatch, ZCreateAuditJson } from '@/lib/audits/schema';
+import { ZAddCrawlJson, ZAuditPatch, ZCreateAuditJson } from '@/lib/audits/schema';
 import {
   ZLogin,
   ZNewShare,
@@ -148,6 +148,21 @@ export function routeTable(fx: Fixtures): Record<string, RouteSpec> {
       },
     },
     'audits/[id]/cancel': { params: audit(fx), body: { POST: null } },
+    // The fixture audit has its crawl: a valid body is answered 409 (one crawl per audit), never queued.
+    'audits/[id]/crawl': {
+      params: audit(fx),
+      body: {
+        POST: {
+          schema: ZAddCrawlJson,
+          valid: [
+            {
+              crawlUrl: 'https://files.a.example/internal_all.csv',
+              options: { crawlFormat: 'csv', columnMap: { url: 'Address' }, serverErrors: 'hold' },
+            },
+          ],
+        },
+      },
+    },
     'audits/[id]/decisions': {
       params: audit(fx),
       body: {

@@ -105,7 +105,16 @@ export function AuditView({ id, seed }: { id: string; seed?: AuditPageSeed }) {
     ? { ...data, warnings: data.warnings.filter((w) => !isSanityWarning(w) && !isSignalWarning(w)) }
     : data;
   const hasRows = findings ? findings.prune.total + findings.held.total + findings.add.total > 0 : false;
-  // One entry per tab, in order; a section that does not apply yet is left out.
+  // Its sitemaps were read (the ingest finished with entries): what needs only them applies, crawl or not,
+  // and stays while a crawl added later is read.
+  const sitemapsRead = Boolean(findings) || (data.timings.ingest !== undefined && data.sitemap.entries > 0);
+  const searchConsole: AuditSection = {
+    id: 'search-console',
+    label: 'Search Console',
+    render: () => <GscSection auditId={id} isReconciled={Boolean(findings)} />,
+  };
+  // One entry per tab, in order; a section that does not apply yet is left out. Without findings the file
+  // tree leads (the first thing to look at), Search Console after the files' hygiene.
   const sections = (
     [
       findings && {
@@ -121,11 +130,7 @@ export function AuditView({ id, seed }: { id: string; seed?: AuditPageSeed }) {
         ),
       },
       hasRows && { id: 'spot-checks', label: 'Spot-checks', render: () => <SpotChecksPanel auditId={id} /> },
-      findings && {
-        id: 'search-console',
-        label: 'Search Console',
-        render: () => <GscSection auditId={id} />,
-      },
+      findings && searchConsole,
       {
         id: 'files',
         label: 'Sitemap files',
@@ -136,11 +141,12 @@ export function AuditView({ id, seed }: { id: string; seed?: AuditPageSeed }) {
             <PlainSitemapTree auditId={id} />
           ),
       },
-      (data.status === 'succeeded' || data.status === 'partial') && {
+      (sitemapsRead || data.status === 'succeeded' || data.status === 'partial') && {
         id: 'hygiene',
         label: 'Hygiene',
         render: () => <HygieneSection auditId={id} hasFindings={Boolean(findings)} />,
       },
+      !findings && sitemapsRead && searchConsole,
       { id: 'crawl', label: 'Crawl import', render: () => <CrawlReport audit={data} /> },
       findings && canShare && { id: 'sharing', label: 'Sharing', render: () => <SharePanel auditId={id} /> },
     ] as (AuditSection | false | null)[]

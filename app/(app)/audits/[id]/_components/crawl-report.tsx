@@ -1,10 +1,13 @@
-// What happened to the crawl export: detected format, column mapping and the first rejected rows. On a phone
+// What happened to the crawl export: detected format, column mapping and the first rejected rows; for an
+// audit without one, "Add a crawl export" (add-crawl-form.tsx). On a phone
 // the column chips take the card's full width, below their term: beside it they had ~150 px and broke
 // "canonical_url" mid-word.
+import { useCan } from '@/app/session-context';
 import { CRAWL_FIELD_LABELS, type CrawlField } from '@/lib/audits/crawl-fields';
 import { formatCount } from '@/lib/audits/format';
 import { crawlFormatLabel } from '@/lib/audits/labels';
 import type { AuditDto } from '@/lib/audits/schema';
+import { AddCrawlForm } from './add-crawl-form';
 
 function fieldLabel(field: string): string {
   return (CRAWL_FIELD_LABELS as Record<string, string | undefined>)[field] ?? field;
@@ -13,6 +16,10 @@ function fieldLabel(field: string): string {
 export function CrawlReport({ audit }: { audit: AuditDto }) {
   const { crawl } = audit;
   const hasCrawl = crawl.source !== null;
+  const canAdd = useCan('reviewer');
+  // A crawl can be added once the sitemaps were read (the server says why not otherwise).
+  const canTakeCrawl =
+    (audit.status === 'succeeded' || audit.status === 'partial') && audit.sitemap.entries > 0;
   const mapped = Object.entries(crawl.mappedColumns) as [CrawlField | string, string][];
 
   return (
@@ -22,7 +29,13 @@ export function CrawlReport({ audit }: { audit: AuditDto }) {
       </div>
       <div className="card__body stack">
         {!hasCrawl ? (
-          <p className="muted">No crawl export was given with this audit, so it cannot be reconciled.</p>
+          <>
+            <p className="muted">
+              No crawl export was given with this audit, so it has not been reconciled
+              {canTakeCrawl && !canAdd ? ' (a reviewer can add one)' : ''}.
+            </p>
+            {canTakeCrawl && canAdd ? <AddCrawlForm auditId={audit.id} /> : null}
+          </>
         ) : (
           <>
             <dl className="kv crawl-report__kv">

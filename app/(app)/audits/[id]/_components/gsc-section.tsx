@@ -6,7 +6,7 @@ import { GscGaps } from './gsc-gaps';
 import { GscImports } from './gsc-imports';
 import { GscInspections } from './gsc-inspections';
 
-export function GscSection({ auditId }: { auditId: string }) {
+export function GscSection({ auditId, isReconciled }: { auditId: string; isReconciled: boolean }) {
   return (
     <section
       className="card card__body stack gsc-section"
@@ -24,7 +24,15 @@ export function GscSection({ auditId }: { auditId: string }) {
       </div>
       <GscImports auditId={auditId} />
       <GscGaps auditId={auditId} />
-      <GscCrossReference auditId={auditId} />
+      {/* Google's reasons against the review's rows: an audit without a crawl has none yet. */}
+      {isReconciled ? (
+        <GscCrossReference auditId={auditId} />
+      ) : (
+        <p className="muted small" data-testid="gsc-xref-unreconciled">
+          Once a crawl export is added (Crawl import tab), Google's reasons are set beside the review's prune,
+          hold and add lists here.
+        </p>
+      )}
       <GscInspections auditId={auditId} />
     </section>
   );

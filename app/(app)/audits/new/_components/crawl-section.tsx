@@ -2,7 +2,12 @@
 import { joinIds } from '@/components/ui/aria';
 import { DropZone } from '@/components/ui/drop-zone';
 import type { CrawlField } from '@/lib/audits/crawl-fields';
-import type { CrawlFormatChoice, NewAuditErrors, NewAuditInput } from '@/lib/audits/new-audit-input';
+import type {
+  CrawlFormatChoice,
+  CrawlInput,
+  NewAuditErrors,
+  NewAuditInput,
+} from '@/lib/audits/new-audit-input';
 import { ColumnMapEditor } from './column-map-editor';
 import { FileList } from './file-list';
 
@@ -29,76 +34,93 @@ export function CrawlSection({
         <span className="muted small">Optional — a file or a URL</span>
       </div>
       <div className="card__body form-section">
-        <DropZone
-          id="crawl-file"
-          label="Crawl export file"
-          hint="JSON Lines, Screaming Frog “Internal: All” CSV, or any CSV with a URL column"
-          accept=".csv,.tsv,.jsonl,.jl,.ndjson,.json,.txt,.gz,text/csv,application/json"
-          chooseLabel="choose a crawl export"
-          invalid={Boolean(errors.crawl) && input.crawlFile !== null}
-          describedBy={errors.crawl ? 'crawl-error' : undefined}
-          onFiles={(files) => update({ crawlFile: files[0] ?? null })}
-        >
-          <FileList
-            label="Selected crawl export"
-            files={input.crawlFile ? [input.crawlFile] : []}
-            onRemove={() => update({ crawlFile: null })}
-          />
-        </DropZone>
-
-        <div className="field">
-          <label htmlFor="crawl-url" className="field__label">
-            Crawl export URL
-          </label>
-          <input
-            id="crawl-url"
-            className="input"
-            type="url"
-            inputMode="url"
-            spellCheck={false}
-            value={input.crawlUrl}
-            placeholder="https://files.example.com/crawl/internal_all.csv"
-            aria-describedby={joinIds('crawl-url-hint', errors.crawl && 'crawl-error')}
-            aria-invalid={errors.crawl ? true : undefined}
-            onChange={(event) => update({ crawlUrl: event.target.value })}
-          />
-          <span id="crawl-url-hint" className="field__hint">
-            Instead of uploading, we can download the export from this address.
-          </span>
-          {errors.crawl ? (
-            <span id="crawl-error" className="field__error">
-              {errors.crawl}
-            </span>
-          ) : null}
-        </div>
-
-        <div className="field">
-          <label htmlFor="crawl-format" className="field__label">
-            Crawl format
-          </label>
-          <select
-            id="crawl-format"
-            className="select"
-            value={input.crawlFormat}
-            onChange={(event) => update({ crawlFormat: event.target.value as CrawlFormatChoice })}
-          >
-            {CRAWL_FORMATS.map((format) => (
-              <option key={format.value} value={format.value}>
-                {format.label}
-              </option>
-            ))}
-          </select>
-        </div>
-
-        {input.crawlFormat === 'csv' ? (
-          <ColumnMapEditor
-            file={input.crawlFile}
-            value={input.columnMap}
-            error={errors.columnMap}
-            onChange={(columnMap: Partial<Record<CrawlField, string>>) => update({ columnMap })}
-          />
-        ) : null}
+        <CrawlFields input={input} errors={errors} update={update} />
       </div>
     </section>
+  );
+}
+
+/** The crawl export's fields alone: the New audit form's, and "Add a crawl export" on an audit's page. */
+export function CrawlFields({
+  input,
+  errors,
+  update,
+}: {
+  input: CrawlInput;
+  errors: Pick<NewAuditErrors, 'crawl' | 'columnMap'>;
+  update: (patch: Partial<CrawlInput>) => void;
+}) {
+  return (
+    <>
+      <DropZone
+        id="crawl-file"
+        label="Crawl export file"
+        hint="JSON Lines, Screaming Frog “Internal: All” CSV, or any CSV with a URL column"
+        accept=".csv,.tsv,.jsonl,.jl,.ndjson,.json,.txt,.gz,text/csv,application/json"
+        chooseLabel="choose a crawl export"
+        invalid={Boolean(errors.crawl) && input.crawlFile !== null}
+        describedBy={errors.crawl ? 'crawl-error' : undefined}
+        onFiles={(files) => update({ crawlFile: files[0] ?? null })}
+      >
+        <FileList
+          label="Selected crawl export"
+          files={input.crawlFile ? [input.crawlFile] : []}
+          onRemove={() => update({ crawlFile: null })}
+        />
+      </DropZone>
+
+      <div className="field">
+        <label htmlFor="crawl-url" className="field__label">
+          Crawl export URL
+        </label>
+        <input
+          id="crawl-url"
+          className="input"
+          type="url"
+          inputMode="url"
+          spellCheck={false}
+          value={input.crawlUrl}
+          placeholder="https://files.example.com/crawl/internal_all.csv"
+          aria-describedby={joinIds('crawl-url-hint', errors.crawl && 'crawl-error')}
+          aria-invalid={errors.crawl ? true : undefined}
+          onChange={(event) => update({ crawlUrl: event.target.value })}
+        />
+        <span id="crawl-url-hint" className="field__hint">
+          Instead of uploading, we can download the export from this address.
+        </span>
+        {errors.crawl ? (
+          <span id="crawl-error" className="field__error">
+            {errors.crawl}
+          </span>
+        ) : null}
+      </div>
+
+      <div className="field">
+        <label htmlFor="crawl-format" className="field__label">
+          Crawl format
+        </label>
+        <select
+          id="crawl-format"
+          className="select"
+          value={input.crawlFormat}
+          onChange={(event) => update({ crawlFormat: event.target.value as CrawlFormatChoice })}
+        >
+          {CRAWL_FORMATS.map((format) => (
+            <option key={format.value} value={format.value}>
+              {format.label}
+            </option>
+          ))}
+        </select>
+      </div>
+
+      {input.crawlFormat === 'csv' ? (
+        <ColumnMapEditor
+          file={input.crawlFile}
+          value={input.columnMap}
+          error={errors.columnMap}
+          onChange={(columnMap: Partial<Record<CrawlField, string>>) => update({ columnMap })}
+        />
+      ) : null}
+    </>
   );
 }
