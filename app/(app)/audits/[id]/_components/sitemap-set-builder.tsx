@@ -229,7 +229,7 @@ export function SitemapSetBuilder({
           Regroup by section: new files, one per section
         </label>
       </fieldset>
-      <div className="sitemap-set__fields">
+      <div className={isSections ? 'sitemap-set__fields' : 'sitemap-set__fields sitemap-set__fields--one'}>
         {isSections && (
           <div className="field">
             <label htmlFor={`${id}-max`} className="field__label">
