@@ -67,6 +67,9 @@ export interface PreviousCopy {
   gzipped: boolean | null;
   hasBom: boolean | null;
   warnings: SitemapWarning[];
+  /** Its root start tag, and its children's declared lastmods (an index), for the corrected set. */
+  rootTag?: string | null;
+  childLastmods?: (string | null)[];
 }
 
 export interface TreeSink {
