@@ -259,13 +259,32 @@ export function describePlan(
   const hasIndex = plan.files.some((f) => f.kind === 'index' && !f.dropped);
   for (const file of plan.files) {
     const parts = written?.get(file)?.map((p) => p.name) ?? (file.dropped ? [] : file.parts);
-    const urls = file.kind === 'added' ? options.added : file.counts.entries - file.counts.removed;
+    // An index lists each part of a written child, a child kept as is, and the additions.
+    const listed =
+      file.kind === 'index' && file.source
+        ? (plan.children.get(file.source.id) ?? []).map((c) =>
+            'kind' in c ? (c.dropped ? [] : (written?.get(c)?.map((p) => p.name) ?? c.parts)) : [null],
+          )
+        : [];
+    const childChanged = (plan.children.get(file.source?.id ?? -1) ?? []).some(
+      (c) => 'kind' in c && (c.kind === 'added' || c.renamedFrom !== null),
+    );
+    const urls =
+      file.kind === 'added'
+        ? options.added
+        : file.kind === 'index'
+          ? listed.reduce((n, l) => n + l.length, 0)
+          : file.counts.entries - file.counts.removed;
     const source = file.source ? (file.source.url ?? file.source.uploadName) : null;
     const status: SetFileChange['status'] = file.dropped
       ? 'dropped'
       : file.kind === 'added'
         ? 'new'
-        : file.counts.removed > 0 || file.counts.replaced > 0 || parts.length > 1 || file.renamedFrom
+        : file.counts.removed > 0 ||
+            file.counts.replaced > 0 ||
+            parts.length > 1 ||
+            file.renamedFrom ||
+            (file.kind === 'index' && (urls !== file.counts.entries || childChanged))
           ? 'changed'
           : 'unchanged';
     changes.push({

@@ -291,6 +291,12 @@ describe('approved decisions change only what they say (layout=input)', () => {
 
     const summary = await summaryOf(auditId, 'maxUrls=3');
     const byName = new Map(summary.files.map((f) => [f.name, f]));
+    expect(byName.get('sitemap_index.xml')).toMatchObject({
+      status: 'changed',
+      entries: 4,
+      urls: 5,
+      removed: 1,
+    });
     expect(byName.get('pages.xml')).toMatchObject({
       status: 'changed',
       entries: 3,
