@@ -130,13 +130,18 @@ export interface InputFileRow {
   rootTag: string | null;
   listedLoc: string | null;
   listedLastmod: string | null;
+  /** Entries the reader refused (no <loc>, not http(s), too long): not stored, so not written back. At
+   * least this many: a file's warning counts each refused kind (a missing <loc> counts once). */
+  refused: number;
 }
 
 export async function inputFiles(auditId: string): Promise<InputFileRow[]> {
   const { rows } = await pool().query<InputFileRow>(
     `SELECT id, parent_id AS "parentId", url, final_url AS "finalUrl", upload_name AS "uploadName", kind, status,
             error_code AS "errorCode", gzipped, root_tag AS "rootTag", listed_loc AS "listedLoc",
-            listed_lastmod AS "listedLastmod"
+            listed_lastmod AS "listedLastmod",
+            (SELECT coalesce(sum(coalesce((w ->> 'count')::int, 1)), 0) FROM jsonb_array_elements(warnings) w
+              WHERE w ->> 'code' IN ('loc_too_long', 'non_http_loc', 'missing_loc'))::int AS refused
        FROM sitemap_files WHERE audit_id = $1 ORDER BY position, id`,
     [auditId],
   );

@@ -15,6 +15,7 @@ const file = (id: number, over: Partial<InputFileRow>): InputFileRow => ({
   rootTag: 'urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"',
   listedLoc: null,
   listedLastmod: null,
+  refused: 0,
   ...over,
 });
 const counts = (entries: number, removed = 0): InputFileCounts => ({

@@ -256,6 +256,7 @@ export function describePlan(
   const notListed: string[] = [];
   const keptLabels: string[] = [];
   let unapplied = 0;
+  const refused: string[] = [];
   const hasIndex = plan.files.some((f) => f.kind === 'index' && !f.dropped);
   for (const file of plan.files) {
     const parts = written?.get(file)?.map((p) => p.name) ?? (file.dropped ? [] : file.parts);
@@ -301,6 +302,7 @@ export function describePlan(
       parts,
     });
     if (file.renamedFrom !== null) renamed.push(`${file.renamedFrom} → ${file.name}`);
+    if (file.source && file.source.refused > 0) refused.push(`${file.name} (${file.source.refused})`);
     if (file.dropped) dropped.push(file.name);
     if (parts.length > 1) split.push(`${file.name} → ${parts.length} files`);
     const isTop = !file.source || file.source.parentId === null || !plan.children.has(file.source.parentId);
@@ -359,6 +361,13 @@ export function describePlan(
       code: 'kept_as_is',
       message: `${keptLabels.length === 1 ? 'One file was' : `${keptLabels.length} files were`} not read in full or ${keptLabels.length === 1 ? 'is' : 'are'} a feed (${keptLabels.slice(0, 5).join(', ')}${keptLabels.length > 5 ? ', …' : ''}): the set does not rewrite ${keptLabels.length === 1 ? 'it' : 'them'} and indexes keep listing ${keptLabels.length === 1 ? 'it' : 'them'} as declared; keep serving your copy, decisions on its URLs are not applied there.`,
       files: keptLabels,
+    });
+  }
+  if (refused.length > 0) {
+    warnings.push({
+      code: 'entries_not_kept',
+      message: `Entries the audit could not read as a URL (no <loc>, a location that is not http(s), or one longer than the limit) are not written back: ${refused.join(', ')}. The file's warnings on the Sitemap files tab name them.`,
+      files: refused,
     });
   }
   return { files: changes, warnings };

@@ -235,7 +235,8 @@ async function shopAudit(): Promise<string> {
     )
     .join('')}</urlset>`;
   const old = `<urlset ${NS}><url><loc>${site}/old-1</loc></url><url><loc>${site}/old-2</loc></url></urlset>`;
-  const blog = `<urlset ${NS}><url><loc>${site}/blog/b-1</loc><lastmod>2026-09-09</lastmod></url></urlset>`;
+  // The second entry is no URL: the reader refuses it, so the set cannot write it back (and says so).
+  const blog = `<urlset ${NS}><url><loc>${site}/blog/b-1</loc><lastmod>2026-09-09</lastmod></url><url><loc>javascript:void(0)</loc></url></urlset>`;
   return reconciledAuditOf('Shop input set', {
     sitemaps: {
       'sitemap_index.xml': index,
@@ -318,7 +319,15 @@ describe('approved decisions change only what they say (layout=input)', () => {
     });
     expect(byName.get('blog-posts.xml')).toMatchObject({ renamedFrom: 'blog posts.xml', urls: 1 });
     expect(byName.get('sitemap-added.xml')).toMatchObject({ status: 'new', added: 2 });
-    expect(summary.warnings.map((w) => w.code).sort()).toEqual(['dropped', 'renamed', 'split']);
+    expect(summary.warnings.map((w) => w.code).sort()).toEqual([
+      'dropped',
+      'entries_not_kept',
+      'renamed',
+      'split',
+    ]);
+    expect(summary.warnings.find((w) => w.code === 'entries_not_kept')?.files).toEqual([
+      'blog-posts.xml (1)',
+    ]);
     expect(summary.removed).toEqual({ http_404: 2 });
 
     const files = await zipOf(auditId, 'maxUrls=3');
