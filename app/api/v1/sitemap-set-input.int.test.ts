@@ -187,6 +187,11 @@ describe('the corrected set with no decision gives back every real sitemap as re
       'sitemap-news-01.xml',
       'sitemap-video-01.xml',
     ]);
+    await roundTrip('index/webignition-children', [
+      'example.com.sitemap.01.xml',
+      'example.com.sitemap.02.xml',
+      'example.com.sitemap.03.xml',
+    ]);
   }, 60_000);
 
   it('large real files: 50,000 URLs stay one file (the protocol limit is not passed)', async () => {
@@ -236,7 +241,8 @@ async function shopAudit(): Promise<string> {
     .join('')}</urlset>`;
   const old = `<urlset ${NS}><url><loc>${site}/old-1</loc></url><url><loc>${site}/old-2</loc></url></urlset>`;
   // The second entry is no URL: the reader refuses it, so the set cannot write it back (and says so).
-  const blog = `<urlset ${NS}><url><loc>${site}/blog/b-1</loc><lastmod>2026-09-09</lastmod></url><url><loc>javascript:void(0)</loc></url></urlset>`;
+  // /about is declared in pages.xml too, with no lastmod: each file keeps its own entry.
+  const blog = `<urlset ${NS}><url><loc>${site}/blog/b-1</loc><lastmod>2026-09-09</lastmod></url><url><loc>javascript:void(0)</loc></url><url><loc>${site}/about</loc><lastmod>2026-08-08</lastmod></url></urlset>`;
   return reconciledAuditOf('Shop input set', {
     sitemaps: {
       'sitemap_index.xml': index,
@@ -317,7 +323,7 @@ describe('approved decisions change only what they say (layout=input)', () => {
       removed: 2,
       parts: [],
     });
-    expect(byName.get('blog-posts.xml')).toMatchObject({ renamedFrom: 'blog posts.xml', urls: 1 });
+    expect(byName.get('blog-posts.xml')).toMatchObject({ renamedFrom: 'blog posts.xml', urls: 2 });
     expect(byName.get('sitemap-added.xml')).toMatchObject({ status: 'new', added: 2 });
     expect(summary.warnings.map((w) => w.code).sort()).toEqual([
       'dropped',
@@ -388,7 +394,9 @@ describe('approved decisions change only what they say (layout=input)', () => {
       [`${site}/new/n-2`, '2026-11-20T08:00:00+00:00'],
     ]);
     expect(tree(plain(files.get('blog-posts.xml') as Buffer))).toEqual(
-      tree(`<urlset ${NS}><url><loc>${site}/blog/b-1</loc><lastmod>2026-09-09</lastmod></url></urlset>`),
+      tree(
+        `<urlset ${NS}><url><loc>${site}/blog/b-1</loc><lastmod>2026-09-09</lastmod></url><url><loc>${site}/about</loc><lastmod>2026-08-08</lastmod></url></urlset>`,
+      ),
     );
     // summary.json: the same change list as the summary route, with the parts as written.
     const written = JSON.parse(files.get('summary.json')?.toString() ?? '{}');
