@@ -19,6 +19,8 @@ import {
 } from '@/lib/sitemap-set/schema';
 
 const SECTIONS_SHOWN = 10;
+/** Changed files listed by name; the rest are counted (all are in the zip's summary.json). */
+const FILES_SHOWN = 100;
 
 const filesText = (n: number) => `${formatCount(n)} ${n === 1 ? 'file' : 'files'}`;
 const urlsText = (n: number) => countText(n, 'URL');
@@ -95,7 +97,7 @@ function InputSummary({ summary }: { summary: SitemapSetSummaryDto }) {
           <p className="small">No file changes: every file is written back as it was read.</p>
         ) : (
           <ul className="sitemap-set__files">
-            {changed.map((file) => (
+            {changed.slice(0, FILES_SHOWN).map((file) => (
               <li key={`${file.name} ${file.source ?? ''}`} data-testid="sitemap-set-file">
                 <span className="mono sitemap-set__file-name">{file.name}</span>{' '}
                 <span className={`sitemap-set__status sitemap-set__status--${file.status}`}>
@@ -105,6 +107,12 @@ function InputSummary({ summary }: { summary: SitemapSetSummaryDto }) {
               </li>
             ))}
           </ul>
+        )}
+        {changed.length > FILES_SHOWN && (
+          <p className="small muted">
+            And {formatCount(changed.length - FILES_SHOWN)} more changed files (all are listed in the zip’s
+            summary.json).
+          </p>
         )}
         {unchanged > 0 && changed.length > 0 && (
           <p className="small muted">
