@@ -221,24 +221,33 @@ export async function replacedLocs(auditId: string): Promise<Map<string, string>
   return new Map(rows.map((r) => [r.loc, r.url]));
 }
 
-/** Approved add rows, oldest first, with the crawl's time as lastmod. */
+/** Approved add rows the input layout adds: not the crawled URL of an approved url variant, which the
+ * replaced entry already declares (the reconcile puts that URL on both lists). */
+const INPUT_ADDS = `findings f
+  WHERE f.audit_id = $1 AND f.list = 'add' AND f.decision = 'approved'
+    AND NOT EXISTS (SELECT 1 FROM findings p
+                     WHERE p.audit_id = f.audit_id AND p.list = 'prune' AND p.decision = 'approved'
+                       AND p.reason = 'url_variant' AND p.variant_url = f.url
+                       AND NOT ('variant_canonicalised' = ANY (p.signals)))`;
+
+/** The input layout's additions, in URL order, with the crawl's time as lastmod. */
 export function streamAddedRows(
   auditId: string,
   batchSize = 2000,
 ): AsyncGenerator<{ url: string; lastmod: string | null }[]> {
   return streamRows<{ url: string; lastmod: string | null }>(
     `SELECT f.url, to_char(f.crawled_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"+00:00"') AS lastmod
-       FROM findings f WHERE f.audit_id = $1 AND f.list = 'add' AND f.decision = 'approved'
+       FROM ${INPUT_ADDS}
       ORDER BY f.url COLLATE "C"`,
     [auditId],
     batchSize,
   );
 }
 
-/** Approved add rows. */
+/** The input layout's additions, counted. */
 export async function approvedAdds(auditId: string): Promise<number> {
   const { rows } = await pool().query<{ n: number }>(
-    `SELECT count(*)::int AS n FROM findings WHERE audit_id = $1 AND list = 'add' AND decision = 'approved'`,
+    `SELECT count(*)::int AS n FROM ${INPUT_ADDS}`,
     [auditId],
   );
   return rows[0]?.n ?? 0;
