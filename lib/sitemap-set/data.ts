@@ -246,9 +246,8 @@ export function streamAddedRows(
 
 /** The input layout's additions, counted. */
 export async function approvedAdds(auditId: string): Promise<number> {
-  const { rows } = await pool().query<{ n: number }>(
-    `SELECT count(*)::int AS n FROM ${INPUT_ADDS}`,
-    [auditId],
-  );
+  const { rows } = await pool().query<{ n: number }>(`SELECT count(*)::int AS n FROM ${INPUT_ADDS}`, [
+    auditId,
+  ]);
   return rows[0]?.n ?? 0;
 }
