@@ -98,7 +98,11 @@ function InputSummary({ summary }: { summary: SitemapSetSummaryDto }) {
         ) : (
           <ul className="sitemap-set__files">
             {changed.slice(0, FILES_SHOWN).map((file) => (
-              <li key={`${file.name} ${file.source ?? ''}`} data-testid="sitemap-set-file">
+              <li
+                key={`${file.name} ${file.source ?? ''}`}
+                className="sitemap-set__file"
+                data-testid="sitemap-set-file"
+              >
                 <span className="mono sitemap-set__file-name">{file.name}</span>{' '}
                 <span className={`sitemap-set__status sitemap-set__status--${file.status}`}>
                   {STATUS_LABELS[file.status]}
