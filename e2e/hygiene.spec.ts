@@ -118,8 +118,10 @@ test('the Hygiene tab: rules by severity with fix and examples, files ranked by 
   await expect(site.locator('code')).toHaveText('https://www.example.org/', { timeout: 30_000 });
   await expect(site).not.toContainText('first absolute entry');
   await expect(siteField).not.toHaveAttribute('aria-invalid', 'true');
-  // The corrected set follows: its index lists the files at the site URL just given, until one is typed.
+  // The corrected set, regrouped by section, follows: its index lists the files at the site URL just
+  // given, until one is typed (kept files stay where their index lists them).
   const builder = page.getByTestId('sitemap-set-builder');
+  await builder.getByLabel(/Regroup by section/).check();
   const sections = builder.getByTestId('sitemap-set-sections');
   await expect(sections).toContainText('lists them at https://www.example.org/');
   await expect(builder.getByTestId('sitemap-set-download')).toHaveAttribute(

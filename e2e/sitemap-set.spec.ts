@@ -1,6 +1,7 @@
 // End to end: a reviewer approves a prune row (keyboard) and the add list (API), opens "Build corrected
-// sitemap", reads the before/after summary, downloads the zip and finds in it what the decisions say:
-// the pruned URL gone, the added URLs there with the crawl's time as lastmod, an index of every file.
+// sitemap", reads the per-file change list of the default layout (the input's files) with its rename and
+// unlisted-file warnings, then regroups by section, downloads the zip and finds in it what the decisions
+// say: the pruned URL gone, the added URLs there with the crawl's time as lastmod, an index of every file.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { gunzipSync } from 'node:zlib';
@@ -40,7 +41,12 @@ async function shoot(page: Page, name: string) {
 test('approve rows, build the corrected sitemap, download and inspect the zip', async ({ page }) => {
   await page.goto('/audits/new');
   await page.getByLabel('Audit name').fill('Corrected set');
-  await page.getByLabel('Sitemap files').setInputFiles(path.join(samples, 'sample-sitemap.xml'));
+  // A name with a space: the set must rename the file (and say so).
+  await page.getByLabel('Sitemap files').setInputFiles({
+    name: 'sample sitemap.xml',
+    mimeType: 'application/xml',
+    buffer: readFileSync(path.join(samples, 'sample-sitemap.xml')),
+  });
   await page.getByLabel('Crawl export file').setInputFiles(path.join(samples, 'sample-crawl.jsonl'));
   await page.getByRole('button', { name: 'Create audit' }).click();
   await expect(page.getByTestId('audit-status')).toHaveText(/succeeded/i, { timeout: 60_000 });
@@ -70,6 +76,19 @@ test('approve rows, build the corrected sitemap, download and inspect the zip', 
   const summary = panel.getByTestId('sitemap-set-summary');
   await expect(summary.getByRole('row', { name: /Removed/ })).toContainText('1');
   await expect(summary.getByRole('row', { name: /Added/ })).toContainText('3');
+  // The default layout keeps the input's file: what changes in it, the additions' own file, and why
+  // Search Console and robots.txt need updating.
+  const changes = panel.getByTestId('sitemap-set-file');
+  await expect(changes.filter({ hasText: 'sample-sitemap.xml' })).toContainText(
+    /Changed.*1 removed; renamed from “sample sitemap\.xml”/,
+  );
+  await expect(changes.filter({ hasText: 'sitemap-added.xml' })).toContainText(/New file.*3 URLs added/);
+  const warnings = panel.getByTestId('sitemap-set-warnings');
+  await expect(warnings).toContainText('sample sitemap.xml → sample-sitemap.xml');
+  await expect(warnings).toContainText('No index lists sitemap-added.xml');
+  await shoot(page, 'sitemap-set-builder-input');
+
+  await panel.getByLabel(/Regroup by section/).check();
   await expect(panel.getByText(/Removed by reason: HTTP 404 \(1\)\./)).toBeVisible();
   await expect(summary.getByRole('row', { name: /Declared entries/ })).toHaveText(/in 1 file$/);
 

@@ -370,7 +370,14 @@ async function setOnly() {
   const database = await ensureDatabase(log);
   try {
     const id = await benchAudit(database);
-    const options = { gzip: true, maxUrls: 25_000, base: 'https://bench.example/' };
+    // The default layout (each file as read) unless BENCH_SET_LAYOUT=sections.
+    const layout = process.env.BENCH_SET_LAYOUT === 'sections' ? 'sections' : 'input';
+    const options = {
+      layout,
+      gzip: true,
+      maxUrls: layout === 'sections' ? 25_000 : undefined,
+      base: 'https://bench.example/',
+    } as const;
     let peakRss = process.memoryUsage().rss;
     const sampler = setInterval(() => {
       peakRss = Math.max(peakRss, process.memoryUsage().rss);

@@ -32,7 +32,7 @@ export function reusedChildren(copy: PreviousCopy, max: number): SitemapChildEnt
   return copy.children.slice(0, max).map((loc, i) => ({
     type: 'sitemap',
     loc,
-    lastmodRaw: null,
+    lastmodRaw: copy.childLastmods?.[i] ?? null,
     lastmod: null,
     position: i + 1,
     line: 0,
@@ -63,5 +63,6 @@ export function reusedOutcome(
     ...(copy.gzipped === null ? {} : { gzipped: copy.gzipped }),
     ...(copy.hasBom === null ? {} : { hasBom: copy.hasBom }),
     reusedFrom: copy.fileId,
+    rootTag: copy.rootTag ?? null,
   };
 }

@@ -67,6 +67,7 @@ export const ENTRY_COLUMNS = [
   'videos',
   'news',
   'alternates',
+  'extra',
 ] as const;
 
 /** The COPY line of a sitemap entry (keys null: its loc is not a URL we can key). */
@@ -75,7 +76,7 @@ function entryLine(prefix: string, e: SitemapUrlEntry, keys: UrlKeys | null): st
     keys ? escapeText(keys.loose) : '\\N'
   }\t${text(e.lastmodRaw)}\t${timestamp(e.lastmod)}\t${text(e.changefreq)}\t${int(e.priority)}\t${
     e.images
-  }\t${e.videos}\t${e.news}\t${e.alternates}\n`;
+  }\t${e.videos}\t${e.news}\t${e.alternates}\t${e.extra ? escapeText(e.extra) : '\\N'}\n`;
 }
 
 /** What a load learnt about its rows' keys and times on the way through. */

@@ -26,6 +26,8 @@ interface CopyRow {
   gzipped: boolean | null;
   has_bom: boolean | null;
   warnings: SitemapWarning[] | null;
+  root_tag: string | null;
+  lastmods: (string | null)[] | null;
 }
 
 /**
@@ -51,19 +53,20 @@ export async function previousCopies(
      copy AS (
        SELECT DISTINCT ON (f.url) f.url, f.id, f.audit_id, f.etag, f.last_modified, f.kind, f.entries,
               f.compressed_bytes, f.uncompressed_bytes, f.content_type, f.content_encoding, f.gzipped,
-              f.has_bom, f.warnings
+              f.has_bom, f.warnings, f.root_tag
          FROM sitemap_files f JOIN stored s ON s.id = f.audit_id
         WHERE f.url IS NOT NULL AND f.status = 'ok' AND NOT f.partial
           AND f.kind IS DISTINCT FROM 'robots'
           AND (f.etag IS NOT NULL OR f.last_modified IS NOT NULL)
         ORDER BY f.url, s.created_at DESC, s.id DESC),
      children AS (
-       SELECT c.parent_id, array_agg(c.url ORDER BY c.position) AS urls
+       SELECT c.parent_id, array_agg(c.url ORDER BY c.position) AS urls,
+              array_agg(c.listed_lastmod ORDER BY c.position) AS lastmods
          FROM sitemap_files c
         WHERE c.audit_id IN (SELECT audit_id FROM copy WHERE kind = 'index')
           AND c.parent_id IN (SELECT id FROM copy WHERE kind = 'index') AND c.url IS NOT NULL
         GROUP BY c.parent_id)
-     SELECT copy.*, children.urls AS children FROM copy LEFT JOIN children ON children.parent_id = copy.id`,
+     SELECT copy.*, children.urls AS children, children.lastmods FROM copy LEFT JOIN children ON children.parent_id = copy.id`,
     [siteId, auditId, normalization],
   );
   const copies = new Map<string, PreviousCopy>();
@@ -83,6 +86,8 @@ export async function previousCopies(
       gzipped: row.gzipped,
       hasBom: row.has_bom,
       warnings: row.warnings ?? [],
+      rootTag: row.root_tag,
+      childLastmods: row.lastmods ?? [],
     });
   }
   return copies;

@@ -51,10 +51,21 @@ export async function createFileRecord(
   record: NewFileRecord,
 ): Promise<number> {
   const { rows } = await pool().query<{ id: number }>(
-    `INSERT INTO sitemap_files (audit_id, position, parent_id, url, upload_name, kind, depth, status)
-     SELECT $1, $2, $3, $4, $5, $6, $7, 'pending' FROM (${running('$1::uuid')}) live
+    `INSERT INTO sitemap_files (audit_id, position, parent_id, url, upload_name, kind, depth, status,
+                                listed_loc, listed_lastmod)
+     SELECT $1, $2, $3, $4, $5, $6, $7, 'pending', $8, $9 FROM (${running('$1::uuid')}) live
      RETURNING id`,
-    [auditId, position, record.parentId, record.url, record.uploadName, record.kind, record.depth],
+    [
+      auditId,
+      position,
+      record.parentId,
+      record.url,
+      record.uploadName,
+      record.kind,
+      record.depth,
+      record.listedLoc ?? null,
+      record.listedLastmod ?? null,
+    ],
   );
   const row = rows[0];
   if (!row) throw new RunAbandoned();
@@ -70,7 +81,7 @@ export async function finishFileRecord(id: number, outcome: FileOutcome): Promis
        compressed_bytes = $6, uncompressed_bytes = $7, entries = $8, partial = $9, error_code = $10,
        error_message = $11, error_line = $12, error_column = $13, warnings = $14::jsonb, etag = $15,
        last_modified = $16, content_type = $17, content_encoding = $18, gzipped = $19, has_bom = $20,
-       robots_txt = $21, reused_from = $22, fetched_at = now()
+       robots_txt = $21, reused_from = $22, root_tag = coalesce($23, f.root_tag), fetched_at = now()
       WHERE f.id = $1 AND EXISTS (${running('f.audit_id')})`,
     [
       id,
@@ -95,6 +106,7 @@ export async function finishFileRecord(id: number, outcome: FileOutcome): Promis
       outcome.hasBom ?? null,
       outcome.robotsTxt ?? null,
       outcome.reusedFrom ?? null,
+      outcome.rootTag ?? null,
     ],
   );
   if (rowCount !== 1) throw new RunAbandoned();

@@ -32,6 +32,8 @@ interface Task {
   ancestors: string[];
   /** Fallback candidates of a site root: a 404 is expected and recorded as skipped. */
   optional?: boolean;
+  /** A child of an index: its entry as the index declared it. */
+  listed?: { loc: string; lastmod: string | null };
 }
 
 class Walker {
@@ -175,6 +177,8 @@ class Walker {
       uploadName: task.origin.type === 'upload' ? task.origin.upload.fileName : null,
       kind,
       depth: task.depth,
+      listedLoc: task.listed?.loc ?? null,
+      listedLastmod: task.listed?.lastmod ?? null,
     });
   }
 
@@ -417,6 +421,7 @@ class Walker {
       contentEncoding: opened.contentEncoding,
       gzipped: stats.gzip,
       hasBom: stats.bom,
+      rootTag: stats.rootTag ?? null,
     };
     this.enqueueChildren(task, key, id, children, opened.finalUrl);
     await this.finish(id, task, outcome);
@@ -477,7 +482,14 @@ class Walker {
         continue;
       }
       if (origin.type === 'upload') this.consumedUploads.add(origin.upload.storedPath);
-      this.enqueue({ origin, role: 'sitemap', parentId: id, depth, ancestors });
+      this.enqueue({
+        origin,
+        role: 'sitemap',
+        parentId: id,
+        depth,
+        ancestors,
+        listed: { loc: child.loc, lastmod: child.lastmodRaw },
+      });
     }
   }
 }

@@ -16,6 +16,9 @@ export interface NewFileRecord {
   uploadName: string | null;
   kind: string | null;
   depth: number;
+  /** A child of an index: the <loc> and <lastmod> as the index declared them. */
+  listedLoc?: string | null;
+  listedLastmod?: string | null;
 }
 
 export interface FileOutcome {
@@ -36,6 +39,8 @@ export interface FileOutcome {
   contentEncoding?: string | null;
   gzipped?: boolean;
   hasBom?: boolean;
+  /** An XML sitemap's root start tag as read (ParseStats.rootTag). */
+  rootTag?: string | null;
   /** A robots.txt's body, its first 500 KiB (what Google reads). */
   robotsTxt?: string;
   /** Answered 304 Not Modified: the earlier audit's file whose entries were reused. */
@@ -62,6 +67,9 @@ export interface PreviousCopy {
   gzipped: boolean | null;
   hasBom: boolean | null;
   warnings: SitemapWarning[];
+  /** Its root start tag, and its children's declared lastmods (an index), for the corrected set. */
+  rootTag?: string | null;
+  childLastmods?: (string | null)[];
 }
 
 export interface TreeSink {

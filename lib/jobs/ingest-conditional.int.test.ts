@@ -49,7 +49,7 @@ async function siteServer(docs: Map<string, Doc>, alwaysNotModified = false): Pr
 
 const indexXml = (origin: string, children: string[]) =>
   `<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">${children
-    .map((c) => `<sitemap><loc>${origin}${c}</loc></sitemap>`)
+    .map((c) => `<sitemap><loc>${origin}${c}</loc><lastmod>2026-11-01</lastmod></sitemap>`)
     .join('')}</sitemapindex>`;
 
 const scratch = mkdtempSync(path.join(os.tmpdir(), 'conditional-test-'));
@@ -168,6 +168,23 @@ describe('conditional fetching of a site', () => {
     expect(a?.reusedFrom).toBe(firstA?.id);
     expect((await validatorsOf(a?.id as number)).etag).toBe('"/a.xml-v1"');
     expect(await locsOfFile(a?.id as number)).toEqual(pages('a', 3));
+    // What the corrected set writes back is carried over too: the root tag, the index's lastmod.
+    const markup = await pool().query(
+      'SELECT id, root_tag, listed_loc, listed_lastmod FROM sitemap_files WHERE id = ANY ($1::int[]) ORDER BY id',
+      [[index?.id, a?.id]],
+    );
+    expect(markup.rows.map(({ id: _, ...r }) => r)).toEqual([
+      {
+        root_tag: 'sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"',
+        listed_loc: null,
+        listed_lastmod: null,
+      },
+      {
+        root_tag: 'urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"',
+        listed_loc: `${o}/a.xml`,
+        listed_lastmod: '2026-11-01',
+      },
+    ]);
     expect(b).toMatchObject({ status: 'ok', httpStatus: 200, entries: 3, reusedFrom: null });
     expect((await validatorsOf(b?.id as number)).etag).toBe('"/b.xml-v2"');
     expect(await locsOfFile(b?.id as number)).toEqual(pages('b', 3));

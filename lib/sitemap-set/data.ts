@@ -113,3 +113,141 @@ export async function siteOrigin(auditId: string): Promise<string | null> {
   );
   return rows[0]?.origin ?? null;
 }
+
+// ── The input layout: every file as read, changed only where a decision says so ──
+
+/** A sitemap file of the audit as the input layout needs it. */
+export interface InputFileRow {
+  id: number;
+  parentId: number | null;
+  url: string | null;
+  finalUrl: string | null;
+  uploadName: string | null;
+  kind: string | null;
+  status: string;
+  errorCode: string | null;
+  gzipped: boolean | null;
+  rootTag: string | null;
+  listedLoc: string | null;
+  listedLastmod: string | null;
+  /** Entries the reader refused (no <loc>, not http(s), too long): not stored, so not written back. At
+   * least this many: a file's warning counts each refused kind (a missing <loc> counts once). */
+  refused: number;
+}
+
+export async function inputFiles(auditId: string): Promise<InputFileRow[]> {
+  const { rows } = await pool().query<InputFileRow>(
+    `SELECT id, parent_id AS "parentId", url, final_url AS "finalUrl", upload_name AS "uploadName", kind, status,
+            error_code AS "errorCode", gzipped, root_tag AS "rootTag", listed_loc AS "listedLoc",
+            listed_lastmod AS "listedLastmod",
+            (SELECT coalesce(sum(coalesce((w ->> 'count')::int, 1)), 0) FROM jsonb_array_elements(warnings) w
+              WHERE w ->> 'code' IN ('loc_too_long', 'non_http_loc', 'missing_loc'))::int AS refused
+       FROM sitemap_files WHERE audit_id = $1 ORDER BY position, id`,
+    [auditId],
+  );
+  return rows;
+}
+
+/** What the decisions do to one file's entries; `bytes`: the kept entries' size, estimated from their
+ * fields (the summary's split forecast; the zip measures what it writes). */
+export interface InputFileCounts {
+  entries: number;
+  removed: number;
+  replaced: number;
+  bytes: number;
+}
+
+/** Per file: entries, approved prunes (removed), approved url variants (replaced), kept bytes. */
+export async function inputFileCounts(auditId: string): Promise<Map<number, InputFileCounts>> {
+  const { rows } = await pool().query<InputFileCounts & { fileId: number }>(
+    `SELECT e.file_id AS "fileId", count(*)::int AS entries,
+            (count(*) FILTER (WHERE f.key IS NOT NULL AND NOT ${REPLACED}))::int AS removed,
+            (count(*) FILTER (WHERE ${REPLACED}))::int AS replaced,
+            coalesce(sum(40 + octet_length(e.loc) + coalesce(octet_length(e.extra), 0)
+                + coalesce(octet_length(e.lastmod_raw) + 19, 0) + coalesce(octet_length(e.changefreq) + 25, 0)
+                + CASE WHEN e.priority IS NULL THEN 0 ELSE 24 END)
+              FILTER (WHERE f.key IS NULL OR ${REPLACED}), 0)::float8 AS bytes
+       FROM ${ENTRY_FROM}
+      WHERE e.audit_id = $1
+      GROUP BY e.file_id`,
+    [auditId],
+  );
+  return new Map(rows.map(({ fileId, ...counts }) => [fileId, counts]));
+}
+
+/** Approved prunes by reason (replacements are not removals). */
+export async function removedByReason(auditId: string): Promise<Record<string, number>> {
+  const { rows } = await pool().query<{ reason: string; n: number }>(
+    `SELECT f.reason, count(*)::int AS n FROM ${ENTRY_FROM}
+      WHERE e.audit_id = $1 AND f.key IS NOT NULL AND NOT ${REPLACED}
+      GROUP BY 1 ORDER BY 2 DESC, 1`,
+    [auditId],
+  );
+  return Object.fromEntries(rows.map((r) => [r.reason, r.n]));
+}
+
+/** One kept entry, in its file's order; `replaceWith`: the approved url variant's crawled URL. */
+export interface InputRow {
+  fileId: number;
+  loc: string;
+  lastmodRaw: string | null;
+  changefreq: string | null;
+  priority: number | null;
+  extra: string | null;
+  replaceWith: string | null;
+}
+
+/** Every entry an approved prune leaves, file by file in declared order, from a cursor. */
+export function streamInputRows(auditId: string, batchSize = 2000): AsyncGenerator<InputRow[]> {
+  return streamRows<InputRow>(
+    `SELECT e.file_id AS "fileId", e.loc, e.lastmod_raw AS "lastmodRaw", e.changefreq, e.priority, e.extra,
+            CASE WHEN ${REPLACED} THEN f.variant_url END AS "replaceWith"
+       FROM ${ENTRY_FROM}
+      WHERE e.audit_id = $1 AND (f.key IS NULL OR ${REPLACED})
+      ORDER BY e.file_id, e.position`,
+    [auditId],
+    batchSize,
+  );
+}
+
+/** Declared locs an approved url variant replaces, with their replacement: hreflang hrefs naming the
+ * old URL are rewritten too. */
+export async function replacedLocs(auditId: string): Promise<Map<string, string>> {
+  const { rows } = await pool().query<{ loc: string; url: string }>(
+    `SELECT DISTINCT e.loc, f.variant_url AS url FROM ${ENTRY_FROM}
+      WHERE e.audit_id = $1 AND f.key IS NOT NULL AND ${REPLACED}`,
+    [auditId],
+  );
+  return new Map(rows.map((r) => [r.loc, r.url]));
+}
+
+/** Approved add rows the input layout adds: not the crawled URL of an approved url variant, which the
+ * replaced entry already declares (the reconcile puts that URL on both lists). */
+const INPUT_ADDS = `findings f
+  WHERE f.audit_id = $1 AND f.list = 'add' AND f.decision = 'approved'
+    AND NOT EXISTS (SELECT 1 FROM findings p
+                     WHERE p.audit_id = f.audit_id AND p.list = 'prune' AND p.decision = 'approved'
+                       AND p.reason = 'url_variant' AND p.variant_url = f.url
+                       AND NOT ('variant_canonicalised' = ANY (p.signals)))`;
+
+/** The input layout's additions, in URL order, with the crawl's time as lastmod. */
+export function streamAddedRows(
+  auditId: string,
+  batchSize = 2000,
+): AsyncGenerator<{ url: string; lastmod: string | null }[]> {
+  return streamRows<{ url: string; lastmod: string | null }>(
+    `SELECT f.url, to_char(f.crawled_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"+00:00"') AS lastmod
+       FROM ${INPUT_ADDS}
+      ORDER BY f.url COLLATE "C"`,
+    [auditId],
+    batchSize,
+  );
+}
+
+/** The input layout's additions, counted. */
+export async function approvedAdds(auditId: string): Promise<number> {
+  const { rows } = await pool().query<{ n: number }>(`SELECT count(*)::int AS n FROM ${INPUT_ADDS}`, [
+    auditId,
+  ]);
+  return rows[0]?.n ?? 0;
+}

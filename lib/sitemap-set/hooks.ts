@@ -2,9 +2,11 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { apiFetch } from '@/lib/api/client';
 import { findingKeys } from '@/lib/findings/hooks';
-import type { SitemapSetSummaryDto } from './schema';
+import type { SetLayout, SitemapSetSummaryDto } from './schema';
 
 export interface SetOptions {
+  /** input: each file as read; sections: regrouped (gzip and maxUrls only apply there). */
+  layout: SetLayout;
   gzip: boolean;
   maxUrls: number;
   /** Empty: the site's origin. */
@@ -14,7 +16,11 @@ export interface SetOptions {
 const base = (auditId: string) => `/api/v1/audits/${encodeURIComponent(auditId)}`;
 
 export function setSearch(options: SetOptions): string {
-  const params = new URLSearchParams({ gzip: options.gzip ? '1' : '0', maxUrls: String(options.maxUrls) });
+  const params = new URLSearchParams({ layout: options.layout });
+  if (options.layout === 'sections') {
+    params.set('gzip', options.gzip ? '1' : '0');
+    params.set('maxUrls', String(options.maxUrls));
+  }
   if (options.base) params.set('base', options.base);
   return params.toString();
 }

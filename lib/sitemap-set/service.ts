@@ -5,10 +5,30 @@ import { Readable } from 'node:stream';
 import yazl from 'yazl';
 import { AppError } from '@/lib/errors';
 import { reconciledAudit } from '@/lib/findings/data';
-import { type SetCounts, setCounts, siteOrigin, streamSetRows } from './data';
+import {
+  approvedAdds,
+  inputFileCounts,
+  inputFiles,
+  removedByReason,
+  replacedLocs,
+  type SetCounts,
+  setCounts,
+  siteOrigin,
+  streamAddedRows,
+  streamInputRows,
+  streamSetRows,
+} from './data';
+import { describePlan, type InputPlan, type PlanOptions, planInputLayout } from './input-plan';
+import { writeInputLayout } from './input-writer';
 import { sectionStem } from './naming';
-import type { SitemapSetSummaryDto, TSitemapSetQuery } from './schema';
-import { indexXml, type SetFile, writeSitemapSet } from './writer';
+import {
+  DEFAULT_MAX_URLS,
+  MAX_URLS_LIMIT,
+  type SetWarning,
+  type SitemapSetSummaryDto,
+  type TSitemapSetQuery,
+} from './schema';
+import { indexXml, MAX_FILE_BYTES, type SetFile, writeSitemapSet } from './writer';
 
 /** Sections listed by name in the summary; the rest are counted. */
 const LISTED_SECTIONS = 200;
@@ -37,6 +57,20 @@ function tally(stems: Map<string, SectionTally>, name: string, urls: number, fil
   stems.set(name, seen);
 }
 
+/** URLs per file: asked, or 25,000 (sections) / the protocol's 50,000 (input: nothing re-split). */
+function maxUrlsOf(query: TSitemapSetQuery): number {
+  return query.maxUrls ?? (query.layout === 'sections' ? DEFAULT_MAX_URLS : MAX_URLS_LIMIT);
+}
+
+function optionsOf(query: TSitemapSetQuery, base: string): SitemapSetSummaryDto['options'] {
+  return {
+    layout: query.layout,
+    gzip: query.layout === 'sections' && query.gzip,
+    maxUrls: maxUrlsOf(query),
+    base,
+  };
+}
+
 function summaryOf(
   counts: SetCounts,
   stems: Map<string, SectionTally>,
@@ -46,6 +80,9 @@ function summaryOf(
   const sections = [...stems.values()].sort((a, b) => b.urls - a.urls || (a.name < b.name ? -1 : 1));
   const urls = sections.reduce((sum, s) => sum + s.urls, 0);
   return {
+    layout: 'sections',
+    files: [],
+    warnings: [],
     before: { entries: counts.entries, files: counts.files },
     removed: counts.removed,
     replaced: counts.replaced,
@@ -57,7 +94,7 @@ function summaryOf(
       sections: sections.slice(0, LISTED_SECTIONS),
       moreSections: Math.max(0, sections.length - LISTED_SECTIONS),
     },
-    options: { gzip: query.gzip, maxUrls: query.maxUrls, base },
+    options: optionsOf(query, base),
   };
 }
 
@@ -67,10 +104,14 @@ export async function sitemapSetSummary(
   query: TSitemapSetQuery,
 ): Promise<SitemapSetSummaryDto> {
   await reconciledAudit(auditId);
+  if (query.layout === 'input') {
+    const input = await inputLayout(auditId, query);
+    return inputSummary(input, describePlan(input.plan, input.options));
+  }
   const [counts, base] = await Promise.all([setCounts(auditId, true), baseOf(auditId, query)]);
   const stems = new Map<string, SectionTally>();
   for (const s of counts.sections) {
-    tally(stems, sectionStem(s.section), s.urls, Math.ceil(s.urls / query.maxUrls));
+    tally(stems, sectionStem(s.section), s.urls, Math.ceil(s.urls / maxUrlsOf(query)));
   }
   return summaryOf(counts, stems, base, query);
 }
@@ -91,6 +132,8 @@ export async function sitemapSetZip(
   query: TSitemapSetQuery,
 ): Promise<{ body: ReadableStream<Uint8Array>; name: string }> {
   const audit = await reconciledAudit(auditId);
+  if (query.layout === 'input')
+    return { body: await inputZip(auditId, query), name: zipFileName(audit.name) };
   // The counts without the sections: those come from the files as written (no second sort of the set).
   const [counts, base] = await Promise.all([setCounts(auditId, false), baseOf(auditId, query)]);
   const zip = new yazl.ZipFile();
@@ -100,7 +143,7 @@ export async function sitemapSetZip(
   const build = async () => {
     const files: SetFile[] = await writeSitemapSet(
       streamSetRows(auditId),
-      { maxUrls: query.maxUrls, gzip: query.gzip },
+      { maxUrls: maxUrlsOf(query), gzip: query.gzip },
       (name, body, isCompressed) => zip.addReadStream(body, name, { compress: !isCompressed }),
       abort.signal,
     );
@@ -120,4 +163,106 @@ export async function sitemapSetZip(
     body: Readable.toWeb(output) as ReadableStream<Uint8Array>,
     name: zipFileName(audit.name),
   };
+}
+
+// ── The input layout ──
+
+interface InputLayout {
+  plan: InputPlan;
+  options: PlanOptions;
+  query: TSitemapSetQuery;
+  removed: Record<string, number>;
+  /** Files read before extensions were kept at ingest: their extensions cannot be written back. */
+  readBefore: string[];
+}
+
+async function inputLayout(auditId: string, query: TSitemapSetQuery): Promise<InputLayout> {
+  const [rows, counts, removed, added, origin] = await Promise.all([
+    inputFiles(auditId),
+    inputFileCounts(auditId),
+    removedByReason(auditId),
+    approvedAdds(auditId),
+    siteOrigin(auditId),
+  ]);
+  const options: PlanOptions = {
+    maxUrls: maxUrlsOf(query),
+    maxBytes: MAX_FILE_BYTES,
+    added,
+    base: query.base ?? null,
+    siteBase: origin ? `${origin.toLowerCase()}/` : '',
+  };
+  const plan = planInputLayout(rows, counts, options);
+  const readBefore = rows
+    .filter((r) => r.status === 'ok' && (r.kind === 'urlset' || r.kind === 'index') && r.rootTag === null)
+    .map((r) => r.url ?? r.uploadName ?? `file ${r.id}`);
+  return { plan, options, query, removed, readBefore };
+}
+
+function inputSummary(input: InputLayout, described: ReturnType<typeof describePlan>): SitemapSetSummaryDto {
+  const { plan, options, query } = input;
+  const warnings: SetWarning[] = [...described.warnings];
+  if (input.readBefore.length > 0) {
+    warnings.push({
+      code: 'read_before_markup',
+      message: `${input.readBefore.length === 1 ? 'A file was' : `${input.readBefore.length} files were`} read before the app kept each URL's extensions and namespaces: hreflang, image, video and news elements would be lost. Run the audit again before deploying this set.`,
+      files: input.readBefore,
+    });
+  }
+  const written = described.files.filter((f) => f.status !== 'kept_as_is');
+  const sitemaps = written.filter((f) => f.kind !== 'index');
+  return {
+    layout: 'input',
+    files: described.files,
+    warnings,
+    before: {
+      entries: plan.files.reduce(
+        (n, f) => n + (f.kind === 'urlset' || f.kind === 'text' ? f.counts.entries : 0),
+        0,
+      ),
+      files: plan.files.filter((f) => f.kind === 'urlset' || f.kind === 'text').length,
+    },
+    removed: input.removed,
+    replaced: sitemaps.reduce((n, f) => n + f.replaced, 0),
+    added: options.added,
+    duplicates: 0,
+    after: {
+      urls: sitemaps.reduce((n, f) => n + f.urls, 0),
+      files: sitemaps.reduce((n, f) => n + f.parts.length, 0),
+      sections: [],
+      moreSections: 0,
+    },
+    options: optionsOf(query, options.base ?? options.siteBase),
+  };
+}
+
+/** The input layout's zip: each file under its name, then summary.json with the files as written. */
+async function inputZip(auditId: string, query: TSitemapSetQuery): Promise<ReadableStream<Uint8Array>> {
+  const input = await inputLayout(auditId, query);
+  const replaced = await replacedLocs(auditId);
+  const zip = new yazl.ZipFile();
+  const abort = new AbortController();
+  const output = zip.outputStream as Readable;
+  output.once('close', () => abort.abort(new Error('the zip was abandoned')));
+  const build = async () => {
+    const written = await writeInputLayout(
+      input.plan,
+      streamInputRows(auditId),
+      streamAddedRows(auditId),
+      replaced,
+      { ...input.options, signal: abort.signal },
+      (name, body, isCompressed) => zip.addReadStream(body, name, { compress: !isCompressed }),
+    );
+    const summary = inputSummary(input, describePlan(input.plan, input.options, written));
+    const json = {
+      ...summary,
+      written: [...written.values()].flat().map(({ name, urls, bytes }) => ({ name, urls, bytes })),
+    };
+    zip.addBuffer(Buffer.from(`${JSON.stringify(json, null, 2)}\n`), 'summary.json');
+    zip.end();
+  };
+  build().catch((error: unknown) => {
+    if (!abort.signal.aborted) console.error(`[sitemap-set] audit ${auditId}: the build failed`, error);
+    output.destroy(error instanceof Error ? error : new Error(String(error)));
+  });
+  return Readable.toWeb(output) as ReadableStream<Uint8Array>;
 }

@@ -17,6 +17,11 @@ export interface SitemapUrlEntry {
   videos: number;
   news: number;
   alternates: number;
+  /** The <url>'s children serialised as XML in document order (every element, attribute and non-blank
+   * text), when it holds anything but loc, lastmod, changefreq and priority, once each, in that order,
+   * non-empty and without attributes; null otherwise (the fields above then say all it held). Lets the
+   * corrected set write the entry back as read. */
+  extra?: string | null;
   /** 1-based ordinal of the entry element in the file (text sitemaps: of the URL line). */
   position: number;
   /** Line of the entry's start tag (text sitemaps: the line of the URL). */
@@ -89,4 +94,7 @@ export interface ParseStats {
   bom: boolean;
   entries: number;
   warnings: SitemapWarning[];
+  /** An XML sitemap's root start tag without its brackets: the qualified name, then every attribute
+   * (namespace declarations included) as read; null until read, and for text files and feeds. */
+  rootTag?: string | null;
 }

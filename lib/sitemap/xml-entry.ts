@@ -101,7 +101,7 @@ export class EntryDraft {
     return kind === 'atom' ? this.link : this.loc;
   }
 
-  toEntry(kind: SitemapKind, loc: string): SitemapEntry {
+  toEntry(kind: SitemapKind, loc: string, extra: string | null = null): SitemapEntry {
     // Atom 0.3 feeds often carry only <issued>; a publication date beats no date at all.
     const lastmodRaw = kind === 'atom' ? (this.lastmodRaw ?? this.fallbackDateRaw) : this.lastmodRaw;
     const lastmod =
@@ -124,6 +124,7 @@ export class EntryDraft {
       videos: this.videos,
       news: this.news,
       alternates: this.alternates,
+      extra,
       position: this.position,
       line: this.line,
     };

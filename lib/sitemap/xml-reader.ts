@@ -48,6 +48,36 @@ export const MAX_MARKUP_CHARS = 64 * 1024;
 /** Input is handed to saxes in slices of this size, so its buffers are checked at least this often. */
 const WRITE_SLICE_CHARS = 64 * 1024;
 
+/** A <url> whose serialised children pass this many characters keeps only its loc, lastmod, changefreq
+ * and priority (with a warning): no real extension block comes near it. */
+export const MAX_EXTRA_CHARS = 1024 * 1024;
+
+const escapeXmlText = (text: string) =>
+  text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+const escapeXmlAttribute = (text: string) =>
+  escapeXmlText(text)
+    .replace(/"/g, '&quot;')
+    .replace(/\t/g, '&#9;')
+    .replace(/\n/g, '&#10;')
+    .replace(/\r/g, '&#13;');
+
+/** A start tag's name and attributes as read (namespace declarations included), without its brackets. */
+export function startTagText(tag: SaxesTagNS): string {
+  let text = tag.name;
+  for (const key in tag.attributes) {
+    const attribute = tag.attributes[key] as { name: string; value: string };
+    text += ` ${attribute.name}="${escapeXmlAttribute(attribute.value)}"`;
+  }
+  return text;
+}
+
+function hasAttributes(tag: SaxesTagNS): boolean {
+  for (const _ in tag.attributes) return true;
+  return false;
+}
+
+const SIMPLE_FIELD_NAMES = ['', 'loc', 'lastmod', 'changefreq', 'priority'];
+
 /** Text after a `&` that no entity or character reference can be: the `&` was meant literally. */
 function isStrayReference(entity: string): boolean {
   return !/^#?[\p{L}\p{N}_:.\-·]*$/u.test(entity);
@@ -80,6 +110,15 @@ export class XmlSitemapReader {
   /** The field's text passed its cap: nothing more is appended, the value is refused. */
   private fieldOverflow = false;
   private text = '';
+  private rootPrefix = '';
+  /** The open <url>'s children serialised so far, once it holds more than its plain fields (else null). */
+  private extra: string | null = null;
+  private extraOverflow = false;
+  /** The last plain field (LOC…PRIORITY) of the open <url>, and their trimmed values by field. */
+  private lastPlain = NONE;
+  /** Bit 1 << field of each plain field read. */
+  private plainMask = 0;
+  private readonly plainValues: string[] = ['', '', '', '', ''];
 
   constructor(stats: ParseStats, lineOffset: number, limits: ReaderLimits) {
     this.stats = stats;
@@ -94,7 +133,7 @@ export class XmlSitemapReader {
       resolvePrefix: (prefix: string) => this.resolveUnboundPrefix(prefix),
     });
     this.parser.on('opentag', (tag) => this.onOpenTag(tag));
-    this.parser.on('closetag', () => this.onCloseTag());
+    this.parser.on('closetag', (tag) => this.onCloseTag(tag));
     this.parser.on('text', (text) => this.onText(text));
     this.parser.on('cdata', (text) => this.onText(text));
     this.parser.on('doctype', (doctype) => this.onDoctype(doctype));
@@ -183,6 +222,7 @@ export class XmlSitemapReader {
     if (this.rootClosed) return;
     if (this.entryDepth !== 0) {
       if (depth === this.entryDepth + 1) this.openEntryChild(tag, depth);
+      else if (this.extra !== null) this.captureOpen(tag);
       return;
     }
     if (depth === 1) {
@@ -202,9 +242,12 @@ export class XmlSitemapReader {
     }
   }
 
-  private onCloseTag(): void {
+  private onCloseTag(tag: SaxesTagNS): void {
     const depth = this.depth--;
     if (depth === 1) this.rootClosed = true;
+    if (this.extra !== null && depth > this.entryDepth && this.entryDepth !== 0) {
+      this.capture(`</${tag.name}>`);
+    }
     if (this.field !== NONE) {
       if (depth === this.fieldDepth) this.closeField();
     } else if (depth === this.entryDepth) {
@@ -213,6 +256,10 @@ export class XmlSitemapReader {
   }
 
   private onText(text: string): void {
+    // Blank text between elements is layout; any other text inside an extension is kept as read.
+    if (this.extra !== null && this.depth > this.entryDepth && this.entryDepth !== 0 && text.trim() !== '') {
+      this.capture(escapeXmlText(text));
+    }
     if (this.field !== NONE) {
       if (this.fieldOverflow) return;
       // Leading whitespace is dropped as it comes, so only the value and its trailing space count.
@@ -244,6 +291,8 @@ export class XmlSitemapReader {
     this.stats.kind = kind;
     this.rootUri = tag.uri;
     if (kind !== 'urlset' && kind !== 'index') return;
+    this.rootPrefix = tag.prefix;
+    this.stats.rootTag = startTagText(tag);
     const warning = namespaceWarning(tag, this.where().line);
     if (warning) this.stats.warnings.push(warning);
   }
@@ -259,6 +308,10 @@ export class XmlSitemapReader {
     this.entryDepth = depth;
     this.position++;
     this.fieldOverflow = false;
+    this.extra = null;
+    this.extraOverflow = false;
+    this.lastPlain = NONE;
+    this.plainMask = 0;
     this.draft.start(isUrl, this.position, this.parser.line + this.lineOffset);
   }
 
@@ -294,6 +347,7 @@ export class XmlSitemapReader {
     } else if (local === 'updated' || local === 'modified') field = ATOM_UPDATED;
     else if (local === 'published' || local === 'issued') field = ATOM_PUBLISHED;
 
+    if (draft.isUrl && (this.kind === 'urlset' || this.kind === 'index')) this.keepChild(tag, field);
     if (field !== NONE) {
       this.field = field;
       this.fieldDepth = depth;
@@ -301,6 +355,63 @@ export class XmlSitemapReader {
       this.fieldOverflow = false;
       this.text = '';
     }
+  }
+
+  /**
+   * Keeps what the columns cannot say: a <url> stays plain while its children are loc, lastmod, changefreq
+   * and priority, once each, in that order, with the root's prefix and no attributes (a million plain URLs
+   * cost one comparison each); its first other child starts the serialisation, from the plain fields read
+   * so far, and every later child is serialised as read.
+   */
+  private keepChild(tag: SaxesTagNS, field: number): void {
+    if (this.extra === null) {
+      if (
+        field >= LOC &&
+        field <= PRIORITY &&
+        field > this.lastPlain &&
+        tag.prefix === this.rootPrefix &&
+        !hasAttributes(tag)
+      ) {
+        this.lastPlain = field;
+        return;
+      }
+      this.beginExtra();
+    }
+    this.captureOpen(tag);
+  }
+
+  /** Starts the open <url>'s serialisation with the plain fields read so far. */
+  private beginExtra(): void {
+    let text = '';
+    const prefix = this.rootPrefix === '' ? '' : `${this.rootPrefix}:`;
+    for (let field = LOC; field <= this.lastPlain; field++) {
+      if ((this.plainMask & (1 << field)) === 0) continue;
+      const value = this.plainValues[field] as string;
+      const name = `${prefix}${SIMPLE_FIELD_NAMES[field]}`;
+      text += `<${name}>${escapeXmlText(value)}</${name}>`;
+    }
+    this.extra = text;
+  }
+
+  /** A plain field's value: an empty one, or a priority its number would not write back the same, is
+   * kept as read by serialising the <url> from here on. */
+  private notePlain(field: number, value: string): void {
+    this.plainValues[field] = value;
+    this.plainMask |= 1 << field;
+    if (value === '' || (field === PRIORITY && String(Number(value)) !== value)) this.beginExtra();
+  }
+
+  private captureOpen(tag: SaxesTagNS): void {
+    this.capture(`<${startTagText(tag)}>`);
+  }
+
+  private capture(text: string): void {
+    if (this.extraOverflow) return;
+    const extra = (this.extra as string) + text;
+    if (extra.length > MAX_EXTRA_CHARS) {
+      this.extraOverflow = true;
+      this.extra = '';
+    } else this.extra = extra;
   }
 
   /** Extensions count by local name whatever their namespace: prefixes are often misdeclared. */
@@ -325,6 +436,7 @@ export class XmlSitemapReader {
     this.field = NONE;
     const value = this.text.trim();
     this.text = '';
+    if (this.extra === null && field === this.lastPlain && field !== NONE) this.notePlain(field, value);
     if (isUrlField(field) && (this.fieldOverflow || value.length > this.limits.maxLocChars)) {
       this.draft.locTooLong ??= value.slice(0, 200);
     } else if (this.fieldOverflow) {
@@ -343,6 +455,15 @@ export class XmlSitemapReader {
   private closeEntry(): void {
     this.entryDepth = 0;
     const draft = this.draft;
+    if (this.extraOverflow) {
+      this.extra = null;
+      this.tally.count(
+        'extensions_too_long',
+        draft.line,
+        (count, line) =>
+          `${count} <url> element${count === 1 ? '' : 's'} held more than ${MAX_EXTRA_CHARS.toLocaleString('en-US')} characters of extensions; only loc, lastmod, changefreq and priority were kept, first at line ${line}`,
+      );
+    }
     const kind = this.kind as SitemapKind;
     if (draft.locTooLong !== null || (draft.bareTooLong && !draft.hasChild)) {
       this.refuse('loc_too_long', draft.locTooLong ?? draft.bare);
@@ -376,7 +497,7 @@ export class XmlSitemapReader {
       this.refuse(problem, loc);
       return;
     }
-    this.batch.push(draft.toEntry(kind, loc));
+    this.batch.push(draft.toEntry(kind, loc, this.extra));
   }
 
   /** Counts a refused entry in the file's warnings, with a bounded prefix of its value. */

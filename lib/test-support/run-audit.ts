@@ -25,7 +25,7 @@ export function urlsetXml(locs: string[]): string {
  */
 export async function reconciledAuditOf(
   name: string,
-  input: { sitemaps: Record<string, string>; crawl: string[] },
+  input: { sitemaps: Record<string, string | Uint8Array>; crawl: string[] },
   options: Partial<TAuditOptions> = {},
 ): Promise<string> {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'audit-'));

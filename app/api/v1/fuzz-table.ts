@@ -204,11 +204,17 @@ export function routeTable(fx: Fixtures): Record<string, RouteSpec> {
     },
     'audits/[id]/sitemap-set': {
       params: audit(fx),
-      query: [{ gzip: '0', maxUrls: '100', base: 'https://a.example/maps/' }],
+      query: [
+        { layout: 'sections', gzip: '0', maxUrls: '100', base: 'https://a.example/maps/' },
+        { layout: 'input', maxUrls: '100' },
+      ],
     },
     'audits/[id]/sitemap-set.zip': {
       params: audit(fx),
-      query: [{ gzip: '1', maxUrls: '50000', base: 'https://a.example/' }],
+      query: [
+        { layout: 'input', gzip: '1', maxUrls: '50000', base: 'https://a.example/' },
+        { layout: 'sections', gzip: '1', maxUrls: '50000' },
+      ],
     },
     'audits/[id]/findings': {
       params: audit(fx),

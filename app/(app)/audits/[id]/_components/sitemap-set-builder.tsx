@@ -1,16 +1,26 @@
 'use client';
-// "Build corrected sitemap": the options of the corrected set (gzip, URLs per file, base URL), its
-// before/after summary as the approved decisions leave it, and a download link to the zip. The link is a
-// plain anchor: the server streams the zip as an attachment while it writes it. Left empty, the base URL is
-// the site URL the Hygiene tab judged the files against (given with "Re-check with this site URL").
+// "Build corrected sitemap": the layout of the corrected set (the input's files, changed only where a
+// decision says so, or regrouped by section with its gzip and URLs-per-file options), the base URL, the
+// before/after summary as the approved decisions leave it (per file, with what would break Search Console
+// history), and a download link to the zip. The link is a plain anchor: the server streams the zip as an
+// attachment while it writes it. Regrouped, an empty base URL is the site URL the Hygiene tab judged the
+// files against (given with "Re-check with this site URL"); kept, each file stays where its index lists it.
 import { useId, useState } from 'react';
 import { QueryStatus } from '@/components/ui/query-status';
 import { countText, formatCount } from '@/lib/audits/format';
 import { reasonLabel } from '@/lib/findings/format';
 import { type SetOptions, sitemapSetZipHref, useSitemapSetSummary } from '@/lib/sitemap-set/hooks';
-import { DEFAULT_MAX_URLS, MAX_URLS_LIMIT, type SitemapSetSummaryDto } from '@/lib/sitemap-set/schema';
+import {
+  DEFAULT_MAX_URLS,
+  MAX_URLS_LIMIT,
+  type SetFileChange,
+  type SetLayout,
+  type SitemapSetSummaryDto,
+} from '@/lib/sitemap-set/schema';
 
 const SECTIONS_SHOWN = 10;
+/** Changed files listed by name; the rest are counted (all are in the zip's summary.json). */
+const FILES_SHOWN = 100;
 
 const filesText = (n: number) => `${formatCount(n)} ${n === 1 ? 'file' : 'files'}`;
 const urlsText = (n: number) => countText(n, 'URL');
@@ -19,7 +29,107 @@ function isBaseValid(text: string): boolean {
   return text === '' || (/^https?:\/\/[^/?#\s]+(\/[^?#\s]*)?$/i.test(text) && URL.canParse(text));
 }
 
+const STATUS_LABELS: Record<SetFileChange['status'], string> = {
+  unchanged: 'Unchanged',
+  changed: 'Changed',
+  dropped: 'Dropped',
+  new: 'New file',
+  kept_as_is: 'Not rewritten',
+};
+
+/** What the set does to one file, in words. */
+function changeText(file: SetFileChange): string {
+  if (file.status === 'kept_as_is') {
+    return file.kind === 'feed'
+      ? 'A feed: not rewritten, its index keeps listing it.'
+      : 'Not read in full: not rewritten, its index keeps listing it.';
+  }
+  if (file.kind === 'added') return `${urlsText(file.added)} added (approved add rows).`;
+  const unit = file.kind === 'index' ? (n: number) => countText(n, 'child', 'children') : urlsText;
+  const parts: string[] = [];
+  if (file.status === 'dropped') parts.push(`every entry removed: left out of the set and of its index`);
+  else
+    parts.push(file.entries === file.urls ? unit(file.urls) : `${unit(file.entries)} → ${unit(file.urls)}`);
+  if (file.removed > 0 && file.status !== 'dropped')
+    parts.push(
+      file.kind === 'index' ? `${formatCount(file.removed)} dropped` : `${formatCount(file.removed)} removed`,
+    );
+  if (file.replaced > 0) parts.push(`${formatCount(file.replaced)} replaced by the crawled URL`);
+  if (file.parts.length > 1) parts.push(`split into ${file.parts.join(', ')}`);
+  if (file.renamedFrom !== null) parts.push(`renamed from “${file.renamedFrom}”`);
+  return `${parts.join('; ')}.`;
+}
+
+function InputSummary({ summary }: { summary: SitemapSetSummaryDto }) {
+  const totalRemoved = Object.values(summary.removed).reduce((n, count) => n + count, 0);
+  const rows: [string, string][] = [
+    ['Declared entries', `${formatCount(summary.before.entries)} in ${filesText(summary.before.files)}`],
+    ['Removed (approved prune rows)', formatCount(totalRemoved)],
+    ['Replaced by the crawled URL', formatCount(summary.replaced)],
+    ['Added (approved add rows)', formatCount(summary.added)],
+    ['URLs in the corrected set', `${formatCount(summary.after.urls)} in ${filesText(summary.after.files)}`],
+  ];
+  const changed = summary.files.filter((f) => f.status !== 'unchanged');
+  const unchanged = summary.files.length - changed.length;
+  return (
+    <div className="stack sitemap-set__result" data-testid="sitemap-set-summary">
+      <table className="sitemap-set__summary">
+        <caption className="visually-hidden">Before and after</caption>
+        <tbody>
+          {rows.map(([label, value]) => (
+            <tr key={label}>
+              <th scope="row">{label}</th>
+              <td className="num">{value}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      {summary.warnings.length > 0 && (
+        <div className="alert alert--warning" role="alert" data-testid="sitemap-set-warnings">
+          {summary.warnings.map((w) => (
+            <p key={w.code}>{w.message}</p>
+          ))}
+        </div>
+      )}
+      <div className="stack" data-testid="sitemap-set-files">
+        <h3 className="sitemap-set__files-title">Changes by file</h3>
+        {changed.length === 0 ? (
+          <p className="small">No file changes: every file is written back as it was read.</p>
+        ) : (
+          <ul className="sitemap-set__files">
+            {changed.slice(0, FILES_SHOWN).map((file) => (
+              <li
+                key={`${file.name} ${file.source ?? ''}`}
+                className="sitemap-set__file"
+                data-testid="sitemap-set-file"
+              >
+                <span className="mono sitemap-set__file-name">{file.name}</span>{' '}
+                <span className={`sitemap-set__status sitemap-set__status--${file.status}`}>
+                  {STATUS_LABELS[file.status]}
+                </span>
+                <span className="small sitemap-set__file-change">{changeText(file)}</span>
+              </li>
+            ))}
+          </ul>
+        )}
+        {changed.length > FILES_SHOWN && (
+          <p className="small muted">
+            And {formatCount(changed.length - FILES_SHOWN)} more changed files (all are listed in the zip’s
+            summary.json).
+          </p>
+        )}
+        {unchanged > 0 && changed.length > 0 && (
+          <p className="small muted">
+            {formatCount(unchanged)} other {unchanged === 1 ? 'file is' : 'files are'} written back unchanged.
+          </p>
+        )}
+      </div>
+    </div>
+  );
+}
+
 function Summary({ summary }: { summary: SitemapSetSummaryDto }) {
+  if (summary.layout === 'input') return <InputSummary summary={summary} />;
   // Entries whose loc is not a URL are left out whatever was decided: not counted as approved prune rows.
   const removed = Object.entries(summary.removed).filter(([reason]) => reason !== 'not_a_url');
   const totalRemoved = removed.reduce((n, [, count]) => n + count, 0);
@@ -80,15 +190,20 @@ export function SitemapSetBuilder({
   siteUrl: string | null;
 }) {
   const id = useId();
+  const [layout, setLayout] = useState<SetLayout>('input');
   const [gzip, setGzip] = useState(true);
   const [maxText, setMaxText] = useState(String(DEFAULT_MAX_URLS));
   const [baseText, setBaseText] = useState('');
   const maxUrls = Number(maxText);
   const isMaxValid = Number.isInteger(maxUrls) && maxUrls >= 1 && maxUrls <= MAX_URLS_LIMIT;
   const base = baseText.trim();
-  const defaultBase = siteUrl !== null && siteUrl !== '' && isBaseValid(siteUrl) ? siteUrl : '';
-  const isValid = isMaxValid && isBaseValid(base);
+  const isSections = layout === 'sections';
+  const siteBase = siteUrl !== null && siteUrl !== '' && isBaseValid(siteUrl) ? siteUrl : '';
+  // Kept files stay where their index lists them unless a base is typed.
+  const defaultBase = isSections ? siteBase : '';
+  const isValid = (isMaxValid || !isSections) && isBaseValid(base);
   const options: SetOptions = {
+    layout,
     gzip,
     maxUrls: isMaxValid ? maxUrls : DEFAULT_MAX_URLS,
     base: isBaseValid(base) ? base || defaultBase : '',
@@ -103,30 +218,52 @@ export function SitemapSetBuilder({
       <h2 id={`${id}-title`}>Build corrected sitemap</h2>
       <p className="muted small">
         The declared sitemap with the approved prune rows removed, approved url variants replaced by their
-        crawled URL and the approved add rows added, grouped into one file per section. Pending and rejected
-        rows change nothing.
+        crawled URL and the approved add rows added. Pending and rejected rows change nothing.
       </p>
-      <div className="sitemap-set__fields">
-        <div className="field">
-          <label htmlFor={`${id}-max`} className="field__label">
-            URLs per file
-          </label>
+      <fieldset className="sitemap-set__layout">
+        <legend className="field__label">Layout</legend>
+        <label className="sitemap-set__check">
           <input
-            id={`${id}-max`}
-            className="input"
-            type="number"
-            inputMode="numeric"
-            min={1}
-            max={MAX_URLS_LIMIT}
-            value={maxText}
-            aria-invalid={!isMaxValid}
-            aria-describedby={`${id}-max-hint`}
-            onChange={(e) => setMaxText(e.target.value)}
+            type="radio"
+            name={`${id}-layout`}
+            checked={!isSections}
+            onChange={() => setLayout('input')}
           />
-          <span id={`${id}-max-hint`} className={isMaxValid ? 'field__hint' : 'field__error'}>
-            {isMaxValid ? 'At most 50,000 (the protocol limit).' : 'Give a whole number from 1 to 50,000.'}
-          </span>
-        </div>
+          Keep my files: same names, index, order and extensions (recommended)
+        </label>
+        <label className="sitemap-set__check">
+          <input
+            type="radio"
+            name={`${id}-layout`}
+            checked={isSections}
+            onChange={() => setLayout('sections')}
+          />
+          Regroup by section: new files, one per section
+        </label>
+      </fieldset>
+      <div className={isSections ? 'sitemap-set__fields' : 'sitemap-set__fields sitemap-set__fields--one'}>
+        {isSections && (
+          <div className="field">
+            <label htmlFor={`${id}-max`} className="field__label">
+              URLs per file
+            </label>
+            <input
+              id={`${id}-max`}
+              className="input"
+              type="number"
+              inputMode="numeric"
+              min={1}
+              max={MAX_URLS_LIMIT}
+              value={maxText}
+              aria-invalid={!isMaxValid}
+              aria-describedby={`${id}-max-hint`}
+              onChange={(e) => setMaxText(e.target.value)}
+            />
+            <span id={`${id}-max-hint`} className={isMaxValid ? 'field__hint' : 'field__error'}>
+              {isMaxValid ? 'At most 50,000 (the protocol limit).' : 'Give a whole number from 1 to 50,000.'}
+            </span>
+          </div>
+        )}
         <div className="field">
           <label htmlFor={`${id}-base`} className="field__label">
             Base URL (optional)
@@ -144,15 +281,19 @@ export function SitemapSetBuilder({
           />
           <span id={`${id}-base-hint`} className={isBaseValid(base) ? 'field__hint' : 'field__error'}>
             {isBaseValid(base)
-              ? `Where the files will be served; the index lists them there. Empty: ${defaultBase ? 'the site URL the files were judged against' : 'the site’s origin'}.`
+              ? isSections
+                ? `Where the files will be served; the index lists them there. Empty: ${defaultBase ? 'the site URL the files were judged against' : 'the site’s origin'}.`
+                : 'Where the files will be served; the index lists them there. Empty: where the index lists them now.'
               : 'Give an absolute http(s) URL, without a query.'}
           </span>
         </div>
       </div>
-      <label className="sitemap-set__check">
-        <input type="checkbox" checked={gzip} onChange={(e) => setGzip(e.target.checked)} />
-        Gzip the sitemap files (.xml.gz)
-      </label>
+      {isSections && (
+        <label className="sitemap-set__check">
+          <input type="checkbox" checked={gzip} onChange={(e) => setGzip(e.target.checked)} />
+          Gzip the sitemap files (.xml.gz)
+        </label>
+      )}
       <QueryStatus
         query={summary}
         loading="Counting the corrected set…"
