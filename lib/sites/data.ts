@@ -2,6 +2,7 @@
 import 'server-only';
 import { pool } from '@/lib/db/client';
 import { likeEscape } from '@/lib/findings/filter-sql';
+import { MIN_KNOWN_SHARE } from '@/lib/gsc/gap-stats';
 import { sitemapGaps } from '@/lib/gsc/gaps';
 import {
   CHANGE_TYPES,
@@ -78,7 +79,11 @@ async function gapPercentOf(auditId: string, version: string): Promise<number | 
   const { sitemaps } = await sitemapGaps(auditId);
   const submitted = sitemaps.reduce((sum, file) => sum + file.submitted, 0);
   const notIndexed = sitemaps.reduce((sum, file) => sum + file.notIndexed, 0);
-  const percent = submitted > 0 ? Math.round((notIndexed / submitted) * 1000) / 10 : null;
+  const known = sitemaps.reduce((sum, file) => sum + file.indexed + file.notIndexed, 0);
+  // Too little known to judge (the gap table's "not enough data" band): a run whose imports name a
+  // handful of its URLs would plot a near-0 % gap that reads as healthy, so it gets no point at all.
+  const thin = known < MIN_KNOWN_SHARE * submitted;
+  const percent = submitted > 0 && !thin ? Math.round((notIndexed / submitted) * 1000) / 10 : null;
   gapCache.delete(auditId);
   gapCache.set(auditId, { version, percent });
   // A Map iterates in insertion order: the first key is the least recently computed.

@@ -15,15 +15,15 @@ const pages = ['a', 'b', 'c', 'd'];
 let auditId = '';
 let siteId = '';
 
-/** A succeeded import naming `notIndexed` of the pages not indexed (404) and the rest indexed. */
-async function storeImport(notIndexed: string[], finishedAt: string): Promise<string> {
+/** A succeeded import naming `notIndexed` of the pages not indexed (404) and the rest of `known` indexed. */
+async function storeImport(notIndexed: string[], finishedAt: string, known = pages): Promise<string> {
   const id = randomUUID();
   await pool().query(
     `INSERT INTO gsc_imports (id, audit_id, status, phase, step, uploads, created_by, created_at, finished_at)
      VALUES ($1, $2, 'succeeded', 'done', NULL, '[]', 'Tess Tester', $3::timestamptz - interval '1 minute', $3)`,
     [id, auditId, finishedAt],
   );
-  for (const [n, page] of pages.entries()) {
+  for (const [n, page] of known.entries()) {
     const gone = notIndexed.includes(page);
     await pool().query(
       `INSERT INTO gsc_url_states (import_id, export_index, line, audit_id, url, key, state, reason, bucket, source)
@@ -74,5 +74,15 @@ describe("a site run's Search Console gap", () => {
     expect(await gapOfRun()).toBe(25);
     await pool().query('DELETE FROM gsc_imports WHERE id = $1', [first]);
     expect(await gapOfRun()).toBeNull();
+  });
+
+  it('has no figure while the imports know under 10 % of the submitted URLs', async () => {
+    // One page of the four known (25 %) is enough to judge; none known of them is not. The gap table
+    // bands such a file "not enough data"; the trend must not plot it as a healthy 0 %.
+    const none = await storeImport([], '2026-12-01T12:00:00Z', []);
+    expect(await gapOfRun()).toBeNull();
+    const one = await storeImport([], '2026-12-01T13:00:00Z', ['a']);
+    expect(await gapOfRun()).toBe(0);
+    await pool().query('DELETE FROM gsc_imports WHERE id = ANY($1::uuid[])', [[none, one]]);
   });
 });
