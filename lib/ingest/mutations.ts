@@ -20,6 +20,7 @@ export async function resetIngestRows(auditId: string): Promise<void> {
       `UPDATE audits SET sitemap_files = 0, sitemap_files_failed = 0, sitemap_entries = 0, sitemap_unique_urls = 0,
          crawl_rows = 0, crawl_rows_rejected = 0, crawl_report = NULL, warnings = '[]', errors = '[]',
          sitemap_duplicate_keys = NULL, sitemap_newest_lastmod = NULL, crawl_duplicate_keys = NULL, crawl_latest_at = NULL,
+         crawl_sha256 = NULL, crawl_repeat_of = NULL,
          timings = NULL, reused_files = 0,
          progress_done = 0, progress_total = 0 WHERE id = $1`,
       [auditId],
@@ -183,6 +184,8 @@ export interface IngestResults {
   crawlReport: Record<string, unknown> | null;
   crawlRows: number;
   crawlRowsRejected: number;
+  /** sha256 of the crawl export's bytes (null without a crawl, or when it could not be read whole). */
+  crawlSha256: string | null;
   sitemapFacts: LoadFacts;
   crawlFacts: LoadFacts | null;
   /** Seconds per stage (the reconcile step adds its own). */
@@ -212,7 +215,7 @@ export async function saveIngestResults(client: pg.PoolClient, auditId: string, 
        timings = ${p.json(r.timings)},
        progress_done = f.files, progress_total = f.files,
        crawl_rows = ${p.add(r.crawlRows)}, crawl_rows_rejected = ${p.add(r.crawlRowsRejected)},
-       crawl_report = ${p.json(r.crawlReport)},
+       crawl_report = ${p.json(r.crawlReport)}, crawl_sha256 = ${p.add(r.crawlSha256)},
        warnings = ${p.json(r.warnings)}, errors = ${p.json(r.errors)}
      FROM
        (SELECT count(*)::int AS files, count(*) FILTER (WHERE status = 'failed')::int AS failed,

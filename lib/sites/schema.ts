@@ -44,6 +44,9 @@ export interface SiteRunDto {
   complete: boolean;
   trigger: RunTrigger;
   rerunOf: string | null;
+  /** The previous complete run whose crawl this run read again (same bytes or crawl date): its unreached
+   * rows were not confirmed across two crawls. Null otherwise. */
+  crawlRepeatOf: string | null;
   createdAt: string;
   finishedAt: string | null;
   /** Distinct declared URLs (`sitemap.uniqueUrls`). */

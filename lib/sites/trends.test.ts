@@ -22,6 +22,7 @@ function run(id: string, createdAt: string, over: Partial<SiteRunDto> = {}): Sit
     complete: true,
     trigger: 'manual',
     rerunOf: null,
+    crawlRepeatOf: null,
     createdAt,
     finishedAt: createdAt,
     declaredUrls: 10,

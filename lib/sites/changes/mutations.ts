@@ -84,6 +84,42 @@ export async function confirmUnreached(
   return rowCount ?? 0;
 }
 
+export const CRAWL_REPEATED = 'crawl_repeated';
+
+/**
+ * Whether the audit read the same crawl as `previousAuditId` (the same bytes, or the same latest crawl date
+ * where both exports have one): a repeat is no second look at the site, so it must not confirm anything.
+ * A repeat is recorded on the audit (crawl_repeat_of, and a warning that says so, once).
+ */
+export async function markRepeatedCrawl(
+  client: DbClient,
+  auditId: string,
+  previousAuditId: string,
+): Promise<boolean> {
+  const { rows } = await client.query<{ same_bytes: boolean; same_date: boolean; name: string }>(
+    `SELECT coalesce(a.crawl_sha256 = p.crawl_sha256, false) AS same_bytes,
+            coalesce(a.crawl_latest_at = p.crawl_latest_at, false) AS same_date, p.name
+       FROM audits a, audits p WHERE a.id = $1 AND p.id = $2`,
+    [auditId, previousAuditId],
+  );
+  const row = rows[0];
+  if (!row || !(row.same_bytes || row.same_date)) return false;
+  const how = row.same_bytes
+    ? 'the same file, byte for byte'
+    : 'an export of the same crawl (same crawl date)';
+  const message =
+    `This run read the same crawl as the previous complete run "${row.name}" (${how}): its unreached ` +
+    'rows are not confirmed across two crawls. Run again with a new crawl export to confirm them.';
+  await client.query(
+    `UPDATE audits SET crawl_repeat_of = $2,
+            warnings = CASE WHEN warnings @> $3::jsonb THEN warnings
+                            ELSE warnings || jsonb_build_array(jsonb_build_object('code', $4::text, 'message', $5::text)) END
+      WHERE id = $1`,
+    [auditId, previousAuditId, JSON.stringify([{ code: CRAWL_REPEATED }]), CRAWL_REPEATED, message],
+  );
+  return true;
+}
+
 /** Keys longer than this (in bytes) are not tracked: site_urls's primary key holds the key, and a btree
  * entry holds at most about 2,700 bytes (a 2,048-character URL of non-ASCII text passes that; such a run
  * failed to settle before this limit). */

@@ -86,6 +86,11 @@ export function SiteRuns({ site }: { site: SiteDetailDto }) {
                   <span className="site-table__meta muted small">
                     {TRIGGER_LABELS[run.trigger]} · {runBaseName(run.name)}
                   </span>
+                  {run.crawlRepeatOf ? (
+                    <span className="site-table__meta small" data-testid="run-crawl-repeated">
+                      Same crawl as the previous run: confirms nothing
+                    </span>
+                  ) : null}
                 </td>
                 <td data-label="Outcome">
                   <RunOutcome run={run} />
