@@ -47,10 +47,19 @@ export async function createFileRecord(
   record: NewFileRecord,
 ): Promise<number> {
   const { rows } = await pool().query<{ id: number }>(
-    `INSERT INTO sitemap_files (audit_id, position, parent_id, url, upload_name, kind, depth, status)
-     SELECT $1, $2, $3, $4, $5, $6, $7, 'pending' FROM (${running('$1::uuid')}) live
+    `INSERT INTO sitemap_files (audit_id, position, parent_id, url, upload_name, kind, depth, status, index_loc)
+     SELECT $1, $2, $3, $4, $5, $6, $7, 'pending', $8 FROM (${running('$1::uuid')}) live
      RETURNING id`,
-    [auditId, position, record.parentId, record.url, record.uploadName, record.kind, record.depth],
+    [
+      auditId,
+      position,
+      record.parentId,
+      record.url,
+      record.uploadName,
+      record.kind,
+      record.depth,
+      record.indexLoc ?? null,
+    ],
   );
   const row = rows[0];
   if (!row) throw new RunAbandoned();

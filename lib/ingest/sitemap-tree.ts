@@ -32,6 +32,8 @@ interface Task {
   ancestors: string[];
   /** Fallback candidates of a site root: a 404 is expected and recorded as skipped. */
   optional?: boolean;
+  /** An uploaded index's child read from another upload: the <loc> the index gave it. */
+  indexLoc?: string;
 }
 
 class Walker {
@@ -173,6 +175,7 @@ class Walker {
       parentId: task.parentId,
       url: task.origin.type === 'url' ? task.origin.url : null,
       uploadName: task.origin.type === 'upload' ? task.origin.upload.fileName : null,
+      indexLoc: task.indexLoc ?? null,
       kind,
       depth: task.depth,
     });
@@ -477,7 +480,14 @@ class Walker {
         continue;
       }
       if (origin.type === 'upload') this.consumedUploads.add(origin.upload.storedPath);
-      this.enqueue({ origin, role: 'sitemap', parentId: id, depth, ancestors });
+      this.enqueue({
+        origin,
+        role: 'sitemap',
+        parentId: id,
+        depth,
+        ancestors,
+        ...(origin.type === 'upload' ? { indexLoc: child.loc } : {}),
+      });
     }
   }
 }

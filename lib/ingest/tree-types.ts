@@ -14,6 +14,8 @@ export interface NewFileRecord {
   parentId: number | null;
   url: string | null;
   uploadName: string | null;
+  /** An upload read as an uploaded index's child: the <loc> the index gave it, as written. */
+  indexLoc?: string | null;
   kind: string | null;
   depth: number;
 }
