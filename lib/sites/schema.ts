@@ -74,6 +74,7 @@ export const CHANGE_TYPES = [
   'url_lastmod_changed',
   'url_removed_pending',
   'url_removed_confirmed',
+  'url_moved',
 ] as const;
 export type ChangeType = (typeof CHANGE_TYPES)[number];
 export type ChangeCounts = Record<ChangeType, number>;
@@ -138,6 +139,8 @@ export interface SiteChangeDto {
   id: string;
   type: ChangeType;
   url: string;
+  /** url_moved: the added URL the run's crawl redirects `url` to; null for the other types. */
+  target: string | null;
   previousLastmod: string | null;
   currentLastmod: string | null;
   auditId: string | null;

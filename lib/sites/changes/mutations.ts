@@ -153,29 +153,51 @@ async function writeBaseline(client: DbClient, siteId: string, auditId: string):
   );
 }
 
+/** The state's keys the run misses whose crawl row in the run redirects to a key the run adds (first crawl
+ * row of a key), as a temporary table: the moves. */
+async function movedKeys(client: DbClient, siteId: string, auditId: string): Promise<void> {
+  await client.query('DROP TABLE IF EXISTS pg_temp.run_moves');
+  await client.query(
+    `CREATE TEMP TABLE run_moves ON COMMIT DROP AS
+     SELECT DISTINCT ON (s.key) s.key, t.loc AS target
+       FROM (SELECT key FROM site_urls WHERE site_id = $1) s
+       JOIN crawl_pages c ON c.audit_id = $2 AND c.key = s.key AND c.redirect_key IS NOT NULL
+       JOIN pg_temp.run_keys t ON t.key = c.redirect_key
+      WHERE NOT EXISTS (SELECT 1 FROM pg_temp.run_keys k WHERE k.key = s.key)
+        AND NOT EXISTS (SELECT 1 FROM site_urls a WHERE a.site_id = $1 AND a.key = t.key)
+      ORDER BY s.key, c.line`,
+    [siteId, auditId],
+  );
+}
+
 /**
  * The events between the state and the run (one full join), then the state moved to the run: added keys
  * inserted, changed ones updated, returning ones cleared of their pending removal (no event for that),
- * first misses marked pending and second misses deleted.
+ * first misses marked pending, second misses and moves deleted. A missing key the run's crawl redirects to
+ * an added one is a move, not a pending removal: the redirect says where it went.
  */
 async function writeEvents(client: DbClient, site: SiteOfRun, auditId: string): Promise<void> {
   const params = [site.siteId, auditId, site.lastCompleteAuditId];
+  await movedKeys(client, site.siteId, auditId);
   await client.query(
     `INSERT INTO site_changes
-       (site_id, audit_id, previous_audit_id, type, key, url, previous_lastmod, current_lastmod)
-     SELECT $1, $2, $3, d.type, d.key, d.url, d.previous_lastmod, d.current_lastmod
+       (site_id, audit_id, previous_audit_id, type, key, url, target, previous_lastmod, current_lastmod)
+     SELECT $1, $2, $3, d.type, d.key, d.url, d.target, d.previous_lastmod, d.current_lastmod
        FROM (SELECT CASE WHEN s.key IS NULL THEN 'url_added'
                          WHEN k.key IS NOT NULL THEN 'url_lastmod_changed'
+                         WHEN m.key IS NOT NULL THEN 'url_moved'
                          WHEN s.missing_since_audit_id IS NULL THEN 'url_removed_pending'
                          ELSE 'url_removed_confirmed' END AS type,
-                    coalesce(k.key, s.key) AS key, coalesce(k.loc, s.loc) AS url,
+                    coalesce(k.key, s.key) AS key, coalesce(k.loc, s.loc) AS url, m.target,
                     s.lastmod AS previous_lastmod, k.lastmod AS current_lastmod
                FROM pg_temp.run_keys k
                FULL JOIN (SELECT * FROM site_urls WHERE site_id = $1) s ON s.key = k.key
+               LEFT JOIN pg_temp.run_moves m ON m.key = s.key AND k.key IS NULL
               WHERE s.key IS NULL OR k.key IS NULL OR s.lastmod IS DISTINCT FROM k.lastmod) d
       ORDER BY d.type, d.key`,
     params,
   );
+  await client.query('DROP TABLE pg_temp.run_moves');
   // Kept keys take the run's loc and lastmod; a returning key's pending removal is cleared.
   await client.query(
     `UPDATE site_urls s SET loc = k.loc, lastmod = k.lastmod, missing_since_audit_id = NULL
@@ -187,7 +209,8 @@ async function writeEvents(client: DbClient, site: SiteOfRun, auditId: string): 
   // The rest follows from this run's events (a few rows of the index on audit_id, hashed).
   await client.query(
     `DELETE FROM site_urls s USING site_changes c
-      WHERE c.audit_id = $2 AND c.type = 'url_removed_confirmed' AND s.site_id = $1 AND s.key = c.key`,
+      WHERE c.audit_id = $2 AND c.type IN ('url_removed_confirmed', 'url_moved') AND s.site_id = $1
+        AND s.key = c.key`,
     [site.siteId, auditId],
   );
   await client.query(
