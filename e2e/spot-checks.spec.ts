@@ -169,7 +169,7 @@ test('the review shows each row’s live verdict and its hop chain, guards unrea
   await expect(spotFilter).toHaveText('Spot-check this filter (5)');
   await expect(page.getByTestId('spot-check-selected')).toHaveAttribute('aria-disabled', 'true');
   await spotFilter.click();
-  await expect(page.getByTestId('review-spot-status')).toContainText('Spot-check started on 5 rows');
+  await expect(page.getByTestId('review-spot-status')).toContainText('Run #1 started on 5 rows');
 
   await expect(page.getByRole('columnheader', { name: 'Live' })).toBeVisible();
   await expect(row('/back').getByTestId('finding-live')).toHaveAttribute('data-verdict', 'contradicted');
@@ -223,7 +223,7 @@ test('the review shows each row’s live verdict and its hop chain, guards unrea
   await expect(spotSelected).toHaveText('Spot-check selected (1)');
   await spotSelected.click();
   const started = page.getByTestId('review-spot-status');
-  await expect(started).toContainText('Spot-check started on 1 row');
+  await expect(started).toContainText('Run #2 started on 1 row');
   await shootReview(page, 'spot-selected');
   await started.getByRole('link', { name: 'Follow it on the Spot-checks tab' }).click();
   const panel = page.getByTestId('spot-panel');

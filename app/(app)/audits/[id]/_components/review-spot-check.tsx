@@ -10,7 +10,7 @@ import { formatCount } from '@/lib/audits/format';
 import { sectionSearch } from '@/lib/audits/section-url';
 import type { TFindingFilter } from '@/lib/findings/schema';
 import { useSpotCheckRuns, useStartSpotCheck } from '@/lib/spot-check/hooks';
-import { startBlockedBy } from '@/lib/spot-check/labels';
+import { runName, startBlockedBy } from '@/lib/spot-check/labels';
 import type { TSpotCheckRequest } from '@/lib/spot-check/schema';
 import styles from './review-spot-check.module.css';
 
@@ -34,14 +34,17 @@ export function ReviewSpotCheck({
   const runs = useSpotCheckRuns(auditId);
   const start = useStartSpotCheck(auditId);
   const searchParams = useSearchParams();
-  const [started, setStarted] = useState<number | null>(null);
-  const blockedBy = startBlockedBy(runs.data ?? []);
+  const [started, setStarted] = useState<{ runId: string; rows: number } | null>(null);
+  const list = runs.data ?? [];
+  const blockedBy = startBlockedBy(list);
+  const startedRun = started ? list.find((run) => run.id === started.runId) : undefined;
+  const startedName = startedRun ? runName(startedRun) : 'The spot-check';
   const isOff = start.isPending || blockedBy !== null;
 
   const check = (request: TSpotCheckRequest, rows: number) => {
     if (isOff) return;
     setStarted(null);
-    start.mutate(request, { onSuccess: () => setStarted(rows) });
+    start.mutate(request, { onSuccess: ({ runId }) => setStarted({ runId, rows }) });
   };
   const selectedRequest: TSpotCheckRequest | null =
     selection === null ? null : 'ids' in selection ? { ids: selection.ids } : { filter };
@@ -73,14 +76,15 @@ export function ReviewSpotCheck({
         Spot-check this filter ({formatCount(total)})
       </button>
       <p className={`small ${styles.note}`} role="status" aria-live="polite" data-testid="review-spot-status">
-        {blockedBy && !start.isPending ? (
+        {blockedBy && !start.isPending && !(startedRun && blockedBy === startedName) ? (
           <span className="muted">{blockedBy} is still running: one spot-check at a time. </span>
         ) : null}
         {start.isPending ? 'Starting the spot-check…' : null}
         {started !== null && !start.isPending ? (
           <>
-            Spot-check started on {formatCount(started)} {started === 1 ? 'row' : 'rows'}: the Live column
-            shows the verdicts when it ends. <Link href={tabHref}>Follow it on the Spot-checks tab</Link>
+            {startedName} started on {formatCount(started.rows)} {started.rows === 1 ? 'row' : 'rows'}: the
+            Live column shows the verdicts when it ends.{' '}
+            <Link href={tabHref}>Follow it on the Spot-checks tab</Link>
           </>
         ) : null}
       </p>
