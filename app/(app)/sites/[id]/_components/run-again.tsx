@@ -61,7 +61,12 @@ export function RunAgain({ site }: { site: SiteDetailDto }) {
               type="file"
               className="input"
               accept=".csv,.tsv,.jsonl,.jl,.ndjson,.json,.txt,.gz,text/csv,application/json"
+              aria-describedby={`${fileId}-hint`}
             />
+            <span id={`${fileId}-hint`} className="field__hint">
+              Without one, the run reads the same crawl again: it confirms no unreached page across two
+              crawls.
+            </span>
           </div>
           <button type="submit" className="button button--primary" disabled={start.isPending}>
             {start.isPending ? 'Starting…' : 'Start the run'}
