@@ -64,8 +64,8 @@ export function RunAgain({ site }: { site: SiteDetailDto }) {
               aria-describedby={`${fileId}-hint`}
             />
             <span id={`${fileId}-hint`} className="field__hint">
-              Without one, the run reads the same crawl again: it confirms no unreached page across two
-              crawls.
+              Without one, an uploaded crawl export is read again as it was, and a run of the same crawl
+              confirms no unreached page across two crawls.
             </span>
           </div>
           <button type="submit" className="button button--primary" disabled={start.isPending}>
