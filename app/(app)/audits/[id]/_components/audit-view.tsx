@@ -136,7 +136,10 @@ export function AuditView({ id, seed }: { id: string; seed?: AuditPageSeed }) {
             <PlainSitemapTree auditId={id} />
           ),
       },
-      (data.status === 'succeeded' || data.status === 'partial') && {
+      // Every audit whose sitemaps were read is graded: one whose reconciliation failed or was cancelled too.
+      (data.status === 'succeeded' ||
+        data.status === 'partial' ||
+        (!isActiveStatus(data.status) && data.timings.ingest !== undefined)) && {
         id: 'hygiene',
         label: 'Hygiene',
         render: () => <HygieneSection auditId={id} hasFindings={Boolean(findings)} />,
