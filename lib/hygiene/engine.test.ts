@@ -379,3 +379,15 @@ describe('a file without a base of its own', () => {
     expect(counts(await lint([local(urls('/first', 'https://a.example/'))]))).toEqual({ loc_relative: 1 });
   });
 });
+
+describe('an index whose children live on another host', () => {
+  it('does not make the pages read as on the wrong host', async () => {
+    const index =
+      '<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><sitemap><loc>https://cdn.example/s1.xml</loc></sitemap></sitemapindex>';
+    const results = await lint([
+      { body: index, meta: { base: null } },
+      { body: urls('https://a.example/', 'https://a.example/p'), meta: { base: null } },
+    ]);
+    expect(counts(results)).toEqual({});
+  });
+});

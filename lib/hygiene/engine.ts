@@ -81,7 +81,8 @@ export class LintEngine {
   /** Files holding news entries (by index). */
   private readonly newsFiles = new Set<number>();
   /** The site a file without a base of its own is judged against: the origin of the first absolute
-   * http(s) location read (the CLI's local files without --base, the app's uploads without a site URL). */
+   * http(s) page location read (the CLI's local files without --base, the app's uploads without a site
+   * URL). */
   private inferredSite: URL | null = null;
   private readonly sections = new Map<string, Section>();
   private readonly labels: string[] = [];
@@ -136,7 +137,7 @@ export class LintEngine {
       file.urls++;
       if (entry.priority !== null) this.tally.add('priority_present', where);
       if (entry.changefreq !== null) this.tally.add('changefreq_present', where);
-      const url = this.resolve(entry.loc, file, where);
+      const url = this.resolve(entry.loc, file, where, true);
       if (url) this.judgeUrl(url, file, where, entry.news > 0);
     }
     return children;
@@ -202,7 +203,9 @@ export class LintEngine {
     return file.base ?? this.inferredSite;
   }
 
-  private resolve(loc: string, file: OpenFile, where: LintExample): URL | null {
+  /** `isPage`: a URL entry, whose origin may become the inferred site (an index's children may live on
+   * another host, a CDN's, and would make every page read as on the wrong host). */
+  private resolve(loc: string, file: OpenFile, where: LintExample, isPage = false): URL | null {
     if (hasSpaceOrControl(loc)) {
       this.tally.add('loc_invalid', { ...where, detail: 'contains a space or control character' });
       return null;
@@ -224,7 +227,7 @@ export class LintEngine {
       this.tally.add('loc_invalid', where);
       return null;
     }
-    if (!relative && base === null) this.inferredSite = new URL('/', url.origin);
+    if (isPage && !relative && base === null) this.inferredSite = new URL('/', url.origin);
     return url;
   }
 
