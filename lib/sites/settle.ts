@@ -1,7 +1,8 @@
 // What a settled audit does to its site's history, run by the audit's site_history step right after its
 // outcome (lib/jobs/site-history.ts), in one transaction under the site's row lock: the audit joins its site,
-// its unreached rows are confirmed against the previous complete run (when its crawl differs from that run's), and a complete run writes its change
-// events and becomes the site's state (lib/sites/changes/mutations.ts). Partial runs stop after the
+// its unreached rows are confirmed against the previous complete run (when its crawl differs from that
+// run's), and a complete run writes its change events and becomes the site's state
+// (lib/sites/changes/mutations.ts). Partial runs stop after the
 // confirmation: no events, no removal advanced, the state left as the last complete run wrote it. Safe to
 // run twice (a retried step): a run's events are written once and a row is confirmed once.
 import 'server-only';
