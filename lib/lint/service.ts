@@ -55,8 +55,8 @@ export const lintStep: StepHandler<LintStep, LintPhase> = async ({ run, progress
   const { auditId } = target;
   const stored = await storedFiles(auditId);
   const files = stored.filter(isLinted);
-  // Without a given site URL, the engine judges uploads against the site of the first absolute page location
-  // it reads, as the CLI does for local files: one rule for both.
+  // Without a given site URL, the engine judges uploads against the site of the first absolute page
+  // location it reads, as the CLI does for local files: one rule for both.
   const siteUrl = target.siteUrl;
   const children = new Map<number, StoredFile[]>();
   for (const f of files) {
