@@ -4,7 +4,8 @@
 //   /robots.txt  names /sitemap.xml;  /sitemap.xml  an index of /pages.xml and /static.xml
 //   /pages.xml   v1: /page-a (lastmod 2026-11-01), /page-b, /page-c;  v2: /page-a (lastmod 2026-11-20), /page-c,
 //                /page-d (b is gone, d is new, a's lastmod moved);  /static.xml  /about and /contact, unchanged
-//   /crawl.jsonl a crawl export of every page (all 200);  /page-*, /about, /contact  200 HTML
+//   /crawl.jsonl a crawl export of every page: v1 all 200; v2, crawled a day later, /page-b 301 → /page-d (b
+//                moved to d), the rest 200;  /page-*, /about, /contact  200 HTML
 //   POST /version/1|2  switches the sitemaps' version (204)
 // Sitemap files answer with an ETag and a Last-Modified and give 304 to a matching If-None-Match (or, without
 // one, an If-Modified-Since at or after it), so unchanged files are reused on the next run.
@@ -95,12 +96,14 @@ async function startMonitorSite(): Promise<string> {
       return;
     }
     if (path === '/crawl.jsonl') {
+      const moved = version === 2;
       const lines = PAGES.map((page) =>
         JSON.stringify({
           url: `${origin}${page}`,
-          status: 200,
-          indexable: true,
-          crawled_at: '2026-11-25T08:00:00Z',
+          ...(moved && page === '/page-b'
+            ? { status: 301, redirect_url: `${origin}/page-d` }
+            : { status: 200, indexable: true }),
+          crawled_at: moved ? '2026-11-26T08:00:00Z' : '2026-11-25T08:00:00Z',
         }),
       );
       res.writeHead(200, { 'content-type': 'application/x-ndjson' }).end(`${lines.join('\n')}\n`);

@@ -1,8 +1,9 @@
 // End to end (issue #16): a site followed over time. An admin audits a fresh monitored site (e2e/monitor-site.ts)
 // by its URL with its crawl export (v1), opens the site from the audit, switches the site to v2 and adds a
 // cron schedule; the scheduled run comes at the next minute (SCHEDULER_MONITOR_SECONDS=1 in the web server)
-// and the change feed lists the added URL, the pending removal and the lastmod change; the diff view compares
-// the two runs; Run again starts a third run, and once more at once is refused (409) while that one is going.
+// and the change feed lists the added URL, the move (the new crawl redirects the removed URL to the added one)
+// and the lastmod change; the diff view compares the two runs; Run again starts a third run, and once more at
+// once is refused (409) while that one is going; it repeats the crawl export, and its row says so.
 // Screenshots at 390 and 1440 px (test-results/screenshots/site-*.png). One schedule wait only (about a minute).
 import path from 'node:path';
 import { expect, type Page, test } from '@playwright/test';
@@ -82,14 +83,18 @@ test('a scheduled run of a changed site shows its changes, its diff, and Run aga
   await page.getByTestId('site-tab-changes').click();
   const feed = page.getByTestId('change-feed');
   await expect(feed.locator('[data-type="url_added"]')).toContainText(`${origin}/page-d`);
-  await expect(feed.locator('[data-type="url_removed_pending"]')).toContainText(`${origin}/page-b`);
+  // page-b left the sitemap and the new crawl redirects it to page-d, which the run adds: a move.
+  const moved = feed.locator('[data-type="url_moved"]');
+  await expect(moved).toContainText(`${origin}/page-b`);
+  await expect(moved).toContainText(`now redirects to ${origin}/page-d`);
+  await expect(moved).toContainText('Moved');
   const lastmod = feed.locator('[data-type="url_lastmod_changed"]');
   await expect(lastmod).toContainText(`${origin}/page-a`);
   await expect(lastmod).toContainText('2026-11-01 → 2026-11-20');
   await expect(page.getByTestId('change-count-url_added')).toHaveText('1');
   // The type filter is in the URL and narrows the feed.
-  await page.getByTestId('change-chip-url_removed_pending').click();
-  await expect(page).toHaveURL(/type=url_removed_pending/);
+  await page.getByTestId('change-chip-url_moved').click();
+  await expect(page).toHaveURL(/type=url_moved/);
   await expect(feed.getByTestId('change')).toHaveCount(1);
   await shoot(page, 'changes');
 
@@ -102,9 +107,10 @@ test('a scheduled run of a changed site shows its changes, its diff, and Run aga
   await expect(page.getByTestId('diff-count-url_added')).toHaveText('1');
   await expect(page.getByTestId('diff-count-url_removed')).toHaveText('1');
   await expect(page.getByTestId('diff-count-url_lastmod_changed')).toHaveText('1');
-  // All counts every row: the types' counts added up (here 1 + 1 + 1, nothing else differs).
-  await expect(page.getByTestId('diff-count-all')).toHaveText('3');
-  await expect(page.getByTestId('diff-rows').getByTestId('diff-row')).toHaveCount(3);
+  await expect(page.getByTestId('diff-count-moved')).toHaveText('1');
+  // All counts every row: the types' counts added up (here 1 + 1 + 1 + the move, nothing else differs).
+  await expect(page.getByTestId('diff-count-all')).toHaveText('4');
+  await expect(page.getByTestId('diff-rows').getByTestId('diff-row')).toHaveCount(4);
   // The header names each run once: the scheduled run's name loses the date it repeated.
   const sides = page.getByTestId('diff-sides');
   await expect(sides).toContainText('Monitored site: from the run of');
@@ -127,6 +133,13 @@ test('a scheduled run of a changed site shows its changes, its diff, and Run aga
   if (await refused.isVisible()) await expect(refused).toContainText('already going');
   await expect(runRows(page).and(page.locator('[data-trigger="rerun"]')).first()).toBeVisible();
   await expect(page.getByTestId('site-active-run')).toHaveCount(0, { timeout: 60_000 });
+  // It fetched the same crawl export again (same bytes): it says so, and confirms nothing across two crawls.
+  const rerun = runRows(page).and(page.locator('[data-trigger="rerun"]')).first();
+  await expect(rerun.getByTestId('run-crawl-repeated')).toHaveText(
+    'Same crawl as the previous run: confirms nothing',
+  );
+  await expect(scheduled.last().getByTestId('run-crawl-repeated')).toHaveCount(0);
+  await shoot(page, 'rerun');
 
   // Settings are saved on each change, and the page says so.
   await page.getByTestId('site-tab-settings').click();

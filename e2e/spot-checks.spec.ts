@@ -163,12 +163,13 @@ test('the review shows each row’s live verdict and its hop chain, guards unrea
   await expect(row('/gone-b')).toHaveAttribute('data-decision', 'pending');
   await side.getByRole('button', { name: 'Close details' }).click();
 
-  // The spot-check tab, and back to the review: the finished run's verdicts reach it without a reload.
-  await openAuditTab(page, 'Spot-checks');
-  const panel = page.getByTestId('spot-panel');
-  await panel.getByRole('button', { name: 'Start spot-check' }).click();
-  await expect(panel.getByTestId('spot-run-status')).toHaveText(/succeeded/i, { timeout: 60_000 });
-  await openAuditTab(page, 'Review');
+  // Spot-check the current filter from the review (every row of the prune list, not a sample); the finished
+  // run's verdicts reach the review without a reload.
+  const spotFilter = page.getByTestId('spot-check-filter');
+  await expect(spotFilter).toHaveText('Spot-check this filter (5)');
+  await expect(page.getByTestId('spot-check-selected')).toHaveAttribute('aria-disabled', 'true');
+  await spotFilter.click();
+  await expect(page.getByTestId('review-spot-status')).toContainText('Run #1 started on 5 rows');
 
   await expect(page.getByRole('columnheader', { name: 'Live' })).toBeVisible();
   await expect(row('/back').getByTestId('finding-live')).toHaveAttribute('data-verdict', 'contradicted');
@@ -213,4 +214,21 @@ test('the review shows each row’s live verdict and its hop chain, guards unrea
   await expect(row('/back')).toHaveAttribute('data-decision', 'pending');
   await expect(approveAll).toHaveCount(0);
   await shootReview(page, 'approved');
+
+  // Spot-check the selected row again, then follow the run on the Spot-checks tab: its request is that row.
+  await row('/back')
+    .getByRole('checkbox', { name: `Select ${site}/back` })
+    .check();
+  const spotSelected = page.getByTestId('spot-check-selected');
+  await expect(spotSelected).toHaveText('Spot-check selected (1)');
+  await spotSelected.click();
+  const started = page.getByTestId('review-spot-status');
+  await expect(started).toContainText('Run #2 started on 1 row');
+  await shootReview(page, 'spot-selected');
+  await started.getByRole('link', { name: 'Follow it on the Spot-checks tab' }).click();
+  const panel = page.getByTestId('spot-panel');
+  await expect(panel.getByTestId('spot-run')).toHaveCount(2);
+  await expect(panel.getByTestId('spot-run').first()).toContainText('1 chosen row');
+  await expect(panel.getByTestId('spot-run-status').first()).toHaveText(/succeeded/i, { timeout: 60_000 });
+  await expect(panel.getByTestId('spot-item')).toHaveCount(1);
 });

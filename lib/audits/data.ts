@@ -42,6 +42,9 @@ function crawlSummary(audit: AuditWithSources): CrawlSummary {
     mappedColumns: report.mappedColumns ?? {},
     unmappedColumns: report.unmappedColumns ?? [],
     rejections: report.rejections ?? [],
+    sha256: audit.crawlSha256,
+    latestAt: audit.crawlLatestAt?.toISOString() ?? null,
+    repeatOf: audit.crawlRepeatOf,
   };
 }
 

@@ -22,8 +22,16 @@ export const auditRun: RunKind<AuditStep, AuditPhase> = {
   onCancel: (client, id) => settleUnfinishedIngest(client, id, 'cancelled'),
   // Webhooks of the audit's site hear of every finished run (lib/sites/webhooks): a settled one once its
   // site history is written (the site_history step), so their change counts are in the announcement.
-  onFinished: async (id) =>
-    (await import('@/lib/sites/webhooks/service')).announceRunFinished(id, 'unsettled'),
+  // And an audit that read its sitemaps but will not be reconciled (no crawl, a reconciliation that failed
+  // or was cancelled) gets its sitemap lint now; a reconciled one gets it after its review indexes.
+  onFinished: async (id) => {
+    await (await import('@/lib/lint/service'))
+      .startLintIfUnreconciled(id)
+      .catch((error: Error) =>
+        console.error(`[worker] could not start the sitemap lint of audit ${id}: ${error.message}`),
+      );
+    await (await import('@/lib/sites/webhooks/service')).announceRunFinished(id, 'unsettled');
+  },
   steps: [
     {
       name: 'ingest',

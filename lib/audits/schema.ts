@@ -113,6 +113,13 @@ export interface CrawlSummary {
   mappedColumns: Record<string, string>;
   unmappedColumns: string[];
   rejections: { line: number; reason: string }[];
+  /** sha256 (hex) of the export's bytes as read; null without a crawl read whole. */
+  sha256: string | null;
+  /** The latest crawl time the export gives (its crawl date); null when it gives none. */
+  latestAt: string | null;
+  /** The site's previous complete run whose crawl this run repeated (same bytes or crawl date): its
+   * unreached rows were not confirmed across two crawls. Null otherwise. */
+  repeatOf: string | null;
 }
 
 export interface AuditTimings {

@@ -51,6 +51,9 @@ export interface CrawlReport {
   /** Source columns (or JSON keys) not used. */
   unmappedColumns: string[];
   warnings: CrawlWarning[];
+  /** sha256 (hex) of the export's bytes as read, set once the whole export was read: what tells two
+   * crawls apart (a repeated upload has the same). */
+  sha256?: string;
 }
 
 export type CrawlImportErrorCode =

@@ -11,6 +11,7 @@ const ISSUE_TITLES: Record<string, string> = {
   audit_budget_spent: 'The audit ran out of time to fetch',
   no_crawl: 'No crawl export',
   crawl_rows_rejected: 'Some crawl rows were rejected',
+  crawl_repeated: 'The same crawl as the previous run',
   // Fetching and reading sitemap files
   read_failed: 'A file could not be read',
   not_modified_without_copy: 'Unchanged, but no earlier copy to reuse',

@@ -31,7 +31,8 @@ sitemap, a robots.txt or a site root), follows sitemap indexes, and reports each
 Options:
   --json                   Print the report as JSON
   --fail-on <severity>     Exit 1 when a rule of this severity or worse fires: error (default) or warning
-  --base <site-url>        Resolve relative locations of local files against this URL (and judge hosts)
+  --base <site-url>        Resolve relative locations of local files against this URL and judge hosts
+                           against it (default: the site of the first absolute location read)
   --robots <file-or-url>   robots.txt to check URLs against (default: the site's own, for URL inputs)
   -h, --help               Show this help
 

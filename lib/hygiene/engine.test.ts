@@ -343,3 +343,51 @@ describe('relative locations and examples', () => {
     });
   });
 });
+
+describe('a Google News sitemap and the duplicate rules', () => {
+  const news = (...locs: string[]) =>
+    `<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9" xmlns:news="http://www.google.com/schemas/sitemap-news/0.9">${locs
+      .map(
+        (loc) =>
+          `<url><loc>${loc}</loc><news:news><news:publication><news:name>A</news:name><news:language>en</news:language></news:publication><news:publication_date>2026-05-30</news:publication_date><news:title>T</news:title></news:news></url>`,
+      )
+      .join('')}</urlset>`;
+  const article = 'https://a.example/2026/05/30/story';
+
+  it('is no duplicate of the regular sitemap that lists the same articles, in either order', async () => {
+    expect(counts(await lint([news(article), urls(article)]))).toEqual({});
+    expect(counts(await lint([urls(article), news(article)]))).toEqual({});
+  });
+
+  it('repeats among news entries are duplicates all the same', async () => {
+    expect(counts(await lint([news(article, article)]))).toEqual({ duplicate_in_file: 1 });
+    expect(counts(await lint([news(article), news(article)]))).toEqual({ duplicate_across_files: 1 });
+  });
+});
+
+describe('a file without a base of its own', () => {
+  const local = (body: string) => ({ body, meta: { base: null } });
+
+  it('is judged against the site of the first absolute location read', async () => {
+    const results = await lint([
+      local(urls('https://a.example/', 'http://a.example/old', 'https://b.example/x', '/relative')),
+    ]);
+    expect(counts(results)).toEqual({ http_on_https: 1, wrong_host: 1, loc_relative: 1 });
+  });
+
+  it('keeps a relative location read before any absolute one unresolved', async () => {
+    expect(counts(await lint([local(urls('/first', 'https://a.example/'))]))).toEqual({ loc_relative: 1 });
+  });
+});
+
+describe('an index whose children live on another host', () => {
+  it('does not make the pages read as on the wrong host', async () => {
+    const index =
+      '<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><sitemap><loc>https://cdn.example/s1.xml</loc></sitemap></sitemapindex>';
+    const results = await lint([
+      { body: index, meta: { base: null } },
+      { body: urls('https://a.example/', 'https://a.example/p'), meta: { base: null } },
+    ]);
+    expect(counts(results)).toEqual({});
+  });
+});

@@ -75,6 +75,15 @@ export interface LintTotals {
 export class LintEngine {
   private readonly tally = new RuleTally();
   private readonly table = new UrlTable();
+  /** Google News entries among themselves: an article listed twice in news sitemaps is a duplicate, but
+   * one also in a regular sitemap is not (Google expects it in both). */
+  private readonly newsTable = new UrlTable();
+  /** Files holding news entries (by index). */
+  private readonly newsFiles = new Set<number>();
+  /** The site a file without a base of its own is judged against: the origin of the first absolute
+   * http(s) page location read (the CLI's local files without --base, the app's uploads without a site
+   * URL). */
+  private inferredSite: URL | null = null;
   private readonly sections = new Map<string, Section>();
   private readonly labels: string[] = [];
   private readonly robots: RobotsRules | null;
@@ -128,8 +137,8 @@ export class LintEngine {
       file.urls++;
       if (entry.priority !== null) this.tally.add('priority_present', where);
       if (entry.changefreq !== null) this.tally.add('changefreq_present', where);
-      const url = this.resolve(entry.loc, file, where);
-      if (url) this.judgeUrl(url, file, where);
+      const url = this.resolve(entry.loc, file, where, true);
+      if (url) this.judgeUrl(url, file, where, entry.news > 0);
     }
     return children;
   }
@@ -185,19 +194,31 @@ export class LintEngine {
     return this.tally.results();
   }
 
-  private resolve(loc: string, file: OpenFile, where: LintExample): URL | null {
+  /** The site inferred for files without a base (null until an absolute location was read). */
+  get inferredSiteUrl(): string | null {
+    return this.inferredSite?.href ?? null;
+  }
+
+  private baseOf(file: OpenFile): URL | null {
+    return file.base ?? this.inferredSite;
+  }
+
+  /** `isPage`: a URL entry, whose origin may become the inferred site (an index's children may live on
+   * another host, a CDN's, and would make every page read as on the wrong host). */
+  private resolve(loc: string, file: OpenFile, where: LintExample, isPage = false): URL | null {
     if (hasSpaceOrControl(loc)) {
       this.tally.add('loc_invalid', { ...where, detail: 'contains a space or control character' });
       return null;
     }
     const relative = schemeOf(loc) === null;
+    const base = this.baseOf(file);
     if (relative) {
       this.tally.add('loc_relative', where);
-      if (!file.base) return null;
+      if (!base) return null;
     }
     let url: URL;
     try {
-      url = relative ? new URL(loc, file.base as URL) : new URL(loc);
+      url = relative ? new URL(loc, base as URL) : new URL(loc);
     } catch {
       this.tally.add('loc_invalid', where);
       return null;
@@ -206,6 +227,7 @@ export class LintEngine {
       this.tally.add('loc_invalid', where);
       return null;
     }
+    if (isPage && !relative && base === null) this.inferredSite = new URL('/', url.origin);
     return url;
   }
 
@@ -220,17 +242,25 @@ export class LintEngine {
   }
 
   private judgeHost(url: URL, file: OpenFile, where: LintExample): void {
-    const base = file.base;
+    const base = this.baseOf(file);
     if (!base) return;
     if (url.hostname !== base.hostname) this.tally.add('wrong_host', where);
     else if (base.protocol === 'https:' && url.protocol === 'http:') this.tally.add('http_on_https', where);
   }
 
-  private judgeUrl(url: URL, file: OpenFile, where: LintExample): void {
+  private judgeUrl(url: URL, file: OpenFile, where: LintExample, isNews: boolean): void {
     const href = url.href;
     const first = this.table.add(href, file.index);
-    if (first === file.index) this.tally.add('duplicate_in_file', where);
-    else if (first >= 0)
+    if (isNews) {
+      // A news sitemap lists recent articles that the regular sitemaps list too: only a repeat among news
+      // entries is a duplicate.
+      this.newsFiles.add(file.index);
+      const firstNews = this.newsTable.add(href, file.index);
+      if (firstNews === file.index) this.tally.add('duplicate_in_file', where);
+      else if (firstNews >= 0)
+        this.tally.add('duplicate_across_files', { ...where, detail: `also in ${this.labels[firstNews]}` });
+    } else if (first === file.index) this.tally.add('duplicate_in_file', where);
+    else if (first >= 0 && !this.newsFiles.has(first))
       this.tally.add('duplicate_across_files', { ...where, detail: `also in ${this.labels[first]}` });
     this.judgeHost(url, file, where);
     if (isSearchUrl(url)) this.tally.add('search_url', where);

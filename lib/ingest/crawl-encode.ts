@@ -1,6 +1,7 @@
 // The crawl export's CPU work — decompress, parse, key, encode COPY lines — as one generator, run on the
 // crawl thread for large exports (lib/ingest/crawl-thread.ts) and on the calling thread for small uploads
 // (lib/ingest/crawl-import.ts), so both read a file exactly alike.
+import { createHash, type Hash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { newCrawlReport, readCrawlBatches } from '@/lib/crawl/read';
 import { CrawlImportError, type CrawlReport } from '@/lib/crawl/types';
@@ -23,6 +24,14 @@ async function openBody(input: CrawlThreadInput): Promise<AsyncIterable<Uint8Arr
   return response.body;
 }
 
+/** The bytes as they pass, hashed on the way (the reader sees the same chunks). */
+async function* hashed(body: AsyncIterable<Uint8Array>, hash: Hash): AsyncGenerator<Uint8Array> {
+  for await (const chunk of body) {
+    hash.update(chunk);
+    yield chunk;
+  }
+}
+
 /** Yields the encoded chunks with the running counts; returns the load's facts. `report` fills as it goes
  * (the caller keeps it, so a failure still tells what was read). */
 export async function* encodeCrawl(
@@ -30,7 +39,8 @@ export async function* encodeCrawl(
   report: CrawlReport = newCrawlReport(),
 ): AsyncGenerator<CrawlChunk, LoadFacts> {
   const tally = new FactsTally();
-  for await (const batch of readCrawlBatches(await openBody(input), report, input.read)) {
+  const hash = createHash('sha256');
+  for await (const batch of readCrawlBatches(hashed(await openBody(input), hash), report, input.read)) {
     const { text, written, invalid } = encodeCrawlRows(batch, input.profile, tally);
     for (const row of invalid) {
       // The reader only checks the scheme; a URL that does not parse is a bad row like any other.
@@ -46,6 +56,7 @@ export async function* encodeCrawl(
     yield { type: 'chunk', text, written, rows: report.rows, rejected: report.rejected };
   }
   report.rejections.sort((a, b) => a.line - b.line);
+  report.sha256 = hash.digest('hex');
   if (report.rows === 0) {
     throw new CrawlImportError('no_valid_rows', `none of the ${report.rejected} rows has a valid URL`);
   }

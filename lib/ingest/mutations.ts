@@ -20,6 +20,7 @@ export async function resetIngestRows(auditId: string): Promise<void> {
       `UPDATE audits SET sitemap_files = 0, sitemap_files_failed = 0, sitemap_entries = 0, sitemap_unique_urls = 0,
          crawl_rows = 0, crawl_rows_rejected = 0, crawl_report = NULL, warnings = '[]', errors = '[]',
          sitemap_duplicate_keys = NULL, sitemap_newest_lastmod = NULL, crawl_duplicate_keys = NULL, crawl_latest_at = NULL,
+         crawl_sha256 = NULL, crawl_repeat_of = NULL,
          timings = NULL, reused_files = 0,
          progress_done = 0, progress_total = 0 WHERE id = $1`,
       [auditId],
@@ -200,6 +201,8 @@ export interface IngestResults {
   crawlReport: Record<string, unknown> | null;
   crawlRows: number;
   crawlRowsRejected: number;
+  /** sha256 of the crawl export's bytes (null without a crawl, or when it could not be read whole). */
+  crawlSha256: string | null;
   sitemapFacts: LoadFacts;
   crawlFacts: LoadFacts | null;
   /** Seconds per stage (the reconcile step adds its own). */
@@ -229,7 +232,7 @@ export async function saveIngestResults(client: pg.PoolClient, auditId: string, 
        timings = ${p.json(r.timings)},
        progress_done = f.files, progress_total = f.files,
        crawl_rows = ${p.add(r.crawlRows)}, crawl_rows_rejected = ${p.add(r.crawlRowsRejected)},
-       crawl_report = ${p.json(r.crawlReport)},
+       crawl_report = ${p.json(r.crawlReport)}, crawl_sha256 = ${p.add(r.crawlSha256)},
        warnings = ${p.json(r.warnings)}, errors = ${p.json(r.errors)}
      FROM
        (SELECT count(*)::int AS files, count(*) FILTER (WHERE status = 'failed')::int AS failed,
@@ -248,6 +251,8 @@ export interface CrawlResults {
   crawlRows: number;
   crawlRowsRejected: number;
   crawlFacts: LoadFacts | null;
+  /** sha256 of the crawl export's bytes, as the ingest stores it (what tells a repeated crawl). */
+  crawlSha256: string | null;
   /** Seconds the crawl took; the ingest's other timings stay. */
   crawlSeconds: number;
 }
@@ -267,7 +272,7 @@ export async function saveCrawlResults(client: pg.PoolClient, auditId: string, r
        crawl_duplicate_keys = ${crawlKeyed} - k.crawl, crawl_latest_at = ${p.add(r.crawlFacts?.latest ?? null)},
        timings = coalesce(a.timings, '{}'::jsonb) || jsonb_build_object('crawl', ${p.add(r.crawlSeconds)}::float8),
        crawl_rows = ${p.add(r.crawlRows)}, crawl_rows_rejected = ${p.add(r.crawlRowsRejected)},
-       crawl_report = ${p.json(r.crawlReport)},
+       crawl_report = ${p.json(r.crawlReport)}, crawl_sha256 = ${p.add(r.crawlSha256)},
        warnings = ${p.json(r.warnings)}, errors = ${p.json(r.errors)}
      FROM k
      WHERE a.id = ${id}`,

@@ -47,6 +47,7 @@ export const addCrawlStep: StepHandler<AuditStep, AuditPhase> = async ({ run, pr
       crawlRows: crawl.report?.rows ?? 0,
       crawlRowsRejected: crawl.report?.rejected ?? 0,
       crawlFacts: crawl.facts,
+      crawlSha256: crawl.facts ? (crawl.report?.sha256 ?? null) : null,
       crawlSeconds: Number(((performance.now() - started) / 1000).toFixed(2)),
     });
   if (!crawl.error && (crawl.report?.rows ?? 0) > 0) return { next: 'reconcile', write };

@@ -228,6 +228,7 @@ export const ingestStep: StepHandler<AuditStep, AuditPhase> = async ({ run, prog
     crawlReport: storedCrawlReport(crawl.report),
     crawlRows: crawl.report?.rows ?? 0,
     crawlRowsRejected: crawl.report?.rejected ?? 0,
+    crawlSha256: crawl.facts ? (crawl.report?.sha256 ?? null) : null,
     sitemapFacts,
     crawlFacts: crawl.facts,
     timings: { sitemaps: sitemapSeconds, crawl: crawl.seconds, ingest: seconds(started) },

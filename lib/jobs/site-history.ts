@@ -6,7 +6,6 @@
 import 'server-only';
 import { transaction } from '@/lib/db/client';
 import type { DbClient } from '@/lib/db/types';
-import { startLintAfterAudit } from '@/lib/lint/service';
 import type { AuditPhase, AuditStep } from '@/lib/runs/phases';
 import type { StepHandler } from '@/lib/runs/types';
 import { settleSiteRun } from '@/lib/sites/settle';
@@ -36,9 +35,7 @@ export const siteHistoryStep: StepHandler<AuditStep, AuditPhase> = async ({ run 
   await announceRunFinished(run.id).catch((error: Error) =>
     console.error(`[worker] could not announce audit ${run.id} to its webhooks: ${error.message}`),
   );
-  // An audit without a crawl export has no findings, so no review indexes to build; its sitemap files are
-  // graded all the same (a reconciled one's are after its indexes, lib/jobs/index-findings.ts).
-  if (reconciled) return { next: 'review_indexes' };
-  await startLintAfterAudit(run.id);
-  return { done: true };
+  // An audit without a crawl export has no findings, so no review indexes to build (its sitemap files are
+  // graded when it ends: the audit run kind's onFinished).
+  return reconciled ? { next: 'review_indexes' } : { done: true };
 };

@@ -22,6 +22,26 @@ export async function lintOf(runId: string): Promise<LintTarget | null> {
   return rows[0] ?? null;
 }
 
+export interface LintReadiness {
+  status: string;
+  /** The ingest stored its results: the sitemap files were read (whatever came after). */
+  sitemapsRead: boolean;
+  reconciled: boolean;
+  /** A lint of the audit exists, in any state. */
+  linted: boolean;
+}
+
+/** What decides whether the audit can be graded; null when there is no such audit. */
+export async function lintReadiness(auditId: string): Promise<LintReadiness | null> {
+  const { rows } = await pool().query<LintReadiness>(
+    `SELECT status::text AS status, timings IS NOT NULL AS "sitemapsRead", reconciled_at IS NOT NULL AS reconciled,
+            EXISTS (SELECT 1 FROM audit_lints l WHERE l.audit_id = a.id) AS linted
+       FROM audits a WHERE id = $1`,
+    [auditId],
+  );
+  return rows[0] ?? null;
+}
+
 /** The audit's run status, or null when there is no such audit. */
 export async function auditStatus(auditId: string): Promise<string | null> {
   const { rows } = await pool().query<{ status: string }>('SELECT status FROM audits WHERE id = $1', [
@@ -37,28 +57,11 @@ export async function storedFiles(auditId: string): Promise<StoredFile[]> {
             uncompressed_bytes::float8 AS "uncompressedBytes", compressed_bytes::float8 AS "compressedBytes",
             entries, error_message AS "errorMessage", error_line AS "errorLine", warnings,
             http_status AS "httpStatus", content_type AS "contentType", content_encoding AS "contentEncoding",
-            gzipped, has_bom AS "hasBom", robots_txt AS "robotsTxt"
+            gzipped, has_bom AS "hasBom", robots_txt AS "robotsTxt", listed_loc AS "indexLoc"
        FROM sitemap_files WHERE audit_id = $1 ORDER BY id`,
     [auditId],
   );
   return rows;
-}
-
-/** The origin of the audit's first absolute http(s) entry (in file order): the site an upload's relative
- * locations mean. A top-1 sort of the partition, once per lint. */
-export async function firstEntryOrigin(auditId: string): Promise<string | null> {
-  const { rows } = await pool().query<{ loc: string }>(
-    `SELECT loc FROM sitemap_entries WHERE audit_id = $1 AND loc ~* '^https?://[^/]'
-      ORDER BY file_id, position LIMIT 1`,
-    [auditId],
-  );
-  const loc = rows[0]?.loc;
-  if (!loc) return null;
-  try {
-    return `${new URL(loc).origin}/`;
-  } catch {
-    return null;
-  }
 }
 
 /** The audit's entries in file and position order, a batch at a time: memory follows the batch. Entries

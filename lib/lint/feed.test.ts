@@ -25,6 +25,7 @@ function row(over: Partial<StoredFile>): StoredFile {
     gzipped: false,
     hasBom: false,
     robotsTxt: null,
+    indexLoc: null,
     ...over,
   };
 }

@@ -40,6 +40,8 @@ export interface StoredFile {
   gzipped: boolean | null;
   hasBom: boolean | null;
   robotsTxt: string | null;
+  /** A child read from an upload: the <loc> its uploaded index gave it (NULL otherwise, or before stored). */
+  indexLoc: string | null;
 }
 
 /** A stored sitemap_entries row: the reader's entry as ingested (no line: entry lines are not stored). */
@@ -57,14 +59,17 @@ export function fileLabel(file: StoredFile): string {
   return file.finalUrl ?? file.url ?? file.uploadName ?? `file ${file.id}`;
 }
 
-/** `siteUrl`: what an uploaded file's relative locations resolve against (given, or inferred). */
+/** `siteUrl`: what an uploaded file's relative locations resolve against (given; null: the engine infers
+ * it). An upload read as an uploaded index's child resolves against the URL the index gave it, as the CLI
+ * reads a local child. */
 export function fileMeta(file: StoredFile, siteUrl: string | null): FileMeta {
   const fetched = file.url !== null;
+  const named = file.indexLoc !== null && /^https?:\/\/[^/]/i.test(file.indexLoc) ? file.indexLoc : null;
   return {
     label: fileLabel(file),
     requestedUrl: file.url,
     finalUrl: file.finalUrl,
-    base: fetched ? (file.finalUrl ?? file.url) : siteUrl,
+    base: fetched ? (file.finalUrl ?? file.url) : (named ?? siteUrl),
     contentType: file.contentType,
     contentEncoding: file.contentEncoding,
     name: file.uploadName ?? pathOf(file.url) ?? '',
@@ -151,9 +156,14 @@ export function toUrlEntry(row: StoredEntry): SitemapUrlEntry {
   };
 }
 
-/** An index's child, from the child's own file row (its URL as resolved by the walk). */
-export function toChildEntry(child: StoredFile, position: number): SitemapChildEntry {
-  return { type: 'sitemap', loc: child.url ?? '', lastmodRaw: null, lastmod: null, position, line: 0 };
+/** An index's children, from their own file rows: a fetched child's URL as resolved by the walk, an
+ * uploaded child's <loc> as its index wrote it. A child whose location is not stored (an older audit's
+ * upload) is left out: judging an empty location would report it relative. */
+export function toChildEntries(children: readonly StoredFile[]): SitemapChildEntry[] {
+  return children.flatMap((child, position) => {
+    const loc = child.url ?? child.indexLoc;
+    return loc === null ? [] : [{ type: 'sitemap', loc, lastmodRaw: null, lastmod: null, position, line: 0 }];
+  });
 }
 
 /** Share of a file's entries on the prune list above which it is flagged (issue #15: 1 %). */

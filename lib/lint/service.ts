@@ -13,9 +13,9 @@ import {
   activeLint,
   auditStatus,
   entryCountsAgainstPrune,
-  firstEntryOrigin,
   latestLint,
   lintOf,
+  lintReadiness,
   storedFileDirt,
   storedFiles,
   storedResult,
@@ -32,7 +32,7 @@ import {
   rankDirt,
   type StoredFile,
   storedRobots,
-  toChildEntry,
+  toChildEntries,
   toUrlEntry,
 } from './feed';
 import { insertLint, storeLintResults } from './mutations';
@@ -55,9 +55,9 @@ export const lintStep: StepHandler<LintStep, LintPhase> = async ({ run, progress
   const { auditId } = target;
   const stored = await storedFiles(auditId);
   const files = stored.filter(isLinted);
-  const uploads = files.some((f) => f.url === null);
-  const inferred = target.siteUrl === null && uploads ? await firstEntryOrigin(auditId) : null;
-  const siteUrl = target.siteUrl ?? inferred;
+  // Without a given site URL, the engine judges uploads against the site of the first absolute page
+  // location it reads, as the CLI does for local files: one rule for both.
+  const siteUrl = target.siteUrl;
   const children = new Map<number, StoredFile[]>();
   for (const f of files) {
     if (f.parentId === null) continue;
@@ -78,7 +78,7 @@ export const lintStep: StepHandler<LintStep, LintPhase> = async ({ run, progress
       continue;
     }
     engine.beginFile(meta);
-    if (file.kind === 'index') engine.addEntries((children.get(file.id) ?? []).map(toChildEntry));
+    if (file.kind === 'index') engine.addEntries(toChildEntries(children.get(file.id) ?? []));
     for await (const batch of entries.of(file.id)) {
       engine.addEntries(batch.map(toUrlEntry));
       done += batch.length;
@@ -93,9 +93,10 @@ export const lintStep: StepHandler<LintStep, LintPhase> = async ({ run, progress
       .filter((r) => labels.has(r.fileId))
       .map((r) => ({ ...r, url: labels.get(r.fileId) as string })),
   );
+  const inferred = siteUrl === null && files.some((f) => f.url === null) ? engine.inferredSiteUrl : null;
   const summary = {
     ...engine.totals,
-    siteUrl,
+    siteUrl: siteUrl ?? inferred,
     siteUrlInferred: inferred !== null,
     reconciled: target.reconciled,
     notJudged: notJudged(stored),
@@ -106,18 +107,32 @@ export const lintStep: StepHandler<LintStep, LintPhase> = async ({ run, progress
   };
 };
 
-/** Starts a lint of an ingested audit for `by`: 404 without the audit, 409 while it (or a lint) runs. */
+/** Starts a lint of an audit whose sitemaps were read, for `by`: 404 without the audit, 409 while it (or a
+ * lint) runs. An audit that ended after reading its sitemaps (its reconciliation failed or was cancelled)
+ * can be graded too. */
 export async function startLint(auditId: string, by: string, siteUrl: string | null = null): Promise<string> {
-  const status = await auditStatus(auditId);
-  if (status === null) throw new AppError('not_found', 'No such audit');
-  if (status !== 'succeeded' && status !== 'partial')
-    throw new AppError('conflict', 'This audit has not finished reading its sitemaps; nothing to grade yet');
+  const audit = await lintReadiness(auditId);
+  if (audit === null) throw new AppError('not_found', 'No such audit');
+  if (audit.status === 'queued' || audit.status === 'running')
+    throw new AppError('conflict', 'This audit is still running; its sitemap files are graded when it ends');
+  if (!audit.sitemapsRead)
+    throw new AppError('conflict', 'This audit did not finish reading its sitemaps; nothing to grade');
   if (await activeLint(auditId))
     throw new AppError('conflict', 'The sitemap files of this audit are being graded already');
   const id = randomUUID();
   await insertLint(id, auditId, by, siteUrl);
   await startRun(lintRun, id);
   return id;
+}
+
+/** The lint of an audit that ended without a reconciliation (no crawl export, or a reconciliation that
+ * failed or was cancelled) but read its sitemaps: called when the audit reaches a final state, once (a
+ * reconciled audit's lint is started by its review-index step, once its prune list exists). */
+export async function startLintIfUnreconciled(auditId: string): Promise<void> {
+  const audit = await lintReadiness(auditId);
+  if (!audit || audit.reconciled || audit.linted || !audit.sitemapsRead) return;
+  if (audit.status === 'queued' || audit.status === 'running') return;
+  await startLintAfterAudit(auditId);
 }
 
 /** The lint every reconciled audit gets (its review-index step calls it). Never throws: the audit is done

@@ -139,6 +139,11 @@ export function assertUrlShape(url: URL, opts: Omit<GuardOptions, 'resolve'>): v
  * Returns the vetted addresses; connect only to these. Refuses if ANY answer is non-public, because
  * the client may pick any of them (and a rebinding DNS server would offer both kinds).
  */
+/** What to do about a name that does not resolve: the fault is the name or the network, never the site's
+ * robots.txt or anything a setting of this product changes. */
+export const DNS_ADVICE =
+  ': the host name does not resolve: check the spelling, DNS, or whether the site is reachable from the server';
+
 export async function assertPublicUrl(url: URL, opts: GuardOptions): Promise<ResolvedAddress[]> {
   assertUrlShape(url, opts);
   const shown = displayUrl(url);
@@ -147,7 +152,7 @@ export async function assertPublicUrl(url: URL, opts: GuardOptions): Promise<Res
   if (isMetadataHost(url.hostname)) throw metadataError(shown);
   const addresses = await resolveHost(url, opts.resolve);
   if (addresses.length === 0) {
-    throw new NetError('dns_failed', shown, `${url.hostname} (in ${shown}) has no address`);
+    throw new NetError('dns_failed', shown, `${url.hostname} (in ${shown}) has no address${DNS_ADVICE}`);
   }
   if (addresses.some((a) => isMetadataAddress(a.address))) throw metadataError(shown);
   if (!opts.allowPrivateNetwork && addresses.some((a) => isBlockedAddress(a.address))) {
@@ -180,6 +185,8 @@ async function resolveHost(url: URL, resolve: Resolver | undefined): Promise<Res
     return answers.map((a) => ({ address: a.address, family: a.family === 6 ? 6 : 4 }));
   } catch (err) {
     const shown = displayUrl(url);
-    throw new NetError('dns_failed', shown, `${host} (in ${shown}) could not be resolved`, { cause: err });
+    throw new NetError('dns_failed', shown, `${host} (in ${shown}) could not be resolved${DNS_ADVICE}`, {
+      cause: err,
+    });
   }
 }

@@ -59,6 +59,7 @@ interface RunRow {
   status: SiteRunDto['status'];
   trigger: string;
   rerun_of: string | null;
+  crawl_repeat_of: string | null;
   created_at: Date;
   finished_at: Date | null;
   declared: number;
@@ -97,7 +98,7 @@ async function runsOf(ids: string[]): Promise<Map<string, SiteRunDto>> {
   if (ids.length === 0) return out;
   const [runs, counts, changes, gsc, spot] = await Promise.all([
     pool().query<RunRow>(
-      `SELECT id, name, status::text AS status, trigger, rerun_of, created_at, finished_at,
+      `SELECT id, name, status::text AS status, trigger, rerun_of, crawl_repeat_of, created_at, finished_at,
               sitemap_unique_urls AS declared, reused_files, reconciled_at IS NOT NULL AS reconciled
          FROM audits WHERE id = ANY($1::uuid[])`,
       [ids],
@@ -159,6 +160,7 @@ async function runsOf(ids: string[]): Promise<Map<string, SiteRunDto>> {
       complete: run.status === 'succeeded',
       trigger: (['rerun', 'schedule'].includes(run.trigger) ? run.trigger : 'manual') as RunTrigger,
       rerunOf: run.rerun_of,
+      crawlRepeatOf: run.crawl_repeat_of,
       createdAt: run.created_at.toISOString(),
       finishedAt: run.finished_at?.toISOString() ?? null,
       declaredUrls: run.declared,

@@ -44,6 +44,9 @@ export interface SiteRunDto {
   complete: boolean;
   trigger: RunTrigger;
   rerunOf: string | null;
+  /** The previous complete run whose crawl this run read again (same bytes or crawl date): its unreached
+   * rows were not confirmed across two crawls. Null otherwise. */
+  crawlRepeatOf: string | null;
   createdAt: string;
   finishedAt: string | null;
   /** Distinct declared URLs (`sitemap.uniqueUrls`). */
@@ -71,6 +74,7 @@ export const CHANGE_TYPES = [
   'url_lastmod_changed',
   'url_removed_pending',
   'url_removed_confirmed',
+  'url_moved',
 ] as const;
 export type ChangeType = (typeof CHANGE_TYPES)[number];
 export type ChangeCounts = Record<ChangeType, number>;
@@ -135,6 +139,8 @@ export interface SiteChangeDto {
   id: string;
   type: ChangeType;
   url: string;
+  /** url_moved: the added URL the run's crawl redirects `url` to; null for the other types. */
+  target: string | null;
   previousLastmod: string | null;
   currentLastmod: string | null;
   auditId: string | null;

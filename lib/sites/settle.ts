@@ -1,12 +1,19 @@
 // What a settled audit does to its site's history, run by the audit's site_history step right after its
 // outcome (lib/jobs/site-history.ts), in one transaction under the site's row lock: the audit joins its site,
-// its unreached rows are confirmed against the previous complete run, and a complete run writes its change
-// events and becomes the site's state (lib/sites/changes/mutations.ts). Partial runs stop after the
+// its unreached rows are confirmed against the previous complete run (when its crawl differs from that
+// run's), and a complete run writes its change events and becomes the site's state
+// (lib/sites/changes/mutations.ts). Partial runs stop after the
 // confirmation: no events, no removal advanced, the state left as the last complete run wrote it. Safe to
 // run twice (a retried step): a run's events are written once and a row is confirmed once.
 import 'server-only';
 import type { DbClient } from '@/lib/db/types';
-import { applyCompleteRun, confirmUnreached, lockSiteOfRun, withoutNestedLoops } from './changes/mutations';
+import {
+  applyCompleteRun,
+  confirmUnreached,
+  lockSiteOfRun,
+  markRepeatedCrawl,
+  withoutNestedLoops,
+} from './changes/mutations';
 import { attachSite } from './mutations';
 
 export async function settleSiteRun(
@@ -30,7 +37,10 @@ export async function settleSiteRun(
   // already the site's state (settled again) has no previous run to compare with here.
   const previous = site.lastCompleteAuditId !== auditId ? site.lastCompleteAuditId : null;
   await withoutNestedLoops(client, async () => {
-    if (previous) await confirmUnreached(client, auditId, previous);
+    // Only a crawl that differs from the previous one is new evidence.
+    if (previous && !(await markRepeatedCrawl(client, auditId, previous))) {
+      await confirmUnreached(client, auditId, previous);
+    }
     if (outcome === 'succeeded' && site.changesAppliedAt === null) {
       await applyCompleteRun(client, site, auditId);
     }

@@ -8,6 +8,7 @@ const noChanges: ChangeCounts = {
   url_lastmod_changed: 0,
   url_removed_pending: 0,
   url_removed_confirmed: 0,
+  url_moved: 0,
 };
 const list = (byReason: Record<string, number>): ListCounts => ({
   total: Object.values(byReason).reduce((sum, n) => sum + n, 0),
@@ -22,6 +23,7 @@ function run(id: string, createdAt: string, over: Partial<SiteRunDto> = {}): Sit
     complete: true,
     trigger: 'manual',
     rerunOf: null,
+    crawlRepeatOf: null,
     createdAt,
     finishedAt: createdAt,
     declaredUrls: 10,

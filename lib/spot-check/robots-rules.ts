@@ -1,6 +1,7 @@
 // A host's robots.txt for the live spot-check: fetched through the safe client, read with robots-parser
 // (wildcards, longest match, Allow over Disallow on ties) for the product's User-Agent token.
 import robotsParser from 'robots-parser';
+import { DNS_ADVICE } from '@/lib/net/address-guard';
 import { safeFetch } from '@/lib/net/safe-fetch';
 import { NetError, type NetTestHooks } from '@/lib/net/types';
 import type { LiveError } from './types';
@@ -37,7 +38,8 @@ export function robotsTokenOf(userAgent: string): string {
 /**
  * Never throws. Like Google: 2xx → its rules; 4xx (but 429) or too many redirects → no rules, all
  * allowed; 429, 5xx or unreachable → everything disallowed for this run (Google does the same until it
- * reads the file again; a run is minutes long, so the whole run). A URL the SSRF guard refuses gets no
+ * reads the file again; a run is minutes long, so the whole run), except a host name that does not resolve:
+ * a network error with DNS advice, not robots.txt's. A URL the SSRF guard refuses gets no
  * verdict here: the check's own request is refused with the guard's reason.
  */
 export async function fetchRobotsRules(origin: string, opts: RobotsFetchOptions): Promise<RobotsRules> {
@@ -84,6 +86,9 @@ export async function fetchRobotsRules(origin: string, opts: RobotsFetchOptions)
   } catch (err) {
     if (!(err instanceof NetError)) throw err;
     if (err.code === 'aborted') return cancelled(err.message);
+    // A name that does not resolve has no robots.txt and no pages either: each check says so (with the
+    // DNS advice the error carries), rather than blaming robots.txt and offering its override.
+    if (err.code === 'dns_failed') return UNRESOLVED;
     if (['too_many_redirects', 'redirect_loop', 'blocked_address', 'port_not_allowed'].includes(err.code)) {
       return ALLOW_ALL;
     }
@@ -96,6 +101,13 @@ export async function fetchRobotsRules(origin: string, opts: RobotsFetchOptions)
 function cancelled(message: string): RobotsRules {
   return { refusal: () => ({ code: 'cancelled', message }) };
 }
+
+const UNRESOLVED: RobotsRules = {
+  refusal: (url) => ({
+    code: 'network',
+    message: `${url.hostname} (in ${url.href}) could not be resolved${DNS_ADVICE}`,
+  }),
+};
 
 function disallowAll(why: string): RobotsRules {
   return {

@@ -1,5 +1,6 @@
 // A crawl export added to a sitemap-only audit later, through the real route handlers, database and queue:
 // the audit runs again from its add_crawl step and ends reconciled, its sitemap entries read once.
+import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -68,7 +69,12 @@ async function audit(id: string) {
     phase: string;
     findings: { prune: { total: number }; held: { total: number }; add: { total: number } } | null;
     sitemap: { entries: number; files: number };
-    crawl: { rows: number; source: { kind: string; name: string } | null; format: string | null };
+    crawl: {
+      rows: number;
+      source: { kind: string; name: string } | null;
+      format: string | null;
+      sha256: string | null;
+    };
     warnings: { code: string }[];
     startedAt: string | null;
     finishedAt: string | null;
@@ -125,6 +131,9 @@ describe('POST /api/v1/audits/{id}/crawl', () => {
     const after = await audit(id);
     expect(['succeeded', 'partial']).toContain(after.status);
     expect(after.crawl).toMatchObject({ rows: 58, format: 'screaming-frog' });
+    // Its identity is kept as an ingest's is, so a later run on the same export confirms nothing.
+    const bytes = readFileSync(fixturePath(CRAWL));
+    expect(after.crawl.sha256).toBe(createHash('sha256').update(bytes).digest('hex'));
     // The sitemap was not read again: the same files, the same entries.
     expect(after.sitemap.entries).toBe(79);
     expect(

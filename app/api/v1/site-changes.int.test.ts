@@ -5,10 +5,14 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { pool } from '@/lib/db/client';
 import type { SiteChangePage } from '@/lib/sites/schema';
 import { testCaller } from '@/lib/test-support/auth';
-import { reconciledAuditOf, urlsetXml } from '@/lib/test-support/run-audit';
+import { readFixture } from '@/lib/test-support/fixtures';
+import { MULTIPART, multipartBody, part } from '@/lib/test-support/multipart';
+import { reconciledAuditOf, runAuditStep, urlsetXml } from '@/lib/test-support/run-audit';
+import { POST as createAudit } from './audits/route';
 import { GET as changesRoute } from './sites/[id]/changes/route';
 
 const viewer = await testCaller('viewer');
+const reviewer = await testCaller('reviewer');
 const host = `${randomUUID().slice(0, 8)}.feed.example`;
 const at = (page: string) => `https://${host}/${page}`;
 
@@ -61,6 +65,7 @@ describe('GET /api/v1/sites/{id}/changes', () => {
       url_lastmod_changed: 0,
       url_removed_pending: 2,
       url_removed_confirmed: 1,
+      url_moved: 0,
     });
     expect(body.items[0]).toMatchObject({ auditId: third, previousAuditId: second });
     expect(body.nextCursor).toBeNull();
@@ -94,4 +99,69 @@ describe('GET /api/v1/sites/{id}/changes', () => {
     expect((await feed('', randomUUID())).status).toBe(404);
     expect((await feed('?type=url_gone')).status).toBe(400);
   });
+});
+
+// A real Ahrefs export of 74 sitemap URLs that redirect (308) within the site to other URLs; its host is
+// replaced by one no other test uses. The site's next sitemap lists the targets instead of the old URLs:
+// each old URL is a move to its target, not a pending removal.
+describe('moves', () => {
+  const moveHost = `ck-${randomUUID().slice(0, 8)}.example`;
+  const text = readFixture('crawl-exports/ahrefs-cowboykimono-3xx-redirect-in-site.utf16le.tsv.csv')
+    .toString('utf16le')
+    .replaceAll('cowboykimono.com', moveHost);
+  const crawl = Buffer.from(text, 'utf16le');
+  const rows = text
+    .split('\n')
+    .slice(1)
+    .filter((line) => line.trim() !== '');
+  const cells = rows.map((line) => line.split('\t').map((cell) => cell.replace(/^"|"\s*$/g, '')));
+  const moved = new Map(cells.map((c) => [c[1] as string, c[8] as string]));
+
+  async function upload(locs: string[]): Promise<string> {
+    const res = await createAudit(reviewerRequest(locs), undefined);
+    expect(res.status, await res.clone().text()).toBe(202);
+    const { id } = (await res.json()) as { id: string };
+    await runAuditStep('ingest', id);
+    await runAuditStep('reconcile', id);
+    await runAuditStep('site_history', id);
+    return id;
+  }
+
+  function reviewerRequest(locs: string[]): Request {
+    return reviewer.request('http://localhost/api/v1/audits', {
+      method: 'POST',
+      body: multipartBody(
+        part('name', `moves ${moveHost}`),
+        part('sitemap', urlsetXml(locs), 'sitemap.xml'),
+        part('crawl', crawl, 'cowboykimono_3xx-redirect-in-site.csv'),
+      ),
+      headers: { 'content-type': MULTIPART },
+    });
+  }
+
+  it('reports a URL the new crawl redirects to a URL the run adds as moved, with its target', async () => {
+    expect(moved.size).toBe(74);
+    const home = `https://${moveHost}/`;
+    await upload([home, ...moved.keys()]);
+    const second = await upload([home, ...new Set(moved.values())]);
+    const { rows: site } = await pool().query<{ site_id: string }>(
+      'SELECT site_id FROM audits WHERE id = $1',
+      [second],
+    );
+    const res = await changesRoute(
+      viewer.request(`http://localhost/api/v1/sites/${site[0]?.site_id}/changes?auditId=${second}&limit=500`),
+      { params: Promise.resolve({ id: site[0]?.site_id as string }) },
+    );
+    const body = (await res.json()) as SiteChangePage;
+    expect(body.counts).toMatchObject({ url_moved: 74, url_added: 73, url_removed_pending: 0 });
+    const moves = body.items.filter((c) => c.type === 'url_moved');
+    expect(new Map(moves.map((c) => [c.url, c.target]))).toEqual(moved);
+    expect(body.items.filter((c) => c.type !== 'url_moved').every((c) => c.target === null)).toBe(true);
+    // The move settled the old URLs: the site's state no longer holds them (no removal to come).
+    const { rows: left } = await pool().query<{ n: number }>(
+      'SELECT count(*)::int AS n FROM site_urls WHERE site_id = $1 AND loc = ANY($2::text[])',
+      [site[0]?.site_id, [...moved.keys()]],
+    );
+    expect(left[0]?.n).toBe(0);
+  }, 60_000);
 });

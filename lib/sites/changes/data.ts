@@ -19,6 +19,7 @@ interface ChangeRow {
   id: string;
   type: ChangeType;
   url: string;
+  target: string | null;
   previous_lastmod: Date | null;
   current_lastmod: Date | null;
   audit_id: string | null;
@@ -31,6 +32,7 @@ function toDto(row: ChangeRow): SiteChangeDto {
     id: row.id,
     type: row.type,
     url: row.url,
+    target: row.target,
     previousLastmod: row.previous_lastmod?.toISOString() ?? null,
     currentLastmod: row.current_lastmod?.toISOString() ?? null,
     auditId: row.audit_id,
@@ -61,7 +63,7 @@ export async function listChanges(siteId: string, query: TChangeQuery): Promise<
   params.push(query.limit + 1);
   const [page, counts] = await Promise.all([
     pool().query<ChangeRow>(
-      `SELECT c.id::text AS id, c.type, c.url, c.previous_lastmod, c.current_lastmod, c.audit_id,
+      `SELECT c.id::text AS id, c.type, c.url, c.target, c.previous_lastmod, c.current_lastmod, c.audit_id,
               c.previous_audit_id, c.created_at
          FROM site_changes c WHERE ${where.join(' AND ')}
         ORDER BY c.id DESC LIMIT $${params.length}`,

@@ -84,6 +84,42 @@ export async function confirmUnreached(
   return rowCount ?? 0;
 }
 
+export const CRAWL_REPEATED = 'crawl_repeated';
+
+/**
+ * Whether the audit read the same crawl as `previousAuditId` (the same bytes, or the same latest crawl date
+ * where both exports have one): a repeat is no second look at the site, so it must not confirm anything.
+ * A repeat is recorded on the audit (crawl_repeat_of, and a warning that says so, once).
+ */
+export async function markRepeatedCrawl(
+  client: DbClient,
+  auditId: string,
+  previousAuditId: string,
+): Promise<boolean> {
+  const { rows } = await client.query<{ same_bytes: boolean; same_date: boolean; name: string }>(
+    `SELECT coalesce(a.crawl_sha256 = p.crawl_sha256, false) AS same_bytes,
+            coalesce(a.crawl_latest_at = p.crawl_latest_at, false) AS same_date, p.name
+       FROM audits a, audits p WHERE a.id = $1 AND p.id = $2`,
+    [auditId, previousAuditId],
+  );
+  const row = rows[0];
+  if (!row || !(row.same_bytes || row.same_date)) return false;
+  const how = row.same_bytes
+    ? 'the same file, byte for byte'
+    : 'an export of the same crawl (same crawl date)';
+  const message =
+    `This run read the same crawl as the previous complete run "${row.name}" (${how}): its unreached ` +
+    'rows are not confirmed across two crawls. Run again with a new crawl export to confirm them.';
+  await client.query(
+    `UPDATE audits SET crawl_repeat_of = $2,
+            warnings = CASE WHEN warnings @> $3::jsonb THEN warnings
+                            ELSE warnings || jsonb_build_array(jsonb_build_object('code', $4::text, 'message', $5::text)) END
+      WHERE id = $1`,
+    [auditId, previousAuditId, JSON.stringify([{ code: CRAWL_REPEATED }]), CRAWL_REPEATED, message],
+  );
+  return true;
+}
+
 /** Keys longer than this (in bytes) are not tracked: site_urls's primary key holds the key, and a btree
  * entry holds at most about 2,700 bytes (a 2,048-character URL of non-ASCII text passes that; such a run
  * failed to settle before this limit). */
@@ -117,29 +153,51 @@ async function writeBaseline(client: DbClient, siteId: string, auditId: string):
   );
 }
 
+/** The state's keys the run misses whose crawl row in the run redirects to a key the run adds (first crawl
+ * row of a key), as a temporary table: the moves. */
+async function movedKeys(client: DbClient, siteId: string, auditId: string): Promise<void> {
+  await client.query('DROP TABLE IF EXISTS pg_temp.run_moves');
+  await client.query(
+    `CREATE TEMP TABLE run_moves ON COMMIT DROP AS
+     SELECT DISTINCT ON (s.key) s.key, t.loc AS target
+       FROM (SELECT key FROM site_urls WHERE site_id = $1) s
+       JOIN crawl_pages c ON c.audit_id = $2 AND c.key = s.key AND c.redirect_key IS NOT NULL
+       JOIN pg_temp.run_keys t ON t.key = c.redirect_key
+      WHERE NOT EXISTS (SELECT 1 FROM pg_temp.run_keys k WHERE k.key = s.key)
+        AND NOT EXISTS (SELECT 1 FROM site_urls a WHERE a.site_id = $1 AND a.key = t.key)
+      ORDER BY s.key, c.line`,
+    [siteId, auditId],
+  );
+}
+
 /**
  * The events between the state and the run (one full join), then the state moved to the run: added keys
  * inserted, changed ones updated, returning ones cleared of their pending removal (no event for that),
- * first misses marked pending and second misses deleted.
+ * first misses marked pending, second misses and moves deleted. A missing key the run's crawl redirects to
+ * an added one is a move, not a pending removal: the redirect says where it went.
  */
 async function writeEvents(client: DbClient, site: SiteOfRun, auditId: string): Promise<void> {
   const params = [site.siteId, auditId, site.lastCompleteAuditId];
+  await movedKeys(client, site.siteId, auditId);
   await client.query(
     `INSERT INTO site_changes
-       (site_id, audit_id, previous_audit_id, type, key, url, previous_lastmod, current_lastmod)
-     SELECT $1, $2, $3, d.type, d.key, d.url, d.previous_lastmod, d.current_lastmod
+       (site_id, audit_id, previous_audit_id, type, key, url, target, previous_lastmod, current_lastmod)
+     SELECT $1, $2, $3, d.type, d.key, d.url, d.target, d.previous_lastmod, d.current_lastmod
        FROM (SELECT CASE WHEN s.key IS NULL THEN 'url_added'
                          WHEN k.key IS NOT NULL THEN 'url_lastmod_changed'
+                         WHEN m.key IS NOT NULL THEN 'url_moved'
                          WHEN s.missing_since_audit_id IS NULL THEN 'url_removed_pending'
                          ELSE 'url_removed_confirmed' END AS type,
-                    coalesce(k.key, s.key) AS key, coalesce(k.loc, s.loc) AS url,
+                    coalesce(k.key, s.key) AS key, coalesce(k.loc, s.loc) AS url, m.target,
                     s.lastmod AS previous_lastmod, k.lastmod AS current_lastmod
                FROM pg_temp.run_keys k
                FULL JOIN (SELECT * FROM site_urls WHERE site_id = $1) s ON s.key = k.key
+               LEFT JOIN pg_temp.run_moves m ON m.key = s.key AND k.key IS NULL
               WHERE s.key IS NULL OR k.key IS NULL OR s.lastmod IS DISTINCT FROM k.lastmod) d
       ORDER BY d.type, d.key`,
     params,
   );
+  await client.query('DROP TABLE pg_temp.run_moves');
   // Kept keys take the run's loc and lastmod; a returning key's pending removal is cleared.
   await client.query(
     `UPDATE site_urls s SET loc = k.loc, lastmod = k.lastmod, missing_since_audit_id = NULL
@@ -151,7 +209,8 @@ async function writeEvents(client: DbClient, site: SiteOfRun, auditId: string): 
   // The rest follows from this run's events (a few rows of the index on audit_id, hashed).
   await client.query(
     `DELETE FROM site_urls s USING site_changes c
-      WHERE c.audit_id = $2 AND c.type = 'url_removed_confirmed' AND s.site_id = $1 AND s.key = c.key`,
+      WHERE c.audit_id = $2 AND c.type IN ('url_removed_confirmed', 'url_moved') AND s.site_id = $1
+        AND s.key = c.key`,
     [site.siteId, auditId],
   );
   await client.query(

@@ -141,7 +141,11 @@ export function AuditView({ id, seed }: { id: string; seed?: AuditPageSeed }) {
             <PlainSitemapTree auditId={id} />
           ),
       },
-      (sitemapsRead || data.status === 'succeeded' || data.status === 'partial') && {
+      // Every audit whose sitemaps were read is graded: one whose reconciliation failed or was cancelled too.
+      (sitemapsRead ||
+        data.status === 'succeeded' ||
+        data.status === 'partial' ||
+        (!isActiveStatus(data.status) && data.timings.ingest !== undefined)) && {
         id: 'hygiene',
         label: 'Hygiene',
         render: () => <HygieneSection auditId={id} hasFindings={Boolean(findings)} />,

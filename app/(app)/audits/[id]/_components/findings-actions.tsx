@@ -2,7 +2,9 @@
 // The bulk bar: what is selected (rows by id, or every row matching the filter), an optional note, the
 // three decisions, who is deciding (the signed-in user), a live region that says what the server did
 // (rows changed, decided rows left alone, rows that already had the decision) and why a decision failed;
-// and "approve all confirmed" when pending rows of the list have a confirming live verdict.
+// "approve all confirmed" when pending rows of the list have a confirming live verdict; and the spot-check
+// of the selection or the filter (review-spot-check.tsx).
+import type { ReactNode } from 'react';
 import { useCan, useSessionUser } from '@/app/session-context';
 import { formatCount } from '@/lib/audits/format';
 import type { Decision } from '@/lib/findings/schema';
@@ -34,6 +36,7 @@ export function FindingsActions({
   onClearSelection,
   onDecide,
   confirmed,
+  spotCheck,
 }: {
   selection: SelectionSummary;
   total: number;
@@ -48,6 +51,8 @@ export function FindingsActions({
   onDecide: (decision: Decision) => void;
   /** Null when no pending row of the list is confirmed (the button is not shown). */
   confirmed: ConfirmedRows | null;
+  /** Spot-checking the selection or the filter, beside the decisions. */
+  spotCheck?: ReactNode;
 }) {
   const canDecide = useCan('reviewer');
   const errorLine = error ? (
@@ -148,6 +153,7 @@ export function FindingsActions({
         ) : null}
         <ReviewingAs />
       </div>
+      {spotCheck}
       <p className="bulk-bar__status small" role="status" aria-live="polite" data-testid="decision-status">
         <span key={announcement.id}>{announcement.text}</span>
       </p>

@@ -34,6 +34,7 @@ import { FindingsPager } from './findings-pager';
 import { FindingsPanel } from './findings-panel';
 import { FindingsTable } from './findings-table';
 import { FindingsTabs, TAB_PANEL_ID, tabId } from './findings-tabs';
+import { ReviewSpotCheck } from './review-spot-check';
 import type { HistoryMode } from './use-finding-view';
 import { useReviewKeys } from './use-review-keys';
 
@@ -370,6 +371,17 @@ export function FindingsSection({
           onClearSelection={() => setSelection({ key: filterKey, isAll: false, ids: new Set() })}
           onDecide={(decision) => void onBulk(decision)}
           confirmed={confirmed}
+          spotCheck={
+            <ReviewSpotCheck
+              auditId={auditId}
+              selection={
+                selection.isAll ? { all: true } : selection.ids.size > 0 ? { ids: [...selection.ids] } : null
+              }
+              selectedCount={selectionSummary.count}
+              filter={filterOf(view)}
+              total={isCurrent ? total : 0}
+            />
+          }
         />
         <BulkDecisionDialog
           auditId={auditId}

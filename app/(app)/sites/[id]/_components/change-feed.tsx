@@ -22,6 +22,7 @@ const TONES: Record<ChangeType, BadgeTone> = {
   url_lastmod_changed: 'info',
   url_removed_pending: 'warning',
   url_removed_confirmed: 'danger',
+  url_moved: 'info',
 };
 
 /** `since` travels as a date (YYYY-MM-DD) and is asked for as that day's start in UTC. */
@@ -67,6 +68,14 @@ function ChangeDetail({ change }: { change: SiteChangeDto }) {
       );
     case 'url_added':
       return <>{change.currentLastmod ? `New, lastmod ${formatLastmod(change.currentLastmod)}` : 'New'}</>;
+    case 'url_moved':
+      return change.target ? (
+        <>
+          now redirects to <span className="change-feed__url">{change.target}</span>
+        </>
+      ) : (
+        <>{CHANGE_HINTS[change.type]}</>
+      );
     default:
       return <>{CHANGE_HINTS[change.type]}</>;
   }

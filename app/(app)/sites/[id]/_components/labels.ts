@@ -14,6 +14,7 @@ export const CHANGE_LABELS: Record<ChangeType, string> = {
   url_lastmod_changed: 'Lastmod changed',
   url_removed_pending: 'Removal pending',
   url_removed_confirmed: 'Removed (missed twice)',
+  url_moved: 'Moved',
 };
 
 export const CHANGE_HINTS: Record<ChangeType, string> = {
@@ -21,6 +22,7 @@ export const CHANGE_HINTS: Record<ChangeType, string> = {
   url_lastmod_changed: 'Declared before and now, with another lastmod',
   url_removed_pending: 'Missing from a complete run; removed if the next complete run misses it too',
   url_removed_confirmed: 'Missing from two complete runs in a row',
+  url_moved: 'Missing from the run, whose crawl redirects it to a URL the run adds',
 };
 
 /** A diff's filter chips: what each counts. */

@@ -61,7 +61,12 @@ export function RunAgain({ site }: { site: SiteDetailDto }) {
               type="file"
               className="input"
               accept=".csv,.tsv,.jsonl,.jl,.ndjson,.json,.txt,.gz,text/csv,application/json"
+              aria-describedby={`${fileId}-hint`}
             />
+            <span id={`${fileId}-hint`} className="field__hint">
+              Without one, an uploaded crawl export is read again as it was, and a run of the same crawl
+              confirms no unreached page across two crawls.
+            </span>
           </div>
           <button type="submit" className="button button--primary" disabled={start.isPending}>
             {start.isPending ? 'Starting…' : 'Start the run'}

@@ -11,13 +11,15 @@ import { RunOutcome } from '../../_components/run-outcome';
 import { TRIGGER_LABELS } from './labels';
 
 function ChangesCell({ run }: { run: SiteRunDto }) {
-  const { url_added, url_lastmod_changed, url_removed_pending, url_removed_confirmed } = run.changes;
-  const total = url_added + url_lastmod_changed + url_removed_pending + url_removed_confirmed;
+  const { url_added, url_lastmod_changed, url_removed_pending, url_removed_confirmed, url_moved } =
+    run.changes;
+  const total = url_added + url_lastmod_changed + url_removed_pending + url_removed_confirmed + url_moved;
   if (total === 0) return <span className="muted small">{run.complete ? 'None' : '—'}</span>;
   return (
     <span className="small" data-testid="run-changes" data-value={total}>
       +{formatCount(url_added)} added · {formatCount(url_lastmod_changed)} lastmod changed ·{' '}
       {formatCount(url_removed_pending)} removal pending · {formatCount(url_removed_confirmed)} removed
+      {url_moved > 0 ? ` · ${formatCount(url_moved)} moved` : ''}
     </span>
   );
 }
@@ -86,6 +88,11 @@ export function SiteRuns({ site }: { site: SiteDetailDto }) {
                   <span className="site-table__meta muted small">
                     {TRIGGER_LABELS[run.trigger]} · {runBaseName(run.name)}
                   </span>
+                  {run.crawlRepeatOf ? (
+                    <span className="site-table__meta small" data-testid="run-crawl-repeated">
+                      Same crawl as the previous run: confirms nothing
+                    </span>
+                  ) : null}
                 </td>
                 <td data-label="Outcome">
                   <RunOutcome run={run} />
