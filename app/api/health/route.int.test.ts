@@ -80,6 +80,7 @@ describe('GET /api/health', () => {
     expect(body.database).toEqual({ reachable: true, latencyMs: expect.any(Number) });
     expect(body.queues).toEqual([
       { name: 'ingest', queued: 1, active: 0 },
+      { name: 'add-crawl', queued: 0, active: 0 },
       { name: 'reconcile', queued: 0, active: 0 },
       { name: 'site-history', queued: 0, active: 0 },
       { name: 'index-findings', queued: 0, active: 0 },
