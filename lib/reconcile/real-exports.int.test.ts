@@ -60,17 +60,17 @@ describe('R1: ayrshirefencinggroup.com (www in the sitemap, www → apex redirec
   const W = 'https://www.ayrshirefencinggroup.com';
   const A = 'https://ayrshirefencinggroup.com';
 
-  it('prunes the redirecting www URLs with the conflict flagged, adds no image, CSS or canonicalised page', async () => {
+  it('holds the redirecting www URLs as canonical_conflict, adds no image, CSS or canonicalised page', async () => {
     const { audit, rows } = await reconcileFixtures(
       ['xml/recon-ayrshire-sitemap.xml'],
       'crawl-exports/recon-ayrshire-internal_all.csv',
     );
     const prune = rows.filter((r) => r.list === 'prune');
-    expect(prune).toHaveLength(79);
-    // The 9 sitemap URLs the crawl reached: each 301s to the apex page, whose canonical points back.
-    expect(
-      prune.filter((r) => r.reason === 'redirects').map((r) => [r.url, r.redirectUrl, r.signals]),
-    ).toEqual(
+    expect(prune).toHaveLength(70);
+    // The 9 sitemap URLs the crawl reached: each 301s to the apex page, whose canonical points back. A
+    // loop, not a page to prune (the home page among them) nor a replacement to offer: held.
+    const held = rows.filter((r) => r.list === 'held');
+    expect(held.map((r) => [r.url, r.redirectUrl, r.signals, r.reasons])).toEqual(
       [
         '/',
         '/about',
@@ -81,7 +81,7 @@ describe('R1: ayrshirefencinggroup.com (www in the sitemap, www → apex redirec
         '/service/gates',
         '/service/sheds',
         '/service/garden-rooms',
-      ].map((p) => [`${W}${p}`, `${A}${p}`, ['redirect_canonical_conflict']]),
+      ].map((p) => [`${W}${p}`, `${A}${p}`, ['redirect_canonical_conflict'], ['canonical_conflict', 'redirects']]),
     );
     // 8 were crawled only on the apex host, whose page names a third URL (the .html one) as canonical.
     expect(
@@ -102,8 +102,8 @@ describe('R1: ayrshirefencinggroup.com (www in the sitemap, www → apex redirec
     expect(prune.filter((r) => r.reason === 'unreached_by_crawl')).toHaveLength(62);
     expect(prune.map((r) => r.url)).toContain(`${W}/service/fence-installation-irvine`);
     expect(byList(rows, 'add')).toEqual([]);
-    expect(byList(rows, 'held')).toEqual([]);
     expect(audit?.findings?.addExcluded).toEqual({
+      otherHost: 0, // www and the apex are one site
       blocked: 0,
       non200: 10, // the www URLs the sitemap does not list, all 301
       nonHtml: 10, // 8 images, a logo and a stylesheet
@@ -114,6 +114,8 @@ describe('R1: ayrshirefencinggroup.com (www in the sitemap, www → apex redirec
     expect(warnings.get('redirect_canonical_conflict')?.count).toBe(9);
     expect(warnings.get('variant_canonicalised')?.count).toBe(8);
     expect(warnings.has('prune_share_high')).toBe(true);
+    // The crawl is of the same site (it reached the sitemap's sections): no mismatch.
+    expect(warnings.has('crawl_mismatch')).toBe(false);
   });
 });
 
@@ -148,6 +150,7 @@ describe('contractorwebsitetemplate.com (404s, 429 rate limits, CSS and scripts)
     expect(add.filter((r) => RESOURCE.test(r.url))).toEqual([]);
     expect(add.map((r) => r.url)).toContain(`${C}/google-business-category-2/`);
     expect(audit?.findings?.addExcluded).toEqual({
+      otherHost: 0,
       blocked: 0,
       non200: 5, // the other three 404s and two 429s
       nonHtml: 95, // 66 stylesheets, 16 scripts, 13 images
@@ -183,6 +186,7 @@ describe('kerkarmedia.com (robots.txt blocks, noindex, redirects, images without
     expect(add).toHaveLength(111);
     expect(add.filter((r) => RESOURCE.test(r.url))).toEqual([]);
     expect(audit?.findings?.addExcluded).toEqual({
+      otherHost: 0,
       blocked: 46, // scripts and two pages behind robots.txt
       non200: 10, // 6 more redirects and 4 more 404s
       nonHtml: 352, // 229 PNG, 50 SVG, 70 WebP without a content type, a JPEG, a script, the sitemap index

@@ -19,6 +19,64 @@ export interface Warning {
 
 export const PRUNE_SHARE_LIMIT = 0.2;
 
+/** Under this share of the declared sections reached, the crawl does not match the sitemap. */
+export const CRAWL_MATCH_MIN = 0.2;
+
+/** How much of what the sitemap declares the crawl reached: sections (host + first directory) and hosts. */
+export interface CrawlMatch {
+  sections: number;
+  sectionsReached: number;
+  hosts: number;
+  hostsReached: number;
+  crawled: number;
+  mismatch: boolean;
+}
+
+/** A crawl that reached under 20 % of the declared sections, or none of the declared hosts, is of another
+ * site or another version of it (a crawl of the old site beside the rebuilt site's sitemap): what it did
+ * not reach says nothing about the sitemap. An empty crawl or sitemap is not judged here. */
+export function isCrawlMismatch(m: Omit<CrawlMatch, 'mismatch'>): boolean {
+  if (m.crawled === 0 || m.sections === 0) return false;
+  return m.hostsReached === 0 || m.sectionsReached / m.sections < CRAWL_MATCH_MIN;
+}
+
+/** The prominent warning of a crawl that does not match the sitemap, with what it held. */
+export function crawlMismatchWarning(m: CrawlMatch, held: number): Warning | null {
+  if (!m.mismatch) return null;
+  const reached =
+    m.hostsReached === 0
+      ? `none of the sitemap's ${urls(m.hosts, 'host')}`
+      : `${m.sectionsReached.toLocaleString('en-US')} of the sitemap's ${urls(m.sections, 'section')} (${pct(m.sectionsReached / m.sections)}, under ${pct(CRAWL_MATCH_MIN)})`;
+  return {
+    code: 'crawl_mismatch',
+    message: `The crawl does not match the sitemap: it reached ${reached}. Is it a crawl of another site, or of an older version of this one? ${
+      held > 0
+        ? `The ${urls(held, 'declared URL')} it never reached ${held === 1 ? 'is' : 'are'} held, not pruned.`
+        : 'Nothing it did not reach is pruned.'
+    } Crawl the site the sitemap describes (its current version), then reconcile again; until then, check the Add list too: it comes from that crawl.`,
+    count: held,
+  };
+}
+
+/** The audit warning for declared pages held as canonical_pattern: the largest patterns, each with its
+ * count and one of its pages. */
+export function canonicalPatternWarning(
+  patterns: { target: string; n: number; examples: string[] }[],
+  held: number,
+): Warning | null {
+  if (held === 0 || patterns.length === 0) return null;
+  const top = patterns[0] as { target: string; n: number };
+  return {
+    code: 'canonical_pattern',
+    message: `${urls(held, 'declared page')} ${held === 1 ? 'names' : 'name'} a canonical shared by pages that are not copies of it (the largest: ${urls(top.n, 'page')} → ${top.target}). That is usually a template bug (a single-page app or a theme writing one canonical for every page), not pages to remove: fix the canonical tags so each page names itself, then crawl again.`,
+    count: held,
+    examples: patterns.map(
+      (p) =>
+        `${p.target} ← ${urls(p.n, 'page')}${p.examples.length > 0 ? ` (e.g. ${p.examples.slice(0, 2).join(', ')})` : ''}`,
+    ),
+  };
+}
+
 function pct(n: number): string {
   return `${Math.round(n * 1000) / 10}%`;
 }
