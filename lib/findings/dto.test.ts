@@ -93,28 +93,44 @@ describe('the target of a finding', () => {
     redirect_url: 'https://example.com/r',
     target_status: 404,
     canonical: 'https://example.com/c',
-    canonical_status: 301,
+    canonical_status: 200,
     variant_url: 'https://example.com/a/',
+    variant_status: 200,
   };
   const targetOf = (reasons: string[], more: Partial<FindingRow> = {}) =>
     toFindingDto(findingRow({ reason: reasons[0], reasons, ...facts, ...more }), null, undefined).target;
 
-  it('is the redirect target, the canonical or the variant, with their crawl status', () => {
-    expect(targetOf(['redirects'])).toEqual({ kind: 'redirect', url: 'https://example.com/r', status: 404 });
+  it('is the redirect target, the canonical or the variant, only when the crawl saw it answer 200', () => {
+    expect(targetOf(['redirects'])).toBeNull(); // it answers 404
+    expect(targetOf(['redirects'], { target_status: 200 })).toEqual({
+      kind: 'redirect',
+      url: 'https://example.com/r',
+      status: 200,
+    });
     expect(targetOf(['non_canonical'])).toEqual({
       kind: 'canonical',
       url: 'https://example.com/c',
-      status: 301,
+      status: 200,
     });
+    expect(targetOf(['non_canonical'], { canonical_status: 301 })).toBeNull();
+    expect(targetOf(['non_canonical'], { canonical_status: null })).toBeNull(); // never crawled
     expect(targetOf(['url_variant'])).toEqual({
       kind: 'variant',
       url: 'https://example.com/a/',
-      status: null,
+      status: 200,
     });
+    expect(targetOf(['url_variant'], { variant_status: 301 })).toBeNull();
+  });
+
+  it('names no target for a loop or a canonical pattern, whatever else applies', () => {
+    expect(targetOf(['canonical_conflict', 'redirects'], { target_status: 200 })).toBeNull();
+    expect(targetOf(['canonical_pattern', 'non_canonical'])).toBeNull();
   });
 
   it('follows the order of the reasons, skipping one that names no URL', () => {
     expect(targetOf(['http_404', 'non_canonical', 'redirects'])?.kind).toBe('canonical');
+    // A redirect to a 404 is skipped for the next reason that names a 200.
+    expect(targetOf(['redirects', 'non_canonical'])?.kind).toBe('canonical');
     expect(targetOf(['redirects', 'non_canonical'], { redirect_url: null })?.kind).toBe('canonical');
     expect(targetOf(['noindex', 'unreached_by_crawl', 'server_error'])).toBeNull();
     expect(targetOf(['non_canonical'], { canonical: null })).toBeNull();

@@ -27,11 +27,11 @@ import {
   analyzeSql,
   type ClassifyOptions,
   canonicalPatternsSql,
-  crawlMatchSql,
   countsInsertSql,
   crawledDuplicatesSql,
   crawledSql,
   crawledViewSql,
+  crawlMatchSql,
   declaredCanonicalsSql,
   declaredDuplicatesSql,
   declaredFindingsSql,
@@ -50,8 +50,15 @@ import {
   setNames,
   setRelationNames,
   undeclaredSql,
+  variantsReachedSql,
 } from './sql';
-import { type CrawlMatch, type FileReasonRow, isCrawlMismatch, type ReconcileFacts } from './summary';
+import {
+  CRAWL_MATCH_MIN,
+  type CrawlMatch,
+  type FileReasonRow,
+  isCrawlMismatch,
+  type ReconcileFacts,
+} from './summary';
 
 export interface ReconcileOptions extends ClassifyOptions {
   /** url_variant needs exact keys: with the lenient profile the loose key adds little and is skipped. */
@@ -418,14 +425,20 @@ export async function reconcileAudit(
       hosts: number;
       hosts_reached: number;
     };
+    // Declared keys crawled as they are: every crawled key but the undeclared ones.
+    const undeclared = (await pool().query(`SELECT count(*)::int AS n FROM ${n.u}`)).rows[0].n as number;
     const crawlMatch: CrawlMatch = {
       sections: reach.sections,
       sectionsReached: reach.sections_reached,
       hosts: reach.hosts,
       hostsReached: reach.hosts_reached,
+      declared: f.declared,
+      urlsReached: f.crawled - undeclared,
       crawled: f.crawled,
       mismatch: false,
     };
+    if (options.exact && crawlMatch.urlsReached < f.declared * CRAWL_MATCH_MIN)
+      crawlMatch.urlsReached += (await pool().query(variantsReachedSql(n))).rows[0].n as number;
     crawlMatch.mismatch = isCrawlMismatch(crawlMatch);
     const classify: ReconcileOptions = { ...options, crawlMismatch: crawlMatch.mismatch };
     // Declared findings have ids 1..total (see fileBasesSql); a split puts those below `mid` in the main

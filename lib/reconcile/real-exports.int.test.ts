@@ -81,7 +81,12 @@ describe('R1: ayrshirefencinggroup.com (www in the sitemap, www → apex redirec
         '/service/gates',
         '/service/sheds',
         '/service/garden-rooms',
-      ].map((p) => [`${W}${p}`, `${A}${p}`, ['redirect_canonical_conflict'], ['canonical_conflict', 'redirects']]),
+      ].map((p) => [
+        `${W}${p}`,
+        `${A}${p}`,
+        ['redirect_canonical_conflict'],
+        ['canonical_conflict', 'redirects'],
+      ]),
     );
     // 8 were crawled only on the apex host, whose page names a third URL (the .html one) as canonical.
     expect(

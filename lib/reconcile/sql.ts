@@ -177,6 +177,12 @@ SELECT count(*)::int AS sections,
        (SELECT count(*)::int FROM ${n.dh} WHERE host || '/' IN (SELECT section FROM ${n.sec})) AS hosts_reached
   FROM ${n.ds}`;
 
+/** Declared keys the crawl has only in another form (exact profile): reached, for crawlMatchSql's
+ * purpose. Read only when the exact matches alone are too few. */
+export const variantsReachedSql = (n: Sets) => `
+SELECT count(*)::int AS n FROM ${n.d} d
+ WHERE d.loose_key IN (SELECT loose_key FROM ${n.cl}) AND NOT EXISTS (SELECT 1 FROM ${n.c} c WHERE c.key = d.key)`;
+
 /** Canonical patterns (Sets.cp): only crawled pages canonicalised to a URL that is not a near-duplicate
  * of theirs are joined with the declared set, so the cost follows the canonicalised pages. */
 export const canonicalPatternsSql = (n: Sets) => `
@@ -282,9 +288,10 @@ SELECT $1, b.id, CASE WHEN b.reasons[1] IN (${HELD_REASONS.map((r) => `'${r}'`).
            CASE
              WHEN a.ckey IS NULL THEN ARRAY[CASE
                WHEN $2 AND a.variant_url IS NOT NULL THEN 'url_variant'
+               ${options.crawlMismatch ? `WHEN true THEN 'crawl_mismatch'` : ''}
                WHEN $3::timestamptz IS NOT NULL AND a.lastmod > $3::timestamptz THEN 'newer_than_crawl'
                WHEN a.section NOT IN (SELECT section FROM ${n.sec}) THEN 'section_not_crawled'
-               ELSE '${options.crawlMismatch ? 'crawl_mismatch' : 'unreached_by_crawl'}' END]
+               ELSE 'unreached_by_crawl' END]
              ELSE array_remove(ARRAY[
                CASE WHEN a.blocked_by_robots THEN 'blocked_by_robots' END,
                CASE WHEN NOT a.blocked_by_robots AND coalesce(a.status, 0) = 0 THEN 'no_response' END,
@@ -352,7 +359,14 @@ SELECT $1, b.id, CASE WHEN b.reasons[1] IN (${HELD_REASONS.map((r) => `'${r}'`).
  * a 200 that is not an HTML page (an image, a script: the content type of a redirect or an error says
  * nothing), canonicalised elsewhere, then noindex (an explicit one, or "not indexable" that nothing before
  * explains). */
-export const ADD_EXCLUSIONS = ['otherHost', 'blocked', 'non200', 'nonHtml', 'canonicalised', 'noindex'] as const;
+export const ADD_EXCLUSIONS = [
+  'otherHost',
+  'blocked',
+  'non200',
+  'nonHtml',
+  'canonicalised',
+  'noindex',
+] as const;
 
 /** Add findings — crawled 200 HTML pages, indexable, self- or un-canonicalised, not declared — and, from
  * the same scan, what the rule left out among undeclared pages, by ADD_EXCLUSIONS. $1 audit. */

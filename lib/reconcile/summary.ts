@@ -19,37 +19,50 @@ export interface Warning {
 
 export const PRUNE_SHARE_LIMIT = 0.2;
 
-/** Under this share of the declared sections reached, the crawl does not match the sitemap. */
+/** Under this share of the declared sections (or URLs) reached, the crawl does not match the sitemap. */
 export const CRAWL_MATCH_MIN = 0.2;
 
-/** How much of what the sitemap declares the crawl reached: sections (host + first directory) and hosts. */
+/** How much of what the sitemap declares the crawl reached: sections (host + first directory), hosts and
+ * URLs (as declared, or in another form of the same URL). */
 export interface CrawlMatch {
   sections: number;
   sectionsReached: number;
   hosts: number;
   hostsReached: number;
+  declared: number;
+  urlsReached: number;
   crawled: number;
   mismatch: boolean;
 }
 
-/** A crawl that reached under 20 % of the declared sections, or none of the declared hosts, is of another
- * site or another version of it (a crawl of the old site beside the rebuilt site's sitemap): what it did
- * not reach says nothing about the sitemap. An empty crawl or sitemap is not judged here. */
+/** A crawl that reached none of the declared hosts, or under 20 % of the declared sections, is of another
+ * site or of another version of it (a crawl of the old site beside the rebuilt site's sitemap); one that
+ * reached under 20 % of the declared URLs (a rebuilt site whose pages are all at the top level, or a crawl
+ * stopped early) cannot back up pruning the rest either. What such a crawl did not reach says nothing
+ * about the sitemap. An empty crawl or sitemap is not judged here. */
 export function isCrawlMismatch(m: Omit<CrawlMatch, 'mismatch'>): boolean {
-  if (m.crawled === 0 || m.sections === 0) return false;
-  return m.hostsReached === 0 || m.sectionsReached / m.sections < CRAWL_MATCH_MIN;
+  if (m.crawled === 0 || m.sections === 0 || m.declared === 0) return false;
+  return (
+    m.hostsReached === 0 ||
+    m.sectionsReached / m.sections < CRAWL_MATCH_MIN ||
+    m.urlsReached / m.declared < CRAWL_MATCH_MIN
+  );
 }
 
 /** The prominent warning of a crawl that does not match the sitemap, with what it held. */
 export function crawlMismatchWarning(m: CrawlMatch, held: number): Warning | null {
   if (!m.mismatch) return null;
+  const share = (part: number, whole: number, noun: string) =>
+    `${part.toLocaleString('en-US')} of the sitemap's ${urls(whole, noun)} (${pct(part / whole)}, under ${pct(CRAWL_MATCH_MIN)})`;
   const reached =
     m.hostsReached === 0
       ? `none of the sitemap's ${urls(m.hosts, 'host')}`
-      : `${m.sectionsReached.toLocaleString('en-US')} of the sitemap's ${urls(m.sections, 'section')} (${pct(m.sectionsReached / m.sections)}, under ${pct(CRAWL_MATCH_MIN)})`;
+      : m.sectionsReached / m.sections < CRAWL_MATCH_MIN
+        ? share(m.sectionsReached, m.sections, 'section')
+        : share(m.urlsReached, m.declared, 'URL');
   return {
     code: 'crawl_mismatch',
-    message: `The crawl does not match the sitemap: it reached ${reached}. Is it a crawl of another site, or of an older version of this one? ${
+    message: `The crawl does not match the sitemap: it reached ${reached}. Is it a crawl of another site, of an older version of this one, or one stopped early? ${
       held > 0
         ? `The ${urls(held, 'declared URL')} it never reached ${held === 1 ? 'is' : 'are'} held, not pruned.`
         : 'Nothing it did not reach is pruned.'
