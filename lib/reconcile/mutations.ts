@@ -50,15 +50,8 @@ import {
   setNames,
   setRelationNames,
   undeclaredSql,
-  variantsReachedSql,
 } from './sql';
-import {
-  CRAWL_MATCH_MIN,
-  type CrawlMatch,
-  type FileReasonRow,
-  isCrawlMismatch,
-  type ReconcileFacts,
-} from './summary';
+import { type CrawlMatch, type FileReasonRow, isCrawlMismatch, type ReconcileFacts } from './summary';
 
 export interface ReconcileOptions extends ClassifyOptions {
   /** url_variant needs exact keys: with the lenient profile the loose key adds little and is skipped. */
@@ -437,8 +430,6 @@ export async function reconcileAudit(
       crawled: f.crawled,
       mismatch: false,
     };
-    if (options.exact && crawlMatch.urlsReached < f.declared * CRAWL_MATCH_MIN)
-      crawlMatch.urlsReached += (await pool().query(variantsReachedSql(n))).rows[0].n as number;
     crawlMatch.mismatch = isCrawlMismatch(crawlMatch);
     const classify: ReconcileOptions = { ...options, crawlMismatch: crawlMatch.mismatch };
     // Declared findings have ids 1..total (see fileBasesSql); a split puts those below `mid` in the main

@@ -177,12 +177,6 @@ SELECT count(*)::int AS sections,
        (SELECT count(*)::int FROM ${n.dh} WHERE host || '/' IN (SELECT section FROM ${n.sec})) AS hosts_reached
   FROM ${n.ds}`;
 
-/** Declared keys the crawl has only in another form (exact profile): reached, for crawlMatchSql's
- * purpose. Read only when the exact matches alone are too few. */
-export const variantsReachedSql = (n: Sets) => `
-SELECT count(*)::int AS n FROM ${n.d} d
- WHERE d.loose_key IN (SELECT loose_key FROM ${n.cl}) AND NOT EXISTS (SELECT 1 FROM ${n.c} c WHERE c.key = d.key)`;
-
 /** Canonical patterns (Sets.cp): only crawled pages canonicalised to a URL that is not a near-duplicate
  * of theirs are joined with the declared set, so the cost follows the canonicalised pages. */
 export const canonicalPatternsSql = (n: Sets) => `
@@ -287,8 +281,8 @@ SELECT $1, b.id, CASE WHEN b.reasons[1] IN (${HELD_REASONS.map((r) => `'${r}'`).
     SELECT a.*,
            CASE
              WHEN a.ckey IS NULL THEN ARRAY[CASE
-               WHEN $2 AND a.variant_url IS NOT NULL THEN 'url_variant'
                ${options.crawlMismatch ? `WHEN true THEN 'crawl_mismatch'` : ''}
+               WHEN $2 AND a.variant_url IS NOT NULL THEN 'url_variant'
                WHEN $3::timestamptz IS NOT NULL AND a.lastmod > $3::timestamptz THEN 'newer_than_crawl'
                WHEN a.section NOT IN (SELECT section FROM ${n.sec}) THEN 'section_not_crawled'
                ELSE 'unreached_by_crawl' END]

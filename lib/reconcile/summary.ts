@@ -23,7 +23,8 @@ export const PRUNE_SHARE_LIMIT = 0.2;
 export const CRAWL_MATCH_MIN = 0.2;
 
 /** How much of what the sitemap declares the crawl reached: sections (host + first directory), hosts and
- * URLs (as declared, or in another form of the same URL). */
+ * URLs as declared (another form of a URL, www or not, https or not, is no proof the declared one
+ * exists: a crawl that found most URLs only so did not crawl the site the sitemap lists either). */
 export interface CrawlMatch {
   sections: number;
   sectionsReached: number;
