@@ -25,7 +25,7 @@ export function changesSql(decision: string, onlyPending: boolean): string {
 export function heldBulkApprovalMessage(n: number): string {
   const rows = n === 1 ? '1 held row' : `${n.toLocaleString('en-US')} held rows`;
   return (
-    `This approval would include ${rows}. Held rows are not safe to judge yet, so they are never approved ` +
+    `${n === 0 ? 'This approval is over the held list.' : `This approval would include ${rows}.`} Held rows are not safe to judge yet, so they are never approved ` +
     'in bulk: open each one, check it, and approve it on its own. Nothing was approved.'
   );
 }

@@ -115,6 +115,7 @@ async function refuseHeldInBulk(
   whereParams: unknown[],
   onlyPending: boolean,
   picked: number | null,
+  heldList: boolean,
 ): Promise<void> {
   if (picked === 1) return;
   const { rows } = await pool().query<{ n: number }>(
@@ -123,7 +124,9 @@ async function refuseHeldInBulk(
     [...whereParams, 'approved'],
   );
   const n = rows[0]?.n ?? 0;
-  if (n > 0) throw new AppError('conflict', heldBulkApprovalMessage(n));
+  // A filter over the held list is refused even when no row matches yet: what it would approve tomorrow
+  // (after a spot-check, say) is still held.
+  if (n > 0 || heldList) throw new AppError('conflict', heldBulkApprovalMessage(n));
 }
 
 export async function decide(
@@ -140,7 +143,14 @@ export async function decide(
         }
       : { ...filterSql(auditId, target.filter), onlyPending: !target.override };
   if (change.decision === 'approved') {
-    await refuseHeldInBulk(sql, params, onlyPending, 'ids' in target ? target.ids.length : null);
+    const picked = 'ids' in target ? target.ids.length : null;
+    await refuseHeldInBulk(
+      sql,
+      params,
+      onlyPending,
+      picked,
+      'filter' in target && target.filter.list === 'held',
+    );
     await refuseUnconfirmed(auditId, sql, params, onlyPending);
   }
   return apply(auditId, sql, params, change, onlyPending);
