@@ -1,6 +1,7 @@
 // What a finding's reason points to — the redirect target, the canonical or the crawled variant — defined
 // once: the API's `target` (targetOf) and the export's replace_with / target_status columns (targetSql,
-// computed by Postgres) both follow TARGETS.
+// computed by Postgres) both follow TARGETS. The target is shown whatever it answers ("redirects to a
+// 404" is worth knowing); it is offered as a replacement (replace_with) only when it answers 200.
 import type { FindingTarget } from './schema';
 import type { FindingRow } from './types';
 
@@ -17,7 +18,7 @@ interface TargetRule {
   reason: 'redirects' | 'non_canonical' | 'url_variant';
   kind: FindingTarget['kind'];
   url: Column;
-  /** The target's own crawl status: a target is named only when the crawl saw it answer 200. */
+  /** The target's own crawl status. */
   status: Column;
 }
 
@@ -28,22 +29,38 @@ export const TARGETS: readonly TargetRule[] = [
 ];
 
 /** Reasons that say no URL of the row's is a safe replacement: its redirects and canonicals loop or chain,
- * or its canonical is a template's pattern (the canonical is the bug, not the page to declare). */
-const NO_TARGET = ['canonical_conflict', 'canonical_pattern'] as const;
+ * or its canonical is a template's pattern (the canonical is the bug, not the URL to declare). */
+export const NO_REPLACEMENT = ['canonical_conflict', 'canonical_pattern'] as const;
 
-/** The target of the first of the row's reasons (in reasons order) that points to a known URL the crawl
- * saw answer 200; else null. A target that redirects, fails or was not crawled is no replacement: it is
- * never offered (the evidence still names it). */
+/** The target of the first of the row's reasons (in reasons order) that points to a known URL; else null. */
 export function targetOf(row: FindingRow): FindingTarget | null {
-  const reasons = row.reasons ?? [row.reason];
-  if (NO_TARGET.some((r) => reasons.includes(r))) return null;
-  for (const reason of reasons) {
+  for (const reason of row.reasons ?? [row.reason]) {
     const rule = TARGETS.find((t) => t.reason === reason);
     const url = rule ? row[rule.url] : null;
-    if (!rule || typeof url !== 'string' || url === '' || row[rule.status] !== 200) continue;
-    return { kind: rule.kind, url, status: 200 };
+    if (!rule || typeof url !== 'string' || url === '') continue;
+    const status = row[rule.status];
+    return { kind: rule.kind, url, status: typeof status === 'number' ? status : null };
   }
   return null;
+}
+
+/** The replacement the exports offer (replace_with): the target, only when the crawl saw it answer 200
+ * and the row is not a loop or a pattern; a target that redirects, fails or was not crawled is never one.
+ * The same rule as replaceWithSql. */
+export function replacementOf(finding: {
+  reasons: readonly string[];
+  target: FindingTarget | null;
+}): string | null {
+  const { target } = finding;
+  if (!target || target.status !== 200) return null;
+  return NO_REPLACEMENT.some((r) => finding.reasons.includes(r)) ? null : target.url;
+}
+
+/** replacementOf over `findings f` and targetSql's `t`: the SQL of the target's URL when it is offered. */
+export function replaceWithSql(url: (column: string) => string = (c) => c): string {
+  const reasons = 'coalesce(f.reasons, ARRAY[f.reason])';
+  const none = `ARRAY[${NO_REPLACEMENT.map((r) => `'${r}'`).join(', ')}]`;
+  return `CASE WHEN t.status = 200 AND NOT ${reasons} && ${none} THEN ${url('t.url')} END`;
 }
 
 /**
@@ -54,11 +71,8 @@ export function targetOf(row: FindingRow): FindingTarget | null {
  */
 export function targetSql(): string {
   const reasons = 'coalesce(f.reasons, ARRAY[f.reason])';
-  const noTarget = `ARRAY[${NO_TARGET.map((r) => `'${r}'`).join(', ')}]`;
   const places = TARGETS.map(
-    (t, i) =>
-      `CASE WHEN f.${t.url} <> '' AND f.${t.status} = 200 AND NOT ${reasons} && ${noTarget}
-            THEN array_position(${reasons}, '${t.reason}') END AS p${i}`,
+    (t, i) => `CASE WHEN f.${t.url} <> '' THEN array_position(${reasons}, '${t.reason}') END AS p${i}`,
   );
   // Rule i applies when it has a place and every other rule with a place comes after it.
   const first = (i: number) =>
