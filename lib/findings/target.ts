@@ -52,7 +52,7 @@ export function replacementOf(finding: {
   target: FindingTarget | null;
 }): string | null {
   const { target } = finding;
-  if (!target || target.status !== 200) return null;
+  if (target?.status !== 200) return null;
   return NO_REPLACEMENT.some((r) => finding.reasons.includes(r)) ? null : target.url;
 }
 
