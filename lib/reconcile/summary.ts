@@ -54,16 +54,18 @@ export function isCrawlMismatch(m: Omit<CrawlMatch, 'mismatch'>): boolean {
 export function crawlMismatchWarning(m: CrawlMatch, held: number): Warning | null {
   if (!m.mismatch) return null;
   const share = (part: number, whole: number, noun: string) =>
-    `${part.toLocaleString('en-US')} of the sitemap's ${urls(whole, noun)} (${pct(part / whole)}, under ${pct(CRAWL_MATCH_MIN)})`;
+    `reached ${part.toLocaleString('en-US')} of the sitemap's ${urls(whole, noun)} (${pct(part / whole)}, under ${pct(CRAWL_MATCH_MIN)})`;
   const reached =
     m.hostsReached === 0
-      ? `none of the sitemap's ${urls(m.hosts, 'host')}`
+      ? m.hosts === 1
+        ? "never reached the sitemap's host"
+        : `reached none of the sitemap's ${m.hosts.toLocaleString('en-US')} hosts`
       : m.sectionsReached / m.sections < CRAWL_MATCH_MIN
         ? share(m.sectionsReached, m.sections, 'section')
         : share(m.urlsReached, m.declared, 'URL');
   return {
     code: 'crawl_mismatch',
-    message: `The crawl does not match the sitemap: it reached ${reached}. Is it a crawl of another site, of an older version of this one, or one stopped early? ${
+    message: `The crawl ${reached}: is it a crawl of another site, of an older version of this one, or one stopped early? ${
       held > 0
         ? `The ${urls(held, 'declared URL')} it never reached ${held === 1 ? 'is' : 'are'} held, not pruned.`
         : 'Nothing it did not reach is pruned.'
