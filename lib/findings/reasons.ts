@@ -68,7 +68,7 @@ const REASONS: Record<NamedReason, ReasonInfo> = {
   crawl_mismatch: {
     label: 'Crawl does not match',
     definition:
-      'Not reached by a crawl that does not match the sitemap (it reached under 20 % of its sections, or none of its hosts): a crawl of another site, or of an older version of this one, says nothing about this URL.',
+      'Not reached by a crawl that does not match the sitemap (none of its hosts, under 20 % of its sections, or mostly other URLs and under 20 % of its own): a crawl of another site, or of an older version of this one, says nothing about this URL.',
     fix: 'Crawl the site the sitemap describes, as it is now, and reconcile again; do not prune on this crawl.',
   },
   canonical_conflict: {

@@ -428,6 +428,7 @@ export async function reconcileAudit(
       declared: f.declared,
       urlsReached: f.crawled - undeclared,
       crawled: f.crawled,
+      undeclared,
       mismatch: false,
     };
     crawlMatch.mismatch = isCrawlMismatch(crawlMatch);

@@ -58,6 +58,7 @@ describe('signalWarnings', () => {
 
 describe('isCrawlMismatch', () => {
   const matched = {
+    undeclared: 30,
     sections: 10,
     sectionsReached: 10,
     hosts: 1,
@@ -70,7 +71,9 @@ describe('isCrawlMismatch', () => {
     expect(isCrawlMismatch(matched)).toBe(false);
     expect(isCrawlMismatch({ ...matched, sectionsReached: 1 })).toBe(true); // 10 %
     expect(isCrawlMismatch({ ...matched, sectionsReached: 2 })).toBe(false); // 20 % is not under
+    // Under 20 % of the URLs: a mismatch when the crawl is mostly of other URLs, not when it is small.
     expect(isCrawlMismatch({ ...matched, urlsReached: 19 })).toBe(true);
+    expect(isCrawlMismatch({ ...matched, urlsReached: 19, undeclared: 2, crawled: 21 })).toBe(false);
     expect(isCrawlMismatch({ ...matched, hostsReached: 0 })).toBe(true);
   });
 
@@ -82,6 +85,7 @@ describe('isCrawlMismatch', () => {
 
 describe('crawlMismatchWarning and canonicalPatternWarning', () => {
   const m = {
+    undeclared: 5,
     sections: 4,
     sectionsReached: 0,
     hosts: 2,

@@ -33,20 +33,23 @@ export interface CrawlMatch {
   declared: number;
   urlsReached: number;
   crawled: number;
+  /** Crawled keys the sitemap does not declare. */
+  undeclared: number;
   mismatch: boolean;
 }
 
 /** A crawl that reached none of the declared hosts, or under 20 % of the declared sections, is of another
- * site or of another version of it (a crawl of the old site beside the rebuilt site's sitemap); one that
- * reached under 20 % of the declared URLs (a rebuilt site whose pages are all at the top level, or a crawl
- * stopped early) cannot back up pruning the rest either. What such a crawl did not reach says nothing
- * about the sitemap. An empty crawl or sitemap is not judged here. */
+ * site or of another version of it (a crawl of the old site beside the rebuilt site's sitemap). So is one
+ * mostly of URLs the sitemap does not list that reached under 20 % of those it does (a rebuilt site whose
+ * pages are all at the top level, where sections cannot tell). What such a crawl did not reach says
+ * nothing about the sitemap. A small crawl of the sitemap's own URLs is not a mismatch (section_not_crawled
+ * and prune_share_high speak for it), and an empty crawl or sitemap is not judged here. */
 export function isCrawlMismatch(m: Omit<CrawlMatch, 'mismatch'>): boolean {
   if (m.crawled === 0 || m.sections === 0 || m.declared === 0) return false;
   return (
     m.hostsReached === 0 ||
     m.sectionsReached / m.sections < CRAWL_MATCH_MIN ||
-    m.urlsReached / m.declared < CRAWL_MATCH_MIN
+    (m.urlsReached / m.declared < CRAWL_MATCH_MIN && m.undeclared > m.urlsReached)
   );
 }
 
