@@ -74,6 +74,17 @@ describe('isCrawlMismatch', () => {
     // Under 20 % of the URLs: a mismatch when the crawl is mostly of other URLs, not when it is small.
     expect(isCrawlMismatch({ ...matched, urlsReached: 19 })).toBe(true);
     expect(isCrawlMismatch({ ...matched, urlsReached: 19, undeclared: 2, crawled: 21 })).toBe(false);
+    // A handful of URLs on either side is no share to judge by.
+    const tiny = {
+      ...matched,
+      declared: 3,
+      urlsReached: 0,
+      undeclared: 1,
+      crawled: 1,
+      sections: 1,
+      sectionsReached: 1,
+    };
+    expect(isCrawlMismatch(tiny)).toBe(false);
     expect(isCrawlMismatch({ ...matched, hostsReached: 0 })).toBe(true);
   });
 

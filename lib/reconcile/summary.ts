@@ -43,15 +43,22 @@ export interface CrawlMatch {
  * mostly of URLs the sitemap does not list that reached under 20 % of those it does (a rebuilt site whose
  * pages are all at the top level, where sections cannot tell). What such a crawl did not reach says
  * nothing about the sitemap. A small crawl of the sitemap's own URLs is not a mismatch (section_not_crawled
- * and prune_share_high speak for it), and an empty crawl or sitemap is not judged here. */
+ * and prune_share_high speak for it), nor are a handful of URLs, and an empty crawl or sitemap is not
+ * judged here. */
 export function isCrawlMismatch(m: Omit<CrawlMatch, 'mismatch'>): boolean {
   if (m.crawled === 0 || m.sections === 0 || m.declared === 0) return false;
   return (
     m.hostsReached === 0 ||
     m.sectionsReached / m.sections < CRAWL_MATCH_MIN ||
-    (m.urlsReached / m.declared < CRAWL_MATCH_MIN && m.undeclared > m.urlsReached)
+    (m.urlsReached / m.declared < CRAWL_MATCH_MIN &&
+      m.undeclared > m.urlsReached &&
+      Math.min(m.declared, m.undeclared) >= URL_SHARE_MIN_URLS)
   );
 }
+
+/** A share of URLs says something only over this many URLs on each side (3 declared URLs beside a 1-page
+ * crawl is a test, not a site). */
+export const URL_SHARE_MIN_URLS = 10;
 
 /** The prominent warning of a crawl that does not match the sitemap, with what it held. */
 export function crawlMismatchWarning(m: CrawlMatch, held: number): Warning | null {
