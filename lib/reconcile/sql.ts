@@ -15,9 +15,8 @@ const section = (key: string) =>
 const loosePath = (key: string) =>
   `regexp_replace(regexp_replace(split_part(split_part(${key}, '#', 1), '?', 1), '^[a-z][a-z0-9+.-]*://(www\\.)?', ''), '(/index\\.html?)?/*$', '')`;
 
-/** A crawled host that is one the sitemap declares, or its www / non-www twin (the same site). */
-const declaredHost = (h: string, n: Sets) =>
-  `(${h} IN (SELECT host FROM ${n.dh}) OR (CASE WHEN ${h} LIKE 'www.%' THEN substr(${h}, 5) ELSE 'www.' || ${h} END) IN (SELECT host FROM ${n.dh}))`;
+/** A crawled host that is one the sitemap declares, or its www / non-www twin (Sets.dh holds both). */
+const declaredHost = (h: string, n: Sets) => `(${h} IN (SELECT host FROM ${n.dh}))`;
 
 /** Whether a crawled row is an HTML page: its content type says so, or it says nothing (Screaming Frog
  * leaves it empty for some images) and the URL's path does not name a resource file. Images, CSS, scripts and PDFs are resources, never pages to add. */
@@ -62,7 +61,7 @@ export interface Sets {
   cdk: string;
   /** Sections the sitemap declares URLs in (host + first directory, as `sec`). */
   ds: string;
-  /** Hosts the sitemap declares URLs on. */
+  /** Hosts the sitemap declares URLs on (`declared`), and their www / non-www twins (the same site). */
   dh: string;
   /** Canonical patterns: canonicals shared by declared pages that are not near-duplicates of them (5 or
    * more, or any number when the canonical is a home page), with the count and three of the pages. */
@@ -167,27 +166,38 @@ export const declaredSectionsSql = (n: Sets) => `
 CREATE UNLOGGED TABLE ${n.ds} AS SELECT DISTINCT ${section('key')} AS section FROM ${n.d}`;
 
 export const declaredHostsSql = (n: Sets) => `
-CREATE UNLOGGED TABLE ${n.dh} AS SELECT DISTINCT split_part(section, '/', 1) AS host FROM ${n.ds}`;
+CREATE UNLOGGED TABLE ${n.dh} AS
+SELECT h AS host, true AS declared FROM (SELECT DISTINCT split_part(section, '/', 1) AS h FROM ${n.ds}) s
+UNION
+SELECT CASE WHEN h LIKE 'www.%' THEN substr(h, 5) ELSE 'www.' || h END, false
+  FROM (SELECT DISTINCT split_part(section, '/', 1) AS h FROM ${n.ds}) s`;
 
 /** How many of the declared sections and hosts the crawl reached (sec holds every crawled host's root). */
 export const crawlMatchSql = (n: Sets) => `
 SELECT count(*)::int AS sections,
        count(*) FILTER (WHERE section IN (SELECT section FROM ${n.sec}))::int AS sections_reached,
-       (SELECT count(*)::int FROM ${n.dh}) AS hosts,
-       (SELECT count(*)::int FROM ${n.dh} WHERE host || '/' IN (SELECT section FROM ${n.sec})) AS hosts_reached
+       (SELECT count(*)::int FROM ${n.dh} WHERE declared) AS hosts,
+       (SELECT count(*)::int FROM ${n.dh} WHERE declared AND host || '/' IN (SELECT section FROM ${n.sec})) AS hosts_reached
   FROM ${n.ds}`;
 
-/** Canonical patterns (Sets.cp): only crawled pages canonicalised to a URL that is not a near-duplicate
- * of theirs are joined with the declared set, so the cost follows the canonicalised pages. */
-export const canonicalPatternsSql = (n: Sets) => `
+/** Canonical patterns (Sets.cp). A pattern of declared pages is one of crawled pages first: targets are
+ * narrowed on the crawl alone (a small set), and only their pages are looked up in the declared set —
+ * when none is left, the join ends before reading it (joining every canonicalised page with the declared
+ * set cost 0.7 s of 200,000). */
+export const canonicalPatternsSql = (n: Sets) => {
+  const isPattern = `count(*) >= ${CANONICAL_PATTERN_MIN} OR strpos(${loosePath('target')}, '/') = 0`;
+  return `
 CREATE UNLOGGED TABLE ${n.cp} AS
-SELECT target, count(*)::int AS n, (array_agg(loc ORDER BY key))[1:3] AS examples
-  FROM (SELECT c.canonical_key AS target, d.loc, d.key
-          FROM ${n.c} c JOIN ${n.d} d ON d.key = c.key
-         WHERE c.canonical_key IS NOT NULL AND c.canonical_key <> c.key AND c.status BETWEEN 200 AND 299
-           AND NOT c.blocked_by_robots AND ${loosePath('c.canonical_key')} <> ${loosePath('c.key')}) x
- GROUP BY target
-HAVING count(*) >= ${CANONICAL_PATTERN_MIN} OR strpos(${loosePath('target')}, '/') = 0`;
+WITH x AS MATERIALIZED (
+  SELECT key, canonical_key AS target FROM ${n.c}
+   WHERE canonical_key IS NOT NULL AND canonical_key <> key AND status BETWEEN 200 AND 299 AND NOT blocked_by_robots
+     AND ${loosePath('canonical_key')} <> ${loosePath('key')}),
+t AS MATERIALIZED (SELECT target FROM x GROUP BY target HAVING ${isPattern})
+SELECT x.target, count(*)::int AS n, (array_agg(d.loc ORDER BY d.key))[1:3] AS examples
+  FROM x JOIN t ON t.target = x.target JOIN ${n.d} d ON d.key = x.key
+ GROUP BY x.target
+HAVING ${isPattern.replaceAll('target', 'x.target')}`;
+};
 
 /** Declared pages sharing one canonical that make it a pattern (any number when it is a home page). */
 export const CANONICAL_PATTERN_MIN = 5;
