@@ -240,6 +240,7 @@ test('a crawl of another site: "Succeeded with warnings" in the list, the warnin
   await expect(page.getByTestId('sanity-warnings').locator('[data-code="crawl_mismatch"]')).toHaveCount(0);
   await expect(page.getByTestId('add-excluded-otherHost')).toHaveAttribute('data-value', '525');
   await expect(page.getByTestId('add-excluded-hosts')).toContainText('kerkarmedia.com');
+  await page.getByTestId('add-excluded').screenshot({ path: path.join(shots, 'audit-other-hosts-1440.png') });
   await page.screenshot({ path: path.join(shots, 'audit-crawl-mismatch-1440.png') });
   await page.setViewportSize({ width: 390, height: 844 });
   await expect(warning).toBeVisible();
