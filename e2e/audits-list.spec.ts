@@ -1,9 +1,12 @@
 // End to end: the audits list as a reviewer uses it — each audit's findings and reviewed share, the status
 // filter and the name search (both in the URL, the search taking % and _ literally), Previous / Next over
 // pages of 25, the empty state of a search matching nothing and its Clear filters, live progress of a
-// running audit; screenshots at 390 and 1440 px, with no sideways scroll at 390.
+// running audit, and an audit whose crawl does not match its sitemap ("Succeeded with warnings"); screenshots
+// at 390 and 1440 px, with no sideways scroll at 390.
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { type APIRequestContext, expect, type Page, test } from '@playwright/test';
+import { fixturePath } from '@/lib/test-support/fixtures';
 import { expectNoSidewaysScroll, shots } from './spot-site';
 
 const fixtureOrigin = `http://127.0.0.1:${process.env.FIXTURE_PORT ?? 3218}`;
@@ -197,4 +200,50 @@ test('a running audit shows the phase and what it has counted', async ({ page })
   } finally {
     await request.post(`/api/v1/audits/${id}/cancel`, { headers: { origin } });
   }
+});
+
+test('a crawl of another site: "Succeeded with warnings" in the list, the warning on top of the audit', async ({
+  page,
+}) => {
+  // Real files of two sites: dhmguide.com's sitemap (kavanaghpatrick/dhm-guide-website) and kerkarmedia.com's
+  // Screaming Frog crawl (uday301/audits-KM). Its own name, outside the token, so no count above changes.
+  const name = `Mismatch ${Date.now().toString(36)}`;
+  const file = (relative: string, mimeType: string) => ({
+    name: path.basename(relative),
+    mimeType,
+    buffer: readFileSync(fixturePath(relative)),
+  });
+  const created = await page.request.post('/api/v1/audits', {
+    headers: { origin },
+    multipart: {
+      name,
+      sitemap: file('xml/recon-dhmguide-sitemap.xml', 'application/xml'),
+      crawl: file('crawl-exports/sf-internal_all-kerkarmedia.com.csv', 'text/csv'),
+    },
+  });
+  expect(created.status()).toBe(202);
+  await expect
+    .poll(async () => (await listed(page.request, name)).items[0]?.status, { timeout: 60_000 })
+    .toBe('succeeded');
+  await page.goto(`/?q=${encodeURIComponent(name)}`);
+  const row = rows(page).filter({ hasText: name });
+  await expect(row.locator('.badge')).toHaveText('Succeeded with warnings');
+  await expect(row.getByTestId('list-prune')).toHaveAttribute('data-value', '0');
+  await expect(row.getByTestId('list-held')).toHaveAttribute('data-value', '177');
+  await row.getByRole('link', { name }).click();
+  await expect(page.getByTestId('audit-status')).toHaveText('Succeeded with warnings');
+  const warning = page.getByTestId('prominent-warning');
+  await expect(warning).toHaveAttribute('data-code', 'crawl_mismatch');
+  await expect(warning).toContainText('The crawl does not match the sitemap');
+  await expect(warning).toContainText("The crawl never reached the sitemap's host");
+  // Shown once: not repeated among the summary's warnings.
+  await expect(page.getByTestId('sanity-warnings').locator('[data-code="crawl_mismatch"]')).toHaveCount(0);
+  await expect(page.getByTestId('add-excluded-otherHost')).toHaveAttribute('data-value', '525');
+  await expect(page.getByTestId('add-excluded-hosts')).toContainText('kerkarmedia.com');
+  await page.getByTestId('add-excluded').screenshot({ path: path.join(shots, 'audit-other-hosts-1440.png') });
+  await page.screenshot({ path: path.join(shots, 'audit-crawl-mismatch-1440.png') });
+  await page.setViewportSize({ width: 390, height: 844 });
+  await expect(warning).toBeVisible();
+  await expectNoSidewaysScroll(page, 'audit page with a crawl mismatch');
+  await page.screenshot({ path: path.join(shots, 'audit-crawl-mismatch-390.png') });
 });

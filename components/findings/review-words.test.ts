@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { emptyListMessage, firstNonEmptyList } from './review-words';
 
-const none = { blocked: 0, non200: 0, nonHtml: 0, canonicalised: 0, noindex: 0 };
+const none = { otherHost: 0, blocked: 0, non200: 0, nonHtml: 0, canonicalised: 0, noindex: 0 };
 
 function counts(prune: number, held: number, add: number, addExcluded = none) {
   const list = (total: number) => ({ total, byReason: {} });

@@ -6,6 +6,7 @@ import type { ReactNode } from 'react';
 import { ReasonsPerFileChart } from '@/components/charts/reasons-per-file-chart';
 import { ReasonsPerListChart } from '@/components/charts/reasons-per-list-chart';
 import { Alert } from '@/components/ui/alert';
+import { BreakableUrl } from '@/components/ui/breakable-url';
 import { formatCount } from '@/lib/audits/format';
 import type { AuditIssue } from '@/lib/audits/schema';
 import {
@@ -16,7 +17,7 @@ import {
 } from '@/lib/findings/chart-data';
 import { LIST_HINTS, listLabel, reasonLabel, sanityWarningTitle } from '@/lib/findings/format';
 import { EXCLUDED_INFO, signalInfo } from '@/lib/findings/reasons';
-import type { FindingList, FindingsOverview, TAddExcluded } from '@/lib/findings/schema';
+import type { FindingList, FindingsOverview, TAddExcluded, TOtherHost } from '@/lib/findings/schema';
 import { isSignalWarning, warningMessage } from './warning-words';
 
 /** Renders a list or reason label, e.g. as a link to that part of the list; plain text by default. */
@@ -135,6 +136,7 @@ export function WarningAlerts({
 
 /** The rule's order: the first bucket that applies is the one a page is counted in. */
 const EXCLUDED_ORDER: readonly (keyof TAddExcluded)[] = [
+  'otherHost',
   'blocked',
   'non200',
   'nonHtml',
@@ -143,7 +145,14 @@ const EXCLUDED_ORDER: readonly (keyof TAddExcluded)[] = [
 ];
 
 /** Crawled pages no sitemap declares that the Add list leaves out, in all five buckets, each explained. */
-export function AddExcluded({ excluded }: { excluded: TAddExcluded }) {
+export function AddExcluded({
+  excluded,
+  otherHosts = [],
+}: {
+  excluded: TAddExcluded;
+  /** The hosts behind `otherHost`, most pages first, each with one URL. */
+  otherHosts?: readonly TOtherHost[];
+}) {
   const total = EXCLUDED_ORDER.reduce((sum, bucket) => sum + excluded[bucket], 0);
   return (
     <section className="not-added" data-testid="add-excluded" aria-labelledby="not-added-heading">
@@ -170,6 +179,16 @@ export function AddExcluded({ excluded }: { excluded: TAddExcluded }) {
               </dt>
               <dd>
                 {info.definition} <span className="muted">{info.fix}</span>
+                {bucket === 'otherHost' && otherHosts.length > 0 ? (
+                  <ul className="not-added__hosts" data-testid="add-excluded-hosts">
+                    {otherHosts.map((h) => (
+                      <li key={h.host}>
+                        <BreakableUrl url={h.host} />: {formatCount(h.n)} {h.n === 1 ? 'page' : 'pages'}, e.g.{' '}
+                        <BreakableUrl url={h.example} />
+                      </li>
+                    ))}
+                  </ul>
+                ) : null}
               </dd>
             </div>
           );

@@ -17,6 +17,7 @@ import {
   type AuditStatus,
   type AuditTimings,
   type CrawlSummary,
+  PROMINENT_WARNINGS,
   type SitemapFileDto,
   settingsOf,
   type TAuditListQuery,
@@ -188,6 +189,7 @@ interface AuditListRow {
   crawl_given: boolean;
   reconciled: boolean;
   failure: string | null;
+  prominent: string[];
   prune: number;
   add: number;
   held: number;
@@ -225,7 +227,10 @@ export async function listAudits(query: TAuditListQuery): Promise<AuditPage> {
                 -- Why a failed audit failed, for its row: the run's message, else its first error's (cut
                 -- in SQL: a message can quote the input).
                 CASE WHEN status = 'failed' THEN left(coalesce(error_message,
-                  CASE WHEN jsonb_typeof(errors) = 'array' THEN errors->0->>'message' END), 300) END AS failure
+                  CASE WHEN jsonb_typeof(errors) = 'array' THEN errors->0->>'message' END), 300) END AS failure,
+                ARRAY(SELECT DISTINCT w->>'code' FROM jsonb_array_elements(
+                        CASE WHEN jsonb_typeof(warnings) = 'array' THEN warnings ELSE '[]' END) w
+                       WHERE w->>'code' = ANY($5::text[])) AS prominent
            FROM audits WHERE id = p.id) a ON true
        LEFT JOIN LATERAL (
          SELECT coalesce(sum(n) FILTER (WHERE list = 'prune'), 0)::int AS prune,
@@ -239,6 +244,7 @@ export async function listAudits(query: TAuditListQuery): Promise<AuditPage> {
       query.q ? `%${likeEscape(query.q)}%` : null,
       query.cursor ?? null,
       query.limit + 1,
+      PROMINENT_WARNINGS,
     ],
   );
   const first = rows[0];
@@ -275,6 +281,7 @@ function toAuditListItem(row: AuditListRow & { id: string }): AuditListItemDto {
     sitemap: { files: row.sitemap_files, entries: row.sitemap_entries },
     crawl: { rows: row.crawl_rows, given: row.crawl_given },
     failure: row.failure,
+    prominentWarnings: row.prominent ?? [],
     findings: row.reconciled
       ? { prune: row.prune, add: row.add, held: row.held, decided: row.decided }
       : null,

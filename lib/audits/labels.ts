@@ -36,13 +36,16 @@ function isKnownStatus(status: string): status is KnownStatus {
   return Object.hasOwn(STATUS_LABELS, status);
 }
 
-/** Human label for an audit or sitemap-file status; unknown values are shown capitalised. */
-export function statusLabel(status: string): string {
+/** Human label for an audit or sitemap-file status; unknown values are shown capitalised. An audit that
+ * succeeded with a prominent warning (PROMINENT_WARNINGS) says so. */
+export function statusLabel(status: string, warned = false): string {
+  if (status === 'succeeded' && warned) return 'Succeeded with warnings';
   if (isKnownStatus(status)) return STATUS_LABELS[status];
   return status ? status.charAt(0).toUpperCase() + status.slice(1) : 'Unknown';
 }
 
-export function statusTone(status: string): Tone {
+export function statusTone(status: string, warned = false): Tone {
+  if (status === 'succeeded' && warned) return 'warning';
   return isKnownStatus(status) ? STATUS_TONES[status] : 'neutral';
 }
 

@@ -90,6 +90,17 @@ export type TAddCrawlOptions = z.infer<typeof ZAddCrawlOptions>;
 export const ZAddCrawlJson = z.object({ crawlUrl: httpUrl, options: ZAddCrawlOptions.optional() }).strict();
 
 export type AuditStatus = 'queued' | 'running' | 'succeeded' | 'partial' | 'failed' | 'cancelled';
+
+/** Warnings that question the whole result (the crawl does not match the sitemap): an audit that
+ * succeeded with one reads "Succeeded with warnings" wherever its status shows. */
+export const PROMINENT_WARNINGS = ['crawl_mismatch'] as const;
+
+/** The prominent warning codes among an audit's warnings. */
+export function prominentWarningsOf(warnings: readonly { code: string }[]): string[] {
+  return warnings
+    .map((w) => w.code)
+    .filter((code) => (PROMINENT_WARNINGS as readonly string[]).includes(code));
+}
 export const FINAL_STATUSES: readonly AuditStatus[] = ['succeeded', 'partial', 'failed', 'cancelled'];
 
 export interface AuditIssue {
@@ -222,6 +233,8 @@ export interface AuditListItemDto {
   /** Why a failed audit failed (its message, else its first error's; up to 300 characters); null unless
    * failed. */
   failure: string | null;
+  /** Its PROMINENT_WARNINGS codes (e.g. crawl_mismatch), shown as "Succeeded with warnings". */
+  prominentWarnings: string[];
   /** Findings per list and how many of them are decided (approved or rejected); null until reconciled. */
   findings: { prune: number; add: number; held: number; decided: number } | null;
 }

@@ -66,12 +66,33 @@ export function looksLikeScreamingFrog(headers: string[]): boolean {
   return names.has('address') && (names.has('status code') || names.has('indexability status'));
 }
 
+/** The page list to export instead of a file that is not one. */
+const PAGE_EXPORT =
+  'Export the crawled pages instead: Screaming Frog Internal > All (internal_all.csv), or a JSON Lines crawl export.';
+
+/** Source and destination columns: one row per link (Screaming Frog All Inlinks / All Outlinks, other
+ * crawlers' link exports), not one per page. Its destinations are every URL the pages link to — YouTube,
+ * maps, social profiles — so no column map can make it a page list. */
+function isEdgeList(names: string[]): boolean {
+  const has = (...options: string[]) => options.some((name) => names.includes(name));
+  return (
+    has('source', 'from', 'source url', 'from url') &&
+    has('destination', 'to', 'destination url', 'target url')
+  );
+}
+
 export function planColumns(
   headers: string[],
   isScreamingFrog: boolean,
   columnMap: ColumnMap = {},
 ): ColumnPlan {
   const names = headers.map(normalizeHeader);
+  if (isEdgeList(names)) {
+    throw new CrawlImportError(
+      'edge_list',
+      `This is a link export (one row per link, with Source and Destination columns, like Screaming Frog's All Inlinks), not a list of crawled pages: its destinations include every external link. ${PAGE_EXPORT}`,
+    );
+  }
   const aliases = isScreamingFrog ? SCREAMING_FROG : GENERIC;
   const chosen = new Map<CrawlField, number[]>();
   for (const field of Object.keys(aliases) as CrawlField[]) {
@@ -83,6 +104,14 @@ export function planColumns(
     const found = aliases[field].map((alias) => names.indexOf(alias)).filter((index) => index !== -1);
     const isMulti = (MULTI_FIELDS as readonly string[]).includes(field);
     chosen.set(field, isMulti ? [...new Set(found)] : found.slice(0, 1));
+  }
+  // A Screaming Frog export without the crawl's answers (its Links report: link counts per URL) would make
+  // every declared page look unanswered ("no response").
+  if (isScreamingFrog && (chosen.get('status')?.length ?? 0) === 0) {
+    throw new CrawlImportError(
+      'missing_status',
+      `This Screaming Frog export has no Status Code column (it looks like the Links report, link counts per URL): without the status of each page nothing can be judged. ${PAGE_EXPORT}`,
+    );
   }
   const urlColumn = chosen.get('url')?.[0];
   if (urlColumn === undefined) {

@@ -118,9 +118,17 @@ describe('generic CSV', () => {
   });
 
   it('fails with unmapped_url naming the headers when no URL column is known', async () => {
-    const error = await importError('Type,Source,Destination\nHyperlink,https://a.com/,https://a.com/b\n');
+    const error = await importError('Type,Referrer,Target\nHyperlink,https://a.com/,https://a.com/b\n');
     expect(error).toMatchObject({ code: 'unmapped_url' });
-    expect(error?.message).toContain('"Type", "Source", "Destination"');
+    expect(error?.message).toContain('"Type", "Referrer", "Target"');
+  });
+
+  it('refuses a link export (Source and Destination columns) with edge_list, even with a column map', async () => {
+    const text = 'Type,Source,Destination\nHyperlink,https://a.com/,https://www.youtube.com/x\n';
+    expect(await importError(text)).toMatchObject({ code: 'edge_list' });
+    expect(await importError(text, { columnMap: { url: 'Destination' } })).toMatchObject({
+      code: 'edge_list',
+    });
   });
 
   it('fails with unknown_column when the map names a missing column', async () => {

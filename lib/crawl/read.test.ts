@@ -92,54 +92,31 @@ describe('Screaming Frog internal_all fixtures (MANIFEST counts)', () => {
     expect(htmlPages.every((row) => row.indexable === false)).toBe(true);
   });
 
-  it('R1 links_all (no Status Code column): 39 rows, all Canonicalised, status unknown', async () => {
-    const { rows, report } = await readFile('crawl-exports/recon-ayrshire-links_all.csv');
-    expect(report.format).toBe('screaming-frog');
-    expect(rows).toHaveLength(39);
-    expect(rows.every((row) => row.status === null && row.indexable === false)).toBe(true);
-    expect(report.mappedColumns.depth).toBe('Crawl Depth');
+  it('R1 links_all (no Status Code column) is refused: every page would read as "no response"', async () => {
+    // Before, its 39 rows imported with no status, and the reconcile pruned each matched page as no_response.
+    const error = await readFile('crawl-exports/recon-ayrshire-links_all.csv').catch(
+      (caught: unknown) => caught,
+    );
+    expect(error).toMatchObject({ code: 'missing_status' });
+    expect((error as Error).message).toMatch(
+      /no Status Code column.*Links report.*Internal > All \(internal_all\.csv\)/,
+    );
   });
 });
 
-describe('Screaming Frog all_inlinks edge lists', () => {
-  it('has no page URL column, so it needs a column map', async () => {
-    const error = await readFile('crawl-exports/sf-all_inlinks-ecotechlab.csv').catch(
-      (caught: unknown) => caught,
-    );
-    expect(error).toMatchObject({ code: 'unmapped_url', message: expect.stringContaining('"Destination"') });
-  });
-
-  it('ecotechlab mapped to Destination: 3,313 edges, 92 destinations (47 sources)', async () => {
-    const { rows, report } = await readFile('crawl-exports/sf-all_inlinks-ecotechlab.csv', {
-      columnMap: { url: 'Destination' },
-    });
-    expect(report.format).toBe('csv');
-    expect(rows).toHaveLength(3313);
-    expect(new Set(rows.map((row) => row.url)).size).toBe(92);
-    expect(countBy(rows, (row) => row.status)).toEqual({
-      200: 3035,
-      302: 92,
-      0: 48,
-      400: 46,
-      301: 46,
-      999: 46,
-    });
-    const sources = await readFile('crawl-exports/sf-all_inlinks-ecotechlab.csv', {
-      columnMap: { url: 'Source' },
-    });
-    expect(new Set(sources.rows.map((row) => row.url)).size).toBe(47);
-  });
-
-  it('legacy 3dids: skips the "All Inlinks" banner; rows lacking the Follow field are bad rows', async () => {
-    const { rows, report } = await readFile('crawl-exports/sf-all_inlinks-legacy-3dids-preamble.csv', {
-      columnMap: { url: 'Destination' },
-    });
-    expect(report.warnings.map((warning) => warning.code)).toContain('banner_row_skipped');
-    expect(report.rows + report.rejected).toBe(19_551);
-    expect(report.rejected).toBe(5090);
-    expect(rows[0]?.line).toBe(3);
-    expect(report.rejections[0]).toEqual({ line: 310, reason: 'expected 9 fields, found 8' });
-    expect(report.rejections).toHaveLength(100);
+describe('Screaming Frog all_inlinks edge lists are refused, naming the export to use', () => {
+  // Before, a column map naming Destination imported every link target (external ones included) as a
+  // crawled page: YouTube, maps and social URLs reached the add list.
+  it.each([
+    ['sf-all_inlinks-ecotechlab.csv', {}],
+    ['sf-all_inlinks-ecotechlab.csv', { columnMap: { url: 'Destination' } }],
+    ['sf-all_inlinks-ecotechlab.csv', { columnMap: { url: 'Source' } }],
+    // The legacy export's "All Inlinks" banner line is skipped before its header is read.
+    ['sf-all_inlinks-legacy-3dids-preamble.csv', { columnMap: { url: 'Destination' } }],
+  ] as [string, ReadCrawlOptions][])('%s %o', async (file, options) => {
+    const error = await readFile(`crawl-exports/${file}`, options).catch((caught: unknown) => caught);
+    expect(error).toMatchObject({ code: 'edge_list' });
+    expect((error as Error).message).toMatch(/Source and Destination.*Internal > All \(internal_all\.csv\)/);
   });
 });
 

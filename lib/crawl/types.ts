@@ -62,6 +62,8 @@ export type CrawlImportErrorCode =
   | 'corrupt_gzip'
   | 'unsupported_format'
   | 'unmapped_url'
+  | 'edge_list'
+  | 'missing_status'
   | 'unknown_column'
   | 'malformed_csv'
   | 'line_too_long'

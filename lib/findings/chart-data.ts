@@ -16,6 +16,9 @@ const REASON_COLOURS: Record<string, string> = {
   noindex: '#65a30d',
   newer_than_crawl: '#2563eb',
   section_not_crawled: '#a16207',
+  crawl_mismatch: '#be185d',
+  canonical_conflict: '#0f766e',
+  canonical_pattern: '#6d28d9',
   reachable_not_declared: '#16a34a',
 };
 // Reds for 4xx and oranges-browns for 5xx, picked by status so a status keeps its colour everywhere.

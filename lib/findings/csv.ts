@@ -1,6 +1,7 @@
 // The exports' columns, JSONL lines and file names (the CSV itself is formatted by Postgres: see
 // copyFindingsCsv, which writes the same columns in the same order).
 import type { FindingDto, SitemapFileRef } from './schema';
+import { replacementOf } from './target';
 
 /** The columns of both exports, in order: what a person needs to apply a row without looking anything up. */
 export const EXPORT_COLUMNS = [
@@ -56,7 +57,7 @@ export function findingJsonLine(f: FindingDto): string {
     sitemap_files: f.sitemapFiles.map(exportFileLabel).filter((label) => label !== null),
     status: f.status,
     lastmod: f.lastmod,
-    replace_with: f.target?.url ?? null,
+    replace_with: replacementOf(f),
     target_status: f.target?.status ?? null,
     decision: f.decision,
     decided_by: f.decidedBy,

@@ -36,7 +36,8 @@ function findingColumns(cut: (expression: string) => string): string {
   ${cut('f.redirect_url')} AS redirect_url, f.target_status, f.canonical_declared,
   ${cut('f.variant_url')} AS variant_url, ${cut('f.section')} AS section, f.occurrences, f.indexable,
   f.noindex, f.blocked_by_robots, f.depth, f.crawled_at, f.inlinks, f.file_ids, f.canonical_status, f.signals,
-  f.sitemap_file_id, ${cut('sf.url')} AS file_url, ${cut('sf.upload_name')} AS file_upload_name,
+  f.pattern_count, (SELECT array_agg(${cut('x')}) FROM unnest(f.pattern_examples) x) AS pattern_examples,
+  f.variant_status, f.sitemap_file_id, ${cut('sf.url')} AS file_url, ${cut('sf.upload_name')} AS file_upload_name,
   CASE WHEN cardinality(f.file_ids) > 0 THEN (
     SELECT json_agg(json_build_object('id', s.id, 'url', ${cut('s.url')}, 'uploadName', ${cut('s.upload_name')})
                     ORDER BY s.id)
@@ -247,7 +248,12 @@ export async function previewDecision(
   override: boolean,
 ): Promise<DecisionPreviewDto> {
   const rows = await countBy(auditId, filter, 'decision');
-  return previewOf(Object.fromEntries(rows.map((r) => [r.key, r.n])), decision, !override);
+  return previewOf(
+    Object.fromEntries(rows.map((r) => [r.key, r.n])),
+    decision,
+    !override,
+    filter.list === 'held',
+  );
 }
 
 export async function getFinding(auditId: string, id: number): Promise<FindingDetailDto | null> {
@@ -297,7 +303,15 @@ export async function getFindingsOverview(auditId: string): Promise<FindingsOver
       add: { pending: 0, approved: 0, rejected: 0 },
       held: { pending: 0, approved: 0, rejected: 0 },
     },
-    addExcluded: summary?.addExcluded ?? { nonHtml: 0, blocked: 0, non200: 0, noindex: 0, canonicalised: 0 },
+    addExcluded: summary?.addExcluded ?? {
+      otherHost: 0,
+      nonHtml: 0,
+      blocked: 0,
+      non200: 0,
+      noindex: 0,
+      canonicalised: 0,
+    },
+    otherHosts: summary?.otherHosts ?? [],
     crawlTime: summary?.crawlTime ?? null,
     reconciledAt: audit.reconciledAt.toISOString(),
     indexesReady: Boolean(summary?.indexedAt),

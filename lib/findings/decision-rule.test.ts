@@ -75,12 +75,16 @@ describe('approving unreached rows while the audit requires a spot-check', () =>
 });
 
 describe('approve all confirmed', () => {
-  it('takes confirmed and dead rows of the prune and held lists, keeping the other filters', () => {
+  it('takes confirmed and dead rows of the prune list, keeping the other filters', () => {
     expect(approveConfirmedOf({ list: 'prune', reason: 'unreached_by_crawl' })).toEqual({
       filter: { list: 'prune', reason: 'unreached_by_crawl', verdict: 'confirming' },
       rows: 'confirmed or dead',
     });
-    expect(approveConfirmedOf({ list: 'held' })?.filter.verdict).toBe('confirming');
+  });
+
+  it('offers nothing on the held list: held rows are never approved in bulk', () => {
+    expect(approveConfirmedOf({ list: 'held' })).toBeNull();
+    expect(approveConfirmedOf({ list: 'held', reason: 'server_error', verdict: 'confirmed' })).toBeNull();
   });
 
   it('takes confirmed rows alone on the add list', () => {

@@ -18,11 +18,24 @@ export function changesSql(decision: string, onlyPending: boolean): string {
   return `f.decision <> ${decision}${onlyPending ? ` AND f.decision = 'pending'` : ''}`;
 }
 
+/** Held rows are not safe to judge yet (a crawl mismatch, a canonical loop or pattern, a server error):
+ * no bulk approval includes them — not by filter, not "approve confirmed", not a selection of several
+ * rows (mutations.ts refuses those whole). Each one is approved on its own, after someone looked at it.
+ * The refusal's message when a bulk approval would include `n` held rows. */
+export function heldBulkApprovalMessage(n: number): string {
+  const rows = n === 1 ? '1 held row' : `${n.toLocaleString('en-US')} held rows`;
+  return (
+    `${n === 0 ? 'This approval is over the held list.' : `This approval would include ${rows}.`} Held rows are not safe to judge yet, so they are never approved ` +
+    'in bulk: open each one, check it, and approve it on its own. Nothing was approved.'
+  );
+}
+
 /** What a decision would do to rows that hold `byDecision` now. */
 export function previewOf(
   byDecision: Partial<Record<Decision, number>>,
   decision: Decision,
   onlyPending: boolean,
+  isHeld = false,
 ): DecisionPreviewDto {
   const counts = Object.fromEntries(DECISIONS.map((d) => [d, byDecision[d] ?? 0])) as Record<
     Decision,
@@ -31,6 +44,8 @@ export function previewOf(
   const preview: DecisionPreviewDto = { willChange: 0, willSkip: 0, alreadySet: 0, byDecision: counts };
   for (const current of DECISIONS) {
     if (current === decision) preview.alreadySet += counts[current];
+    // A filter's approval never changes held rows (isHeldBulkApproval).
+    else if (isHeld && decision === 'approved') preview.willSkip += counts[current];
     else if (!onlyPending || current === 'pending') preview.willChange += counts[current];
     else preview.willSkip += counts[current];
   }
@@ -95,9 +110,10 @@ export function confirmedUnreachedRequiredMessage(n: number): string {
  * "Approve all confirmed" for the rows of `filter`: the same filter narrowed to the rows whose latest check
  * backs an approval, and the words saying which those are. On the prune and held lists `dead` counts (the
  * page is gone: pruning it is right); add rows are never `dead`, so there it is `confirmed` alone. Null when
- * the filter already asks for another verdict (no row of it is confirmed).
+ * the filter already asks for another verdict (no row of it is confirmed), and on the held list.
  */
 export function approveConfirmedOf(filter: TFindingFilter): { filter: TFindingFilter; rows: string } | null {
+  if (filter.list === 'held') return null; // held rows are never approved in bulk
   const own: VerdictFilter = filter.list === 'add' ? 'confirmed' : 'confirming';
   const verdict = filter.verdict ?? own;
   if (verdict !== 'confirming' && !CONFIRMING.some((v) => v === verdict)) return null;

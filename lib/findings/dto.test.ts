@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { findingRow } from '@/lib/test-support/finding-row';
 import { toFindingDto, toSpotCheck, toSpotCheckDetail } from './dto';
 import { evidenceOf } from './evidence';
+import { replacementOf } from './target';
 import type { FindingRow, LatestCheckRow } from './types';
 
 describe('toFindingDto', () => {
@@ -95,9 +96,11 @@ describe('the target of a finding', () => {
     canonical: 'https://example.com/c',
     canonical_status: 301,
     variant_url: 'https://example.com/a/',
+    variant_status: 200,
   };
-  const targetOf = (reasons: string[], more: Partial<FindingRow> = {}) =>
-    toFindingDto(findingRow({ reason: reasons[0], reasons, ...facts, ...more }), null, undefined).target;
+  const dtoOf = (reasons: string[], more: Partial<FindingRow> = {}) =>
+    toFindingDto(findingRow({ reason: reasons[0], reasons, ...facts, ...more }), null, undefined);
+  const targetOf = (reasons: string[], more: Partial<FindingRow> = {}) => dtoOf(reasons, more).target;
 
   it('is the redirect target, the canonical or the variant, with their crawl status', () => {
     expect(targetOf(['redirects'])).toEqual({ kind: 'redirect', url: 'https://example.com/r', status: 404 });
@@ -109,7 +112,7 @@ describe('the target of a finding', () => {
     expect(targetOf(['url_variant'])).toEqual({
       kind: 'variant',
       url: 'https://example.com/a/',
-      status: null,
+      status: 200,
     });
   });
 
@@ -118,6 +121,20 @@ describe('the target of a finding', () => {
     expect(targetOf(['redirects', 'non_canonical'], { redirect_url: null })?.kind).toBe('canonical');
     expect(targetOf(['noindex', 'unreached_by_crawl', 'server_error'])).toBeNull();
     expect(targetOf(['non_canonical'], { canonical: null })).toBeNull();
+  });
+
+  it('is offered as the replacement only when the crawl saw it answer 200, never for a loop or a pattern', () => {
+    const offered = (reasons: string[], more: Partial<FindingRow> = {}) =>
+      replacementOf(dtoOf(reasons, more));
+    expect(offered(['redirects'])).toBeNull(); // it answers 404
+    expect(offered(['redirects'], { target_status: 200 })).toBe('https://example.com/r');
+    expect(offered(['non_canonical'])).toBeNull(); // it answers 301
+    expect(offered(['non_canonical'], { canonical_status: null })).toBeNull(); // never crawled
+    expect(offered(['url_variant'])).toBe('https://example.com/a/');
+    expect(offered(['url_variant'], { variant_status: 301 })).toBeNull();
+    expect(offered(['url_variant'], { variant_status: null })).toBeNull();
+    expect(offered(['canonical_conflict', 'redirects'], { target_status: 200 })).toBeNull();
+    expect(offered(['canonical_pattern', 'non_canonical'], { canonical_status: 200 })).toBeNull();
   });
 });
 

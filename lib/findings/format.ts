@@ -140,6 +140,20 @@ export function evidenceLines(finding: FindingDto): string[] {
   else if (crawlTime && finding.list === 'add') lines.push(`Crawled ${crawlTime}`);
   if (section && finding.reason === 'section_not_crawled')
     lines.push(`No page in the section ${section} was crawled`);
+  if (finding.reason === 'crawl_mismatch')
+    lines.push('Not reached by a crawl that does not match the sitemap (see the warning above the summary)');
+  const patternCount = whole(evidence.patternCount);
+  if (patternCount !== null) {
+    const canonical = text(evidence.canonical) ?? finding.canonical;
+    const examples = Array.isArray(evidence.patternExamples)
+      ? evidence.patternExamples.filter((e): e is string => typeof e === 'string' && e !== finding.url)
+      : [];
+    lines.push(
+      `${patternCount.toLocaleString('en-US')} declared pages name ${canonical ?? 'the same URL'} as their canonical${
+        examples.length > 0 ? `, e.g. ${examples.slice(0, 2).join(', ')}` : ''
+      }`,
+    );
+  }
   const occurrences = whole(evidence.occurrences);
   if (occurrences !== null && occurrences > 1) lines.push(`Declared ${occurrences} times in the sitemaps`);
   const depth = whole(evidence.depth);
@@ -155,6 +169,8 @@ const SANITY_TITLES: Record<string, string> = {
   crawl_older_than_lastmod: 'The crawl is older than the sitemap',
   hosts_not_crawled: 'Some sitemap hosts were not crawled',
   no_overlap: 'The sitemap and the crawl do not overlap',
+  crawl_mismatch: 'The crawl does not match the sitemap',
+  canonical_pattern: 'Many pages share one canonical',
 };
 
 /** Audit warnings that question the reconciliation itself; the summary shows them first. */

@@ -58,6 +58,8 @@ const ISSUE_TITLES: Record<string, string> = {
   empty_file: 'Empty crawl export',
   unsupported_format: 'Unknown crawl export format',
   unmapped_url: 'No URL column',
+  edge_list: 'A link export, not a page list',
+  missing_status: 'No Status Code column',
   unknown_column: 'Unknown column',
   malformed_csv: 'Malformed CSV',
   line_too_long: 'A line is too long',

@@ -9,6 +9,7 @@ import { requiresConfirmedUnreached } from '@/lib/sites/confirm/data';
 import {
   changesSql,
   confirmedUnreachedRequiredMessage,
+  heldBulkApprovalMessage,
   NOT_CONFIRMED_ACROSS_CRAWLS_SQL,
   spotCheckRequiredMessage,
   UNCONFIRMED_SQL,
@@ -107,6 +108,27 @@ async function refuseUnconfirmed(
   if (n > 0) throw new AppError('spot_check_required', spotCheckRequiredMessage(n));
 }
 
+/** An approval by filter, or of a selection of several rows, that would change held rows is refused
+ * whole (decision-rule.ts: heldBulkApprovalMessage); one row picked alone is a reviewer's own call. */
+async function refuseHeldInBulk(
+  where: string,
+  whereParams: unknown[],
+  onlyPending: boolean,
+  picked: number | null,
+  heldList: boolean,
+): Promise<void> {
+  if (picked === 1) return;
+  const { rows } = await pool().query<{ n: number }>(
+    `SELECT count(*)::int AS n FROM findings f
+      WHERE ${where} AND ${changesSql(`$${whereParams.length + 1}`, onlyPending)} AND f.list = 'held'`,
+    [...whereParams, 'approved'],
+  );
+  const n = rows[0]?.n ?? 0;
+  // A filter over the held list is refused even when no row matches yet: what it would approve tomorrow
+  // (after a spot-check, say) is still held.
+  if (n > 0 || heldList) throw new AppError('conflict', heldBulkApprovalMessage(n));
+}
+
 export async function decide(
   auditId: string,
   target: DecisionTarget,
@@ -120,7 +142,17 @@ export async function decide(
           onlyPending: false,
         }
       : { ...filterSql(auditId, target.filter), onlyPending: !target.override };
-  if (change.decision === 'approved') await refuseUnconfirmed(auditId, sql, params, onlyPending);
+  if (change.decision === 'approved') {
+    const picked = 'ids' in target ? target.ids.length : null;
+    await refuseHeldInBulk(
+      sql,
+      params,
+      onlyPending,
+      picked,
+      'filter' in target && target.filter.list === 'held',
+    );
+    await refuseUnconfirmed(auditId, sql, params, onlyPending);
+  }
   return apply(auditId, sql, params, change, onlyPending);
 }
 

@@ -65,6 +65,24 @@ const REASONS: Record<NamedReason, ReasonInfo> = {
       'Not reached, and the crawl has no page at all in its section (host and first directory): it most likely never went there.',
     fix: "Crawl that section (check the crawl's start URLs, limits and exclusions), then reconcile again.",
   },
+  crawl_mismatch: {
+    label: 'Crawl does not match',
+    definition:
+      'Not reached by a crawl that does not match the sitemap (none of its hosts, under 20 % of its sections, or mostly other URLs and under 20 % of its own): a crawl of another site, or of an older version of this one, says nothing about this URL.',
+    fix: 'Crawl the site the sitemap describes, as it is now, and reconcile again; do not prune on this crawl.',
+  },
+  canonical_conflict: {
+    label: 'Canonical conflict',
+    definition:
+      'Its canonical redirects or does not answer 200, or it redirects to a page whose canonical points back: a loop or a chain, so neither URL is safe to prune or to offer as a replacement.',
+    fix: 'Make the redirects and the canonicals agree on one URL that answers 200 (for example: www and apex), then crawl again.',
+  },
+  canonical_pattern: {
+    label: 'Canonical pattern',
+    definition:
+      'Its canonical is shared by many declared pages that are not copies of it (5 or more, or any page naming the home page): usually a template bug, such as a single-page app writing the home page as every canonical.',
+    fix: 'Fix the canonical tags so each page names itself (or a true duplicate), then crawl again; do not remove the pages.',
+  },
   server_error: {
     label: 'Server error',
     definition:
@@ -132,6 +150,12 @@ export function isDescribedReason(reason: string): boolean {
 
 /** Why undeclared crawled pages are not on the Add list (`findings.addExcluded`), in the rule's order. */
 export const EXCLUDED_INFO: Record<keyof TAddExcluded, ReasonInfo> = {
+  otherHost: {
+    label: 'Another host',
+    definition:
+      'Pages on a host the sitemap declares no URL on (nor its www or non-www twin): another site, such as YouTube, maps or social links a crawl followed.',
+    fix: 'Nothing to add: a sitemap lists its own site. If the crawl is of another site altogether, crawl this one.',
+  },
   blocked: {
     label: 'Blocked by robots.txt',
     definition: 'Crawled URLs that robots.txt blocks: search engines cannot read them.',

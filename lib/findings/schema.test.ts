@@ -8,7 +8,8 @@ const written = {
   declaredKeys: 1200,
   crawledKeys: 1100,
   matchedKeys: 1000,
-  addExcluded: { nonHtml: 3, blocked: 1, non200: 4, noindex: 2, canonicalised: 1 },
+  addExcluded: { otherHost: 5, nonHtml: 3, blocked: 1, non200: 4, noindex: 2, canonicalised: 1 },
+  otherHosts: [{ host: 'www.youtube.com', n: 5, example: 'https://www.youtube.com/watch?v=1' }],
   byFile: reasonsPerFile(
     [
       { fileId: 1, reason: 'unreached_by_crawl', n: 150 },
@@ -29,9 +30,10 @@ describe('ZFindingsSummary', () => {
     expect(ZFindingsSummary.parse(written)).toEqual(written);
   });
 
-  it('reads the exclusions of audits reconciled before non-HTML and blocked pages were counted apart', () => {
+  it('reads the exclusions of audits reconciled before other hosts, non-HTML and blocked pages were counted apart', () => {
     const old = { ...written, addExcluded: { non200: 4, noindex: 2, canonicalised: 1 } };
     expect(ZFindingsSummary.parse(old).addExcluded).toEqual({
+      otherHost: 0,
       nonHtml: 0,
       blocked: 0,
       non200: 4,

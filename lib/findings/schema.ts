@@ -24,7 +24,14 @@ export const PRUNE_REASONS = [
   'non_canonical',
   'noindex',
 ] as const;
-export const HELD_REASONS = ['newer_than_crawl', 'section_not_crawled', 'server_error'] as const;
+export const HELD_REASONS = [
+  'newer_than_crawl',
+  'section_not_crawled',
+  'crawl_mismatch',
+  'server_error',
+  'canonical_conflict',
+  'canonical_pattern',
+] as const;
 export const ADD_REASONS = ['reachable_not_declared'] as const;
 
 /** Facts beside the reasons that SEOs look for (docs/reconciliation.md, "Signals"). */
@@ -311,6 +318,8 @@ export interface FindingsSummary {
 export interface FindingsOverview extends FindingsSummary {
   decisions: Record<FindingList, Record<Decision, number>>;
   addExcluded: TAddExcluded;
+  /** The hosts behind `addExcluded.otherHost`, most pages first (up to 10), each with one URL. */
+  otherHosts: TOtherHost[];
   crawlTime: string | null;
   reconciledAt: string;
   /** False while the review indexes are still being built (filters and sorts work, more slowly). */
@@ -329,10 +338,11 @@ export const ZFindingsByFileItem = z.object({
 
 const count = z.number().int().nonnegative();
 
-/** Undeclared crawled pages the add list left out, by why, in the order the rule asks (blocked,
- * non-200, non-HTML resources, canonicalised, noindex). Audits reconciled before `nonHtml` and
- * `blocked` were counted apart read as 0 for them (blocked pages were counted as non-200). */
+/** Undeclared crawled pages the add list left out, by why, in the order the rule asks (another host,
+ * blocked, non-200, non-HTML resources, canonicalised, noindex). Audits reconciled before `otherHost`,
+ * `nonHtml` and `blocked` were counted apart read as 0 for them. */
 export const ZAddExcluded = z.object({
+  otherHost: count.default(0),
   blocked: count.default(0),
   non200: count,
   nonHtml: count.default(0),
@@ -340,6 +350,10 @@ export const ZAddExcluded = z.object({
   noindex: count,
 });
 export type TAddExcluded = z.infer<typeof ZAddExcluded>;
+
+/** A host whose crawled pages are not on the add list because the sitemap declares no URL on it. */
+export const ZOtherHost = z.object({ host: z.string(), n: count, example: z.string() });
+export type TOtherHost = z.infer<typeof ZOtherHost>;
 
 /**
  * What the reconcile job stores on the audit (`audits.findings_summary`); the review-index job adds
@@ -354,6 +368,8 @@ export const ZFindingsSummary = z.object({
   matchedKeys: z.number().int(),
   /** Undeclared crawled pages the add list left out, by why. */
   addExcluded: ZAddExcluded,
+  /** The hosts of those left out as another site's (`otherHost`), most pages first, up to 10. */
+  otherHosts: z.array(ZOtherHost).optional(),
   byFile: z.array(ZFindingsByFileItem),
   indexedAt: z.iso.datetime({ offset: true }).optional(),
 });

@@ -28,6 +28,11 @@ export interface FindingRow {
   /** The canonical's own crawl status (when the canonical is another crawled URL). */
   canonical_status: number | null;
   signals: string[] | null;
+  /** canonical_pattern: declared pages sharing the canonical, and up to three of them. */
+  pattern_count: number | null;
+  pattern_examples: string[] | null;
+  /** url_variant: the crawl status of the crawled form. */
+  variant_status: number | null;
   canonical: string | null;
   lastmod: Date | null;
   sitemap_file_id: number | null;

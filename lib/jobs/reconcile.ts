@@ -5,7 +5,13 @@ import { ZAuditOptions } from '@/lib/audits/schema';
 import type { DbClient } from '@/lib/db/types';
 import { reconcileInputs, sitemapFileInfo } from '@/lib/reconcile/data';
 import { reconcileAudit, saveReconcileResults } from '@/lib/reconcile/mutations';
-import { reasonsPerFile, sanityWarnings, signalWarnings } from '@/lib/reconcile/summary';
+import {
+  canonicalPatternWarning,
+  crawlMismatchWarning,
+  reasonsPerFile,
+  sanityWarnings,
+  signalWarnings,
+} from '@/lib/reconcile/summary';
 import type { AuditPhase, AuditStep } from '@/lib/runs/phases';
 import { RunAbandoned } from '@/lib/runs/progress';
 import type { StepHandler } from '@/lib/runs/types';
@@ -35,8 +41,11 @@ export const reconcileStep: StepHandler<AuditStep, AuditPhase> = async ({ run, p
   const results = {
     warnings: [
       ...previous,
+      // The crawl_mismatch warning leads: it says the lists below cannot be trusted as they are.
+      ...[crawlMismatchWarning(outcome.crawlMatch, outcome.heldMismatch)].filter((w) => w !== null),
       ...sanityWarnings(outcome.facts, outcome.pruneTotal, outcome.crawlTime, outcome.heldRecent),
       ...signalWarnings(outcome.signals, outcome.multiFile, files),
+      ...[canonicalPatternWarning(outcome.canonicalPatterns, outcome.heldPattern)].filter((w) => w !== null),
     ],
     summary: {
       crawlTime: outcome.crawlTime?.toISOString() ?? null,
@@ -44,6 +53,7 @@ export const reconcileStep: StepHandler<AuditStep, AuditPhase> = async ({ run, p
       crawledKeys: outcome.facts.crawled,
       matchedKeys: outcome.facts.matched,
       addExcluded: outcome.addExcluded,
+      otherHosts: outcome.otherHosts,
       byFile,
     },
     timings: {

@@ -26,19 +26,24 @@ import {
   aggregateSql,
   analyzeSql,
   type ClassifyOptions,
+  canonicalPatternsSql,
   countsInsertSql,
   crawledDuplicatesSql,
   crawledSql,
   crawledViewSql,
+  crawlMatchSql,
   declaredCanonicalsSql,
   declaredDuplicatesSql,
   declaredFindingsSql,
+  declaredHostsSql,
+  declaredSectionsSql,
   declaredSql,
   declaredViewSql,
   factsSql,
   fileBasesSql,
   hostsNotCrawledSql,
   looseSql,
+  otherHostsSql,
   redirectTargetsSql,
   type Sets,
   sectionsSql,
@@ -46,7 +51,7 @@ import {
   setRelationNames,
   undeclaredSql,
 } from './sql';
-import type { FileReasonRow, ReconcileFacts } from './summary';
+import { type CrawlMatch, type FileReasonRow, isCrawlMismatch, type ReconcileFacts } from './summary';
 
 export interface ReconcileOptions extends ClassifyOptions {
   /** url_variant needs exact keys: with the lenient profile the loose key adds little and is skipped. */
@@ -57,6 +62,20 @@ export interface ReconcileOptions extends ClassifyOptions {
 
 /** Undeclared crawled pages the add list's rule left out, by why. */
 type AddExcluded = Record<(typeof ADD_EXCLUSIONS)[number], number>;
+
+/** A host of crawled pages left off the add list as another site's, with how many and one URL. */
+export interface OtherHost {
+  host: string;
+  n: number;
+  example: string;
+}
+
+/** A canonical shared by declared pages that are not near-duplicates of it, and three of them. */
+export interface CanonicalPattern {
+  target: string;
+  n: number;
+  examples: string[];
+}
 
 /** A signal SEOs look for, with how many findings carry it and the first ten of their URLs. */
 export interface SignalFacts {
@@ -81,6 +100,14 @@ export interface ReconcileOutcome {
   heldRecent: number;
   signals: SignalFacts[];
   multiFile: MultiFileFacts;
+  /** How much of the declared sections and hosts the crawl reached, and whether that is a mismatch. */
+  crawlMatch: CrawlMatch;
+  otherHosts: OtherHost[];
+  /** The largest canonical patterns (up to 10) and how many declared URLs are held as one. */
+  canonicalPatterns: CanonicalPattern[];
+  heldPattern: number;
+  /** Held as crawl_mismatch: never reached by a crawl that does not match the sitemap. */
+  heldMismatch: number;
 }
 
 /** Drops an audit's reconcile sets (views first: they read the partitions and the tables below). */
@@ -126,7 +153,13 @@ async function ingestFacts(auditId: string): Promise<IngestFacts> {
   return rows[0] as IngestFacts;
 }
 
-const UNMATCHED = new Set(['unreached_by_crawl', 'url_variant', 'newer_than_crawl', 'section_not_crawled']);
+const UNMATCHED = new Set([
+  'unreached_by_crawl',
+  'url_variant',
+  'newer_than_crawl',
+  'section_not_crawled',
+  'crawl_mismatch',
+]);
 
 interface AggregateRow {
   list: string;
@@ -217,6 +250,12 @@ async function storeCounts(load: PartitionLoad, auditId: string, rows: Aggregate
     heldRecent: counts
       .filter((r) => r.list === 'held' && r.reason === 'newer_than_crawl')
       .reduce((sum, r) => sum + r.n, 0),
+    heldPattern: counts
+      .filter((r) => r.list === 'held' && r.reason === 'canonical_pattern')
+      .reduce((sum, r) => sum + r.n, 0),
+    heldMismatch: counts
+      .filter((r) => r.list === 'held' && r.reason === 'crawl_mismatch')
+      .reduce((sum, r) => sum + r.n, 0),
     unmatched: unmatchedRows.reduce((sum, r) => sum + r.n, 0),
     unmatchedHosts: [...new Set(unmatchedRows.map((r) => r.host as string))],
   };
@@ -291,14 +330,17 @@ async function buildSets(n: Sets, auditId: string, known: IngestFacts, exact: bo
     onOwnSession(auditId, async (query) => {
       await query(undeclaredSql(n));
       await query(looseSql(n, exact));
-      await query(analyzeSql([n.u, n.cl]));
+      await query(canonicalPatternsSql(n));
+      await query(analyzeSql([n.u, n.cl, n.cp]));
     }),
     onOwnSession(auditId, async (query) => {
       await query(sectionsSql(n));
       await query(fileBasesSql(n), [auditId]);
       await query(redirectTargetsSql(n));
       await query(declaredCanonicalsSql(n));
-      await query(analyzeSql([n.sec, n.fo, n.rt, n.cdk]));
+      await query(declaredSectionsSql(n));
+      await query(declaredHostsSql(n));
+      await query(analyzeSql([n.sec, n.fo, n.rt, n.cdk, n.ds, n.dh]));
     }),
   ]);
 }
@@ -369,6 +411,28 @@ export async function reconcileAudit(
             newest_lastmod: known.newestLastmod,
           };
     const crawlTime = options.crawlTime ?? f.latest_crawl;
+    // Whether the crawl matches the sitemap decides, before classifying, how unreached URLs are judged.
+    const reach = (await pool().query(crawlMatchSql(n))).rows[0] as {
+      sections: number;
+      sections_reached: number;
+      hosts: number;
+      hosts_reached: number;
+    };
+    // Declared keys crawled as they are: every crawled key but the undeclared ones.
+    const undeclared = (await pool().query(`SELECT count(*)::int AS n FROM ${n.u}`)).rows[0].n as number;
+    const crawlMatch: CrawlMatch = {
+      sections: reach.sections,
+      sectionsReached: reach.sections_reached,
+      hosts: reach.hosts,
+      hostsReached: reach.hosts_reached,
+      declared: f.declared,
+      urlsReached: f.crawled - undeclared,
+      crawled: f.crawled,
+      undeclared,
+      mismatch: false,
+    };
+    crawlMatch.mismatch = isCrawlMismatch(crawlMatch);
+    const classify: ReconcileOptions = { ...options, crawlMismatch: crawlMatch.mismatch };
     // Declared findings have ids 1..total (see fileBasesSql); a split puts those below `mid` in the main
     // part and the rest, with the add list (ids above total), in the second.
     const total = (await pool().query(`SELECT coalesce(max(total), 0)::int AS total FROM ${n.fo}`)).rows[0]
@@ -382,9 +446,9 @@ export async function reconcileAudit(
     let added: AddExcluded;
     const parts: AggregateRow[][] = [];
     if (mid !== null) {
-      other = secondPart(n, auditId, mid, options, crawlTime);
+      other = secondPart(n, auditId, mid, classify, crawlTime);
       other.catch(() => {}); // awaited below; this only keeps an early failure from going unhandled
-      await query(declaredFindingsSql(n, started.part, 'below', options), [
+      await query(declaredFindingsSql(n, started.part, 'below', classify), [
         auditId,
         options.exact,
         crawlTime,
@@ -396,7 +460,7 @@ export async function reconcileAudit(
       parts.push(second.counts);
       added = second.added;
     } else {
-      await query(declaredFindingsSql(n, started.part, undefined, options), [
+      await query(declaredFindingsSql(n, started.part, undefined, classify), [
         auditId,
         options.exact,
         crawlTime,
@@ -417,6 +481,12 @@ export async function reconcileAudit(
     const tables = mid === null ? [started.part] : [started.part, secondFindingsPart(auditId)];
     const signals = await signalFacts(query, tables, merged);
     const multiFile = await multiFileFacts(query, n);
+    const otherHosts = added.otherHost > 0 ? ((await query(otherHostsSql(n))).rows as OtherHost[]) : [];
+    const canonicalPatterns =
+      counted.heldPattern > 0
+        ? ((await query(`SELECT target, n, examples FROM ${n.cp} ORDER BY n DESC, target LIMIT 10`))
+            .rows as CanonicalPattern[])
+        : [];
     // Nothing of a cancelled run is committed, even when its last statement had just finished.
     signal?.throwIfAborted();
     await started.commit(
@@ -435,6 +505,11 @@ export async function reconcileAudit(
       heldRecent: counted.heldRecent,
       signals,
       multiFile,
+      crawlMatch,
+      otherHosts,
+      canonicalPatterns,
+      heldPattern: counted.heldPattern,
+      heldMismatch: counted.heldMismatch,
     };
   } catch (error) {
     await load?.rollback().catch(() => {});

@@ -373,10 +373,11 @@ describe('"Not added" uses the prune side precedence', () => {
       sitemap([[`${S}/a`], [`${S}/b`], [`${S}/c`], [`${S}/d`]]),
       crawl([
         { url: `${S}/d`, canonicalised: true, indexable: false },
-        { url: `${S}/a`, canonical_url: `${S}/`, indexable: false, noindex: true },
-        { url: `${S}/b`, canonical_url: `${S}/`, indexable: false },
+        // Two pages naming another page (not the home page: that would be a canonical_pattern).
+        { url: `${S}/a`, canonical_url: `${S}/main`, indexable: false, noindex: true },
+        { url: `${S}/b`, canonical_url: `${S}/main`, indexable: false },
         { url: `${S}/c`, status: 0, blocked_by_robots: true, noindex: true },
-        { url: `${S}/` },
+        { url: `${S}/main` },
       ]),
     );
     expect(r.findings.filter((f) => f.list !== 'add').map((f) => [f.url, f.reasons])).toEqual([
@@ -411,12 +412,17 @@ describe('signals', () => {
     );
     const rows = await rowsOf(r.id);
     const byUrl = new Map(rows.filter((f) => f.list !== 'add').map((f) => [f.url, f]));
+    // Both are loops or chains: held as canonical_conflict (not pruned), the signal still names which.
     expect(byUrl.get(`${W}/a`)).toMatchObject({
-      reason: 'redirects',
+      list: 'held',
+      reason: 'canonical_conflict',
+      reasons: ['canonical_conflict', 'redirects'],
       signals: ['redirect_canonical_conflict'],
     });
     expect(byUrl.get(`${S}/chain`)).toMatchObject({
-      reason: 'non_canonical',
+      list: 'held',
+      reason: 'canonical_conflict',
+      reasons: ['canonical_conflict', 'non_canonical'],
       signals: ['canonical_chain'],
       canonicalStatus: 301,
     });

@@ -19,6 +19,90 @@ export interface Warning {
 
 export const PRUNE_SHARE_LIMIT = 0.2;
 
+/** Under this share of the declared sections (or URLs) reached, the crawl does not match the sitemap. */
+export const CRAWL_MATCH_MIN = 0.2;
+
+/** How much of what the sitemap declares the crawl reached: sections (host + first directory), hosts and
+ * URLs as declared (another form of a URL, www or not, https or not, is no proof the declared one
+ * exists: a crawl that found most URLs only so did not crawl the site the sitemap lists either). */
+export interface CrawlMatch {
+  sections: number;
+  sectionsReached: number;
+  hosts: number;
+  hostsReached: number;
+  declared: number;
+  urlsReached: number;
+  crawled: number;
+  /** Crawled keys the sitemap does not declare. */
+  undeclared: number;
+  mismatch: boolean;
+}
+
+/** A crawl that reached none of the declared hosts, or under 20 % of the declared sections, is of another
+ * site or of another version of it (a crawl of the old site beside the rebuilt site's sitemap). So is one
+ * mostly of URLs the sitemap does not list that reached under 20 % of those it does (a rebuilt site whose
+ * pages are all at the top level, where sections cannot tell). What such a crawl did not reach says
+ * nothing about the sitemap. A small crawl of the sitemap's own URLs is not a mismatch (section_not_crawled
+ * and prune_share_high speak for it), nor are a handful of URLs, and an empty crawl or sitemap is not
+ * judged here. */
+export function isCrawlMismatch(m: Omit<CrawlMatch, 'mismatch'>): boolean {
+  if (m.crawled === 0 || m.sections === 0 || m.declared === 0) return false;
+  return (
+    m.hostsReached === 0 ||
+    m.sectionsReached / m.sections < CRAWL_MATCH_MIN ||
+    (m.urlsReached / m.declared < CRAWL_MATCH_MIN &&
+      m.undeclared > m.urlsReached &&
+      Math.min(m.declared, m.undeclared) >= URL_SHARE_MIN_URLS)
+  );
+}
+
+/** A share of URLs says something only over this many URLs on each side (3 declared URLs beside a 1-page
+ * crawl is a test, not a site). */
+export const URL_SHARE_MIN_URLS = 10;
+
+/** The prominent warning of a crawl that does not match the sitemap, with what it held. */
+export function crawlMismatchWarning(m: CrawlMatch, held: number): Warning | null {
+  if (!m.mismatch) return null;
+  const share = (part: number, whole: number, noun: string) =>
+    `reached ${part.toLocaleString('en-US')} of the sitemap's ${urls(whole, noun)} (${pct(part / whole)}, under ${pct(CRAWL_MATCH_MIN)})`;
+  const reached =
+    m.hostsReached === 0
+      ? m.hosts === 1
+        ? "never reached the sitemap's host"
+        : `reached none of the sitemap's ${m.hosts.toLocaleString('en-US')} hosts`
+      : m.sectionsReached / m.sections < CRAWL_MATCH_MIN
+        ? share(m.sectionsReached, m.sections, 'section')
+        : share(m.urlsReached, m.declared, 'URL');
+  return {
+    code: 'crawl_mismatch',
+    message: `The crawl ${reached}: is it a crawl of another site, of an older version of this one, or one stopped early? ${
+      held > 0
+        ? `The ${urls(held, 'declared URL')} it never reached ${held === 1 ? 'is' : 'are'} held, not pruned.`
+        : 'Nothing it did not reach is pruned.'
+    } Crawl the site the sitemap describes (its current version), then reconcile again; until then, check the Add list too: it comes from that crawl.`,
+    count: held,
+  };
+}
+
+/** The audit warning for declared pages held as canonical_pattern: the largest patterns, each with its
+ * count and one of its pages. */
+export function canonicalPatternWarning(
+  patterns: { target: string; n: number; examples: string[] }[],
+  held: number,
+): Warning | null {
+  if (held === 0 || patterns.length === 0) return null;
+  const top = patterns[0] as { target: string; n: number };
+  return {
+    code: 'canonical_pattern',
+    message: `${urls(held, 'declared page')} ${held === 1 ? 'names' : 'name'} a canonical shared by pages that are not copies of it (the largest: ${urls(top.n, 'page')} → ${top.target}). That is usually a template bug (a single-page app or a theme writing one canonical for every page), not pages to remove: fix the canonical tags so each page names itself, then crawl again.`,
+    count: held,
+    examples: patterns.map(
+      (p) =>
+        `${p.target} ← ${urls(p.n, 'page')}${p.examples.length > 0 ? ` (e.g. ${p.examples.slice(0, 2).join(', ')})` : ''}`,
+    ),
+  };
+}
+
 function pct(n: number): string {
   return `${Math.round(n * 1000) / 10}%`;
 }

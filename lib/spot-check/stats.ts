@@ -69,7 +69,12 @@ export interface SpotCheckSummary {
 /** More than this share of contradicting answers means the crawl export looks stale. */
 export const STALE_SHARE = 0.2;
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);
-const UNFETCHED = new Set(['unreached_by_crawl', 'newer_than_crawl', 'section_not_crawled']);
+const UNFETCHED = new Set([
+  'unreached_by_crawl',
+  'newer_than_crawl',
+  'section_not_crawled',
+  'crawl_mismatch',
+]);
 
 export function summarize(items: readonly CheckedItem[]): SpotCheckSummary {
   const byVerdict = Object.fromEntries(VERDICTS.map((v) => [v, 0])) as Record<Verdict, number>;

@@ -32,7 +32,15 @@ const REDIRECTS = new Set([301, 302, 303, 307, 308]);
 /** The reconciliation's list, for answers without a content type. */
 const RESOURCE_PATH = new RegExp(`\\.(${RESOURCE_EXTENSIONS})$`);
 /** Held reasons of URLs the crawl never fetched: like unreached_by_crawl, the live answer is the first look. */
-const UNFETCHED = new Set(['unreached_by_crawl', 'newer_than_crawl', 'section_not_crawled']);
+const UNFETCHED = new Set([
+  'unreached_by_crawl',
+  'newer_than_crawl',
+  'section_not_crawled',
+  'crawl_mismatch',
+]);
+/** Held reasons about a canonical or a redirect the crawl saw: they hold while the live page still sends
+ * search engines elsewhere (by its canonical or a redirect), and are fixed when it names itself. */
+const CANONICAL_HELD = new Set(['canonical_conflict', 'canonical_pattern']);
 
 const isServerStatus = (status: number) => status >= 500 || status === 429;
 /** http_503 (pruned with options.serverErrors "prune") and the held server_error are the same problem. */
@@ -218,6 +226,7 @@ function stillHolds(
   profile: NormalizationProfile,
 ): boolean {
   if (liveReason !== null && matches(finding.reason, liveReason)) return true;
+  if (CANONICAL_HELD.has(finding.reason)) return liveReason === 'non_canonical' || liveReason === 'redirects';
   // A missing page stays missing when it now redirects to a 404 or answers a "not found" 200.
   if ((finding.reason === 'http_404' || finding.reason === 'http_410') && gone) return true;
   // A variant holds while the declared form sends search engines to another form of the same URL.

@@ -9,7 +9,7 @@ import { FINDING_COLUMNS_WHOLE, FINDING_FROM } from '@/lib/findings/data';
 import { toFindingDto } from '@/lib/findings/dto';
 import { filterSql, inlineSql } from '@/lib/findings/filter-sql';
 import type { FindingDto, TFindingFilter } from '@/lib/findings/schema';
-import { targetSql } from '@/lib/findings/target';
+import { replaceWithSql, targetSql } from '@/lib/findings/target';
 import type { FindingRow } from '@/lib/findings/types';
 
 /** A JSONL batch holds at most this many stored characters (a single longer row goes alone). */
@@ -103,7 +103,7 @@ const CSV_COLUMNS: Record<(typeof EXPORT_COLUMNS)[number], string> = {
   sitemap_files: neutralised(SITEMAP_FILES),
   status: 'f.status',
   lastmod: instant('f.lastmod'),
-  replace_with: neutralised('t.url'),
+  replace_with: replaceWithSql(neutralised),
   target_status: 't.status',
   decision: 'f.decision',
   decided_by: neutralised('f.decided_by'),

@@ -6,7 +6,7 @@ import { neutraliseCell } from '@/lib/findings/csv';
 import { neutralisedSql } from '@/lib/findings/export/data';
 import { decide } from '@/lib/findings/mutations';
 import type { FindingPage } from '@/lib/findings/schema';
-import { targetOf, targetSql } from '@/lib/findings/target';
+import { replacementOf, replaceWithSql, targetOf, targetSql } from '@/lib/findings/target';
 import type { FindingRow } from '@/lib/findings/types';
 import { testCaller } from '@/lib/test-support/auth';
 import { findingRow } from '@/lib/test-support/finding-row';
@@ -83,7 +83,8 @@ describe('the CSV export', () => {
         `${u('/both-gone')},unreached_by_crawl,unreached_by_crawl,a.xml|'@b.xml,,,,,approved,Ana,<at>,`,
         `${u('/old')},redirects,redirects,a.xml|'@b.xml,301,,${u('/new')},200,approved,Ana,<at>,`,
         `${u('/dup')},non_canonical,non_canonical,a.xml,200,,${u('/main')},200,approved,Ana,<at>,`,
-        `${u('/folder')},url_variant,url_variant,a.xml,,,${u('/folder/')},,approved,Ana,<at>,`,
+        // The crawled form's status is kept, so the variant is offered as a 200.
+        `${u('/folder')},url_variant,url_variant,a.xml,,,${u('/folder/')},200,approved,Ana,<at>,`,
         // One file, whose name starts like a formula: neutralised.
         `${u('/gone')},http_404,http_404,'@b.xml,404,,,,approved,Ana,<at>,`,
       ].sort(),
@@ -242,6 +243,45 @@ describe('the target rule', () => {
   it.each(cases.map((c, i) => [i, c] as const))('agrees in TypeScript and SQL (case %i)', async (_i, c) => {
     const row = findingRow({ reason: c.reasons?.[0] ?? 'x', ...c });
     expect(await targetInPostgres(row)).toEqual(targetOf(row));
+  });
+
+  /** replace_with as the CSV export computes it. */
+  async function replacementInPostgres(row: FindingRow) {
+    const { rows } = await pool().query(
+      `SELECT ${replaceWithSql()} AS url FROM jsonb_populate_record(NULL::findings, $1::jsonb) f
+         LEFT JOIN LATERAL ${targetSql()} t ON true`,
+      [JSON.stringify(row)],
+    );
+    return rows[0]?.url ?? null;
+  }
+
+  const offered: Partial<FindingRow>[] = [
+    ...cases,
+    { reasons: ['redirects'], ...facts, target_status: 200 },
+    { reasons: ['non_canonical'], ...facts, canonical_status: 200 },
+    { reasons: ['url_variant'], ...facts, variant_status: 200 },
+    { reasons: ['url_variant'], ...facts, variant_status: 301 },
+    { reasons: ['canonical_conflict', 'redirects'], ...facts, target_status: 200 },
+    { reasons: ['canonical_pattern', 'non_canonical'], ...facts, canonical_status: 200 },
+  ];
+
+  it.each(offered.map((c, i) => [i, c] as const))(
+    'offers replace_with alike in TypeScript and SQL, only for a 200 (case %i)',
+    async (_i, c) => {
+      const row = findingRow({ reason: c.reasons?.[0] ?? 'x', ...c });
+      const reasons = row.reasons ?? [row.reason];
+      const expected = replacementOf({ reasons, target: targetOf(row) });
+      expect(await replacementInPostgres(row)).toEqual(expected);
+      if (expected !== null) expect(targetOf(row)?.status).toBe(200);
+    },
+  );
+
+  it('offers a replacement in some cases and refuses it in others (not vacuous)', () => {
+    const results = offered.map((c) => {
+      const row = findingRow({ reason: c.reasons?.[0] ?? 'x', ...c });
+      return replacementOf({ reasons: row.reasons ?? [], target: targetOf(row) });
+    });
+    expect(results.filter((r) => r !== null)).toEqual([u('/r'), u('/c'), u('/v/')]);
   });
 
   it('is exercised for every kind and for none (the comparison is not vacuous)', () => {

@@ -23,7 +23,7 @@ function StatusCell({ audit }: { audit: AuditListItemDto }) {
   const text = isRunning ? progressText(audit.phase, audit.progress) : null;
   return (
     <div className="status-cell">
-      <StatusBadge status={audit.status} />
+      <StatusBadge status={audit.status} warned={audit.prominentWarnings.length > 0} />
       {showPhase ? (
         <span className="status-cell__phase" data-testid="list-progress">
           {phaseLabel(audit.phase)}

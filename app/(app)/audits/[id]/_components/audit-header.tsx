@@ -9,7 +9,7 @@ import { useDateTimeFormat } from '@/components/ui/date-time';
 import { formatDuration } from '@/lib/audits/format';
 import { useUpdateAuditSettings } from '@/lib/audits/hooks';
 import { isActiveStatus } from '@/lib/audits/labels';
-import type { AuditDto } from '@/lib/audits/schema';
+import { type AuditDto, prominentWarningsOf } from '@/lib/audits/schema';
 import { phaseLabel } from '@/lib/runs/phases';
 import { StatusBadge } from '../../_components/status-badge';
 
@@ -86,7 +86,11 @@ export function AuditHeader({
         </p>
         <h1 data-testid="audit-name">{audit.name}</h1>
         <div className="page-header__meta">
-          <StatusBadge status={audit.status} testId="audit-status" />
+          <StatusBadge
+            status={audit.status}
+            testId="audit-status"
+            warned={prominentWarningsOf(audit.warnings).length > 0}
+          />
           {!isActiveStatus(audit.status) ? null : (
             <span data-testid="audit-phase">{phaseLabel(audit.phase)}</span>
           )}

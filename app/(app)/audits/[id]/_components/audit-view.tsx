@@ -12,7 +12,8 @@ import { EmptyState } from '@/components/ui/empty-state';
 import { isNotFound } from '@/lib/api/client';
 import { useAudit, useCancelAudit, useDeleteAudit, useSitemapFiles } from '@/lib/audits/hooks';
 import { isActiveStatus } from '@/lib/audits/labels';
-import { isSanityWarning } from '@/lib/findings/format';
+import { prominentWarningsOf } from '@/lib/audits/schema';
+import { isSanityWarning, sanityWarningTitle } from '@/lib/findings/format';
 import type { FindingsOverview } from '@/lib/findings/schema';
 import { AuditCounts } from './audit-counts';
 import { AuditHeader } from './audit-header';
@@ -98,8 +99,12 @@ export function AuditView({ id, seed }: { id: string; seed?: AuditPageSeed }) {
 
   const data = audit.data;
   const findings = data.findings;
-  // Sanity warnings lead the findings summary and signals filter its review; the general list keeps the rest.
-  const sanityWarnings = findings ? data.warnings.filter(isSanityWarning) : [];
+  // A warning that questions the whole result (the crawl does not match the sitemap) heads the page; other
+  // sanity warnings lead the findings summary and signals filter its review; the general list keeps the rest.
+  const prominent = data.warnings.filter((w) => prominentWarningsOf([w]).length > 0);
+  const sanityWarnings = findings
+    ? data.warnings.filter((w) => isSanityWarning(w) && !prominent.includes(w))
+    : [];
   const signalWarnings = findings ? data.warnings.filter(isSignalWarning) : [];
   const otherIssues = findings
     ? { ...data, warnings: data.warnings.filter((w) => !isSanityWarning(w) && !isSignalWarning(w)) }
@@ -176,6 +181,11 @@ export function AuditView({ id, seed }: { id: string; seed?: AuditPageSeed }) {
         </Alert>
       ) : null}
       {isActiveStatus(data.status) ? <ProgressPanel audit={data} /> : null}
+      {prominent.map((warning) => (
+        <div key={warning.code} data-testid="prominent-warning" data-code={warning.code}>
+          <Alert title={sanityWarningTitle(warning.code)}>{warning.message}</Alert>
+        </div>
+      ))}
       <AuditCounts audit={data} />
       <IssueLists audit={otherIssues} />
       {findings ? (

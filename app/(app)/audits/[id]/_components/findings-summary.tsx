@@ -93,7 +93,7 @@ export function FindingsSummary({
             />
           ))}
         </div>
-        <AddExcluded excluded={findings.addExcluded} />
+        <AddExcluded excluded={findings.addExcluded} otherHosts={findings.otherHosts} />
         {signalWarnings.length > 0 ? (
           <section className="stack signals" aria-labelledby="signals-heading">
             <h3 id="signals-heading">Signals</h3>
