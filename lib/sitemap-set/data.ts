@@ -6,8 +6,10 @@ import { pool } from '@/lib/db/client';
 import { streamRows } from '@/lib/db/cursor';
 import type { SetRow } from './writer';
 
-/** An approved prune row that is a url_variant with a usable crawled form: written as that form. */
-const REPLACED = `coalesce(f.reason = 'url_variant' AND f.variant_url IS NOT NULL
+/** An approved prune row that is a url_variant with a usable crawled form (one the crawl saw answer 200,
+ * as the export's replace_with): written as that form. Any other approved variant is removed, never
+ * swapped for a URL that redirects or fails. */
+const REPLACED = `coalesce(f.reason = 'url_variant' AND f.variant_url IS NOT NULL AND f.variant_status = 200
   AND NOT ('variant_canonicalised' = ANY (f.signals)), false)`;
 
 /** A root-relative loc the audit could not key, resolved against its sitemap's own URL (Hugo and Yoast

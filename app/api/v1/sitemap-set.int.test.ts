@@ -294,4 +294,25 @@ describe('the corrected sitemap set, regrouped by section (layout=sections)', ()
     expect(results.filter((r) => r.severity !== 'info')).toEqual([]);
     expect(entries.get('items-sitemap-3.xml.gz')).toHaveLength(10_000);
   }, 60_000);
+
+  it('removes an approved variant whose crawled form does not answer 200, never writing that form', async () => {
+    // /moved/ was crawled only as /moved, which redirects: replacing the entry with it would declare a
+    // redirect (the export offers no replace_with for it either). Approving the prune removes it.
+    const auditId = await reconciledAuditOf('Variant that redirects', {
+      sitemaps: { 'pages.xml': urlset([entry('/moved/', '2026-03-01'), entry('/kept', '2026-03-02')]) },
+      crawl: [crawled('/moved', 301), crawled('/kept')],
+    });
+    const f = await findingIds(auditId, ['/moved/']);
+    expect(f.get('/moved/')?.reason).toBe('url_variant');
+    await approve(auditId, [f.get('/moved/')?.id as number]);
+
+    const summaryRes = await getSummary(viewer.request(`${base}/${auditId}/sitemap-set`), ctx(auditId));
+    const summary = (await summaryRes.json()) as SitemapSetSummaryDto;
+    expect(summary.replaced).toBe(0);
+    expect(summary.removed).toEqual({ url_variant: 1 });
+    const files = await zipOf(auditId);
+    const xml = files.get('pages.xml')?.toString() ?? '';
+    expect(xml).toContain(`${site}/kept`);
+    expect(xml).not.toContain(`${site}/moved`);
+  });
 });
