@@ -74,7 +74,14 @@ describe('a worker', () => {
 
     worker = spawn(process.execPath, [...SERVER_NODE_ARGS, path.join(root, 'scripts/worker.ts')], {
       cwd: root,
-      env: { ...process.env, ALLOW_PRIVATE_NETWORK: 'true', SCHEDULER_MONITOR_SECONDS: '1' },
+      // The suite's other files leave jobs in the shared queues (their audits run inline); with one slot
+      // per queue this worker would take them first and the scheduled run would wait behind them.
+      env: {
+        ...process.env,
+        ALLOW_PRIVATE_NETWORK: 'true',
+        SCHEDULER_MONITOR_SECONDS: '1',
+        WORKER_CONCURRENCY: '4',
+      },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     worker.stdout?.on('data', (d) => {
