@@ -1,6 +1,8 @@
 // The reconciliation as set-based SQL. Every statement works on whole sets (hash joins over the audit's
 // partitions and the sets derived from them), never row by row, so the same code serves 2,000 URLs and
 // 5,000,000. Rules and their precedence are documented in docs/reconciliation.md.
+// Reasons that put a declared entry on the held list (unsafe to judge yet): the vocabulary's one list.
+import { HELD_REASONS } from '@/lib/findings/schema';
 import { RESOURCE_EXTENSIONS } from '@/lib/urls/resource-path';
 
 /** The host of a normalized key (`scheme://host/path?query`). */
@@ -234,16 +236,6 @@ export const fileBasesSql = (n: Sets) => `
 CREATE UNLOGGED TABLE ${n.fo} AS
 SELECT file_id, (sum(maxpos) OVER (ORDER BY file_id) - maxpos)::int AS base, sum(maxpos) OVER ()::int AS total
   FROM (SELECT file_id, max(position) AS maxpos FROM sitemap_entries WHERE audit_id = $1 GROUP BY file_id) m`;
-
-/** Reasons that put a declared entry on the held list: unsafe to judge yet. */
-export const HELD_REASONS = [
-  'newer_than_crawl',
-  'section_not_crawled',
-  'crawl_mismatch',
-  'server_error',
-  'canonical_conflict',
-  'canonical_pattern',
-] as const;
 
 export interface ClassifyOptions {
   /** `hold` (default): a 5xx or 429 is held as `server_error`; `prune`: pruned as `http_<status>`. */

@@ -6,12 +6,12 @@ import { readdirSync } from 'node:fs';
 import { gunzipSync } from 'node:zlib';
 import { SaxesParser } from 'saxes';
 import { describe, expect, it } from 'vitest';
-import yauzl from 'yauzl';
 import { pool } from '@/lib/db/client';
 import type { SitemapSetSummaryDto } from '@/lib/sitemap-set/schema';
 import { testCaller } from '@/lib/test-support/auth';
 import { fixturePath, readFixture } from '@/lib/test-support/fixtures';
 import { reconciledAuditOf } from '@/lib/test-support/run-audit';
+import { unzip } from '@/lib/test-support/unzip';
 import { POST as decide } from './audits/[id]/decisions/route';
 import { GET as getSummary } from './audits/[id]/sitemap-set/route';
 import { GET as getZip } from './audits/[id]/sitemap-set.zip/route';
@@ -20,17 +20,6 @@ const reviewer = await testCaller('reviewer');
 const viewer = await testCaller('viewer');
 const base = 'http://localhost/api/v1/audits';
 const ctx = (id: string) => ({ params: Promise.resolve({ id }) });
-
-async function unzip(bytes: Buffer): Promise<Map<string, Buffer>> {
-  const zip = await yauzl.fromBufferPromise(bytes, { lazyEntries: true, validateEntrySizes: true });
-  const files = new Map<string, Buffer>();
-  for await (const e of zip.eachEntry()) {
-    const chunks: Buffer[] = [];
-    for await (const chunk of await zip.openReadStreamPromise(e)) chunks.push(chunk as Buffer);
-    files.set(e.fileName, Buffer.concat(chunks));
-  }
-  return files;
-}
 
 async function zipOf(auditId: string, query = '') {
   const res = await getZip(viewer.request(`${base}/${auditId}/sitemap-set.zip?${query}`), ctx(auditId));

@@ -4,7 +4,6 @@
 import { randomUUID } from 'node:crypto';
 import { gunzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import yauzl from 'yauzl';
 import { insertAudit } from '@/lib/audits/mutations';
 import { pool } from '@/lib/db/client';
 import { LintEngine } from '@/lib/hygiene/engine';
@@ -14,6 +13,7 @@ import { streamSetRows } from '@/lib/sitemap-set/data';
 import type { SitemapSetSummaryDto } from '@/lib/sitemap-set/schema';
 import { testCaller } from '@/lib/test-support/auth';
 import { reconciledAuditOf } from '@/lib/test-support/run-audit';
+import { unzip } from '@/lib/test-support/unzip';
 import { POST as decide } from './audits/[id]/decisions/route';
 import { GET as getSummary } from './audits/[id]/sitemap-set/route';
 import { GET as getZip } from './audits/[id]/sitemap-set.zip/route';
@@ -80,17 +80,6 @@ async function approve(auditId: string, ids: number[]): Promise<void> {
     ctx(auditId),
   );
   expect(res.status).toBe(200);
-}
-
-async function unzip(bytes: Buffer): Promise<Map<string, Buffer>> {
-  const zip = await yauzl.fromBufferPromise(bytes, { lazyEntries: true, validateEntrySizes: true });
-  const files = new Map<string, Buffer>();
-  for await (const e of zip.eachEntry()) {
-    const chunks: Buffer[] = [];
-    for await (const chunk of await zip.openReadStreamPromise(e)) chunks.push(chunk as Buffer);
-    files.set(e.fileName, Buffer.concat(chunks));
-  }
-  return files;
 }
 
 /** Each sitemap file of the zip (and the index) read with lib/sitemap and judged by the lint engine,

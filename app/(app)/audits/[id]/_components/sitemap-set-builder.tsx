@@ -25,6 +25,22 @@ const FILES_SHOWN = 100;
 const filesText = (n: number) => `${formatCount(n)} ${n === 1 ? 'file' : 'files'}`;
 const urlsText = (n: number) => countText(n, 'URL');
 
+/** The before/after figures of either layout, one row a figure. */
+function BeforeAfter({ rows }: { rows: readonly (readonly [string, string])[] }) {
+  return (
+    <table className="sitemap-set__summary">
+      <caption className="visually-hidden">Before and after</caption>
+      <tbody>
+        {rows.map(([label, value]) => (
+          <tr key={label}>
+            <th scope="row">{label}</th>
+            <td className="num">{value}</td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}
 function isBaseValid(text: string): boolean {
   return text === '' || (/^https?:\/\/[^/?#\s]+(\/[^?#\s]*)?$/i.test(text) && URL.canParse(text));
 }
@@ -73,17 +89,7 @@ function InputSummary({ summary }: { summary: SitemapSetSummaryDto }) {
   const unchanged = summary.files.length - changed.length;
   return (
     <div className="stack sitemap-set__result" data-testid="sitemap-set-summary">
-      <table className="sitemap-set__summary">
-        <caption className="visually-hidden">Before and after</caption>
-        <tbody>
-          {rows.map(([label, value]) => (
-            <tr key={label}>
-              <th scope="row">{label}</th>
-              <td className="num">{value}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
+      <BeforeAfter rows={rows} />
       {summary.warnings.length > 0 && (
         <div className="alert alert--warning" role="alert" data-testid="sitemap-set-warnings">
           {summary.warnings.map((w) => (
@@ -150,17 +156,7 @@ function Summary({ summary }: { summary: SitemapSetSummaryDto }) {
   const more = summary.after.sections.length - sections.length + summary.after.moreSections;
   return (
     <div className="stack sitemap-set__result" data-testid="sitemap-set-summary">
-      <table className="sitemap-set__summary">
-        <caption className="visually-hidden">Before and after</caption>
-        <tbody>
-          {rows.map(([label, value]) => (
-            <tr key={label}>
-              <th scope="row">{label}</th>
-              <td className="num">{value}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
+      <BeforeAfter rows={rows} />
       {/* Right under the figures: why the number of files changes (one per section, not one per input). */}
       {sections.length > 0 && (
         <p className="small" data-testid="sitemap-set-sections">
