@@ -76,16 +76,19 @@ export function streamEntries(auditId: string, batchSize = 5000): AsyncGenerator
   );
 }
 
-/** Per file with URL entries: how many, and how many have a key on the prune list (a semi-join, so a key
- * listed twice in a file counts twice, as two of its entries). */
+/** Per file with URL entries: how many, and how many have a key on the prune list (each entry joined to
+ * the distinct prune keys, so a key listed twice in a file counts twice, as two of its entries). A hash
+ * join: written as `key IN (subquery)` inside the aggregate's FILTER, Postgres re-scanned the prune list
+ * for every entry once it no longer fitted work_mem (1,000,000 × 900,000 rows: still running after 12
+ * minutes, holding back the review-index builds that wait for its transaction), against 4 s joined. */
 export async function entryCountsAgainstPrune(
   auditId: string,
 ): Promise<{ fileId: number; entries: number; pruned: number }[]> {
   const { rows } = await pool().query<{ fileId: number; entries: number; pruned: number }>(
-    `SELECT e.file_id AS "fileId", count(*)::int AS entries,
-            count(*) FILTER (WHERE e.key IN (
-              SELECT key FROM findings WHERE audit_id = $1 AND list = 'prune'))::int AS pruned
-       FROM sitemap_entries e WHERE e.audit_id = $1 GROUP BY e.file_id`,
+    `SELECT e.file_id AS "fileId", count(*)::int AS entries, count(p.key)::int AS pruned
+       FROM sitemap_entries e
+       LEFT JOIN (SELECT DISTINCT key FROM findings WHERE audit_id = $1 AND list = 'prune') p ON p.key = e.key
+      WHERE e.audit_id = $1 GROUP BY e.file_id`,
     [auditId],
   );
   return rows;
