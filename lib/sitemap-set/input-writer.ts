@@ -1,10 +1,7 @@
 // Writes the input layout's files from the plan (input-plan.ts): every kept entry back as it was read, in
 // its file and order, with its root start tag; a replaced entry with its new <loc> (and the hreflang
 // hrefs that named the old URL); the additions in their own file; then each index over its children as
-// written. Each file streams into the caller's sink in small chunks with backpressure, as writer.ts does.
-import { once } from 'node:events';
-import { PassThrough, type Writable } from 'node:stream';
-import { createGzip } from 'node:zlib';
+// written. Each file streams into the caller's sink through writer.ts's FilePart, as the sections layout's do.
 import type { InputRow } from './data';
 import {
   type InputPlan,
@@ -14,17 +11,9 @@ import {
   type PlanOptions,
   splitName,
 } from './input-plan';
-import { type FileSink, MAX_INDEX_FILES } from './writer';
+import { FilePart, type FileSink, MAX_INDEX_FILES, type WrittenPart } from './writer';
 
 const XML_DECLARATION = '<?xml version="1.0" encoding="UTF-8"?>\n';
-const CHUNK_CHARS = 64 * 1024;
-
-export interface WrittenPart {
-  name: string;
-  urls: number;
-  /** Uncompressed bytes. */
-  bytes: number;
-}
 
 const escapeText = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 const escapeAttribute = (text: string) => escapeText(text).replace(/"/g, '&quot;');
@@ -70,64 +59,6 @@ export function urlXml(row: InputRow, prefix: string, replaced: ReadonlyMap<stri
   return `<${prefix}url>${inner}</${prefix}url>\n`;
 }
 
-/** One file part being written: its head, entries in chunks, its tail. */
-class Part {
-  readonly written: WrittenPart;
-  private readonly input: Writable;
-  private parts: string[] = [];
-  private chars = 0;
-
-  constructor(
-    name: string,
-    head: string,
-    private readonly tail: string,
-    gzip: boolean,
-    sink: FileSink,
-    private readonly signal: AbortSignal | undefined,
-  ) {
-    this.written = { name, urls: 0, bytes: Buffer.byteLength(head) + Buffer.byteLength(tail) };
-    const stream = gzip ? createGzip() : new PassThrough();
-    this.input = stream;
-    sink(name, stream, gzip);
-    this.parts.push(head);
-    this.chars = head.length;
-  }
-
-  fits(bytes: number, maxUrls: number, maxBytes: number): boolean {
-    return this.written.urls === 0 || (this.written.urls < maxUrls && this.written.bytes + bytes <= maxBytes);
-  }
-
-  async add(text: string, bytes: number): Promise<void> {
-    this.parts.push(text);
-    this.chars += text.length;
-    this.written.urls++;
-    this.written.bytes += bytes;
-    if (this.chars >= CHUNK_CHARS) await this.flush();
-  }
-
-  /** An index's whole body at once (`entries`: the children it lists). */
-  async addBody(text: string, entries: number): Promise<void> {
-    this.parts.push(text);
-    this.chars += text.length;
-    this.written.urls += entries;
-    this.written.bytes += Buffer.byteLength(text);
-    await this.flush();
-  }
-
-  async close(): Promise<void> {
-    this.parts.push(this.tail);
-    await this.flush();
-    this.input.end();
-  }
-
-  private async flush(): Promise<void> {
-    const text = this.parts.join('');
-    this.parts = [];
-    this.chars = 0;
-    if (!this.input.write(text)) await once(this.input, 'drain', this.signal ? { signal: this.signal } : {});
-  }
-}
-
 export interface InputWriteOptions extends PlanOptions {
   signal?: AbortSignal;
 }
@@ -150,7 +81,7 @@ export async function writeInputLayout(
   for (const file of plan.files) if (file.source) bySource.set(file.source.id, file);
   let count = 0;
 
-  const openPart = (file: PlannedFile, index: number): Part => {
+  const openPart = (file: PlannedFile, index: number): FilePart => {
     if (++count > MAX_INDEX_FILES) throw new Error(`The set would need more than ${MAX_INDEX_FILES} files`);
     const [stem, ext] = splitName(file.name);
     const name = file.parts[index] ?? plan.names.take(`${stem}-${index + 1}${ext}`);
@@ -159,7 +90,7 @@ export async function writeInputLayout(
     const root = rootNames(file.rootTag);
     const head = isText ? '' : `${XML_DECLARATION}<${file.rootTag}>\n`;
     const tail = isText ? '' : `</${root.name}>\n`;
-    const part = new Part(name, head, tail, file.gzip, sink, signal);
+    const part = new FilePart(name, head, tail, file.gzip, sink, signal);
     const list = written.get(file) ?? [];
     list.push(part.written);
     written.set(file, list);
@@ -167,7 +98,7 @@ export async function writeInputLayout(
   };
 
   // The file being written (a holder: the closures below replace it).
-  const at: { file: PlannedFile | null; part: Part | null; index: number; prefix: string } = {
+  const at: { file: PlannedFile | null; part: FilePart | null; index: number; prefix: string } = {
     file: null,
     part: null,
     index: 0,
@@ -178,7 +109,7 @@ export async function writeInputLayout(
       if (at.part) await at.part.close();
       Object.assign(at, { file, part: openPart(file, 0), index: 0 });
     }
-    let part = at.part as Part;
+    let part = at.part as FilePart;
     const bytes = Buffer.byteLength(text);
     if (!part.fits(bytes, options.maxUrls, options.maxBytes)) {
       await part.close();

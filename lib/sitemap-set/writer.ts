@@ -23,12 +23,8 @@ export interface WriterOptions {
   maxBytes?: number;
 }
 
-export interface SetFile {
-  name: string;
+export interface SetFile extends WrittenPart {
   stem: string;
-  urls: number;
-  /** Uncompressed bytes. */
-  bytes: number;
 }
 
 /** Receives each file's bytes as a stream, in order; the next file starts once this one has ended. */
@@ -84,47 +80,62 @@ export function indexXml(files: readonly SetFile[], base: string): string {
   return `${INDEX_HEAD}${items}${items ? '\n' : ''}${INDEX_TAIL}`;
 }
 
-class OpenFile {
-  readonly file: SetFile;
+/** What one written file (or part of a split one) holds. */
+export interface WrittenPart {
+  name: string;
+  urls: number;
+  /** Uncompressed bytes. */
+  bytes: number;
+}
+
+/** One file being written, for either layout: its head, entries in chunks of about CHUNK_CHARS, its tail,
+ * into the sink's stream (gzipped or not) with backpressure. Only the current chunk is held. */
+export class FilePart {
+  readonly written: WrittenPart;
   private readonly input: Writable;
   private parts: string[] = [];
   private chars = 0;
 
   constructor(
-    stem: string,
     name: string,
+    head: string,
+    private readonly tail: string,
     gzip: boolean,
     sink: FileSink,
     private readonly signal: AbortSignal | undefined,
   ) {
-    this.file = {
-      name,
-      stem,
-      urls: 0,
-      bytes: Buffer.byteLength(URLSET_HEAD) + Buffer.byteLength(URLSET_TAIL),
-    };
+    this.written = { name, urls: 0, bytes: Buffer.byteLength(head) + Buffer.byteLength(tail) };
     const stream = gzip ? createGzip() : new PassThrough();
     this.input = stream;
     sink(name, stream, gzip);
-    this.parts.push(URLSET_HEAD);
+    this.parts.push(head);
+    this.chars = head.length;
   }
 
-  fits(bytes: number, options: WriterOptions): boolean {
-    return (
-      this.file.urls < options.maxUrls && this.file.bytes + bytes <= (options.maxBytes ?? MAX_FILE_BYTES)
-    );
+  /** Whether one more entry of `bytes` stays within the limits (a file's first entry always does). */
+  fits(bytes: number, maxUrls: number, maxBytes: number): boolean {
+    return this.written.urls === 0 || (this.written.urls < maxUrls && this.written.bytes + bytes <= maxBytes);
   }
 
-  async add(element: string, bytes: number): Promise<void> {
-    this.parts.push(element);
-    this.chars += element.length;
-    this.file.urls++;
-    this.file.bytes += bytes;
+  async add(text: string, bytes: number): Promise<void> {
+    this.parts.push(text);
+    this.chars += text.length;
+    this.written.urls++;
+    this.written.bytes += bytes;
     if (this.chars >= CHUNK_CHARS) await this.flush();
   }
 
+  /** An index's whole body at once (`entries`: the children it lists). */
+  async addBody(text: string, entries: number): Promise<void> {
+    this.parts.push(text);
+    this.chars += text.length;
+    this.written.urls += entries;
+    this.written.bytes += Buffer.byteLength(text);
+    await this.flush();
+  }
+
   async close(): Promise<void> {
-    this.parts.push(URLSET_TAIL);
+    this.parts.push(this.tail);
     await this.flush();
     this.input.end();
   }
@@ -133,13 +144,9 @@ class OpenFile {
     const text = this.parts.join('');
     this.parts = [];
     this.chars = 0;
-    if (!this.input.write(text)) await drained(this.input, this.signal);
+    // An abort (the client went away) ends the wait for the drain with its reason.
+    if (!this.input.write(text)) await once(this.input, 'drain', this.signal ? { signal: this.signal } : {});
   }
-}
-
-/** Waits for `stream` to drain; an abort (the client went away) ends the wait with its reason. */
-async function drained(stream: Writable, signal: AbortSignal | undefined): Promise<void> {
-  await once(stream, 'drain', signal ? { signal } : {});
 }
 
 /**
@@ -153,27 +160,28 @@ export async function writeSitemapSet(
   signal?: AbortSignal,
 ): Promise<SetFile[]> {
   const namer = new FileNamer(options.gzip);
-  const files: SetFile[] = [];
-  let open: OpenFile | null = null;
+  const maxBytes = options.maxBytes ?? MAX_FILE_BYTES;
+  const files: { stem: string; part: FilePart }[] = [];
+  let open: FilePart | null = null;
   let section: string | null = null;
   for await (const batch of batches) {
     for (const row of batch) {
       signal?.throwIfAborted();
       const element = urlElement(row);
       const bytes = Buffer.byteLength(element);
-      if (open === null || row.section !== section || !open.fits(bytes, options)) {
+      if (open === null || row.section !== section || !open.fits(bytes, options.maxUrls, maxBytes)) {
         if (open) await open.close();
         if (files.length === MAX_INDEX_FILES) {
           throw new Error(`The corrected set would need more than ${MAX_INDEX_FILES} files`);
         }
         const { stem, name } = namer.next(row.section);
-        open = new OpenFile(stem, name, options.gzip, sink, signal);
-        files.push(open.file);
+        open = new FilePart(name, URLSET_HEAD, URLSET_TAIL, options.gzip, sink, signal);
+        files.push({ stem, part: open });
         section = row.section;
       }
       await open.add(element, bytes);
     }
   }
   if (open) await open.close();
-  return files;
+  return files.map(({ stem, part }) => ({ ...part.written, stem }));
 }
