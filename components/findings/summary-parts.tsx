@@ -16,7 +16,7 @@ import {
   reasonColour,
 } from '@/lib/findings/chart-data';
 import { LIST_HINTS, listLabel, reasonLabel, sanityWarningTitle } from '@/lib/findings/format';
-import { EXCLUDED_INFO, signalInfo } from '@/lib/findings/reasons';
+import { ADD_EXCLUSIONS, EXCLUDED_INFO, signalInfo } from '@/lib/findings/reasons';
 import type { FindingList, FindingsOverview, TAddExcluded, TOtherHost } from '@/lib/findings/schema';
 import { isSignalWarning, warningMessage } from './warning-words';
 
@@ -134,16 +134,6 @@ export function WarningAlerts({
   );
 }
 
-/** The rule's order: the first bucket that applies is the one a page is counted in. */
-const EXCLUDED_ORDER: readonly (keyof TAddExcluded)[] = [
-  'otherHost',
-  'blocked',
-  'non200',
-  'nonHtml',
-  'canonicalised',
-  'noindex',
-];
-
 /** Crawled pages no sitemap declares that the Add list leaves out, in all five buckets, each explained. */
 export function AddExcluded({
   excluded,
@@ -153,7 +143,7 @@ export function AddExcluded({
   /** The hosts behind `otherHost`, most pages first, each with one URL. */
   otherHosts?: readonly TOtherHost[];
 }) {
-  const total = EXCLUDED_ORDER.reduce((sum, bucket) => sum + excluded[bucket], 0);
+  const total = ADD_EXCLUSIONS.reduce((sum, bucket) => sum + excluded[bucket], 0);
   return (
     <section className="not-added" data-testid="add-excluded" aria-labelledby="not-added-heading">
       <h3 id="not-added-heading">
@@ -164,7 +154,7 @@ export function AddExcluded({
         </span>
       </h3>
       <dl className="not-added__list">
-        {EXCLUDED_ORDER.map((bucket) => {
+        {ADD_EXCLUSIONS.map((bucket) => {
           const info = EXCLUDED_INFO[bucket];
           return (
             <div

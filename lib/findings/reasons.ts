@@ -148,6 +148,21 @@ export function isDescribedReason(reason: string): boolean {
   return Object.hasOwn(REASONS, reason) || HTTP_REASON.test(reason);
 }
 
+/** Why an undeclared crawled page is not on the add list, in the order the reconcile judges it (the first
+ * that applies counts): a page on a host the sitemap does not declare (nor its www twin) is another site's,
+ * whatever it answers; then in the prune side's order: blocked, not 200, a 200 that is not an HTML page (an
+ * image, a script: the content type of a redirect or an error says nothing), canonicalised elsewhere, then
+ * noindex (an explicit one, or "not indexable" that nothing before explains). The summary lists them in
+ * this order too. */
+export const ADD_EXCLUSIONS = [
+  'otherHost',
+  'blocked',
+  'non200',
+  'nonHtml',
+  'canonicalised',
+  'noindex',
+] as const satisfies readonly (keyof TAddExcluded)[];
+
 /** Why undeclared crawled pages are not on the Add list (`findings.addExcluded`), in the rule's order. */
 export const EXCLUDED_INFO: Record<keyof TAddExcluded, ReasonInfo> = {
   otherHost: {

@@ -19,9 +19,9 @@ import {
   traced,
 } from '@/lib/db/partitions';
 import { displaySql } from '@/lib/findings/display';
+import type { ADD_EXCLUSIONS } from '@/lib/findings/reasons';
 import type { TFindingsSummary } from '@/lib/findings/schema';
 import {
-  type ADD_EXCLUSIONS,
   addFindingsSql,
   aggregateSql,
   analyzeSql,

@@ -2,6 +2,7 @@
 // partitions and the sets derived from them), never row by row, so the same code serves 2,000 URLs and
 // 5,000,000. Rules and their precedence are documented in docs/reconciliation.md.
 // Reasons that put a declared entry on the held list (unsafe to judge yet): the vocabulary's one list.
+import { ADD_EXCLUSIONS } from '@/lib/findings/reasons';
 import { HELD_REASONS } from '@/lib/findings/schema';
 import { RESOURCE_EXTENSIONS } from '@/lib/urls/resource-path';
 
@@ -349,20 +350,6 @@ SELECT $1, b.id, CASE WHEN b.reasons[1] IN (${HELD_REASONS.map((r) => `'${r}'`).
     OFFSET 0) b
  WHERE cardinality(b.reasons) > 0`;
 }
-
-/** Why an undeclared crawled page is not on the add list: first, a page on a host the sitemap does not
- * declare (nor its www twin) is another site's, whatever it answers; then in the prune side's order: blocked, not 200,
- * a 200 that is not an HTML page (an image, a script: the content type of a redirect or an error says
- * nothing), canonicalised elsewhere, then noindex (an explicit one, or "not indexable" that nothing before
- * explains). */
-export const ADD_EXCLUSIONS = [
-  'otherHost',
-  'blocked',
-  'non200',
-  'nonHtml',
-  'canonicalised',
-  'noindex',
-] as const;
 
 /** Add findings — crawled 200 HTML pages, indexable, self- or un-canonicalised, not declared — and, from
  * the same scan, what the rule left out among undeclared pages, by ADD_EXCLUSIONS. $1 audit. */
