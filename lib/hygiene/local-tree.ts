@@ -79,12 +79,14 @@ const WINDOWS_DRIVE = /^[a-z]:[\\/]/i;
 /** Why a child's location, as written, may not name a local file; null when it may. */
 function refuseLoc(loc: string): string | null {
   const trimmed = loc.trim();
-  if (WINDOWS_DRIVE.test(trimmed) || /^[/\\](?![/\\])/.test(trimmed))
-    return 'an absolute path: children are read only from inside the index’s folder';
+  // "/x" and "\\x" (a Windows share too); "//host/x" is a URL without its scheme.
+  if (WINDOWS_DRIVE.test(trimmed) || /^\\|^\/(?![/\\])/.test(trimmed))
+    return 'an absolute path (no scheme and host): not read as a local file; write the child as a full http(s) URL';
   const scheme = schemeOf(trimmed);
   if (scheme !== null && scheme !== 'http' && scheme !== 'https')
     return `a ${scheme}: location: only http(s) URLs are mapped to files of the index’s folder`;
-  for (const segment of trimmed.split(/[/\\?#]/)) {
+  // The path as written (new URL would already have removed a "..": refused here before it can).
+  for (const segment of (trimmed.split(/[?#]/)[0] ?? '').split(/[/\\]/)) {
     if (decodeSegment(segment) === '..') return 'a ".." segment would leave the index’s folder';
   }
   return null;
