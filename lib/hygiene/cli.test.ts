@@ -1,7 +1,7 @@
 // The `sitemap-audit` command as a pipeline runs it: a real child process (bin/sitemap-audit.mjs) against
 // local files and a 127.0.0.1 HTTP server, checked by exit code, JSON and messages.
 import { execFile } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
@@ -116,6 +116,32 @@ describe('sitemap-audit lint on local files', { timeout: 20_000 }, () => {
     expect(result.code).toBe(1);
     expect(JSON.parse(result.stdout).totals).toMatchObject({ files: 2, urls: 2, children: 1 });
     expect(codes(result.stdout)).toEqual({ robots_disallowed: 1 });
+  });
+  it('never prints a file an index child points outside its folder at; says which child and why', async () => {
+    write('leak/.git-credentials', 'https://user:s3cret-token@github.com\n');
+    const index = write(
+      'leak/out/sitemap.xml',
+      `<?xml version="1.0"?><sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n<sitemap><loc>https://a.example/..%2F.git-credentials</loc></sitemap>\n<sitemap><loc>https://a.example/sitemaps/a.xml</loc></sitemap></sitemapindex>`,
+    );
+    write('leak/out/sitemaps/a.xml', locs('https://a.example/a'));
+    symlinkSync('.', path.join(dir, 'leak/out/loop'));
+    const [text, folder] = await Promise.all([
+      run('lint', index),
+      run('lint', path.join(dir, 'leak/out'), '--json', '--max-files', '5'),
+    ]);
+    for (const result of [text, folder]) expect(result.stdout + result.stderr).not.toContain('s3cret');
+    expect(text.code).toBe(0);
+    expect(text.stdout).toContain('Linted 2 files: 1 URLs');
+    expect(text.stdout).toMatch(/child_refused {2}Child of a local index refused.*: 1\n/);
+    expect(text.stdout).toContain(
+      `https://a.example/..%2F.git-credentials  (${index}:2): an encoded separator (%2F or %5C) in the path`,
+    );
+    expect(JSON.parse(folder.stdout)).toMatchObject({
+      totals: { files: 2, urls: 1 },
+      skipped: [{ path: path.join(dir, 'leak/out/loop'), reason: 'a symbolic link: not followed' }],
+    });
+    expect(folder.stderr).toContain('refused child https://a.example/..%2F.git-credentials');
+    expect((await run('lint', index, '--max-files', '0')).stderr).toContain('--max-files must be');
   });
 });
 

@@ -5,7 +5,7 @@ import { parseArgs } from 'node:util';
 import robotsParser from 'robots-parser';
 import { DiffCollector } from './diff';
 import { LintEngine, type RobotsRules } from './engine';
-import { fetchText, isUrl, TreeReader, type Unreadable } from './read-tree';
+import { fetchText, isUrl, MAX_FILES, TreeReader, type Unreadable } from './read-tree';
 import { formatDiff, formatLint } from './report';
 import { severityRank } from './rules';
 
@@ -34,6 +34,7 @@ Options:
   --base <site-url>        Resolve relative locations of local files against this URL and judge hosts
                            against it (default: the site of the first absolute location read)
   --robots <file-or-url>   robots.txt to check URLs against (default: the site's own, for URL inputs)
+  --max-files <n>          Files listed in a folder and read in all before stopping (default 100000)
   -h, --help               Show this help
 
 Exit codes: 0 no rule at or above the threshold, 1 threshold hit, 2 usage error or unreadable input.
@@ -47,6 +48,7 @@ Options:
   --json          Print the result as JSON
   --limit <n>     Examples listed per list (default 20)
   --base <url>    Resolve relative locations of local files against this URL
+  --max-files <n> Files listed in a folder and read per tree before stopping (default 100000)
   -h, --help      Show this help
 
 Exit codes: 0 compared, 2 usage error or unreadable input.
@@ -61,6 +63,25 @@ function reportUnreadable(io: Io, unreadable: Unreadable[]): void {
   }
   if (unreadable.length > 20)
     io.err(`sitemap-audit: … and ${unreadable.length - 20} more unreadable files\n`);
+}
+
+/** Skipped paths and refused children, on stderr (the lint also reports refusals as a finding). */
+function reportSkipped(io: Io, reader: TreeReader): void {
+  for (const item of reader.refused)
+    io.err(`sitemap-audit: refused child ${item.path} (${item.file}:${item.line}): ${item.reason}\n`);
+  if (reader.refusedCount > reader.refused.length)
+    io.err(`sitemap-audit: … and ${reader.refusedCount - reader.refused.length} more refused children\n`);
+  for (const item of reader.skipped) io.err(`sitemap-audit: skipped ${item.path}: ${item.reason}\n`);
+  if (reader.skippedCount > reader.skipped.length)
+    io.err(`sitemap-audit: … and ${reader.skippedCount - reader.skipped.length} more skipped paths\n`);
+}
+
+function checkMaxFiles(value: string | undefined): number {
+  if (value === undefined) return MAX_FILES;
+  const max = Number(value);
+  if (!Number.isInteger(max) || max < 1)
+    throw new UsageError(`--max-files must be a whole number above 0, not "${value}"`);
+  return max;
 }
 
 function checkBase(base: string | undefined): string | null {
@@ -108,6 +129,7 @@ async function lint(args: string[], io: Io): Promise<number> {
       'fail-on': { type: 'string' },
       base: { type: 'string' },
       robots: { type: 'string' },
+      'max-files': { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -120,9 +142,10 @@ async function lint(args: string[], io: Io): Promise<number> {
   if (failOn !== 'error' && failOn !== 'warning')
     throw new UsageError(`--fail-on must be "error" or "warning", not "${failOn}"`);
   const base = checkBase(values.base);
+  const maxFiles = checkMaxFiles(values['max-files']);
   const robots = await loadRobots(values.robots, positionals, base);
   const engine = new LintEngine({ robots: robots?.rules ?? null });
-  const reader = new TreeReader(engine, { base });
+  const reader = new TreeReader(engine, { base, maxFiles });
   await reader.read(positionals);
   const results = engine.finish();
   const report = {
@@ -131,9 +154,12 @@ async function lint(args: string[], io: Io): Promise<number> {
     results,
     unreadable: reader.unreadable,
     childrenNotFound: reader.childrenNotFound,
+    skipped: reader.skipped,
+    skippedCount: reader.skippedCount,
   };
   io.out(values.json ? `${JSON.stringify(report, null, 2)}\n` : formatLint(report));
   reportUnreadable(io, reader.unreadable);
+  if (values.json) reportSkipped(io, reader);
   if (reader.unreadable.length > 0) return 2;
   const threshold = severityRank(failOn);
   return results.some((result) => severityRank(result.severity) <= threshold) ? 1 : 0;
@@ -147,6 +173,7 @@ async function diff(args: string[], io: Io): Promise<number> {
       json: { type: 'boolean' },
       limit: { type: 'string' },
       base: { type: 'string' },
+      'max-files': { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -158,21 +185,27 @@ async function diff(args: string[], io: Io): Promise<number> {
   const limit = Number(values.limit ?? 20);
   if (!Number.isInteger(limit) || limit < 0) throw new UsageError('--limit must be a whole number');
   const base = checkBase(values.base);
+  const maxFiles = checkMaxFiles(values['max-files']);
   const [before, after] = positionals as [string, string];
   const collector = new DiffCollector(limit);
   const unreadable: Unreadable[] = [];
+  const readers: TreeReader[] = [];
   for (const [phase, tree] of [
     ['old', before],
     ['new', after],
     ['removed', before],
   ] as const) {
     collector.phase = phase;
-    const reader = new TreeReader(collector, { base });
+    const reader = new TreeReader(collector, { base, maxFiles });
     await reader.read([tree]);
-    if (phase !== 'removed') unreadable.push(...reader.unreadable);
+    if (phase !== 'removed') {
+      unreadable.push(...reader.unreadable);
+      readers.push(reader);
+    }
   }
   io.out(values.json ? `${JSON.stringify(collector.result, null, 2)}\n` : formatDiff(collector.result));
   reportUnreadable(io, unreadable);
+  for (const reader of readers) reportSkipped(io, reader);
   return unreadable.length > 0 ? 2 : 0;
 }
 

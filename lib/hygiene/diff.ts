@@ -5,7 +5,7 @@
 import type { ParseStats, SitemapEntry } from '@/lib/sitemap/types';
 import { hash53 } from '@/lib/urls/key-tally';
 import type { TreeVisitor } from './read-tree';
-import type { FileMeta } from './types';
+import type { ChildRef, FileMeta } from './types';
 
 const EMPTY = 0;
 const NO_LASTMOD = Number.NaN;
@@ -125,12 +125,12 @@ export class DiffCollector implements TreeVisitor {
     if (this.phase !== 'removed') this.result[this.phase].files++;
   }
 
-  addEntries(batch: readonly SitemapEntry[]): string[] {
-    const children: string[] = [];
+  addEntries(batch: readonly SitemapEntry[]): ChildRef[] {
+    const children: ChildRef[] = [];
     for (const entry of batch) {
       const href = this.resolve(entry.loc);
       if (entry.type === 'sitemap') {
-        if (href !== null) children.push(href);
+        children.push({ loc: entry.loc, line: entry.line, url: href });
         continue;
       }
       this.judge(href ?? entry.loc, entry);
@@ -143,6 +143,9 @@ export class DiffCollector implements TreeVisitor {
   fileFailed(meta: FileMeta): void {
     this.beginFile(meta);
   }
+
+  /** Refused children change no URL list: the command reports them from the reader. */
+  childRefused(): void {}
 
   private resolve(loc: string): string | null {
     try {

@@ -10,7 +10,7 @@ import type { ParseStats, SitemapEntry, SitemapWarning } from '@/lib/sitemap/typ
 import { LastmodTally } from './lastmod-tally';
 import type { RuleCode } from './rules';
 import { RuleTally } from './tally';
-import type { FileMeta, LintExample, LintResult } from './types';
+import type { ChildRef, FileMeta, LintExample, LintResult } from './types';
 import { isPaginationUrl, isSearchUrl, slashForm } from './url-checks';
 import { UrlTable } from './url-table';
 
@@ -118,20 +118,18 @@ export class LintEngine {
   }
 
   /** Judges a batch of the open file's entries; returns the child sitemaps it names, resolved. */
-  addEntries(batch: readonly SitemapEntry[]): string[] {
+  addEntries(batch: readonly SitemapEntry[]): ChildRef[] {
     const file = this.file;
     if (!file) throw new Error('addEntries before beginFile');
-    const children: string[] = [];
+    const children: ChildRef[] = [];
     for (const entry of batch) {
       const where: LintExample = { url: entry.loc, file: file.meta.label, line: entry.line };
       this.judgeLastmod(entry, where);
       if (entry.type === 'sitemap') {
         file.children++;
         const url = this.resolve(entry.loc, file, where);
-        if (url) {
-          this.judgeHost(url, file, where);
-          children.push(url.href);
-        }
+        if (url) this.judgeHost(url, file, where);
+        children.push({ loc: entry.loc, line: entry.line, url: url?.href ?? null });
         continue;
       }
       file.urls++;
@@ -180,6 +178,11 @@ export class LintEngine {
     this.file = null;
     this.totals.filesFailed++;
     this.tally.add('file_unreadable', { file: meta.label, detail: message });
+  }
+
+  /** A child of a local index that the walk refused to map to a file (it would leave the folder). */
+  childRefused(child: ChildRef, file: string, reason: string): void {
+    this.tally.add('child_refused', { url: child.loc.slice(0, 200), file, line: child.line, detail: reason });
   }
 
   /** The rules that fired, errors first; call once, after the last file. */

@@ -2,9 +2,9 @@
 // product's safe HTTP client (private addresses refused unless ALLOW_PRIVATE_NETWORK=true). Every file is
 // streamed through the product's own reader (lib/sitemap/parse) into a visitor (the lint engine, or the
 // diff's collector), so memory stays flat whatever the tree's size. Indexes are followed: a fetched
-// index's children are fetched; a local index's children are read from the file of the same name beside
-// it (a build folder holds the whole set), and not fetched.
-import { createReadStream, existsSync, readdirSync, statSync } from 'node:fs';
+// index's children are fetched; a local index's children are read from the matching file inside the
+// folder the walk started from (a build folder holds the whole set: see local-tree.ts), and not fetched.
+import { createReadStream, existsSync, realpathSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { sniffUploadIsIndex } from '@/lib/ingest/sniff-upload';
 import { safeFetch } from '@/lib/net/safe-fetch';
@@ -12,19 +12,24 @@ import { classifySourceUrl, fallbackSitemapUrls } from '@/lib/sitemap/discover';
 import { newParseStats, parseSitemapBatches } from '@/lib/sitemap/parse';
 import { parseRobotsSitemaps } from '@/lib/sitemap/robots';
 import { type ParseStats, type SitemapEntry, SitemapParseError } from '@/lib/sitemap/types';
-import type { FileMeta } from './types';
+import { listSitemapFiles, localChildPlace, type Skipped } from './local-tree';
+import type { ChildRef, FileMeta } from './types';
 
 export interface TreeVisitor {
   beginFile(meta: FileMeta): void;
-  /** Returns the resolved child sitemaps named in the batch. */
-  addEntries(batch: readonly SitemapEntry[]): string[];
+  /** Returns the child sitemaps named in the batch. */
+  addEntries(batch: readonly SitemapEntry[]): ChildRef[];
   endFile(stats: ParseStats, error: { message: string; line?: number } | null): void;
   fileFailed(meta: FileMeta, message: string): void;
+  /** A child of a local index that maps to no file the walk may read: `file` is the index. */
+  childRefused(child: ChildRef, file: string, reason: string): void;
 }
 
 export interface ReadOptions {
   /** Site URL that relative locations of local files resolve against. */
   base?: string | null;
+  /** Files listed in a folder and files read in all (indexes included): see MAX_FILES. */
+  maxFiles?: number;
 }
 
 export interface Unreadable {
@@ -33,12 +38,16 @@ export interface Unreadable {
   message: string;
 }
 
-/** Files read (indexes included) before the walk stops: a runaway index cannot make it endless. */
-const MAX_FILES = 100_000;
+/**
+ * Files listed in a folder, and files read in all (indexes included), before the walk stops: a runaway
+ * index or folder cannot make it endless. `--max-files` sets it.
+ */
+export const MAX_FILES = 100_000;
+/** Examples of skipped paths and refused children kept for the report (the counts are exact). */
+const KEPT = 20;
 const MAX_DEPTH = 5;
 /** sitemaps.org allows 50 MiB; larger files are still read (up to this) so that the rule can say so. */
 const MAX_FILE_BYTES = 200 * 1024 * 1024;
-const SITEMAP_FILE = /\.(xml|txt|gz|rss|atom)$/i;
 
 export function isUrl(input: string): boolean {
   return /^https?:\/\//i.test(input);
@@ -65,37 +74,72 @@ interface Task {
   url?: string;
   /** A site root's conventional location: a 404 is expected, not an error. */
   optional?: boolean;
+  /** For a local file: the real path of the folder the walk started from, which its children stay in. */
+  root?: string;
+}
+
+export interface Refused extends Skipped {
+  /** The index that names the child, and where. */
+  file: string;
+  line: number;
 }
 
 export class TreeReader {
   readonly unreadable: Unreadable[] = [];
   /** Children of local indexes with no file of the same name beside them: not read. */
   childrenNotFound = 0;
+  /** Paths of folders not followed (symbolic links, unlistable folders, the cap): the first few. */
+  readonly skipped: Skipped[] = [];
+  skippedCount = 0;
+  /** Children of local indexes refused (outside the folder): the first few; each is also a finding. */
+  readonly refused: Refused[] = [];
+  refusedCount = 0;
   private readonly seen = new Set<string>();
   private files = 0;
+  private readonly maxFiles: number;
 
   constructor(
     private readonly visitor: TreeVisitor,
     private readonly options: ReadOptions = {},
-  ) {}
+  ) {
+    this.maxFiles = options.maxFiles ?? MAX_FILES;
+  }
 
   /** Reads every input (files, folders, sitemap / robots.txt / site URLs) and everything they lead to. */
   async read(inputs: readonly string[]): Promise<void> {
     for (const input of inputs) {
       if (isUrl(input)) await this.readUrlInput(input);
       else if (existsSync(input) && statSync(input).isDirectory()) {
-        const files = readdirSync(input, { recursive: true, encoding: 'utf8' })
-          .filter((name) => SITEMAP_FILE.test(name))
-          .sort()
-          .map((name) => path.join(input, name));
+        const listing = listSitemapFiles(input, this.maxFiles);
+        for (const item of listing.skipped) this.skip(item);
+        if (listing.capped)
+          this.skip({
+            path: input,
+            reason: `listing stopped at the file cap (${this.maxFiles}, --max-files)`,
+          });
+        const root = realpathSync(input);
         // Indexes first (as ingestion reads uploads), so that the children they list are read through
         // them: with the URL the index gives them as their base.
         const indexes: string[] = [];
         const rest: string[] = [];
-        for (const file of files) ((await sniffUploadIsIndex(file)) ? indexes : rest).push(file);
-        for (const file of [...indexes, ...rest]) await this.walk({ kind: 'file', source: file, depth: 0 });
-      } else await this.walk({ kind: 'file', source: input, depth: 0 });
+        for (const file of listing.files) ((await sniffUploadIsIndex(file)) ? indexes : rest).push(file);
+        for (const file of [...indexes, ...rest])
+          await this.walk({ kind: 'file', source: file, depth: 0, root });
+      } else {
+        let root: string | undefined;
+        try {
+          root = realpathSync(path.dirname(input));
+        } catch {
+          root = undefined; // no such folder: readFile reports the missing file
+        }
+        await this.walk({ kind: 'file', source: input, depth: 0, root });
+      }
     }
+  }
+
+  private skip(item: Skipped): void {
+    this.skippedCount++;
+    if (this.skipped.length < KEPT) this.skipped.push(item);
   }
 
   private async readUrlInput(url: string): Promise<void> {
@@ -131,7 +175,11 @@ export class TreeReader {
     while (queue.length > 0) {
       const task = queue.shift() as Task;
       const key = task.kind === 'file' ? path.resolve(task.source) : task.source;
-      if (this.seen.has(key) || task.depth > MAX_DEPTH || this.files >= MAX_FILES) continue;
+      if (this.seen.has(key) || task.depth > MAX_DEPTH) continue;
+      if (this.files >= this.maxFiles) {
+        this.skip({ path: task.source, reason: `not read: the file cap (${this.maxFiles}, --max-files)` });
+        continue;
+      }
       this.seen.add(key);
       this.files++;
       const children = task.kind === 'file' ? await this.readFile(task) : await this.readUrl(task);
@@ -144,25 +192,26 @@ export class TreeReader {
     return true;
   }
 
-  private childTask(parent: Task, child: string): Task | null {
+  private childTask(parent: Task, child: ChildRef): Task | null {
     const depth = parent.depth + 1;
-    if (parent.kind === 'url') return { kind: 'url', source: child, depth };
-    const last = new URL(child).pathname.split('/').pop() ?? '';
-    let name = last;
-    try {
-      name = decodeURIComponent(last);
-    } catch {
-      // A malformed percent sequence: the file may be named as written.
-    }
-    const local = path.join(path.dirname(parent.source), name);
-    if (name === '' || !existsSync(local)) {
-      this.childrenNotFound++;
+    if (parent.kind === 'url') return child.url === null ? null : { kind: 'url', source: child.url, depth };
+    const root = parent.root ?? path.dirname(path.resolve(parent.source));
+    const place = localChildPlace(child, path.dirname(parent.source), root);
+    if (place.kind === 'refused') {
+      this.refusedCount++;
+      if (this.refused.length < KEPT)
+        this.refused.push({ path: child.loc, reason: place.reason, file: parent.source, line: child.line });
+      this.visitor.childRefused(child, parent.source, place.reason);
       return null;
     }
-    return { kind: 'file', source: local, depth, url: child };
+    if (place.kind === 'missing') {
+      if (child.url !== null) this.childrenNotFound++;
+      return null;
+    }
+    return { kind: 'file', source: place.path, depth, url: child.url ?? undefined, root };
   }
 
-  private async readFile(task: Task): Promise<string[]> {
+  private async readFile(task: Task): Promise<ChildRef[]> {
     const meta: FileMeta = {
       label: task.source,
       requestedUrl: null,
@@ -181,7 +230,7 @@ export class TreeReader {
   }
 
   /** The children named by the file; null for an optional location that answered 404. */
-  private async readUrl(task: Task): Promise<string[] | null> {
+  private async readUrl(task: Task): Promise<ChildRef[] | null> {
     const meta: FileMeta = {
       label: task.source,
       requestedUrl: task.source,
@@ -222,9 +271,9 @@ export class TreeReader {
     this.visitor.fileFailed(meta, message);
   }
 
-  private async parse(meta: FileMeta, body: AsyncIterable<Uint8Array>): Promise<string[]> {
+  private async parse(meta: FileMeta, body: AsyncIterable<Uint8Array>): Promise<ChildRef[]> {
     const stats = newParseStats();
-    const children: string[] = [];
+    const children: ChildRef[] = [];
     this.visitor.beginFile(meta);
     let error: { message: string; line?: number } | null = null;
     try {

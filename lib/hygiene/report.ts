@@ -2,6 +2,7 @@
 // a diff as counts and first examples. JSON output is the same data, unformatted (cli.ts).
 import type { DiffResult } from './diff';
 import type { LintTotals } from './engine';
+import type { Skipped } from './local-tree';
 import type { Unreadable } from './read-tree';
 import type { LintExample, LintResult, Severity } from './types';
 
@@ -29,6 +30,9 @@ export interface LintReport {
   results: LintResult[];
   unreadable: Unreadable[];
   childrenNotFound: number;
+  /** Paths the walk did not follow (symbolic links, the file cap): the first 20 of `skippedCount`. */
+  skipped: Skipped[];
+  skippedCount: number;
 }
 
 export function formatLint(report: LintReport): string {
@@ -43,6 +47,12 @@ export function formatLint(report: LintReport): string {
     out.push(
       `${n(report.childrenNotFound)} child sitemap(s) of local indexes have no file of that name beside them: not read.`,
     );
+  if (report.skippedCount > 0) {
+    out.push(`${n(report.skippedCount)} path(s) skipped (symbolic links are not followed):`);
+    for (const item of report.skipped) out.push(`  - ${item.path}: ${item.reason}`);
+    if (report.skippedCount > report.skipped.length)
+      out.push(`  … ${n(report.skippedCount - report.skipped.length)} more`);
+  }
   for (const severity of ['error', 'warning', 'info'] as const) {
     const rules = results.filter((result) => result.severity === severity);
     if (rules.length === 0) continue;

@@ -139,6 +139,11 @@ export const RULES = {
     title: 'Missing, wrong or undeclared XML namespace',
     fix: 'Declare xmlns="http://www.sitemaps.org/schemas/sitemap/0.9" on the root and every prefix you use.',
   },
+  child_refused: {
+    severity: 'warning',
+    title: 'Child of a local index refused: it would be read from outside the index’s folder',
+    fix: 'List children as absolute http(s) URLs whose paths name files inside the build folder (no "..", no %2F or %5C, no symbolic link leading out); the example says why.',
+  },
   reader_warning: {
     severity: 'warning',
     title: 'Other problem the sitemap reader noted',

@@ -38,3 +38,10 @@ export interface FileMeta {
   /** Whether the bytes start with a byte order mark (only seen in uncompressed files). */
   bom: boolean;
 }
+
+/** A child sitemap an index names: its location as written, its line, and resolved (null if it cannot be). */
+export interface ChildRef {
+  loc: string;
+  line: number;
+  url: string | null;
+}

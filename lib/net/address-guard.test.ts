@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { assertPublicUrl, assertUrlShape, displayUrl, isBlockedAddress } from './address-guard';
+import {
+  assertPublicUrl,
+  assertUrlShape,
+  displayUrl,
+  isBlockedAddress,
+  isNeverContactedAddress,
+} from './address-guard';
 import { rejectionOf } from './test-server';
 import { NetError, type ResolvedAddress } from './types';
 
@@ -99,10 +105,13 @@ describe('assertUrlShape', () => {
     );
   });
 
-  it('allows configured ports, and any port when the private-network guard is lifted', () => {
+  it('allows configured ports, and any port only when no list applies (null)', () => {
     const url = new URL('http://example.com:8080/');
     expect(() => assertUrlShape(url, { ...strict, allowedPorts: [8080] })).not.toThrow();
-    expect(() => assertUrlShape(url, { ...strict, allowPrivateNetwork: true })).not.toThrow();
+    expect(() => assertUrlShape(url, { allowPrivateNetwork: true, allowedPorts: null })).not.toThrow();
+    expect(() => assertUrlShape(url, { ...strict, allowPrivateNetwork: true })).toThrow(
+      expect.objectContaining({ code: 'port_not_allowed' }),
+    );
   });
 });
 
@@ -146,8 +155,8 @@ describe('assertPublicUrl', () => {
 
   it('lets private answers through when allowPrivateNetwork is set', async () => {
     const answers = await assertPublicUrl(new URL('http://intranet.test:8443/'), {
-      ...strict,
       allowPrivateNetwork: true,
+      allowedPorts: null, // no ALLOWED_PORTS configured
       resolve: fixed('10.9.8.7'),
     });
     expect(answers).toHaveLength(1);
@@ -173,5 +182,47 @@ describe('assertPublicUrl', () => {
 describe('displayUrl', () => {
   it('drops credentials and fragment', () => {
     expect(displayUrl(new URL('https://a:b@example.com/x?y=1#frag'))).toBe('https://example.com/x?y=1');
+  });
+});
+
+describe('addresses refused even with private networks allowed', () => {
+  it.each([
+    '0.0.0.0',
+    '0.1.2.3',
+    '255.255.255.255',
+    '240.0.0.1',
+    '224.0.0.1',
+    '239.255.255.250',
+    '::',
+    'ff02::1',
+    'ff0e::1',
+    '::ffff:0.0.0.0',
+    '::ffff:224.0.0.251',
+    '[::]',
+  ])('%s is never contacted', (ip) => {
+    expect(isNeverContactedAddress(ip)).toBe(true);
+  });
+
+  it.each(['10.0.0.5', '127.0.0.1', '192.168.1.255', '::1', 'fd12::1', '93.184.216.34', '2606:2800::1'])(
+    '%s is left to the private-network rule',
+    (ip) => {
+      expect(isNeverContactedAddress(ip)).toBe(false);
+    },
+  );
+
+  it.each([
+    'http://0.0.0.0/',
+    'http://255.255.255.255/',
+    'http://224.0.0.1/',
+    'http://[ff02::1]/',
+    'http://[::]/',
+  ])('assertPublicUrl refuses %s with ALLOW_PRIVATE_NETWORK lifted', async (url) => {
+    const err = await rejectionOf(
+      assertPublicUrl(new URL(url), { allowPrivateNetwork: true, allowedPorts: null }),
+    );
+    expect(err).toMatchObject({
+      code: 'blocked_address',
+      message: expect.stringContaining('not even with ALLOW_PRIVATE_NETWORK=true'),
+    });
   });
 });

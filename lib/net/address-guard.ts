@@ -38,7 +38,8 @@ const NAT64_WELL_KNOWN = ipaddr.IPv6.parseCIDR('64:ff9b::/96');
 
 export interface GuardOptions {
   allowPrivateNetwork: boolean;
-  allowedPorts: readonly number[];
+  /** null: any port (decided in options.ts portRule, the one place that reads the settings). */
+  allowedPorts: readonly number[] | null;
   resolve?: Resolver;
 }
 
@@ -56,6 +57,33 @@ export function isBlockedAddress(ip: string): boolean {
   // The deprecated IPv4-compatible form (::a.b.c.d) is still 'unicast' to ipaddr.js.
   if (v6.match(IPV4_COMPATIBLE)) return true;
   return !PUBLIC_RANGES.has(range);
+}
+
+// Class E (240.0.0.0/4, reserved, 255.255.255.255 included): no host is served from it.
+const CLASS_E = ipaddr.IPv4.parseCIDR('240.0.0.0/4');
+const NEVER_V4 = new Set(['unspecified', 'broadcast', 'multicast']);
+const NEVER_V6 = new Set(['unspecified', 'multicast']);
+
+/**
+ * True when `ip` is (or carries) an address no fetch has a reason to reach, whatever ALLOW_PRIVATE_NETWORK
+ * says: unspecified (0.0.0.0/8, ::, which Linux connects to this host), broadcast and class E
+ * (255.255.255.255, 240.0.0.0/4) and multicast (224.0.0.0/4, ff00::/8). Not an address: false here.
+ */
+export function isNeverContactedAddress(ip: string): boolean {
+  const bare = (ip.startsWith('[') && ip.endsWith(']') ? ip.slice(1, -1) : ip).replace(/%.*$/, '');
+  if (!ipaddr.isValid(bare)) return false;
+  const parsed = ipaddr.parse(bare);
+  if (parsed.kind() === 'ipv4') {
+    const v4 = parsed as ipaddr.IPv4;
+    return NEVER_V4.has(v4.range()) || v4.match(CLASS_E);
+  }
+  const v6 = parsed as ipaddr.IPv6;
+  const range = v6.range();
+  if (NEVER_V6.has(range)) return true;
+  // ::1 is inside ::/96 too, but is loopback, not the unspecified 0.0.0.1.
+  if (EMBEDS_IPV4.has(range) || (v6.match(IPV4_COMPATIBLE) && range !== 'loopback'))
+    return isNeverContactedAddress(embeddedIpv4(v6, range));
+  return false;
 }
 
 /**
@@ -125,11 +153,15 @@ export function assertUrlShape(url: URL, opts: Omit<GuardOptions, 'resolve'>): v
     );
   }
   const port = effectivePort(url);
-  if (!opts.allowPrivateNetwork && !opts.allowedPorts.includes(port)) {
+  if (opts.allowedPorts !== null && !opts.allowedPorts.includes(port)) {
+    // With private networks allowed the list still applies, and saying so spares an operator the hunt.
+    const lifted = opts.allowPrivateNetwork
+      ? ' (ALLOWED_PORTS applies even with ALLOW_PRIVATE_NETWORK=true)'
+      : '';
     throw new NetError(
       'port_not_allowed',
       shown,
-      `${shown} uses port ${port}; allowed ports are ${opts.allowedPorts.join(', ')}`,
+      `${shown} uses port ${port}; allowed ports are ${opts.allowedPorts.join(', ')}${lifted}`,
     );
   }
 }
@@ -155,6 +187,13 @@ export async function assertPublicUrl(url: URL, opts: GuardOptions): Promise<Res
     throw new NetError('dns_failed', shown, `${url.hostname} (in ${shown}) has no address${DNS_ADVICE}`);
   }
   if (addresses.some((a) => isMetadataAddress(a.address))) throw metadataError(shown);
+  if (addresses.some((a) => isNeverContactedAddress(a.address))) {
+    throw new NetError(
+      'blocked_address',
+      shown,
+      `${shown} points to a broadcast, multicast or unspecified (0.0.0.0, ::) address, which is never fetched (not even with ALLOW_PRIVATE_NETWORK=true)`,
+    );
+  }
   if (!opts.allowPrivateNetwork && addresses.some((a) => isBlockedAddress(a.address))) {
     // The address itself stays out of the message: it would reveal internal DNS to the user.
     throw new NetError(

@@ -31,6 +31,22 @@ describe('resolveOptions', () => {
     ).toBe(false);
   });
 
+  it('keeps a configured port list whether private networks are allowed or not', () => {
+    const ports = (options: Parameters<typeof resolveOptions>[0], env: Record<string, string>) =>
+      resolveOptions(options, env).allowedPorts;
+    // Private allowed, no list: any port (null), as intranet sites and loopback tests need.
+    expect(ports({}, { ALLOW_PRIVATE_NETWORK: 'true' })).toBeNull();
+    expect(ports({}, { ALLOW_PRIVATE_NETWORK: 'true', ALLOWED_PORTS: ' ' })).toBeNull();
+    expect(ports({}, { ALLOW_PRIVATE_NETWORK: 'true', ALLOWED_PORTS: '8080' })).toEqual([80, 443, 8080]);
+    expect(ports({}, { ALLOW_PRIVATE_NETWORK: 'false', ALLOWED_PORTS: '443,8080' })).toEqual([80, 443, 8080]);
+    expect(ports({ allowPrivateNetwork: true }, { ALLOWED_PORTS: '8080' })).toEqual([80, 443, 8080]);
+    expect(ports({ allowPrivateNetwork: true, allowedPorts: [8443] }, {})).toEqual([8443]);
+    expect(ports({}, {})).toEqual([80, 443]);
+    expect(() => ports({}, { ALLOW_PRIVATE_NETWORK: 'true', ALLOWED_PORTS: '22;5432' })).toThrow(
+      /ALLOWED_PORTS/,
+    );
+  });
+
   it('lower-cases extra header names so they override defaults reliably', () => {
     expect(resolveOptions({ headers: { 'If-None-Match': '"abc"' } }, {}).headers).toEqual({
       'if-none-match': '"abc"',

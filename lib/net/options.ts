@@ -18,7 +18,8 @@ export interface ResolvedOptions {
   maxRetryAfterMs: number;
   userAgent: string;
   allowPrivateNetwork: boolean;
-  allowedPorts: number[];
+  /** Ports a URL may use; null: any port (private networks allowed and no list configured). */
+  allowedPorts: readonly number[] | null;
   signal: AbortSignal | undefined;
   headers: Record<string, string>;
   method: 'GET' | 'HEAD' | 'POST';
@@ -31,6 +32,7 @@ export function resolveOptions(
   env: Record<string, string | undefined> = process.env,
 ): ResolvedOptions {
   const timeoutMs = positive('timeoutMs', options.timeoutMs ?? 30_000);
+  const allowPrivateNetwork = options.allowPrivateNetwork ?? env.ALLOW_PRIVATE_NETWORK === 'true';
   return {
     timeoutMs,
     idleTimeoutMs: positive('idleTimeoutMs', options.idleTimeoutMs ?? 10_000),
@@ -41,14 +43,31 @@ export function resolveOptions(
     retryBaseMs: nonNegative('retryBaseMs', options.retryBaseMs ?? 500),
     maxRetryAfterMs: nonNegative('maxRetryAfterMs', options.maxRetryAfterMs ?? 60_000),
     userAgent: options.userAgent ?? (env.USER_AGENT?.trim() || DEFAULT_USER_AGENT),
-    allowPrivateNetwork: options.allowPrivateNetwork ?? env.ALLOW_PRIVATE_NETWORK === 'true',
-    allowedPorts: options.allowedPorts ?? [80, 443, ...parsePortList(env.ALLOWED_PORTS)],
+    allowPrivateNetwork,
+    allowedPorts: portRule(options.allowedPorts, env.ALLOWED_PORTS, allowPrivateNetwork),
     signal: options.signal,
     headers: lowerCaseKeys(options.headers ?? {}),
     method: options.method ?? 'GET',
     body: options.body,
     testHooks: options.testHooks ?? {},
   };
+}
+
+/**
+ * The one place that decides which ports a fetch may use. ALLOW_PRIVATE_NETWORK lifts the address rule
+ * only: a configured list (the option, or ALLOWED_PORTS with 80 and 443) applies whatever it says. With
+ * private networks allowed and no list configured, any port stays open (intranet sites on 8080, tests on
+ * random loopback ports); otherwise 80 and 443.
+ */
+export function portRule(
+  explicit: readonly number[] | undefined,
+  envList: string | undefined,
+  allowPrivateNetwork: boolean,
+): readonly number[] | null {
+  if (explicit !== undefined) return explicit;
+  const configured = parsePortList(envList);
+  if (configured.length > 0) return [80, 443, ...configured.filter((port) => port !== 80 && port !== 443)];
+  return allowPrivateNetwork ? null : [80, 443];
 }
 
 /** Parses ALLOWED_PORTS. A typo there must not silently open or close ports, so it throws. */

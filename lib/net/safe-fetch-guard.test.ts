@@ -149,7 +149,7 @@ describe('safeFetch URL checks', () => {
     expect(target.connectionCount()).toBe(0);
   });
 
-  it('allows extra ports from options or ALLOWED_PORTS; any port once the guard is lifted', async () => {
+  it('allows extra ports from options or ALLOWED_PORTS; any port once lifted with no list', async () => {
     const url = `${target.origin}/`;
     // Past the port check, the loopback address is what stops it.
     expect((await netError(safeFetch(url, quick))).code).toBe('port_not_allowed');
@@ -158,8 +158,69 @@ describe('safeFetch URL checks', () => {
     );
     vi.stubEnv('ALLOWED_PORTS', String(target.port));
     expect((await netError(safeFetch(url, quick))).code).toBe('blocked_address');
-    const res = await safeFetch(url, { ...quick, allowPrivateNetwork: true, allowedPorts: [80] });
-    expect(res.status).toBe(200);
-    res.body.destroy();
+    vi.stubEnv('ALLOWED_PORTS', '');
+    // No list configured: intranet sites on any port, tests on random loopback ports.
+    vi.stubEnv('ALLOW_PRIVATE_NETWORK', 'true');
+    for (const server of [target, entry]) {
+      const res = await safeFetch(`${server.origin}/`, { timeoutMs: 2000, retries: 0 });
+      expect(res.status).toBe(200);
+      res.body.destroy();
+    }
+  });
+});
+
+describe('ALLOW_PRIVATE_NETWORK lifts the address rule only', () => {
+  const lifted: SafeFetchOptions = { timeoutMs: 2000, retries: 0 };
+  beforeEach(() => vi.stubEnv('ALLOW_PRIVATE_NETWORK', 'true'));
+
+  it('keeps a configured ALLOWED_PORTS: another port is refused without connecting, the listed one reached', async () => {
+    vi.stubEnv('ALLOWED_PORTS', String(entry.port));
+    const err = await netError(safeFetch(`${target.origin}/`, lifted));
+    expect(err.code).toBe('port_not_allowed');
+    expect(err.message).toBe(
+      `${target.origin}/ uses port ${target.port}; allowed ports are 80, 443, ${entry.port} (ALLOWED_PORTS applies even with ALLOW_PRIVATE_NETWORK=true)`,
+    );
+    expect(target.connectionCount()).toBe(0);
+    const res = await safeFetch(`${entry.origin}/`, lifted);
+    expect((await readAll(res.body)).toString()).toBe('entry');
+  });
+
+  it('keeps an allowedPorts option too, and checks every redirect hop against the list', async () => {
+    const err = await netError(safeFetch(`${target.origin}/`, { ...lifted, allowedPorts: [entry.port] }));
+    expect(err.code).toBe('port_not_allowed');
+    vi.stubEnv('ALLOWED_PORTS', String(entry.port));
+    const hop = `${entry.origin}/?to=${encodeURIComponent(`${target.origin}/`)}`;
+    expect((await netError(safeFetch(hop, lifted))).code).toBe('port_not_allowed');
+    expect(target.connectionCount()).toBe(0);
+  });
+
+  it('refuses 0.0.0.0, which Linux would connect to this host, without connecting', async () => {
+    const err = await netError(safeFetch(`http://0.0.0.0:${target.port}/`, lifted));
+    expect(err).toMatchObject({ code: 'blocked_address', message: expect.stringContaining('unspecified') });
+    expect((await netError(safeFetch(`http://[::ffff:0.0.0.0]:${target.port}/`, lifted))).code).toBe(
+      'blocked_address',
+    );
+    expect(target.connectionCount()).toBe(0);
+  });
+
+  it('refuses broadcast, multicast and unspecified answers of a name, before dialling', async () => {
+    const hosts: Record<string, string[]> = {
+      'bcast.test': ['255.255.255.255'],
+      'class-e.test': ['240.0.0.9'],
+      'mcast.test': ['224.0.0.251'],
+      'mcast6.test': ['ff02::1'],
+      'zero.test': ['0.0.0.0'],
+      'zero6.test': ['::'],
+      'mixed.test': ['10.0.0.5', '239.255.255.250'],
+    };
+    const hooks = publicHostHooks(hosts);
+    for (const host of Object.keys(hosts)) {
+      const err = await netError(
+        safeFetch(`http://${host}:${entry.port}/`, { ...lifted, testHooks: hooks.testHooks }),
+      );
+      expect([host, err.code]).toEqual([host, 'blocked_address']);
+    }
+    expect(hooks.dialled).toEqual([]);
+    expect(entry.connectionCount()).toBe(0);
   });
 });

@@ -16,7 +16,7 @@ export interface RequestSettings {
   idleTimeoutMs: number;
   maxBytes: number;
   allowPrivateNetwork: boolean;
-  allowedPorts: readonly number[];
+  allowedPorts: readonly number[] | null;
   signal: AbortSignal | undefined;
   testHooks: NetTestHooks;
 }

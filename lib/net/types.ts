@@ -23,9 +23,15 @@ export interface SafeFetchOptions {
   maxRetryAfterMs?: number;
   /** Default: env USER_AGENT, else 'SitemapAuditBot/0.1 (+https://github.com/sitemap-audit)'. */
   userAgent?: string;
-  /** Lifts the private-network guard (intranet sites, tests). Default: env ALLOW_PRIVATE_NETWORK === 'true'. */
+  /**
+   * Lifts the private-address rule (intranet sites, tests); metadata, broadcast, multicast and
+   * unspecified addresses stay refused. Default: env ALLOW_PRIVATE_NETWORK === 'true'.
+   */
   allowPrivateNetwork?: boolean;
-  /** Default [80, 443] plus env ALLOWED_PORTS (comma list); ignored when allowPrivateNetwork is true. */
+  /**
+   * Ports a URL may use; always applies when given. Default: 80, 443 plus env ALLOWED_PORTS (comma list)
+   * when that is set; else any port if allowPrivateNetwork, else 80 and 443 (options.ts portRule).
+   */
   allowedPorts?: number[];
   signal?: AbortSignal;
   /** Extra request headers (e.g. If-None-Match). Credentials headers are dropped on cross-origin redirects. */
