@@ -25,7 +25,8 @@ function run(...args: string[]): Promise<Run> {
     execFile(
       process.execPath,
       [bin, ...args],
-      { env: { ...process.env, ALLOW_PRIVATE_NETWORK: 'true' }, timeout: 20_000 },
+      // From a folder outside the repo, as a pipeline runs it: the `@/` imports must still resolve.
+      { cwd: dir, env: { ...process.env, ALLOW_PRIVATE_NETWORK: 'true' }, timeout: 20_000 },
       (error, stdout, stderr) => resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr }),
     );
   });
