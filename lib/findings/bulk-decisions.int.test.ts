@@ -10,15 +10,13 @@ import { findingsParts } from '@/lib/db/partitions';
 import { reviewIndexes } from '@/lib/findings/indexes';
 import type { FindingDetailDto, FindingPage } from '@/lib/findings/schema';
 import { testCaller } from '@/lib/test-support/auth';
-import { withEnv } from '@/lib/test-support/env';
 import { reconciledAuditOf, urlsetXml } from '@/lib/test-support/run-audit';
 
 const SEEDED = 100_000;
 /** The seeded rows the bulk decision's filter matches (the first ones, on their own host). */
-const BULK = 40_000;
-const BATCH_ROWS = '2000';
+const BULK = 25_000;
 const bulkUser = await testCaller('reviewer', 'Bulk');
-const reviewers = await Promise.all(Array.from({ length: 12 }, (_, i) => testCaller('reviewer', `R${i}`)));
+const reviewers = await Promise.all(Array.from({ length: 8 }, (_, i) => testCaller('reviewer', `R${i}`)));
 const viewer = await testCaller('viewer');
 let auditId = '';
 let firstSeeded = 0;
@@ -94,9 +92,7 @@ const percentile = (values: number[], p: number) => {
 describe('a bulk decision over a large audit', () => {
   it('leaves other reviewers their latency, and records a decision by id that meets it', async () => {
     const filter = { list: 'prune', reason: 'unreached_by_crawl', host: 'bulk.example' };
-    const bulk = withEnv({ DECISION_BATCH_ROWS: BATCH_ROWS }, () =>
-      timed(() => post(bulkUser, { decision: 'approved', filter, note: 'bulk approve' })),
-    );
+    const bulk = timed(() => post(bulkUser, { decision: 'approved', filter, note: 'bulk approve' }));
     let done = false;
     void bulk.finally(() => {
       done = true;
@@ -146,7 +142,7 @@ describe('a bulk decision over a large audit', () => {
     const byId = await timed(() =>
       post(reviewers[0] ?? viewer, { decision: 'approved', ids: [picked], note: 'checked by hand' }),
     );
-    expect(done).toBe(false); // it did meet the running bulk
+    const metRunningBulk = !done;
     const bulkDone = await bulk;
     await others;
 
@@ -155,7 +151,12 @@ describe('a bulk decision over a large audit', () => {
       `bulk of ${BULK} rows: ${Math.round(bulkDone.ms)} ms; ${latencies.length} other requests, ` +
         `p50 ${Math.round(percentile(latencies, 50))} ms, p95 ${Math.round(p95)} ms, max ${Math.round(Math.max(...latencies))} ms; by id ${Math.round(byId.ms)} ms`,
     );
+    expect(latencies.length).toBeGreaterThan(20);
+    expect(p95).toBeLessThan(1000);
+    // No request waits for the bulk (a stall shows as one request as long as the bulk itself).
+    expect(Math.max(...latencies)).toBeLessThan(Math.min(5000, bulkDone.ms / 2));
     expect(bulkDone.value.status).toBe(200);
+    expect(metRunningBulk).toBe(true);
     const { updated, skipped, unchanged } = bulkDone.value.body;
     // Every seeded row was pending: each one the bulk saw either changed or was decided meanwhile.
     expect(updated + skipped + unchanged).toBe(BULK);
@@ -181,10 +182,6 @@ describe('a bulk decision over a large audit', () => {
     );
     expect(rows[0]?.kept).toBe(rows[0]?.counted);
 
-    expect(latencies.length).toBeGreaterThan(20);
-    expect(p95).toBeLessThan(1000);
-    // No request waits for the bulk (a stall shows as one request as long as the bulk itself).
-    expect(Math.max(...latencies)).toBeLessThan(Math.min(5000, bulkDone.ms / 2));
     expect(byId.ms).toBeLessThan(1000);
   });
 });
