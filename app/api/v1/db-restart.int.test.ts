@@ -2,7 +2,7 @@
 // shutdown waiting for its last session, 57P03), while it is gone (connection refused) and while it comes
 // back from a crash (recovery), every request answers 503 with Retry-After, never 500, on the paths that
 // reach the database through Prisma (the sign-in check, a finding's history), through pg (lists,
-// decisions) and outside the API envelope (the shared PDF). Runs on a private embedded server it stops.
+// decisions, the exports) and outside the API envelope (the shared PDF). Runs on a private embedded server it stops.
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -19,6 +19,7 @@ import { testCaller } from '@/lib/test-support/auth';
 import { reconciledAuditOf, urlsetXml } from '@/lib/test-support/run-audit';
 import { isRunning, postmasterPid } from '@/scripts/supervise/postgres-watch';
 import { POST as decide } from './audits/[id]/decisions/route';
+import { GET as exportFindings } from './audits/[id]/export/route';
 import { GET as getFinding } from './audits/[id]/findings/[findingId]/route';
 import { GET as listFindings } from './audits/[id]/findings/route';
 
@@ -95,6 +96,9 @@ describe('a database restart', () => {
           }),
           ctx,
         ),
+      csv: () => exportFindings(reviewer.request(`${base}/export?list=prune&decision=all`), ctx),
+      jsonl: () =>
+        exportFindings(reviewer.request(`${base}/export?list=prune&decision=all&format=jsonl`), ctx),
       pdf: () =>
         pdfRoute(new Request(`http://localhost/r/${share.token}/report.pdf`), {
           params: Promise.resolve({ token: share.token }),
