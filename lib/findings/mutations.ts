@@ -29,7 +29,8 @@ export interface DecisionChange {
  * transaction, so the row locks and the locks on the audit's kept counts (which every decision of the
  * audit moves) are held for one batch, never for the whole filter: measured on 120,000 indexed findings, a
  * single statement held them for 18 s and every decision by id of the audit waited that long, taking pool
- * connections the reads then lacked; a batch of 1,000 holds them for 0.1–0.5 s (the latter on a loaded 2-core machine). */
+ * connections the reads then lacked; a batch of 1,000 holds them for 0.1–0.5 s (the latter on a loaded
+ * 2-core machine). */
 export function decisionBatchRows(): number {
   return Math.max(1, intEnv('DECISION_BATCH_ROWS', 1000));
 }
