@@ -48,6 +48,15 @@ describe('resultSentence', () => {
     expect(resultSentence({ updated: 1, skipped: 0, unchanged: 0 }, 'rejected')).toBe('1 row rejected');
   });
 
+  it('says a note given with picked rows was saved on rows that already had the decision', () => {
+    expect(resultSentence({ updated: 0, skipped: 0, unchanged: 1 }, 'approved', true)).toBe(
+      'Already approved; note saved',
+    );
+    expect(resultSentence({ updated: 0, skipped: 0, unchanged: 1 }, 'approved', false)).toBe(
+      'Already approved',
+    );
+  });
+
   it('says "already approved" instead of "0 rows updated"', () => {
     expect(resultSentence({ updated: 0, skipped: 0, unchanged: 1 }, 'approved')).toBe('Already approved');
     expect(resultSentence({ updated: 0, skipped: 0, unchanged: 5 }, 'approved')).toBe(

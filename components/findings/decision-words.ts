@@ -54,8 +54,14 @@ export function previewSentence(preview: DecisionPreviewDto, decision: Decision,
   return `${parts.join('; ')}.`;
 }
 
-/** What the server said a decision did: "980 rows approved; 1 decided row left as it was", "Already approved". */
-export function resultSentence(result: DecisionsRecordedDto, decision: Decision): string {
+/** What the server said a decision did: "980 rows approved; 1 decided row left as it was", "Already approved".
+ * `noteByIds`: a note went with picked rows, which the server records on rows already decided too. */
+export function resultSentence(result: DecisionsRecordedDto, decision: Decision, noteByIds = false): string {
+  const sentence = decisionSentence(result, decision);
+  return noteByIds && result.unchanged > 0 && result.updated === 0 ? `${sentence}; note saved` : sentence;
+}
+
+function decisionSentence(result: DecisionsRecordedDto, decision: Decision): string {
   const { updated, skipped, unchanged } = result;
   const left =
     skipped > 0 ? `${rows(skipped, 'decided')} left as ${skipped === 1 ? 'it was' : 'they were'}` : '';

@@ -1,9 +1,11 @@
+import pg from 'pg';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { GET as previewRoute } from '@/app/api/v1/audits/[id]/decisions/preview/route';
 import { POST as decide } from '@/app/api/v1/audits/[id]/decisions/route';
 import { GET as getFinding } from '@/app/api/v1/audits/[id]/findings/[findingId]/route';
 import { GET as listFindings } from '@/app/api/v1/audits/[id]/findings/route';
-import type { FindingDto, FindingPage } from '@/lib/findings/schema';
+import { databaseUrl, pool } from '@/lib/db/client';
+import type { FindingDetailDto, FindingDto, FindingPage } from '@/lib/findings/schema';
 import { testCaller } from '@/lib/test-support/auth';
 import { reconciledAuditOf, urlsetXml } from '@/lib/test-support/run-audit';
 
@@ -144,5 +146,82 @@ describe('bulk decisions are safe', () => {
   it('refuses a preview without a decision or with an unknown filter', async () => {
     expect((await preview('list=prune')).status).toBe(400);
     expect((await preview('list=prune&decision=approved&sort=url')).status).toBe(400);
+  });
+});
+
+describe('a decision by id that meets a bulk decision on its row', () => {
+  it('waits for the batch, then records its note on the row the batch decided the same way', async () => {
+    const own = await reconciledAudit();
+    const ownCtx = () => ({ params: Promise.resolve({ id: own }) });
+    const { rows } = await pool().query<{ id: number; list: string; reason: string; host: string }>(
+      "SELECT id, list, reason, host FROM findings WHERE audit_id = $1 AND decision = 'pending' ORDER BY id LIMIT 1",
+      [own],
+    );
+    const row = rows[0];
+    if (!row) throw new Error('no pending row');
+    // A batch of a bulk approval in flight: the row approved (with its kept counts), not yet committed.
+    const batch = new pg.Client({ connectionString: databaseUrl() });
+    await batch.connect();
+    await batch.query('BEGIN');
+    await batch.query(
+      "UPDATE findings SET decision = 'approved', decided_by = 'Bulk', decided_at = now() WHERE audit_id = $1 AND id = $2",
+      [own, row.id],
+    );
+    await batch.query(
+      `UPDATE finding_counts SET n = n + CASE decision WHEN 'pending' THEN -1 ELSE 1 END
+        WHERE audit_id = $1 AND list = $2 AND reason = $3 AND host = $4 AND decision IN ('pending', 'approved')`,
+      [own, row.list, row.reason, row.host],
+    );
+    await batch.query(
+      `INSERT INTO finding_counts (audit_id, list, reason, decision, host, n) VALUES ($1, $2, $3, 'approved', $4, 1)
+       ON CONFLICT DO NOTHING`,
+      [own, row.list, row.reason, row.host],
+    );
+    const byId = decide(
+      reviewers.Ana.request(`${base}/${own}/decisions`, {
+        method: 'POST',
+        body: JSON.stringify({ decision: 'approved', ids: [row.id], note: 'checked by hand' }),
+        headers: { 'content-type': 'application/json' },
+      }),
+      ownCtx(),
+    );
+    // Until it waits for the batch's row lock.
+    const waiting = async () =>
+      (
+        await pool().query<{ n: number }>(
+          `SELECT count(*)::int AS n FROM pg_stat_activity
+            WHERE wait_event_type = 'Lock' AND query LIKE '%INSERT INTO decision_log%'`,
+        )
+      ).rows[0]?.n ?? 0;
+    while ((await waiting()) === 0) {}
+    await batch.query('COMMIT');
+    await batch.end();
+
+    const res = await byId;
+    expect({ status: res.status, body: await res.json() }).toEqual({
+      status: 200,
+      body: { updated: 0, skipped: 0, unchanged: 1 },
+    });
+    const detail: FindingDetailDto = await (
+      await getFinding(viewer.request('http://x'), {
+        params: Promise.resolve({ id: own, findingId: String(row.id) }),
+      })
+    ).json();
+    expect(detail).toMatchObject({ decision: 'approved', decidedBy: 'Ana', note: 'checked by hand' });
+    expect(detail.history[0]).toMatchObject({
+      from: 'approved',
+      to: 'approved',
+      by: 'Ana',
+      note: 'checked by hand',
+    });
+    // The note moved no count: the row was counted approved once, by the batch.
+    const { rows: counts } = await pool().query<{ kept: number; counted: number }>(
+      `SELECT (SELECT n FROM finding_counts WHERE audit_id = $1 AND list = $2 AND reason = $3 AND host = $4
+                 AND decision = 'approved') AS kept,
+              (SELECT count(*)::int FROM findings WHERE audit_id = $1 AND list = $2 AND reason = $3 AND host = $4
+                 AND decision = 'approved') AS counted`,
+      [own, row.list, row.reason, row.host],
+    );
+    expect(counts[0]?.kept).toBe(counts[0]?.counted);
   });
 });

@@ -1,8 +1,9 @@
-// Review decisions: one statement changes the findings (by ids or by filter), appends one decision-log
-// row per change and moves the per-reason counts, so all three always agree.
+// Review decisions: one statement changes the findings (by ids, or one batch of a filter), appends one
+// decision-log row per change and moves the per-reason counts, so all three always agree.
 import 'server-only';
 import { auditSettingsOf } from '@/lib/audits/data';
 import { pool } from '@/lib/db/client';
+import { intEnv } from '@/lib/db/config';
 import { findingsParts } from '@/lib/db/partitions';
 import { AppError } from '@/lib/errors';
 import { requiresConfirmedUnreached } from '@/lib/sites/confirm/data';
@@ -24,12 +25,93 @@ export interface DecisionChange {
   note: string | null;
 }
 
+/** Rows a decision by filter changes per statement (DECISION_BATCH_ROWS). Each batch is its own short
+ * transaction, so the row locks and the locks on the audit's kept counts (which every decision of the
+ * audit moves) are held for one batch, never for the whole filter: measured on 120,000 indexed findings, a
+ * single statement held them for 18 s and every decision by id of the audit waited that long, taking pool
+ * connections the reads then lacked; a batch of 1,000 holds them for 0.1–0.5 s (the latter on a loaded
+ * 2-core machine). */
+export function decisionBatchRows(): number {
+  return Math.max(1, intEnv('DECISION_BATCH_ROWS', 1000));
+}
+
+/** SQLSTATE of a deadlock: two decisions moving the same kept counts in opposite orders. Postgres aborts
+ * one; it is retried, as nothing of it was written. */
+const DEADLOCK_DETECTED = '40P01';
+
+async function withDeadlockRetry<T>(work: () => Promise<T>, tries = 3): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await work();
+    } catch (error) {
+      if ((error as { code?: string }).code !== DEADLOCK_DETECTED || attempt >= tries) throw error;
+    }
+  }
+}
+
+/** The tail shared by both statements below: over `changed` (id, list, reason, host, old), the log rows and
+ * the kept counts of the rows whose decision moved. Both sides of a move are one upsert: a plain UPDATE
+ * reads the statement's snapshot, so a decision that waited for a row lock missed a counts row another
+ * decision created meanwhile (the first approval of a host, say) and left its count one too high, which
+ * the bulk test caught; an upsert always meets the latest row. */
+function logAndCountSql(p: { decision: string; by: string; note: string; audit: string }): string {
+  return `logged AS (
+       INSERT INTO decision_log (audit_id, finding_id, from_decision, to_decision, note, decided_by, decided_at)
+       SELECT ${p.audit}::uuid, id, old, ${p.decision}, ${p.note}, ${p.by}, now() FROM changed ORDER BY id),
+     moved AS (
+       SELECT list, reason, host, old, count(*)::int AS n FROM changed WHERE old <> ${p.decision}
+        GROUP BY list, reason, host, old),
+     counted AS (
+       INSERT INTO finding_counts (audit_id, list, reason, decision, host, n)
+       SELECT ${p.audit}::uuid, list, reason, decision, host, sum(n)::int FROM (
+         SELECT list, reason, host, old AS decision, -n AS n FROM moved
+         UNION ALL SELECT list, reason, host, ${p.decision}::text, n FROM moved) d
+        GROUP BY list, reason, decision, host
+       ON CONFLICT (audit_id, list, reason, decision, host) DO UPDATE SET n = finding_counts.n + EXCLUDED.n)`;
+}
+
 /**
- * Applies a decision to the findings selected by `where` (already scoped to the audit): to every one that
- * does not have it, or (`onlyPending`) only to pending ones (decision-rule.ts). Rows left alone get no log
- * row. Counts what changed, what was skipped and what already had the decision, from the same statement.
+ * A decision by ids: every row given is locked (in id order) and read as it is once locked, so a bulk
+ * decision that changed it meanwhile is seen, not a stale snapshot. A row that already has the decision is
+ * `unchanged`; with a note, the note is still recorded on it (the row takes the reviewer's name, note and
+ * time, and its history a row from the decision to itself), so a reviewer's note is never lost because a
+ * bulk decision got to the row first. `skipped` is always 0.
  */
-async function apply(
+async function applyToIds(
+  auditId: string,
+  ids: number[],
+  change: DecisionChange,
+): Promise<DecisionsRecordedDto> {
+  const p = { audit: '$1', ids: '$2', decision: '$3', by: '$4', note: '$5' };
+  const { rows } = await withDeadlockRetry(() =>
+    pool().query<{ updated: number; unchanged: number }>(
+      `WITH target AS (
+         SELECT f.id, f.list, f.reason, f.host, f.decision AS old FROM findings f
+          WHERE f.audit_id = ${p.audit}::uuid AND f.id = ANY(${p.ids}::int[]) ORDER BY f.id FOR UPDATE),
+       changed AS (
+         UPDATE findings f SET decision = ${p.decision}, decided_by = ${p.by}, decided_at = now(), note = ${p.note}
+           FROM target t
+          WHERE f.audit_id = ${p.audit}::uuid AND f.id = t.id AND (t.old <> ${p.decision} OR ${p.note}::text IS NOT NULL)
+         RETURNING t.id, t.list, t.reason, t.host, t.old),
+       ${logAndCountSql(p)}
+       SELECT (SELECT count(*)::int FROM target WHERE old <> ${p.decision}) AS updated,
+              (SELECT count(*)::int FROM target WHERE old = ${p.decision}) AS unchanged`,
+      [auditId, ids, change.decision, change.by, change.note],
+    ),
+  );
+  const { updated = 0, unchanged = 0 } = rows[0] ?? {};
+  return { updated, unchanged, skipped: 0 };
+}
+
+/**
+ * A decision by filter, in batches of `decisionBatchRows()` matching rows taken in id order (keyset), each
+ * batch one statement and so one short transaction: to every row that does not have the decision, or
+ * (`onlyPending`) only to pending ones (decision-rule.ts). Rows left alone get no log row. Each batch counts
+ * what it changed, skipped and found already decided from the rows it took; a row decided by someone else
+ * while the decision runs is counted where its batch saw it. A decision cut short (a restart) keeps the
+ * batches it committed; sent again, it finishes the rest.
+ */
+async function applyToFilter(
   auditId: string,
   where: string,
   whereParams: unknown[],
@@ -37,39 +119,47 @@ async function apply(
   onlyPending: boolean,
 ): Promise<DecisionsRecordedDto> {
   const n = whereParams.length;
-  const params = [...whereParams, change.decision, change.by, change.note, auditId];
-  const p = { decision: `$${n + 1}`, by: `$${n + 2}`, note: `$${n + 3}`, audit: `$${n + 4}` };
-  const { rows } = await pool().query<{ updated: number; unchanged: number; matched: number }>(
-    `WITH matched AS (
-       SELECT f.decision, count(*)::int AS n FROM findings f WHERE ${where} GROUP BY f.decision),
-     target AS (
-       SELECT f.id, f.list, f.reason, f.host, f.decision AS old FROM findings f
-        WHERE ${where} AND ${changesSql(p.decision, onlyPending)}
-        FOR UPDATE),
-     changed AS (
-       UPDATE findings f SET decision = ${p.decision}, decided_by = ${p.by}, decided_at = now(), note = ${p.note}
-         FROM target t WHERE f.audit_id = ${p.audit}::uuid AND f.id = t.id
-       RETURNING t.id, t.list, t.reason, t.host, t.old),
-     logged AS (
-       INSERT INTO decision_log (audit_id, finding_id, from_decision, to_decision, note, decided_by, decided_at)
-       SELECT ${p.audit}::uuid, id, old, ${p.decision}, ${p.note}, ${p.by}, now() FROM changed ORDER BY id),
-     moved AS (SELECT list, reason, host, old, count(*)::int AS n FROM changed GROUP BY list, reason, host, old),
-     decremented AS (
-       UPDATE finding_counts c SET n = c.n - m.n FROM moved m
-        WHERE c.audit_id = ${p.audit}::uuid AND c.list = m.list AND c.reason = m.reason AND c.host = m.host
-          AND c.decision = m.old),
-     incremented AS (
-       INSERT INTO finding_counts (audit_id, list, reason, decision, host, n)
-       SELECT ${p.audit}::uuid, list, reason, ${p.decision}, host, sum(n)::int FROM moved GROUP BY list, reason, host
-       ON CONFLICT (audit_id, list, reason, decision, host) DO UPDATE SET n = finding_counts.n + EXCLUDED.n)
-     SELECT (SELECT count(*)::int FROM changed) AS updated,
-            (SELECT coalesce(sum(n), 0)::int FROM matched WHERE decision = ${p.decision}) AS unchanged,
-            (SELECT coalesce(sum(n), 0)::int FROM matched) AS matched`,
-    params,
-  );
-  const { updated = 0, unchanged = 0, matched = 0 } = rows[0] ?? {};
-  // A row another reviewer decided meanwhile is counted where this statement's snapshot saw it.
-  return { updated, unchanged, skipped: Math.max(0, matched - updated - unchanged) };
+  const p = {
+    decision: `$${n + 1}`,
+    by: `$${n + 2}`,
+    note: `$${n + 3}`,
+    audit: `$${n + 4}`,
+    after: `$${n + 5}`,
+    limit: `$${n + 6}`,
+  };
+  const limit = decisionBatchRows();
+  const total: DecisionsRecordedDto = { updated: 0, unchanged: 0, skipped: 0 };
+  // Finding ids are positive (numbered from 1 by the reconcile).
+  let after = 0;
+  for (;;) {
+    const params = [...whereParams, change.decision, change.by, change.note, auditId, after, limit];
+    const { rows } = await withDeadlockRetry(() =>
+      pool().query<{ taken: number; last: number | null; updated: number; unchanged: number }>(
+        `WITH batch AS (
+           SELECT f.id, f.decision FROM findings f WHERE ${where} AND f.id > ${p.after}::int
+            ORDER BY f.id LIMIT ${p.limit}::int),
+         target AS (
+           SELECT f.id, f.list, f.reason, f.host, f.decision AS old FROM findings f
+            WHERE ${where} AND f.id IN (SELECT id FROM batch) AND ${changesSql(p.decision, onlyPending)}
+            ORDER BY f.id FOR UPDATE OF f),
+         changed AS (
+           UPDATE findings f SET decision = ${p.decision}, decided_by = ${p.by}, decided_at = now(), note = ${p.note}
+             FROM target t WHERE f.audit_id = ${p.audit}::uuid AND f.id = t.id
+           RETURNING t.id, t.list, t.reason, t.host, t.old),
+         ${logAndCountSql(p)}
+         SELECT (SELECT count(*)::int FROM batch) AS taken, (SELECT max(id) FROM batch) AS last,
+                (SELECT count(*)::int FROM changed) AS updated,
+                (SELECT count(*)::int FROM batch WHERE decision = ${p.decision}) AS unchanged`,
+        params,
+      ),
+    );
+    const { taken = 0, last = null, updated = 0, unchanged = 0 } = rows[0] ?? {};
+    total.updated += updated;
+    total.unchanged += unchanged;
+    total.skipped += Math.max(0, taken - updated - unchanged);
+    if (taken < limit || last === null) return total;
+    after = last;
+  }
 }
 
 /** What a decision applies to: rows the reviewer picked (each changes whatever it holds), or every row
@@ -153,7 +243,9 @@ export async function decide(
     );
     await refuseUnconfirmed(auditId, sql, params, onlyPending);
   }
-  return apply(auditId, sql, params, change, onlyPending);
+  return 'ids' in target
+    ? applyToIds(auditId, target.ids, change)
+    : applyToFilter(auditId, sql, params, change, onlyPending);
 }
 
 /** `decide` by ids, answering how many rows changed. */

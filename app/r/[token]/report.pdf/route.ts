@@ -1,6 +1,7 @@
 // GET /r/<token>/report.pdf: the shared report as a PDF download, streamed as it is drawn (no length is
 // known beforehand). An unknown, revoked or expired token is a plain 404, the same for all three.
 import { Readable } from 'node:stream';
+import { toErrorResponse } from '@/lib/api/errors';
 import { publicOrigin } from '@/lib/auth/request';
 import { reportPdfStream } from '@/lib/report/pdf';
 import { loadPdfReport } from '@/lib/report/pdf-data';
@@ -11,7 +12,20 @@ export const runtime = 'nodejs';
 
 type Context = { params: Promise<{ token: string }> };
 
-export async function GET(request: Request, { params }: Context): Promise<Response> {
+export async function GET(request: Request, context: Context): Promise<Response> {
+  try {
+    return await report(request, context);
+  } catch (error) {
+    // A database restart is worth a retry (503 with Retry-After), as on the API; anything else stays a 500.
+    const { status, headers, body } = toErrorResponse(error);
+    return new Response(body.error.message, {
+      status,
+      headers: { ...headers, 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'no-store' },
+    });
+  }
+}
+
+async function report(request: Request, { params }: Context): Promise<Response> {
   const { token } = await params;
   const share = await openShare(token);
   if (!share) {

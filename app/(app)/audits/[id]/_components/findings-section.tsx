@@ -160,7 +160,7 @@ export function FindingsSection({
     setError(null);
     try {
       const result = await decide.mutateAsync({ decision, target, note: withNote, override });
-      announce(resultSentence(result, decision));
+      announce(resultSentence(result, decision, 'ids' in target && Boolean(withNote)));
       return null;
     } catch (failure) {
       return decisionFailureSentence(failure);

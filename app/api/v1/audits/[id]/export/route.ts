@@ -31,10 +31,14 @@ export const GET = guarded('viewer', async (request: Request, { params }: Contex
   }
   const batches = streamFindings(id, filter);
   const encoder = new TextEncoder();
+  // The first batch is read before answering: a database that is away is then a 503 the client can retry,
+  // not a 200 whose body breaks off.
+  let first: IteratorResult<Parameters<typeof findingJsonLine>[0][]> | null = await batches.next();
   // Pulled batch by batch from a database cursor: the export never sits in memory whole.
   const body = new ReadableStream<Uint8Array>({
     async pull(controller) {
-      const next = await batches.next();
+      const next = first ?? (await batches.next());
+      first = null;
       if (next.done) {
         controller.close();
         return;
