@@ -1,7 +1,7 @@
 import type http from 'node:http';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startTestServer, type TestServer } from '@/lib/net/test-server';
-import { runChecks } from './politeness';
+import { LaneRegistry, runChecks } from './politeness';
 
 const check = { timeoutMs: 5_000, retryFallbackMs: 10 };
 
@@ -195,6 +195,177 @@ describe('runChecks politeness', () => {
       expect(requested).toBeLessThanOrEqual(1 + 5 + 2);
       await new Promise((r) => setTimeout(r, 100));
       expect(server.requests.length).toBe(requested);
+    } finally {
+      await server.close();
+    }
+  });
+});
+
+describe('runChecks budgets and hosts that keep refusing', () => {
+  const pages = (server: TestServer) => server.requests.filter((r) => r.url !== '/robots.txt').length;
+
+  it('gives up a host after 3 answers of 429 in a row: every URL of it ends as an error saying so', async () => {
+    const refusing = await startTestServer((_req, res) => res.writeHead(429, { 'retry-after': '0' }).end());
+    const healthy = await startTestServer((_req, res) => res.end('<title>ok</title>'));
+    try {
+      const urls = [
+        ...Array.from({ length: 8 }, (_, i) => `${refusing.origin}/p/${i}`),
+        `${healthy.origin}/fine`,
+      ];
+      const results = await runChecks(urls, { check, ignoreRobots: true, budget: { hostRefusals: 3 } });
+      const refused = results.slice(0, 8);
+      expect(refused.map((r) => r.error?.code)).toEqual(Array(8).fill('host_refused'));
+      for (const r of refused) {
+        expect(r.error?.message).toContain(
+          `${new URL(refusing.origin).host} kept refusing: it answered 429 3 times in a row`,
+        );
+        expect(r.error?.message).toContain('the last with Retry-After 0 s');
+      }
+      // The answers that gave it up are kept (the third, and one in flight beside it at 2 per host); the
+      // URLs after them are never requested.
+      expect(refused.filter((r) => r.finalStatus === 429).length).toBeLessThanOrEqual(2);
+      expect(pages(refusing)).toBeLessThanOrEqual(4);
+      expect(results[8]).toMatchObject({ finalStatus: 200, error: null });
+    } finally {
+      await Promise.all([refusing.close(), healthy.close()]);
+    }
+  });
+
+  it('counts refusals in a row only: an answer in between starts the count again', async () => {
+    let n = 0;
+    const server = await startTestServer((_req, res) => {
+      n++;
+      // 429, 429, 200, 429, 429, 200, …: never 3 in a row.
+      if (n % 3 === 0) return void res.end('<title>ok</title>');
+      res.writeHead(429, { 'retry-after': '0' }).end();
+    });
+    try {
+      const urls = Array.from({ length: 4 }, (_, i) => `${server.origin}/p/${i}`);
+      const results = await runChecks(urls, { check, perHost: 1, ignoreRobots: true });
+      expect(results.map((r) => r.error?.code ?? r.finalStatus)).toEqual([200, 200, 200, 200]);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('gives a host up at once when its Retry-After is longer than a run waits, without waiting', async () => {
+    const server = await startTestServer((_req, res) => res.writeHead(503, { 'retry-after': '120' }).end());
+    try {
+      const urls = Array.from({ length: 5 }, (_, i) => `${server.origin}/p/${i}`);
+      const results = await runChecks(urls, { check, perHost: 1, ignoreRobots: true });
+      expect(results.map((r) => r.error?.code)).toEqual(Array(5).fill('host_refused'));
+      expect(results[0]?.error?.message).toContain(
+        'answered 503 with Retry-After 2 min, longer than the 30 s a run waits',
+      );
+      expect(results[0]?.chain).toEqual([{ url: urls[0], status: 503, location: null }]);
+      expect(pages(server)).toBe(1);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('gives a host up when its Retry-After is longer than the time the run has left', async () => {
+    const server = await startTestServer((_req, res) => res.writeHead(429, { 'retry-after': '20' }).end());
+    const now = 0; // the run's clock stands still: only the Retry-After against the budget decides
+    try {
+      const urls = Array.from({ length: 3 }, (_, i) => `${server.origin}/p/${i}`);
+      const results = await runChecks(urls, {
+        check,
+        perHost: 1,
+        ignoreRobots: true,
+        budget: { timeMs: 15_000, now: () => now },
+      });
+      expect(results.map((r) => r.error?.code)).toEqual(Array(3).fill('host_refused'));
+      expect(results[0]?.error?.message).toContain('longer than the 15 s left in the run');
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('ends the URLs past the request budget as errors, robots.txt and retries counted', async () => {
+    let first = true;
+    const server = await site((res) => res.writeHead(404).end());
+    const limited = await startTestServer((_req, res) => {
+      if (first) {
+        first = false;
+        return void res.writeHead(429, { 'retry-after': '0' }).end();
+      }
+      res.end('<title>ok</title>');
+    });
+    try {
+      const urls = ['/a', '/b', '/c', '/d'].map((p) => `${server.origin}${p}`);
+      // robots.txt + /a + /b: 3 requests.
+      const results = await runChecks(urls, { check, perHost: 1, budget: { requests: 3 } });
+      expect(results.map((r) => r.error?.code ?? r.finalStatus)).toEqual([
+        200,
+        200,
+        'budget_spent',
+        'budget_spent',
+      ]);
+      expect(results[2]?.error?.message).toBe(
+        "the run's budget of 3 requests was spent before this URL was checked",
+      );
+      expect(server.requests).toHaveLength(3);
+      // A retry is a request: 429 then 200 spends 2.
+      const retried = await runChecks([`${limited.origin}/x`, `${limited.origin}/y`], {
+        check,
+        perHost: 1,
+        ignoreRobots: true,
+        budget: { requests: 2 },
+      });
+      expect(retried.map((r) => r.error?.code ?? r.finalStatus)).toEqual([200, 'budget_spent']);
+    } finally {
+      await Promise.all([server.close(), limited.close()]);
+    }
+  });
+
+  it('ends the URLs past the time budget as errors, read on the run clock (no real waiting)', async () => {
+    let now = 0;
+    const server = await startTestServer((_req, res) => {
+      now += 60_000; // every answer "takes" a minute
+      res.end('<title>ok</title>');
+    });
+    try {
+      const urls = Array.from({ length: 5 }, (_, i) => `${server.origin}/p/${i}`);
+      const results = await runChecks(urls, {
+        check,
+        concurrency: 1,
+        ignoreRobots: true,
+        budget: { timeMs: 100_000, now: () => now },
+      });
+      expect(results.map((r) => r.error?.code ?? r.finalStatus)).toEqual([
+        200,
+        200,
+        'budget_spent',
+        'budget_spent',
+        'budget_spent',
+      ]);
+      expect(results[4]?.error?.message).toBe(
+        "the run's time budget of 100 s was spent before this URL was checked",
+      );
+      expect(server.requests).toHaveLength(2);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('shares a host between runs round robin: a 1-URL run is not queued behind a big one', async () => {
+    const order: string[] = [];
+    const server = await startTestServer((req, res) => {
+      order.push(req.url ?? '');
+      setTimeout(() => res.end('<title>ok</title>'), 5);
+    });
+    try {
+      const lanes = new LaneRegistry();
+      const big = runChecks(
+        Array.from({ length: 20 }, (_, i) => `${server.origin}/big/${i}`),
+        { check, perHost: 1, ignoreRobots: true, lanes },
+      );
+      const small = runChecks([`${server.origin}/small`], { check, perHost: 1, ignoreRobots: true, lanes });
+      await Promise.all([big, small]);
+      expect(order).toHaveLength(21);
+      // One request at a time to the host across both runs, and the small run's within the first few.
+      expect(order.indexOf('/small')).toBeLessThanOrEqual(2);
     } finally {
       await server.close();
     }

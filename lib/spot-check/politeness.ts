@@ -271,7 +271,7 @@ class Spending {
     const left = this.deadline - this.now();
     let why: string | null = null;
     if (host.refusals >= limit) {
-      why = `kept refusing: it answered ${status} ${host.refusals} times in a row (last: ${status}, ${asked})`;
+      why = `kept refusing: it answered ${status} ${host.refusals} times in a row (the last with ${asked})`;
     } else if (retryAfterMs !== undefined && retryAfterMs > this.maxRetryAfterMs) {
       why = `refused: it answered ${status} with ${asked}, longer than the ${duration(this.maxRetryAfterMs)} a run waits`;
     } else if (retryAfterMs !== undefined && retryAfterMs >= left) {
