@@ -204,8 +204,9 @@ describe('runChecks politeness', () => {
 describe('runChecks budgets and hosts that keep refusing', () => {
   const pages = (server: TestServer) => server.requests.filter((r) => r.url !== '/robots.txt').length;
 
-  it('gives up a host after 3 answers of 429 in a row: every URL of it ends as an error saying so', async () => {
-    const refusing = await startTestServer((_req, res) => res.writeHead(429, { 'retry-after': '0' }).end());
+  it('gives up a host after 3 of its URLs in a row answer 429: the rest end as errors saying so', async () => {
+    // No Retry-After: each refusal makes the run wait (retryFallbackMs, 10 ms here).
+    const refusing = await startTestServer((_req, res) => res.writeHead(429).end());
     const healthy = await startTestServer((_req, res) => res.end('<title>ok</title>'));
     try {
       const urls = [
@@ -214,35 +215,51 @@ describe('runChecks budgets and hosts that keep refusing', () => {
       ];
       const results = await runChecks(urls, { check, ignoreRobots: true, budget: { hostRefusals: 3 } });
       const refused = results.slice(0, 8);
-      expect(refused.map((r) => r.error?.code)).toEqual(Array(8).fill('host_refused'));
-      for (const r of refused) {
-        expect(r.error?.message).toContain(
-          `${new URL(refusing.origin).host} kept refusing: it answered 429 3 times in a row`,
+      // The first two (2 at a time per host) used their own retries and end rate limited; the third URL
+      // refused gives the host up, and every URL after it ends without being requested.
+      expect(refused.map((r) => r.error?.code)).toEqual([
+        'rate_limited',
+        'rate_limited',
+        ...Array(6).fill('host_refused'),
+      ]);
+      for (const r of refused.slice(2)) {
+        expect(r.error?.message).toBe(
+          `${new URL(refusing.origin).host} kept refusing: 3 URLs in a row answered 429 or 503 (the last 429, ` +
+            'with no Retry-After); the run gave the host up and did not wait it out',
         );
-        expect(r.error?.message).toContain('the last with Retry-After 0 s');
       }
-      // The answers that gave it up are kept (the third, and one in flight beside it at 2 per host); the
-      // URLs after them are never requested.
-      expect(refused.filter((r) => r.finalStatus === 429).length).toBeLessThanOrEqual(2);
-      expect(pages(refusing)).toBeLessThanOrEqual(4);
+      // 2 URLs × 3 attempts, then the third URL and the one in flight beside it: not 8 × 3.
+      expect(pages(refusing)).toBeLessThanOrEqual(8);
       expect(results[8]).toMatchObject({ finalStatus: 200, error: null });
     } finally {
       await Promise.all([refusing.close(), healthy.close()]);
     }
   });
 
-  it('counts refusals in a row only: an answer in between starts the count again', async () => {
-    let n = 0;
-    const server = await startTestServer((_req, res) => {
-      n++;
-      // 429, 429, 200, 429, 429, 200, …: never 3 in a row.
-      if (n % 3 === 0) return void res.end('<title>ok</title>');
-      res.writeHead(429, { 'retry-after': '0' }).end();
+  it("keeps a host whose other URLs answer: a rate-limited page stays that page's answer", async () => {
+    const server = await startTestServer((req, res) => {
+      if (req.url?.startsWith('/limited/')) return void res.writeHead(429).end();
+      res.end('<title>ok</title>');
     });
     try {
-      const urls = Array.from({ length: 4 }, (_, i) => `${server.origin}/p/${i}`);
+      const urls = Array.from({ length: 8 }, (_, i) => `${server.origin}/${i % 2 ? 'fine' : 'limited'}/${i}`);
       const results = await runChecks(urls, { check, perHost: 1, ignoreRobots: true });
-      expect(results.map((r) => r.error?.code ?? r.finalStatus)).toEqual([200, 200, 200, 200]);
+      expect(results.map((r) => r.error?.code ?? r.finalStatus)).toEqual(
+        urls.map((u) => (u.includes('/limited/') ? 'rate_limited' : 200)),
+      );
+      expect(results[0]).toMatchObject({ finalStatus: 429, retries: 2 });
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('does not count a refusal that asks for no wait: each page is judged on its own retries', async () => {
+    const server = await startTestServer((_req, res) => res.writeHead(503, { 'retry-after': '0' }).end());
+    try {
+      const urls = Array.from({ length: 5 }, (_, i) => `${server.origin}/p/${i}`);
+      const results = await runChecks(urls, { check, ignoreRobots: true });
+      expect(results.map((r) => r.error?.code)).toEqual(Array(5).fill('rate_limited'));
+      expect(pages(server)).toBe(15);
     } finally {
       await server.close();
     }

@@ -36,7 +36,7 @@ export interface RunBudget {
   requests?: number;
   /** Milliseconds from the start of the run after which no request starts. */
   timeMs?: number;
-  /** Consecutive 429/503 answers of one host after which the run gives that host up (default 3). */
+  /** URLs of one host answering 429/503 in a row after which the run gives that host up (default 3). */
   hostRefusals?: number;
   /** @internal The clock the time budget is read with (tests). */
   now?: () => number;
@@ -68,7 +68,11 @@ export function runChecks(urls: readonly string[], options: PolitenessOptions = 
     }
     return lane;
   };
-  const budget = new Spending(options.budget, options.check?.maxRetryAfterMs ?? 30_000);
+  const budget = new Spending(
+    options.budget,
+    options.check?.maxRetryAfterMs ?? 30_000,
+    options.check?.retryFallbackMs ?? 1_000,
+  );
   // Waits for a slot end early when the time budget runs out or the host is given up.
   const stops = [budget.signal, ...(signal ? [signal] : [])];
   const userAgent = resolveOptions({ userAgent: options.check?.userAgent }).userAgent;
@@ -206,7 +210,7 @@ class Spending {
   private readonly timer: ReturnType<typeof setTimeout> | null = null;
   private readonly hosts = new Map<
     string,
-    { refusals: number; refusal: LiveError | null; stop: AbortController }
+    { streak: Set<string>; refusal: LiveError | null; stop: AbortController }
   >();
   private used = 0;
   private spent: LiveError | null = null;
@@ -214,6 +218,7 @@ class Spending {
   constructor(
     private readonly budget: RunBudget = {},
     private readonly maxRetryAfterMs: number,
+    private readonly fallbackMs: number,
   ) {
     this.now = budget.now ?? Date.now;
     this.deadline = this.now() + (budget.timeMs ?? Number.POSITIVE_INFINITY);
@@ -256,22 +261,26 @@ class Spending {
     return this.host(url.host).stop.signal;
   }
 
-  /** Counts a host's 429/503 answers in a row; gives the host up (and says why) after `hostRefusals` of
-   * them, or at once when it asks for a longer wait than a run waits or than the run has left. */
+  /** Counts the URLs of a host answering 429/503 in a row with a wait (a URL's own retries count once,
+   * so a page that is rate limited while its host answers others stays that page's answer); gives the
+   * host up (and says why) after `hostRefusals` of them, or at once when it asks for a longer wait than a run waits or
+   * than the run has left. */
   answered(url: URL, status: number, retryAfterMs: number | undefined): LiveError | null {
     const host = this.host(url.host);
     if (host.refusal) return host.refusal;
     if (!RATE_LIMITED.has(status)) {
-      host.refusals = 0;
+      host.streak.clear();
       return null;
     }
-    host.refusals++;
+    // A refusal that asks for no wait costs the run nothing but requests (the request budget caps those):
+    // the page's own retries judge it. One that makes the run wait counts towards giving the host up.
+    if ((retryAfterMs ?? this.fallbackMs) > 0) host.streak.add(url.href);
     const limit = Math.max(1, this.budget.hostRefusals ?? 3);
     const asked = retryAfterMs === undefined ? 'no Retry-After' : `Retry-After ${duration(retryAfterMs)}`;
     const left = this.deadline - this.now();
     let why: string | null = null;
-    if (host.refusals >= limit) {
-      why = `kept refusing: it answered ${status} ${host.refusals} times in a row (the last with ${asked})`;
+    if (host.streak.size >= limit) {
+      why = `kept refusing: ${host.streak.size} URLs in a row answered 429 or 503 (the last ${status}, with ${asked})`;
     } else if (retryAfterMs !== undefined && retryAfterMs > this.maxRetryAfterMs) {
       why = `refused: it answered ${status} with ${asked}, longer than the ${duration(this.maxRetryAfterMs)} a run waits`;
     } else if (retryAfterMs !== undefined && retryAfterMs >= left) {
@@ -293,7 +302,7 @@ class Spending {
   private host(name: string) {
     let host = this.hosts.get(name);
     if (!host) {
-      host = { refusals: 0, refusal: null, stop: new AbortController() };
+      host = { streak: new Set<string>(), refusal: null, stop: new AbortController() };
       this.hosts.set(name, host);
     }
     return host;

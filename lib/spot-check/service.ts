@@ -293,8 +293,9 @@ function whyNot(rows: readonly CheckedRow[]): string {
     rows.flatMap((r) => (r.live.error?.code === 'host_refused' ? [hostOf(r.live.url)] : [])),
   );
   if (refused.size > 0) {
+    const hosts = [...refused].slice(0, 3).join(', ') + (refused.size > 3 ? ', …' : '');
     parts.push(
-      `${count('host_refused')} because ${refused.size === 1 ? 'a host' : `${refused.size} hosts`} kept refusing (${[...refused].slice(0, 3).join(', ')}${refused.size > 3 ? ', …' : ''})`,
+      `${count('host_refused')} because the run gave up ${refused.size === 1 ? '' : 'the hosts '}${hosts}`,
     );
   }
   return parts.length > 0 ? ` (${parts.join('; ')})` : '';
