@@ -103,7 +103,8 @@ export function runChecks(urls: readonly string[], options: PolitenessOptions = 
       if (before) return before;
       if (!options.ignoreRobots) {
         const refusal = (await robotsOf(url)).refusal(url);
-        if (refusal) return refusal;
+        // A robots.txt wait cut short by the budget or a given-up host reads as that, not as cancelled.
+        if (refusal) return budget.refusal(url) ?? refusal;
       }
       const waits = [...stops, budget.hostSignal(url), ...(checkSignal ? [checkSignal] : [])];
       const release = await laneOf(url).acquire(AbortSignal.any(waits), owner);
