@@ -25,6 +25,9 @@ let healthy: TestServer;
 let refusing: TestServer;
 /** What the refusing host sends as Retry-After (seconds). */
 let retryAfter = '30';
+/** While set, the healthy host keeps its answers back (a run is seen mid-check). */
+let holding = false;
+const held: http.ServerResponse[] = [];
 let slowAudit = '';
 let smallAudit = '';
 let reviewer: TestCaller;
@@ -60,6 +63,21 @@ async function cancel(auditId: string, runId: string): Promise<void> {
   expect([200, 409]).toContain(res.status);
 }
 
+function startWorker(env: Record<string, string> = {}): ChildProcess & { output: () => string } {
+  // `node … --import tsx` keeps the worker one process, so SIGKILL really kills it.
+  const child = spawn(process.execPath, [...SERVER_NODE_ARGS, path.join(root, 'scripts/worker.ts')], {
+    cwd: root,
+    env: { ...process.env, ALLOW_PRIVATE_NETWORK: 'true', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  workers.push(child);
+  let output = '';
+  child.stdout?.on('data', (d) => {
+    output += String(d);
+  });
+  return Object.assign(child, { output: () => output });
+}
+
 function step(name: SpotCheckStep, runId: string): Promise<void> {
   return runStep(spotCheckRun, name, { runId, attempt: 1 });
 }
@@ -67,6 +85,7 @@ function step(name: SpotCheckStep, runId: string): Promise<void> {
 beforeAll(async () => {
   healthy = await startTestServer((req, res) => {
     if (req.url === '/robots.txt') return void res.writeHead(404).end();
+    if (holding) return void held.push(res);
     res.writeHead(200, { 'content-type': 'text/html' }).end(`<title>Page ${req.url}</title><p>words</p>`);
   });
   refusing = await startTestServer((req, res) => {
@@ -185,17 +204,11 @@ describe('spot-check budgets', () => {
   });
 
   it("serves another audit's 1-URL run while a run waits on a host answering 429 Retry-After: 30", async () => {
-    const worker = spawn(process.execPath, [...SERVER_NODE_ARGS, path.join(root, 'scripts/worker.ts')], {
-      cwd: root,
-      env: { ...process.env, ALLOW_PRIVATE_NETWORK: 'true' },
-      stdio: ['ignore', 'pipe', 'pipe'],
+    const worker = startWorker();
+    await vi.waitFor(() => expect(worker.output()).toContain('worker ready'), {
+      timeout: 30_000,
+      interval: 100,
     });
-    workers.push(worker);
-    let output = '';
-    worker.stdout?.on('data', (d) => {
-      output += String(d);
-    });
-    await vi.waitFor(() => expect(output).toContain('worker ready'), { timeout: 30_000, interval: 100 });
 
     const pages = () => refusing.requests.filter((r) => r.url.startsWith('/p/')).length;
     const before = pages();
@@ -210,10 +223,11 @@ describe('spot-check budgets', () => {
         expect(run.status).toBe('succeeded');
         return run;
       },
-      { timeout: 10_000, interval: 50 },
+      { timeout: 20_000, interval: 50 },
     );
-    // Served in seconds, not after the 30 s the other run waits (one worker slot for both took 30 s+).
-    expect(Date.now() - began).toBeLessThan(10_000);
+    // Served in seconds, not after the other run (one check slot for both: 60 s, its 429s waited out
+    // until 3 URLs had refused).
+    expect(Date.now() - began).toBeLessThan(20_000);
     expect(done.items).toHaveLength(1);
     expect((await runOf(slowAudit, slow)).status).toBe('running');
     await cancel(slowAudit, slow);
@@ -222,6 +236,35 @@ describe('spot-check budgets', () => {
       interval: 100,
     });
     worker.kill('SIGTERM');
+    await new Promise((r) => worker.once('exit', r));
+  }, 90_000);
+
+  it('resumes a run whose worker was killed mid-check (kill -9), to the same result', async () => {
+    const stale = { JOB_STALE_SECONDS: '2' };
+    const first = startWorker(stale);
+    holding = true;
+    const runId = await started(smallAudit, { sample: 3 });
+    // Mid-check: the rows were asked for and are being held.
+    await vi.waitFor(() => expect(held.length).toBeGreaterThan(0), { timeout: 30_000, interval: 50 });
+    expect((await runOf(smallAudit, runId)).phase).toBe('checking');
+    first.kill('SIGKILL');
+    await new Promise((r) => first.once('exit', r));
+    holding = false;
+    for (const res of held.splice(0)) res.destroy();
+    const second = startWorker(stale);
+    const run = await vi.waitFor(
+      async () => {
+        const r = await runOf(smallAudit, runId);
+        expect(r.status).toBe('succeeded');
+        return r;
+      },
+      { timeout: 30_000, interval: 100 },
+    );
+    second.kill('SIGTERM');
+    expect(run.items).toHaveLength(3);
+    expect(run.budget?.timeSeconds).toBe(1_800);
+    const { rows } = await pool().query('SELECT attempt FROM spot_check_runs WHERE id = $1', [runId]);
+    expect(rows[0].attempt).toBe(2);
   }, 90_000);
 });
 
