@@ -104,7 +104,7 @@ export function runChecks(urls: readonly string[], options: PolitenessOptions = 
       if (!options.ignoreRobots) {
         const refusal = (await robotsOf(url)).refusal(url);
         // A robots.txt wait cut short by the budget or a given-up host reads as that, not as cancelled.
-        if (refusal) return budget.refusal(url) ?? refusal;
+        if (refusal) return (refusal.code === 'cancelled' && budget.refusal(url)) || refusal;
       }
       const waits = [...stops, budget.hostSignal(url), ...(checkSignal ? [checkSignal] : [])];
       const release = await laneOf(url).acquire(AbortSignal.any(waits), owner);
@@ -339,11 +339,17 @@ export class LaneRegistry {
     const entry = this.lanes.get(key);
     if (!entry) return;
     entry.users--;
-    // A host still paused keeps its lane, so the next run waits out the Retry-After too.
-    if (entry.users <= 0 && !entry.lane.paused) {
+    if (entry.users > 0) return;
+    const drop = () => {
+      if (entry.users > 0 || this.lanes.get(key) !== entry) return;
       entry.lane.close();
       this.lanes.delete(key);
-    }
+    };
+    // A host still paused keeps its lane until the pause is over, so a run starting meanwhile waits out
+    // the Retry-After too.
+    const pausedFor = entry.lane.pausedFor();
+    if (pausedFor > 0) setTimeout(drop, pausedFor).unref?.();
+    else drop();
   }
 }
 
@@ -366,8 +372,9 @@ class HostLane {
     private readonly delayMs: number,
   ) {}
 
-  get paused(): boolean {
-    return this.pausedUntil > Date.now();
+  /** Milliseconds left of the host's Retry-After pause (0 when none). */
+  pausedFor(): number {
+    return Math.max(0, this.pausedUntil - Date.now());
   }
 
   /** Resolves with the slot's release, or with null when `signal` aborts first. */
