@@ -174,6 +174,26 @@ describe('spot-check budgets', () => {
     });
   });
 
+  it('ends the rows left when the time budget is spent as errors saying so; the run finishes', async () => {
+    const runId = await withEnv({ SPOT_CHECK_TIME_BUDGET_SECONDS: '60' }, () =>
+      started(smallAudit, { sample: 3 }),
+    );
+    await step('select', runId);
+    // The run started two minutes ago (its worker died and this is the check again): its minute is spent.
+    await pool().query(`UPDATE spot_check_runs SET started_at = now() - interval '2 minutes' WHERE id = $1`, [
+      runId,
+    ]);
+    const asked = healthy.requests.length;
+    await step('check', runId);
+    const run = await runOf(smallAudit, runId);
+    expect(run.status).toBe('partial');
+    expect(run.errorMessage).toBe(
+      "3 of 3 URLs could not be checked (3 because the run's time budget of 60 s was spent)",
+    );
+    expect(run.items.map((i) => i.error?.code)).toEqual(['budget_spent', 'budget_spent', 'budget_spent']);
+    expect(healthy.requests.length).toBe(asked);
+  });
+
   it('gives up a host whose Retry-After the run cannot afford: its rows end as errors that say so', async () => {
     retryAfter = '31';
     try {

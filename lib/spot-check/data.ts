@@ -141,6 +141,8 @@ interface RunToCheck {
   auditId: string;
   request: StoredSpotCheckRequest;
   budget: SpotCheckBudget | null;
+  /** When its first step was claimed: its time budget counts from then, across attempts. */
+  startedAt: Date | null;
   findingIds: number[] | null;
   normalization: NormalizationProfile;
 }
@@ -156,7 +158,8 @@ export async function activeRunsOf(client: DbClient, userId: string): Promise<nu
 
 export async function runToCheck(runId: string): Promise<RunToCheck | null> {
   const { rows } = await pool().query<RunToCheck>(
-    `SELECT r.audit_id AS "auditId", r.request, r.budget, r.finding_ids AS "findingIds", a.normalization
+    `SELECT r.audit_id AS "auditId", r.request, r.budget, r.started_at AS "startedAt",
+            r.finding_ids AS "findingIds", a.normalization
        FROM spot_check_runs r JOIN audits a ON a.id = r.audit_id WHERE r.id = $1`,
     [runId],
   );

@@ -366,6 +366,22 @@ describe('runChecks budgets and hosts that keep refusing', () => {
     }
   });
 
+  it('counts the time budget from the run start it is given (a resumed run has only what is left)', async () => {
+    const server = await startTestServer((_req, res) => res.end('<title>ok</title>'));
+    try {
+      const urls = [`${server.origin}/a`, `${server.origin}/b`];
+      const results = await runChecks(urls, {
+        check,
+        ignoreRobots: true,
+        budget: { timeMs: 100_000, startedAt: -100_000, now: () => 0 },
+      });
+      expect(results.map((r) => r.error?.code)).toEqual(['budget_spent', 'budget_spent']);
+      expect(server.requests).toHaveLength(0);
+    } finally {
+      await server.close();
+    }
+  });
+
   it('shares a host between runs round robin: a 1-URL run is not queued behind a big one', async () => {
     const order: string[] = [];
     const server = await startTestServer((req, res) => {

@@ -36,6 +36,9 @@ export interface RunBudget {
   requests?: number;
   /** Milliseconds from the start of the run after which no request starts. */
   timeMs?: number;
+  /** When the run started (epoch ms; default now): a run resumed after its worker died has only what is
+   * left of its time. */
+  startedAt?: number;
   /** URLs of one host answering 429/503 in a row after which the run gives that host up (default 3). */
   hostRefusals?: number;
   /** @internal The clock the time budget is read with (tests). */
@@ -222,10 +225,11 @@ class Spending {
     private readonly fallbackMs: number,
   ) {
     this.now = budget.now ?? Date.now;
-    this.deadline = this.now() + (budget.timeMs ?? Number.POSITIVE_INFINITY);
+    this.deadline = (budget.startedAt ?? this.now()) + (budget.timeMs ?? Number.POSITIVE_INFINITY);
     // Wakes checks waiting for a host's slot when the time is up (the clock is read again at each start).
-    if (budget.timeMs !== undefined && budget.timeMs < 2 ** 31) {
-      this.timer = setTimeout(() => this.controller.abort(), budget.timeMs);
+    const left = this.deadline - this.now();
+    if (left < 2 ** 31) {
+      this.timer = setTimeout(() => this.controller.abort(), Math.max(0, left));
       this.timer.unref?.();
     }
   }

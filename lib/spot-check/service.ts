@@ -231,6 +231,8 @@ export const checkStep: StepHandler<SpotCheckStep, SpotCheckPhase> = async ({ ru
     lanes: sharedLanes,
     budget: {
       timeMs: budget.timeSeconds * 1000,
+      // Counted from the run's start, so a check step run again after its worker died does not get it anew.
+      startedAt: found.startedAt?.getTime(),
       requests: budget.requests,
       hostRefusals: budget.hostRefusals,
     },
