@@ -48,6 +48,10 @@ test('spot-check an audit from its page: progress, verdicts, hop chain and the s
   const run = panel.getByTestId('spot-run');
   await expect(run).toHaveCount(1);
   await expect(run).toContainText('Rita Reviewer');
+  // The run states what it may spend (lib/spot-check/budget.ts defaults).
+  await expect(run.getByTestId('spot-run-budget')).toHaveText(
+    'Budget: 30 min, 15,000 requests; a host is given up after 3 refused URLs in a row or a Retry-After over 30 s',
+  );
   // The count is over the rows the run checks (4), not the rows and the site's soft-404 probe.
   await expect(run.getByTestId('spot-run-progress')).toContainText(/\d+ of 4$/);
   await expect(run.getByRole('progressbar', { name: 'Spot-check progress' })).toBeVisible();

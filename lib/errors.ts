@@ -36,6 +36,8 @@ export class AppError extends Error {
   constructor(
     readonly code: ErrorCode,
     message: string,
+    /** Seconds a client should wait before trying again (sent as Retry-After), when that is known. */
+    readonly retryAfter?: number,
   ) {
     super(message);
     this.name = 'AppError';

@@ -24,7 +24,11 @@ export function toErrorResponse(error: unknown): {
   headers?: Record<string, string>;
 } {
   if (error instanceof AppError) {
-    return { status: error.status, body: { error: { code: error.code, message: error.message } } };
+    return {
+      status: error.status,
+      body: { error: { code: error.code, message: error.message } },
+      ...(error.retryAfter !== undefined ? { headers: { 'retry-after': String(error.retryAfter) } } : {}),
+    };
   }
   if (error instanceof ZodError) {
     return { status: 400, body: { error: { code: 'validation_failed', message: describeZodError(error) } } };

@@ -13,6 +13,7 @@ import { runStep } from '@/lib/runs/runner';
 import { staleAfterSeconds } from '@/lib/runs/settings';
 import type { RunKind } from '@/lib/runs/types';
 import type { DeliveryJob } from '@/lib/sites/webhooks/service';
+import { spotCheckRunsAtOnce } from '@/lib/spot-check/budget';
 import { spotCheckRun } from '@/lib/spot-check/run';
 import {
   getBoss,
@@ -63,6 +64,7 @@ export async function startWorker(log: (message: string) => void = console.log):
   // (retried for ever below) or a delivery after its POST.
   schedulerMonitorSeconds();
   retryBaseSeconds();
+  spotCheckRunsAtOnce();
   await startBoss(log);
   const concurrency = Math.max(1, intEnv('WORKER_CONCURRENCY', 1));
   // How often the queues are polled: the fallback for a missed wake-up (pg-boss allows 0.5 s at least).
@@ -77,6 +79,16 @@ export async function startWorker(log: (message: string) => void = console.log):
       }
     }
     await work<DeliveryJob>('webhook-delivery', poll, deliverWebhook);
+  }
+  // The check step of a spot-check can take minutes (a slow or rate-limiting host, up to its budget): more
+  // takers of that queue, so another audit's small run starts beside a slow one instead of behind it.
+  // Host limits and Retry-After pauses are shared by these runs (lib/spot-check/politeness.ts), and a
+  // killed worker's run is re-queued by the reaper as any step is.
+  const check = spotCheckRun.steps.find((s) => s.name === 'check');
+  if (check) {
+    for (let i = concurrency; i < Math.max(concurrency, spotCheckRunsAtOnce()); i++) {
+      await work(check.queue, poll, (data) => runStep(spotCheckRun, check.name, data));
+    }
   }
   await work<object>(SCHEDULE_TICK.queue, poll, async () => {
     for (const outcome of await tickSchedules()) {

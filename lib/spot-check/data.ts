@@ -2,12 +2,14 @@
 // rows a request names, and the runs and items the API shows.
 import 'server-only';
 import { pool } from '@/lib/db/client';
+import type { DbClient } from '@/lib/db/types';
 import { filterSql } from '@/lib/findings/filter-sql';
 import type { FindingList, TFindingFilter } from '@/lib/findings/schema';
 import { phaseLabel } from '@/lib/runs/phases';
 import type { NormalizationProfile } from '@/lib/urls/normalize';
 import { allocateSample } from './sample';
 import type {
+  SpotCheckBudget,
   SpotCheckChange,
   SpotCheckCompareCounts,
   SpotCheckItemDto,
@@ -138,13 +140,26 @@ interface FindingToCheck {
 interface RunToCheck {
   auditId: string;
   request: StoredSpotCheckRequest;
+  budget: SpotCheckBudget | null;
+  /** When its first step was claimed: its time budget counts from then, across attempts. */
+  startedAt: Date | null;
   findingIds: number[] | null;
   normalization: NormalizationProfile;
 }
 
+/** The user's queued and running spot-checks, over every audit. */
+export async function activeRunsOf(client: DbClient, userId: string): Promise<number> {
+  const { rows } = await client.query<{ n: number }>(
+    `SELECT count(*)::int AS n FROM spot_check_runs WHERE created_by_id = $1 AND status IN ('queued', 'running')`,
+    [userId],
+  );
+  return rows[0]?.n ?? 0;
+}
+
 export async function runToCheck(runId: string): Promise<RunToCheck | null> {
   const { rows } = await pool().query<RunToCheck>(
-    `SELECT r.audit_id AS "auditId", r.request, r.finding_ids AS "findingIds", a.normalization
+    `SELECT r.audit_id AS "auditId", r.request, r.budget, r.started_at AS "startedAt",
+            r.finding_ids AS "findingIds", a.normalization
        FROM spot_check_runs r JOIN audits a ON a.id = r.audit_id WHERE r.id = $1`,
     [runId],
   );
@@ -161,7 +176,7 @@ export async function findingsToCheck(auditId: string, ids: readonly number[]): 
 }
 
 const RUN_COLUMNS = `r.id, r.audit_id AS "auditId", r.status, r.phase, r.progress_done AS done,
-  r.progress_total AS total, r.request, r.summary, r.error_message AS "errorMessage",
+  r.progress_total AS total, r.request, r.budget, r.summary, r.error_message AS "errorMessage",
   r.created_by AS "createdBy", r.created_at AS "createdAt", r.finished_at AS "finishedAt",
   r.cancelled_by AS "cancelledBy", r.retry_of AS "retryOf",
   (SELECT count(*) FROM spot_check_runs x WHERE x.audit_id = r.audit_id

@@ -14,6 +14,9 @@ export interface RequestGate {
   enter(url: URL, signal: AbortSignal | undefined): Promise<(() => void) | LiveError>;
   /** The host of `url` answered 429/503 and asked for `ms` of quiet. */
   backOff(url: URL, ms: number): void;
+  /** Every answer's status (and the Retry-After asked for, if any): a refusal when the scheduler gives
+   * the host up, and the check then ends with it instead of waiting. */
+  answered?(url: URL, status: number, retryAfterMs: number | undefined): LiveError | null;
 }
 
 export interface LiveCheckOptions {
@@ -148,6 +151,16 @@ export async function checkLive(url: string, options: LiveCheckOptions = {}): Pr
       } finally {
         wireMs += Date.now() - sentAt;
       }
+      const retryAfterMs = RATE_LIMITED.has(res.status)
+        ? parseRetryAfter(res.headers['retry-after'])
+        : undefined;
+      const givenUp = opts.gate?.answered?.(current, res.status, retryAfterMs) ?? null;
+      if (givenUp) {
+        res.body.destroy();
+        release();
+        chain.push({ url: current.href, status: res.status, location: headerText(res.headers.location) });
+        return failed(current.href, givenUp.code, givenUp.message, res.status);
+      }
       if (!RATE_LIMITED.has(res.status) || attempt >= opts.retries) {
         response = res;
         break;
@@ -155,7 +168,7 @@ export async function checkLive(url: string, options: LiveCheckOptions = {}): Pr
       res.body.destroy();
       release();
       retries++;
-      const asked = parseRetryAfter(res.headers['retry-after']) ?? opts.retryFallbackMs;
+      const asked = retryAfterMs ?? opts.retryFallbackMs;
       const wait = Math.min(asked, opts.maxRetryAfterMs);
       if (opts.gate) opts.gate.backOff(current, wait);
       else {

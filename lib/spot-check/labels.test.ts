@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import {
   compareChoiceLabel,
   comparisonLine,
+  describeBudget,
   describeRequest,
   runName,
   startBlockedBy,
@@ -62,5 +63,18 @@ describe('startBlockedBy', () => {
       ]),
     ).toBeNull();
     expect(startBlockedBy([])).toBeNull();
+  });
+});
+
+describe('describeBudget', () => {
+  it("states a run's budget in a line, and nothing for a run from before budgets", () => {
+    const budget = { timeSeconds: 1_800, requests: 15_000, hostRefusals: 3, maxRetryAfterSeconds: 30 };
+    expect(describeBudget({ budget })).toBe(
+      'Budget: 30 min, 15,000 requests; a host is given up after 3 refused URLs in a row or a Retry-After over 30 s',
+    );
+    expect(describeBudget({ budget: { ...budget, timeSeconds: 90, requests: 1, hostRefusals: 1 } })).toBe(
+      'Budget: 90 s, 1 request; a host is given up after 1 refused URL in a row or a Retry-After over 30 s',
+    );
+    expect(describeBudget({ budget: null })).toBeNull();
   });
 });

@@ -58,3 +58,19 @@ export function startBlockedBy(runs: readonly Pick<SpotCheckRunDto, 'number' | '
   const active = runs.find((run) => isActiveStatus(run.status));
   return active ? runName(active) : null;
 }
+
+function seconds(total: number): string {
+  if (total >= 120 && total % 60 === 0) return `${total / 60} min`;
+  return `${formatCount(total)} s`;
+}
+
+/** A run's budget in a line: "Budget: 30 min, 15,000 requests; a host is given up after 3 refused URLs
+ * in a row or a Retry-After over 30 s". Null for runs started before budgets. */
+export function describeBudget(run: Pick<SpotCheckRunDto, 'budget'>): string | null {
+  const b = run.budget;
+  if (!b) return null;
+  return (
+    `Budget: ${seconds(b.timeSeconds)}, ${countText(b.requests, 'request')}; a host is given up after ` +
+    `${countText(b.hostRefusals, 'refused URL')} in a row or a Retry-After over ${seconds(b.maxRetryAfterSeconds)}`
+  );
+}

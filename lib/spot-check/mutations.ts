@@ -1,9 +1,10 @@
 // Writes of a spot-check run (issue #12): the run row, and what its steps store in the same transaction
 // as their state change (lib/runs/runner.ts applies them), so a retried step never duplicates items.
 import 'server-only';
-import { pool } from '@/lib/db/client';
+import { pool, transaction } from '@/lib/db/client';
 import type { DbClient } from '@/lib/db/types';
-import type { StoredSpotCheckRequest } from './schema';
+import { activeRunsOf } from './data';
+import type { SpotCheckBudget, StoredSpotCheckRequest } from './schema';
 import type { SpotCheckSummary } from './stats';
 import type { HostProbe, LiveResult, Verdict } from './types';
 
@@ -14,11 +15,45 @@ export async function insertSpotCheckRun(
   createdBy: string,
   /** The run this one retries (POST …/{runId}/retry). */
   retryOf: string | null = null,
+  /** The budget it runs with and the id of the user who started it (the per-user limit counts by it). */
+  more: { budget?: SpotCheckBudget; createdById?: string | null; client?: DbClient } = {},
 ): Promise<void> {
-  await pool().query(
-    'INSERT INTO spot_check_runs (id, audit_id, request, created_by, retry_of) VALUES ($1, $2, $3, $4, $5)',
-    [id, auditId, JSON.stringify(request), createdBy, retryOf],
+  await (more.client ?? pool()).query(
+    `INSERT INTO spot_check_runs (id, audit_id, request, created_by, retry_of, budget, created_by_id)
+     VALUES ($1, $2, $3, $4, $5, $6, $7)`,
+    [
+      id,
+      auditId,
+      JSON.stringify(request),
+      createdBy,
+      retryOf,
+      more.budget ? JSON.stringify(more.budget) : null,
+      more.createdById ?? null,
+    ],
   );
+}
+
+/**
+ * Inserts a run started by a signed-in user unless they already have `limit` queued or running (over
+ * every audit): null when inserted, else how many they have. One user's starts take turns (an advisory
+ * lock on the user), so two at once cannot both pass the limit.
+ */
+export async function insertSpotCheckRunWithin(
+  limit: number,
+  id: string,
+  auditId: string,
+  request: StoredSpotCheckRequest,
+  by: { id: string; name: string },
+  retryOf: string | null,
+  budget: SpotCheckBudget,
+): Promise<number | null> {
+  return transaction(async (client) => {
+    await client.query(`SELECT pg_advisory_xact_lock(hashtext('spot-check-start:' || $1))`, [by.id]);
+    const active = await activeRunsOf(client, by.id);
+    if (active >= limit) return active;
+    await insertSpotCheckRun(id, auditId, request, by.name, retryOf, { budget, createdById: by.id, client });
+    return null;
+  });
 }
 
 /** The select step's result: the finding ids to check. */

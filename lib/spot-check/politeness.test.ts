@@ -1,7 +1,7 @@
 import type http from 'node:http';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startTestServer, type TestServer } from '@/lib/net/test-server';
-import { runChecks } from './politeness';
+import { LaneRegistry, runChecks } from './politeness';
 
 const check = { timeoutMs: 5_000, retryFallbackMs: 10 };
 
@@ -195,6 +195,210 @@ describe('runChecks politeness', () => {
       expect(requested).toBeLessThanOrEqual(1 + 5 + 2);
       await new Promise((r) => setTimeout(r, 100));
       expect(server.requests.length).toBe(requested);
+    } finally {
+      await server.close();
+    }
+  });
+});
+
+describe('runChecks budgets and hosts that keep refusing', () => {
+  const pages = (server: TestServer) => server.requests.filter((r) => r.url !== '/robots.txt').length;
+
+  it('gives up a host after 3 of its URLs in a row answer 429: the rest end as errors saying so', async () => {
+    // No Retry-After: each refusal makes the run wait (retryFallbackMs, 10 ms here).
+    const refusing = await startTestServer((_req, res) => res.writeHead(429).end());
+    const healthy = await startTestServer((_req, res) => res.end('<title>ok</title>'));
+    try {
+      const urls = [
+        ...Array.from({ length: 8 }, (_, i) => `${refusing.origin}/p/${i}`),
+        `${healthy.origin}/fine`,
+      ];
+      const results = await runChecks(urls, { check, ignoreRobots: true, budget: { hostRefusals: 3 } });
+      const refused = results.slice(0, 8);
+      // The first two (2 at a time per host) used their own retries and end rate limited; the third URL
+      // refused gives the host up, and every URL after it ends without being requested.
+      expect(refused.map((r) => r.error?.code)).toEqual([
+        'rate_limited',
+        'rate_limited',
+        ...Array(6).fill('host_refused'),
+      ]);
+      for (const r of refused.slice(2)) {
+        expect(r.error?.message).toBe(
+          `${new URL(refusing.origin).host} kept refusing: 3 URLs in a row answered 429 or 503 (the last 429, ` +
+            'with no Retry-After); the run gave the host up and did not wait it out',
+        );
+      }
+      // 2 URLs × 3 attempts, then the third URL and the one in flight beside it: not 8 × 3.
+      expect(pages(refusing)).toBeLessThanOrEqual(8);
+      expect(results[8]).toMatchObject({ finalStatus: 200, error: null });
+    } finally {
+      await Promise.all([refusing.close(), healthy.close()]);
+    }
+  });
+
+  it("keeps a host whose other URLs answer: a rate-limited page stays that page's answer", async () => {
+    const server = await startTestServer((req, res) => {
+      if (req.url?.startsWith('/limited/')) return void res.writeHead(429).end();
+      res.end('<title>ok</title>');
+    });
+    try {
+      const urls = Array.from({ length: 8 }, (_, i) => `${server.origin}/${i % 2 ? 'fine' : 'limited'}/${i}`);
+      const results = await runChecks(urls, { check, perHost: 1, ignoreRobots: true });
+      expect(results.map((r) => r.error?.code ?? r.finalStatus)).toEqual(
+        urls.map((u) => (u.includes('/limited/') ? 'rate_limited' : 200)),
+      );
+      expect(results[0]).toMatchObject({ finalStatus: 429, retries: 2 });
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('does not count a refusal that asks for no wait: each page is judged on its own retries', async () => {
+    const server = await startTestServer((_req, res) => res.writeHead(503, { 'retry-after': '0' }).end());
+    try {
+      const urls = Array.from({ length: 5 }, (_, i) => `${server.origin}/p/${i}`);
+      const results = await runChecks(urls, { check, ignoreRobots: true });
+      expect(results.map((r) => r.error?.code)).toEqual(Array(5).fill('rate_limited'));
+      expect(pages(server)).toBe(15);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('gives a host up at once when its Retry-After is longer than a run waits, without waiting', async () => {
+    const server = await startTestServer((_req, res) => res.writeHead(503, { 'retry-after': '120' }).end());
+    try {
+      const urls = Array.from({ length: 5 }, (_, i) => `${server.origin}/p/${i}`);
+      const results = await runChecks(urls, { check, perHost: 1, ignoreRobots: true });
+      expect(results.map((r) => r.error?.code)).toEqual(Array(5).fill('host_refused'));
+      expect(results[0]?.error?.message).toContain(
+        'answered 503 with Retry-After 2 min, longer than the 30 s a run waits',
+      );
+      expect(results[0]?.chain).toEqual([{ url: urls[0], status: 503, location: null }]);
+      expect(pages(server)).toBe(1);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('gives a host up when its Retry-After is longer than the time the run has left', async () => {
+    const server = await startTestServer((_req, res) => res.writeHead(429, { 'retry-after': '20' }).end());
+    const now = 0; // the run's clock stands still: only the Retry-After against the budget decides
+    try {
+      const urls = Array.from({ length: 3 }, (_, i) => `${server.origin}/p/${i}`);
+      const results = await runChecks(urls, {
+        check,
+        perHost: 1,
+        ignoreRobots: true,
+        budget: { timeMs: 15_000, now: () => now },
+      });
+      expect(results.map((r) => r.error?.code)).toEqual(Array(3).fill('host_refused'));
+      expect(results[0]?.error?.message).toContain('longer than the 15 s left in the run');
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('ends the URLs past the request budget as errors, robots.txt and retries counted', async () => {
+    let first = true;
+    const server = await site((res) => res.writeHead(404).end());
+    const limited = await startTestServer((_req, res) => {
+      if (first) {
+        first = false;
+        return void res.writeHead(429, { 'retry-after': '0' }).end();
+      }
+      res.end('<title>ok</title>');
+    });
+    try {
+      const urls = ['/a', '/b', '/c', '/d'].map((p) => `${server.origin}${p}`);
+      // robots.txt + /a + /b: 3 requests.
+      const results = await runChecks(urls, { check, perHost: 1, budget: { requests: 3 } });
+      expect(results.map((r) => r.error?.code ?? r.finalStatus)).toEqual([
+        200,
+        200,
+        'budget_spent',
+        'budget_spent',
+      ]);
+      expect(results[2]?.error?.message).toBe(
+        "the run's budget of 3 requests was spent before this URL was checked",
+      );
+      expect(server.requests).toHaveLength(3);
+      // A retry is a request: 429 then 200 spends 2.
+      const retried = await runChecks([`${limited.origin}/x`, `${limited.origin}/y`], {
+        check,
+        perHost: 1,
+        ignoreRobots: true,
+        budget: { requests: 2 },
+      });
+      expect(retried.map((r) => r.error?.code ?? r.finalStatus)).toEqual([200, 'budget_spent']);
+    } finally {
+      await Promise.all([server.close(), limited.close()]);
+    }
+  });
+
+  it('ends the URLs past the time budget as errors, read on the run clock (no real waiting)', async () => {
+    let now = 0;
+    const server = await startTestServer((_req, res) => {
+      now += 60_000; // every answer "takes" a minute
+      res.end('<title>ok</title>');
+    });
+    try {
+      const urls = Array.from({ length: 5 }, (_, i) => `${server.origin}/p/${i}`);
+      const results = await runChecks(urls, {
+        check,
+        concurrency: 1,
+        ignoreRobots: true,
+        budget: { timeMs: 100_000, now: () => now },
+      });
+      expect(results.map((r) => r.error?.code ?? r.finalStatus)).toEqual([
+        200,
+        200,
+        'budget_spent',
+        'budget_spent',
+        'budget_spent',
+      ]);
+      expect(results[4]?.error?.message).toBe(
+        "the run's time budget of 100 s was spent before this URL was checked",
+      );
+      expect(server.requests).toHaveLength(2);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('counts the time budget from the run start it is given (a resumed run has only what is left)', async () => {
+    const server = await startTestServer((_req, res) => res.end('<title>ok</title>'));
+    try {
+      const urls = [`${server.origin}/a`, `${server.origin}/b`];
+      const results = await runChecks(urls, {
+        check,
+        ignoreRobots: true,
+        budget: { timeMs: 100_000, startedAt: -100_000, now: () => 0 },
+      });
+      expect(results.map((r) => r.error?.code)).toEqual(['budget_spent', 'budget_spent']);
+      expect(server.requests).toHaveLength(0);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('shares a host between runs round robin: a 1-URL run is not queued behind a big one', async () => {
+    const order: string[] = [];
+    const server = await startTestServer((req, res) => {
+      order.push(req.url ?? '');
+      setTimeout(() => res.end('<title>ok</title>'), 5);
+    });
+    try {
+      const lanes = new LaneRegistry();
+      const big = runChecks(
+        Array.from({ length: 20 }, (_, i) => `${server.origin}/big/${i}`),
+        { check, perHost: 1, ignoreRobots: true, lanes },
+      );
+      const small = runChecks([`${server.origin}/small`], { check, perHost: 1, ignoreRobots: true, lanes });
+      await Promise.all([big, small]);
+      expect(order).toHaveLength(21);
+      // One request at a time to the host across both runs, and the small run's within the first few.
+      expect(order.indexOf('/small')).toBeLessThanOrEqual(2);
     } finally {
       await server.close();
     }

@@ -76,6 +76,8 @@ beforeAll(async () => {
   site = await startTestServer(serve);
   vi.stubEnv('ALLOW_PRIVATE_NETWORK', 'true');
   vi.stubEnv('ALLOWED_PORTS', String(site.port));
+  // These tests leave runs queued (no worker takes them); the per-user limit has its own test.
+  vi.stubEnv('SPOT_CHECK_MAX_ACTIVE_PER_USER', '100');
   const at = (path: string) => `${site.origin}${path}`;
   const crawled = (path: string, more: Record<string, unknown> = {}) =>
     JSON.stringify({ url: at(path), status: 200, crawled_at: '2026-11-01T00:00:00Z', ...more });

@@ -64,6 +64,18 @@ export function storedRequestOf(input: TSpotCheckRequest, randomSeed: () => numb
   };
 }
 
+/** What a run may spend, fixed when it starts (lib/spot-check/budget.ts has the defaults). */
+export interface SpotCheckBudget {
+  /** Wall-clock seconds of checking; rows not reached by then end as errors. */
+  timeSeconds: number;
+  /** Requests sent (pages, redirect hops, retries, probes, robots.txt); rows beyond end as errors. */
+  requests: number;
+  /** 429/503 answers in a row after which a host is given up (its rows end as errors). */
+  hostRefusals: number;
+  /** A Retry-After longer than this gives the host up at once. */
+  maxRetryAfterSeconds: number;
+}
+
 export interface SpotCheckRunDto {
   id: string;
   auditId: string;
@@ -72,6 +84,8 @@ export interface SpotCheckRunDto {
   phaseLabel: string;
   progress: { done: number; total: number };
   request: StoredSpotCheckRequest;
+  /** Null for runs started before runs had budgets. */
+  budget: SpotCheckBudget | null;
   summary: SpotCheckSummary | null;
   errorMessage: string | null;
   createdBy: string;

@@ -10,6 +10,7 @@ import type { FindingList } from '@/lib/findings/schema';
 import type { SpotCheckPhase, SpotCheckStep } from '@/lib/runs/phases';
 import { cancelRunFor, startRun } from '@/lib/runs/service';
 import type { StepHandler } from '@/lib/runs/types';
+import { ACTIVE_LIMIT_RETRY_AFTER, maxActiveRunsPerUser, spotCheckBudget } from './budget';
 import {
   compareChanges,
   compareCounts,
@@ -24,8 +25,14 @@ import {
   runToCheck,
   sampleFindings,
 } from './data';
-import { type CheckedRow, insertSpotCheckRun, storeCheckResults, storeSelection } from './mutations';
-import { runChecks } from './politeness';
+import {
+  type CheckedRow,
+  insertSpotCheckRun,
+  insertSpotCheckRunWithin,
+  storeCheckResults,
+  storeSelection,
+} from './mutations';
+import { runChecks, sharedLanes } from './politeness';
 import { spotCheckRun } from './run';
 import { allocateSample } from './sample';
 import {
@@ -46,8 +53,15 @@ function maxRows(): number {
   return Math.min(SPOT_CHECK_ROWS_CEILING, Math.max(1, intEnv('SPOT_CHECK_MAX_ROWS', 5_000)));
 }
 
+/** Who starts a run: a signed-in user (counted against the per-user limit) or a script, by name alone. */
+export type Starter = string | { id: string; name: string };
+
 /** Checks the request against the audit, creates the run and queues its first step; returns its id. */
-export async function startSpotCheck(auditId: string, input: TSpotCheckRequest, by: string): Promise<string> {
+export async function startSpotCheck(
+  auditId: string,
+  input: TSpotCheckRequest,
+  by: Starter,
+): Promise<string> {
   await reconciledAudit(auditId);
   return createSpotCheck(
     auditId,
@@ -61,7 +75,7 @@ export async function startSpotCheck(auditId: string, input: TSpotCheckRequest, 
 async function createSpotCheck(
   auditId: string,
   request: StoredSpotCheckRequest,
-  by: string,
+  by: Starter,
   retryOf: string | null,
 ): Promise<string> {
   const cap = maxRows();
@@ -92,7 +106,21 @@ async function createSpotCheck(
     throw new AppError('validation_failed', `A sample can be at most ${cap} rows`);
   }
   const id = randomUUID();
-  await insertSpotCheckRun(id, auditId, request, by, retryOf);
+  const budget = spotCheckBudget();
+  if (typeof by === 'string') {
+    await insertSpotCheckRun(id, auditId, request, by, retryOf, { budget });
+  } else {
+    const limit = maxActiveRunsPerUser();
+    const active = await insertSpotCheckRunWithin(limit, id, auditId, request, by, retryOf, budget);
+    if (active !== null) {
+      throw new AppError(
+        'too_many_requests',
+        `You have ${active} spot-checks waiting or running, the most one user may have at once ` +
+          `(SPOT_CHECK_MAX_ACTIVE_PER_USER = ${limit}); wait for one to finish or cancel one, then start this one`,
+        ACTIVE_LIMIT_RETRY_AFTER,
+      );
+    }
+  }
   await startRun(spotCheckRun, id);
   return id;
 }
@@ -107,7 +135,7 @@ export async function retrySpotCheck(
   auditId: string,
   runId: string,
   options: TSpotCheckRetry,
-  by: string,
+  by: Starter,
 ): Promise<string> {
   await reconciledAudit(auditId);
   const source = await getSpotCheck(auditId, runId);
@@ -191,12 +219,24 @@ export const checkStep: StepHandler<SpotCheckStep, SpotCheckPhase> = async ({ ru
   // read "0 of 4" (the select step's total) then "0 of 5" once this step began.
   let rowsDone = 0;
   await progress.update('checking', 0, findings.length);
+  // Runs started before budgets get today's.
+  const budget = found.budget ?? spotCheckBudget();
   const results = await runChecks(urls, {
     concurrency: Math.max(1, intEnv('SPOT_CHECK_CONCURRENCY', 20)),
     perHost: Math.max(1, intEnv('SPOT_CHECK_PER_HOST', 2)),
     hostDelayMs: intEnv('SPOT_CHECK_HOST_DELAY_MS', 0),
     ignoreRobots: found.request.ignoreRobots,
     signal,
+    // Shared with the other runs this worker checks at the same time: one host, one set of limits.
+    lanes: sharedLanes,
+    budget: {
+      timeMs: budget.timeSeconds * 1000,
+      // Counted from the run's start, so a check step run again after its worker died does not get it anew.
+      startedAt: found.startedAt?.getTime(),
+      requests: budget.requests,
+      hostRefusals: budget.hostRefusals,
+    },
+    check: { maxRetryAfterMs: budget.maxRetryAfterSeconds * 1000 },
     // Heartbeats on progress; a cancelled run is noticed by the signal, which stops runChecks.
     onProgress: ({ index }) => {
       if (index >= findings.length) return;
@@ -237,10 +277,39 @@ export const checkStep: StepHandler<SpotCheckStep, SpotCheckPhase> = async ({ ru
   const errors = summary.byVerdict.error;
   return {
     outcome: errors > 0 ? 'partial' : 'succeeded',
-    message: errors > 0 ? `${errors} of ${rows.length} URLs could not be checked` : null,
+    message: errors > 0 ? `${errors} of ${rows.length} URLs could not be checked${whyNot(rows)}` : null,
     write: (client) => storeCheckResults(client, run.id, rows, [...probes.values()], summary),
   };
 };
+
+/** What the budget cost the run, for its message: rows the budget or a given-up host left unchecked. */
+function whyNot(rows: readonly CheckedRow[]): string {
+  const count = (code: string) => rows.filter((r) => r.live.error?.code === code).length;
+  const parts: string[] = [];
+  const spent = rows.find((r) => r.live.error?.code === 'budget_spent')?.live.error;
+  if (spent)
+    parts.push(
+      `${count('budget_spent')} because ${spent.message.replace(/ before this URL was checked$/, '')}`,
+    );
+  const refused = new Set(
+    rows.flatMap((r) => (r.live.error?.code === 'host_refused' ? [hostOf(r.live.url)] : [])),
+  );
+  if (refused.size > 0) {
+    const hosts = [...refused].slice(0, 3).join(', ') + (refused.size > 3 ? ', …' : '');
+    parts.push(
+      `${count('host_refused')} because the run gave up ${refused.size === 1 ? '' : 'the hosts '}${hosts}`,
+    );
+  }
+  return parts.length > 0 ? ` (${parts.join('; ')})` : '';
+}
+
+function hostOf(url: string): string {
+  try {
+    return new URL(url).host;
+  } catch {
+    return url;
+  }
+}
 
 function originOf(url: string): string | null {
   try {

@@ -20,6 +20,8 @@ export type LiveErrorCode =
   | 'redirect_loop'
   | 'bad_url'
   | 'rate_limited' // 429/503 still answered after the bounded Retry-After retries
+  | 'host_refused' // the run gave the host up: 429/503 again and again, or a Retry-After it cannot afford
+  | 'budget_spent' // the run's time or request budget ran out before this URL was checked
   | 'cancelled'; // the run was cancelled while this check was in flight
 
 export interface LiveError {

@@ -7,7 +7,7 @@ import { useDateTimeFormat } from '@/components/ui/date-time';
 import { ProgressBar } from '@/components/ui/progress-bar';
 import { formatCount, progressPercent } from '@/lib/audits/format';
 import { isActiveStatus } from '@/lib/audits/labels';
-import { describeRequest, runName } from '@/lib/spot-check/labels';
+import { describeBudget, describeRequest, runName } from '@/lib/spot-check/labels';
 import type { SpotCheckRunDto } from '@/lib/spot-check/schema';
 import { StatusBadge } from '../../_components/status-badge';
 
@@ -127,6 +127,11 @@ export function SpotChecksRuns({
                 </span>
               ) : null}
             </p>
+            {describeBudget(run) ? (
+              <p className="small muted spot-run__request" data-testid="spot-run-budget">
+                {describeBudget(run)}
+              </p>
+            ) : null}
             {isActive ? (
               <div className="spot-run__progress">
                 <span className="small" data-testid="spot-run-progress">

@@ -13,7 +13,7 @@ type Context = { params: Promise<{ id: string }> };
 export const POST = guarded('reviewer', async (request: Request, { params }: Context, actor) => {
   const id = auditIdParam((await params).id);
   const input = ZSpotCheckRequest.parse(await jsonBody(request));
-  const runId = await startSpotCheck(id, input, actor.name);
+  const runId = await startSpotCheck(id, input, { id: actor.id, name: actor.name });
   return json({ runId }, { status: 202 });
 });
 

@@ -30,5 +30,8 @@ export const POST = guarded('reviewer', async (request: Request, { params }: Con
   const auditId = auditIdParam(id);
   const sourceId = idParam(runId, 'spot-check');
   const options = ZSpotCheckRetry.parse(await optionalJsonBody(request));
-  return json({ runId: await retrySpotCheck(auditId, sourceId, options, actor.name) }, { status: 202 });
+  return json(
+    { runId: await retrySpotCheck(auditId, sourceId, options, { id: actor.id, name: actor.name }) },
+    { status: 202 },
+  );
 });
