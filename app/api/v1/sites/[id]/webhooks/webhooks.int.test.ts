@@ -73,10 +73,28 @@ describe('webhooks', () => {
       url: 'https://hooks.example/in',
       createdBy: 'Ada Admin',
       createdAt: expect.any(String),
+      state: 'active',
+      pausedAt: null,
+      pausedReason: null,
+      consecutiveFailures: 0,
+      pendingDeliveries: 0,
       lastDelivery: null,
     });
-    const { rows } = await pool().query('SELECT secret FROM site_webhooks WHERE id = $1', [hook.id]);
-    expect(rows[0].secret).toBe(SECRET);
+    // Sealed at rest: no column of the row holds the secret, in any spelling.
+    const { rows } = await pool().query(
+      `SELECT row_to_json(w)::text AS text, legacy_secret, secret_ciphertext FROM site_webhooks w WHERE id = $1`,
+      [hook.id],
+    );
+    expect(rows[0].legacy_secret).toBeNull();
+    expect(rows[0].secret_ciphertext).toBeInstanceOf(Buffer);
+    for (const spelling of [
+      SECRET,
+      Buffer.from(SECRET).toString('hex'),
+      Buffer.from(SECRET).toString('base64'),
+    ]) {
+      expect(rows[0].text).not.toContain(spelling);
+    }
+    expect((rows[0].secret_ciphertext as Buffer).includes(Buffer.from(SECRET))).toBe(false);
 
     const listed = (await (await list(admin)).json()).items as WebhookDto[];
     expect(listed.map((w) => w.id)).toEqual([hook.id]);
