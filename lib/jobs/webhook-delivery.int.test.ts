@@ -92,7 +92,7 @@ async function deliveriesOf(webhookId: number) {
   const { rows } = await pool().query(
     `SELECT id::text, audit_id, event, body, status, attempts, attempt_log, response_status, error,
             delivered_at, next_attempt_at
-       FROM webhook_deliveries WHERE webhook_id = $1 ORDER BY id`,
+       FROM webhook_deliveries WHERE webhook_id = $1 ORDER BY webhook_deliveries.id`,
     [webhookId],
   );
   return rows;

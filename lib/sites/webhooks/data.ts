@@ -88,7 +88,8 @@ interface DeliveryRow {
 }
 
 /** A webhook's deliveries, newest first by number, `limit` at a time (cursor: the last delivery id of a
- * page). Ids are compared as numbers (bigint) on both sides: as text, 13 would sort before 7. */
+ * page). Sorted by the bigint column, not by the text it is sent as: `ORDER BY id` would name the
+ * select list's `id::text`, and as text 13 sorts before 7. */
 export async function listDeliveries(
   webhookId: number,
   query: { limit: number; cursor?: string },
@@ -96,10 +97,10 @@ export async function listDeliveries(
   const params: unknown[] = [webhookId, query.limit + 1];
   if (query.cursor) params.push(query.cursor);
   const { rows } = await pool().query<DeliveryRow>(
-    `SELECT id::text, audit_id, event, status, attempts, response_status, error, created_at, delivered_at,
-            next_attempt_at, attempt_log
-       FROM webhook_deliveries WHERE webhook_id = $1 ${query.cursor ? 'AND id < $3::bigint' : ''}
-      ORDER BY id DESC LIMIT $2`,
+    `SELECT d.id::text, d.audit_id, d.event, d.status, d.attempts, d.response_status, d.error, d.created_at,
+            d.delivered_at, d.next_attempt_at, d.attempt_log
+       FROM webhook_deliveries d WHERE d.webhook_id = $1 ${query.cursor ? 'AND d.id < $3::bigint' : ''}
+      ORDER BY d.id DESC LIMIT $2`,
     params,
   );
   const page = rows.slice(0, query.limit);
