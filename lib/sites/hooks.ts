@@ -237,6 +237,12 @@ export function useWebhooks(siteId: string) {
     queryKey: siteKeys.webhooks(siteId),
     queryFn: ({ signal }) => apiFetch<{ items: WebhookDto[] }>(`${sitePath(siteId)}/webhooks`, { signal }),
     select: (data) => data.items,
+    // While deliveries are being sent, a webhook's last delivery and its state (paused) may change.
+    refetchInterval: (query) =>
+      !query.state.error &&
+      query.state.data?.items.some((webhook) => webhook.state === 'active' && webhook.pendingDeliveries > 0)
+        ? SCHEDULED_POLL_MS
+        : false,
   });
 }
 
