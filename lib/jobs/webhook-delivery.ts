@@ -174,7 +174,8 @@ export async function attemptDelivery(deliveryId: string, attempt: number): Prom
         paused_at = CASE WHEN NOT $2 AND paused_at IS NULL AND consecutive_failures + 1 >= $3 THEN $4::timestamptz
                          ELSE paused_at END,
         paused_reason = CASE WHEN NOT $2 AND paused_at IS NULL AND consecutive_failures + 1 >= $3
-                             THEN format('%s consecutive failed attempts; the last: %s', consecutive_failures + 1, $5::text)
+                             THEN format('%s consecutive failed attempt%s; the last: %s', consecutive_failures + 1,
+                                         CASE WHEN consecutive_failures = 0 THEN '' ELSE 's' END, $5::text)
                              ELSE paused_reason END
       WHERE id = $1
       RETURNING (NOT $2 AND paused_at = $4::timestamptz) AS paused_now`,

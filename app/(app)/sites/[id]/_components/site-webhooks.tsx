@@ -31,6 +31,12 @@ const DELIVERY_LABELS: Record<DeliveryStatus, string> = {
   dropped: 'Dropped',
 };
 
+/** A pending delivery of a paused webhook is not retrying: it is held until the webhook is resumed. */
+function DeliveryBadge({ status, paused }: { status: DeliveryStatus; paused: boolean }) {
+  if (status === 'pending' && paused) return <Badge tone="warning">Held</Badge>;
+  return <Badge tone={DELIVERY_TONES[status]}>{DELIVERY_LABELS[status]}</Badge>;
+}
+
 function WebhookForm({ siteId }: { siteId: string }) {
   const create = useCreateWebhook(siteId);
   const [url, setUrl] = useState('');
@@ -127,10 +133,8 @@ function DeliveryLog({ siteId, webhook }: { siteId: string; webhook: WebhookDto 
             <tr key={delivery.id} data-testid="delivery">
               <td className="table__name">{formatTime(delivery.createdAt)}</td>
               <td data-label="Status">
-                <Badge tone={DELIVERY_TONES[delivery.status]}>{DELIVERY_LABELS[delivery.status]}</Badge>
-                {delivery.status === 'pending' && webhook.state === 'paused' ? (
-                  <span className="muted small"> held while paused</span>
-                ) : delivery.status === 'pending' && delivery.nextAttemptAt ? (
+                <DeliveryBadge status={delivery.status} paused={webhook.state === 'paused'} />
+                {delivery.status === 'pending' && webhook.state !== 'paused' && delivery.nextAttemptAt ? (
                   <span className="muted small"> next {formatTime(delivery.nextAttemptAt)}</span>
                 ) : null}
               </td>
@@ -161,39 +165,22 @@ function DeliveryLog({ siteId, webhook }: { siteId: string; webhook: WebhookDto 
   );
 }
 
-function PausedNotice({ webhook, siteId }: { webhook: WebhookDto; siteId: string }) {
-  const resume = useResumeWebhook(siteId);
+function PausedNotice({ webhook }: { webhook: WebhookDto }) {
   const formatTime = useDateTimeFormat();
   if (webhook.state !== 'paused') return null;
   return (
-    <div className="stack" data-testid="webhook-paused">
-      <p className="small site-table__wrap">
-        <Badge tone="danger">Paused</Badge> since {webhook.pausedAt ? formatTime(webhook.pausedAt) : '—'}:{' '}
-        {webhook.pausedReason ?? 'repeated failures'}. New runs are recorded but not sent
-        {webhook.pendingDeliveries > 0 ? ` (${webhook.pendingDeliveries} held)` : ''}; resuming sends them.
-      </p>
-      <div className="schedule__actions">
-        <button
-          type="button"
-          className="button button--small button--primary"
-          disabled={resume.isPending}
-          onClick={() => resume.mutate(webhook.id)}
-        >
-          {resume.isPending ? 'Resuming…' : 'Resume'}
-        </button>
-        {resume.isError ? (
-          <span className="field__error" role="alert">
-            {resume.error.message}
-          </span>
-        ) : null}
-      </div>
-    </div>
+    <p className="small site-table__wrap" data-testid="webhook-paused">
+      <Badge tone="danger">Paused</Badge> since {webhook.pausedAt ? formatTime(webhook.pausedAt) : '—'}:{' '}
+      {webhook.pausedReason ?? 'repeated failures'}. New runs are recorded but not sent
+      {webhook.pendingDeliveries > 0 ? ` (${webhook.pendingDeliveries} held)` : ''}; Resume sends them.
+    </p>
   );
 }
 
 function WebhookRow({ webhook, siteId }: { webhook: WebhookDto; siteId: string }) {
   const [showLog, setShowLog] = useState(false);
   const remove = useDeleteWebhook(siteId);
+  const resume = useResumeWebhook(siteId);
   const formatTime = useDateTimeFormat();
   const logId = useId();
   return (
@@ -202,17 +189,25 @@ function WebhookRow({ webhook, siteId }: { webhook: WebhookDto; siteId: string }
         <strong className="site-table__wrap">{webhook.url}</strong>
         {webhook.lastDelivery ? (
           <span className="small">
-            <Badge tone={DELIVERY_TONES[webhook.lastDelivery.status]}>
-              {DELIVERY_LABELS[webhook.lastDelivery.status]}
-            </Badge>{' '}
+            <DeliveryBadge status={webhook.lastDelivery.status} paused={webhook.state === 'paused'} />{' '}
             {formatTime(webhook.lastDelivery.at)}
           </span>
         ) : (
           <span className="muted small">Nothing sent yet</span>
         )}
       </div>
-      <PausedNotice webhook={webhook} siteId={siteId} />
+      <PausedNotice webhook={webhook} />
       <div className="schedule__actions">
+        {webhook.state === 'paused' ? (
+          <button
+            type="button"
+            className="button button--small button--primary"
+            disabled={resume.isPending}
+            onClick={() => resume.mutate(webhook.id)}
+          >
+            {resume.isPending ? 'Resuming…' : 'Resume'}
+          </button>
+        ) : null}
         <button
           type="button"
           className="button button--small"
@@ -238,6 +233,11 @@ function WebhookRow({ webhook, siteId }: { webhook: WebhookDto; siteId: string }
         {remove.isError ? (
           <span className="field__error" role="alert">
             {remove.error.message}
+          </span>
+        ) : null}
+        {resume.isError ? (
+          <span className="field__error" role="alert">
+            Not resumed: {resume.error.message}
           </span>
         ) : null}
       </div>
