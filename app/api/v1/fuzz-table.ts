@@ -384,6 +384,7 @@ export function routeTable(fx: Fixtures): Record<string, RouteSpec> {
     },
     'sites/[id]/webhooks/[webhookId]/resume': {
       params: () => ({ id: fx.siteId, webhookId: String(fx.webhookId) }),
+      body: { POST: null },
     },
     'sites/[id]/webhooks/[webhookId]/deliveries': {
       params: () => ({ id: fx.siteId, webhookId: String(fx.webhookId) }),

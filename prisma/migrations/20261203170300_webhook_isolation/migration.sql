@@ -5,7 +5,7 @@
 -- SQL cannot seal (the key lives outside the database), so the plain-text column is renamed and kept
 -- only for rows made before this migration: the worker seals them when it starts (and a delivery seals
 -- its webhook's secret first if the worker has not yet), then empties the column
--- (lib/sites/webhooks/secrets.ts).
+-- (sealLegacySecrets in lib/sites/webhooks/mutations.ts).
 ALTER TABLE "site_webhooks" RENAME COLUMN "secret" TO "legacy_secret";
 ALTER TABLE "site_webhooks" ALTER COLUMN "legacy_secret" DROP NOT NULL;
 ALTER TABLE "site_webhooks"
