@@ -18,7 +18,7 @@ export const QUEUES = [
   'gsc-inspection',
   'lint',
   // Not steps of runs: the scheduler's once-a-minute tick, and the webhook dispatcher's wake-up (the
-  // deliveries themselves are rows: lib/jobs/webhook-delivery.ts).
+  // deliveries themselves are rows: lib/jobs/webhook-dispatch.ts).
   'site-schedules',
   'webhook-delivery',
 ] as const;

@@ -19,12 +19,8 @@ import { insertDeliveries, insertWebhook, sealLegacySecrets } from '@/lib/sites/
 import { announceRunFinished } from '@/lib/sites/webhooks/service';
 import { verifyWebhookSignature } from '@/lib/sites/webhooks/signature';
 import { type TestCaller, testCaller } from '@/lib/test-support/auth';
-import {
-  attemptDelivery,
-  claimDeliveries,
-  type DeliveryDispatcher,
-  startDeliveryDispatcher,
-} from './webhook-delivery';
+import { attemptDelivery } from './webhook-delivery';
+import { claimDeliveries, type DeliveryDispatcher, startDeliveryDispatcher } from './webhook-dispatch';
 
 const SECRET = 'a webhook secret of some length';
 

@@ -27,7 +27,8 @@ import {
 } from './queue';
 import { tickSchedules } from './site-schedules';
 import { listenForJobs } from './wake';
-import { retryBaseSeconds, startDeliveryDispatcher } from './webhook-delivery';
+import { retryBaseSeconds } from './webhook-delivery';
+import { startDeliveryDispatcher } from './webhook-dispatch';
 
 /** pg-boss keeps one cron schedule per queue: this one tick a minute finds every site schedule due. */
 export const SCHEDULE_TICK = { queue: 'site-schedules', cron: '* * * * *' } as const;

@@ -41,7 +41,7 @@ export async function createWebhook(siteId: string, body: unknown, createdBy: st
   return insertWebhook(siteId, url, input.secret, createdBy);
 }
 
-/** The queue the worker's delivery dispatcher is woken on (lib/jobs/webhook-delivery.ts): the rows are the
+/** The queue the worker's delivery dispatcher is woken on (lib/jobs/webhook-dispatch.ts): the rows are the
  * queue, the notice only says "look now". */
 export const DELIVERY_QUEUE = 'webhook-delivery';
 
