@@ -4,14 +4,19 @@
 // a secret stored before sealing, sealed and still signing. Nothing waits on the clock: the test waits for
 // its receivers' and the dispatcher's own events. Each dispatcher here serves only this file's webhooks
 // (the suite's database is shared by every test file).
-import { randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
+import { cpSync, mkdtempSync, rmSync } from 'node:fs';
 import type { IncomingHttpHeaders, ServerResponse } from 'node:http';
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import os from 'node:os';
+import nodePath from 'node:path';
+import pg from 'pg';
+import { afterAll, afterEach, beforeAll, describe, expect, inject, it, vi } from 'vitest';
 import { GET as deliveriesRoute } from '@/app/api/v1/sites/[id]/webhooks/[webhookId]/deliveries/route';
 import { POST as resumeRoute } from '@/app/api/v1/sites/[id]/webhooks/[webhookId]/resume/route';
 import { GET as listRoute } from '@/app/api/v1/sites/[id]/webhooks/route';
 import { insertAudit } from '@/lib/audits/mutations';
 import { pool } from '@/lib/db/client';
+import { defaultMigrationsDir, listMigrations, migrate } from '@/lib/db/migrate';
 import { readAll, startTestServer, type TestServer } from '@/lib/net/test-server';
 import { siteIdForHost } from '@/lib/sites/mutations';
 import type { DeliveryPage, WebhookDto } from '@/lib/sites/schema';
@@ -284,6 +289,51 @@ describe('the delivery dispatcher', () => {
 });
 
 describe('a secret stored in plain text before sealing', () => {
+  it('is kept by the migration as legacy_secret, for the worker to seal', async () => {
+    const admin = new pg.Client({ connectionString: inject('databaseUrl') });
+    await admin.connect();
+    const name = `webhook_migration_${randomBytes(5).toString('hex')}`;
+    await admin.query(`CREATE DATABASE ${name}`);
+    const url = new URL(inject('databaseUrl'));
+    url.pathname = `/${name}`;
+    const client = new pg.Client({ connectionString: url.href });
+    // The migrations up to the one before sealing, then the rest.
+    const before = mkdtempSync(nodePath.join(os.tmpdir(), 'migrations-'));
+    for (const m of listMigrations().filter((m) => m.name < '20261203170300')) {
+      cpSync(nodePath.join(defaultMigrationsDir, m.name), nodePath.join(before, m.name), { recursive: true });
+    }
+    try {
+      await client.connect();
+      await migrate(client, before);
+      const site = await client.query<{ id: string }>(
+        `INSERT INTO sites (host, name) VALUES ('old.example', 'old.example') RETURNING id`,
+      );
+      await client.query(
+        `INSERT INTO site_webhooks (site_id, url, secret, created_by) VALUES ($1, 'https://hooks.example/in', $2, 'test')`,
+        [site.rows[0]?.id, SECRET],
+      );
+      await migrate(client);
+      const { rows } = await client.query(
+        'SELECT legacy_secret, secret_ciphertext, paused_at, consecutive_failures FROM site_webhooks',
+      );
+      expect(rows).toEqual([
+        { legacy_secret: SECRET, secret_ciphertext: null, paused_at: null, consecutive_failures: 0 },
+      ]);
+      // A webhook with no secret at all is refused.
+      await expect(
+        client.query(
+          `INSERT INTO site_webhooks (site_id, url, created_by) VALUES ($1, 'https://hooks.example/x', 'test')`,
+          [site.rows[0]?.id],
+        ),
+      ).rejects.toThrow(/site_webhooks_secret_check/);
+    } finally {
+      await client.end();
+      await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await admin.end();
+      rmSync(before, { recursive: true, force: true });
+    }
+  });
+
   it('is sealed by the worker’s pass (or by its next delivery) and still signs, replays refused', async () => {
     holding = false;
     status = 204;
