@@ -45,7 +45,7 @@ export async function createWebhook(siteId: string, body: unknown, createdBy: st
  * queue, the notice only says "look now". */
 export const DELIVERY_QUEUE = 'webhook-delivery';
 
-export async function resume(siteId: string, id: number): Promise<void> {
+export async function resumePausedWebhook(siteId: string, id: number): Promise<void> {
   if (!(await resumeWebhook(siteId, id))) throw new AppError('not_found', 'No such webhook');
   await wakeDispatcher();
 }

@@ -5,7 +5,7 @@ import { AppError } from '@/lib/errors';
 import { serialIdParam } from '@/lib/sites/schedules/service';
 import type { WebhookDto } from '@/lib/sites/schema';
 import { listWebhooks } from '@/lib/sites/webhooks/data';
-import { resume } from '@/lib/sites/webhooks/service';
+import { resumePausedWebhook } from '@/lib/sites/webhooks/service';
 
 export const dynamic = 'force-dynamic';
 
@@ -16,7 +16,7 @@ export const POST = guarded('admin', async (_request: Request, { params }: Conte
   const { id, webhookId } = await params;
   const siteId = idParam(id, 'site');
   const hook = serialIdParam(webhookId, 'webhook');
-  await resume(siteId, hook);
+  await resumePausedWebhook(siteId, hook);
   const webhook = (await listWebhooks(siteId)).find((w) => w.id === hook);
   if (!webhook) throw new AppError('not_found', 'No such webhook');
   return json(webhook satisfies Sendable<WebhookDto>);
