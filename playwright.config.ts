@@ -67,6 +67,8 @@ export default defineConfig({
         // second instead of every 30 s, and a failed webhook delivery is tried again within seconds.
         SCHEDULER_MONITOR_SECONDS: '1',
         WEBHOOK_RETRY_BASE_SECONDS: '1',
+        // e2e/site-webhooks.spec.ts: a webhook to a closed port is paused at its first failed attempt.
+        WEBHOOK_PAUSE_AFTER_FAILURES: '1',
       },
       timeout: 240_000,
       reuseExistingServer: false,

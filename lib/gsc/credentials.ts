@@ -1,11 +1,9 @@
 // Service-account keys for the URL Inspection API: what a key must hold, the property it is for, and how
-// it is sealed at rest (AES-256-GCM under a secret from GSC_CREDENTIALS_KEY or DATA_DIR). No database here:
-// lib/gsc/inspection/mutations.ts stores the sealed bytes.
-import { createCipheriv, createDecipheriv, createPrivateKey, randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import path from 'node:path';
-import { dataDir } from '@/lib/db/config';
+// it is sealed at rest (lib/security/sealed.ts: AES-256-GCM under GSC_CREDENTIALS_KEY or DATA_DIR). No
+// database here: lib/gsc/inspection/mutations.ts stores the sealed bytes.
+import { createPrivateKey } from 'node:crypto';
 import { AppError } from '@/lib/errors';
+import { atRestKey, open, type Sealed, seal } from '@/lib/security/sealed';
 
 /** What the client needs of a key. Google's token_uri is not kept: GOOGLE_OAUTH_TOKEN_URL decides. */
 export interface ServiceAccountKey {
@@ -14,11 +12,7 @@ export interface ServiceAccountKey {
   privateKeyId: string | null;
 }
 
-export interface SealedKey {
-  ciphertext: Buffer;
-  iv: Buffer;
-  authTag: Buffer;
-}
+export type SealedKey = Sealed;
 
 const bad = (message: string) => new AppError('validation_failed', message);
 
@@ -83,62 +77,25 @@ export function parseProperty(input: unknown): string {
   return url.href;
 }
 
-const SECRET_FILE = 'gsc-credentials.key';
-
-/**
- * The 32-byte secret keys are sealed under: GSC_CREDENTIALS_KEY (base64) when set, else a random one made
- * once in DATA_DIR (mode 600, like database-roles.json) — losing that file makes stored keys unreadable,
- * so they would have to be uploaded again, which is the safe failure.
- */
+/** The key Search Console keys are sealed under (lib/security/sealed.ts: GSC_CREDENTIALS_KEY or a file in
+ * DATA_DIR). */
 export function credentialsSecret(env: Record<string, string | undefined> = process.env): Buffer {
-  const configured = env.GSC_CREDENTIALS_KEY?.trim();
-  if (configured) {
-    const secret = Buffer.from(configured, 'base64');
-    if (secret.length !== 32) {
-      throw new AppError(
-        'internal',
-        `GSC_CREDENTIALS_KEY must be 32 bytes in base64 (openssl rand -base64 32); it decodes to ${secret.length}`,
-      );
-    }
-    return secret;
-  }
-  const dir = dataDir();
-  const file = path.join(dir, SECRET_FILE);
-  if (!existsSync(file)) {
-    mkdirSync(dir, { recursive: true });
-    try {
-      writeFileSync(file, `${randomBytes(32).toString('base64')}\n`, { mode: 0o600, flag: 'wx' });
-    } catch (error) {
-      // Another process made it first: use theirs.
-      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-    }
-  }
-  const secret = Buffer.from(readFileSync(file, 'utf8').trim(), 'base64');
-  if (secret.length !== 32) throw new AppError('internal', `${file} does not hold a 32-byte base64 key`);
-  return secret;
+  return atRestKey(env);
 }
 
 // The audit's id is authenticated with the ciphertext: a sealed key copied to another audit's row does
 // not open there.
 export function sealKey(key: ServiceAccountKey, auditId: string, secret: Buffer): SealedKey {
-  const iv = randomBytes(12);
-  const cipher = createCipheriv('aes-256-gcm', secret, iv);
-  cipher.setAAD(Buffer.from(auditId));
-  const ciphertext = Buffer.concat([cipher.update(JSON.stringify(key), 'utf8'), cipher.final()]);
-  return { ciphertext, iv, authTag: cipher.getAuthTag() };
+  return seal(JSON.stringify(key), auditId, secret);
 }
 
 export function openKey(sealed: SealedKey, auditId: string, secret: Buffer): ServiceAccountKey {
-  try {
-    const decipher = createDecipheriv('aes-256-gcm', secret, sealed.iv);
-    decipher.setAAD(Buffer.from(auditId));
-    decipher.setAuthTag(sealed.authTag);
-    const text = Buffer.concat([decipher.update(sealed.ciphertext), decipher.final()]).toString('utf8');
-    return JSON.parse(text) as ServiceAccountKey;
-  } catch {
+  const text = open(sealed, auditId, secret);
+  if (text === null) {
     throw new AppError(
       'conflict',
       'The stored Search Console key cannot be decrypted (GSC_CREDENTIALS_KEY or DATA_DIR/gsc-credentials.key changed); upload the key again',
     );
   }
+  return JSON.parse(text) as ServiceAccountKey;
 }

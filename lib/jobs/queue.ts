@@ -17,7 +17,8 @@ export const QUEUES = [
   'gsc-inspection-select',
   'gsc-inspection',
   'lint',
-  // Not steps of runs: the scheduler's once-a-minute tick and one job per webhook delivery attempt.
+  // Not steps of runs: the scheduler's once-a-minute tick, and the webhook dispatcher's wake-up (the
+  // deliveries themselves are rows: lib/jobs/webhook-dispatch.ts).
   'site-schedules',
   'webhook-delivery',
 ] as const;
@@ -158,7 +159,7 @@ export async function enqueue(
   );
 }
 
-/** Queues a job that is not a run's step (a webhook delivery attempt): `singletonKey` makes sending the
+/** Queues a job that is not a run's step (the schedules tick): `singletonKey` makes sending the
  * same attempt twice queue it once. Woken like enqueue's. */
 export async function sendJob(
   name: QueueName,

@@ -1,10 +1,11 @@
 // Webhooks told of a finished run: one delivery per webhook, its stored body sent as is with the headers a
-// receiver checks (the signature verifies over the exact bytes received), retried with backoff until a 2xx
-// or the last attempt, and refused by lib/net for a private address without ALLOW_PRIVATE_NETWORK. The
-// attempts are run here one by one (as a worker's job would run them), so no wait decides the order; each
-// failed attempt queues the next one with its startAfter. Workers other test files start may take those
-// jobs: the retry tests' deliveries are made without a first job and with a 2 s base, so theirs come too
-// late to run an attempt before this file does (and then find it made: the attempt count fences them).
+// receiver checks (the signature, with its time, verifies over the exact bytes received), retried with
+// backoff until a 2xx or the last attempt, and refused by lib/net for a private address without
+// ALLOW_PRIVATE_NETWORK. The attempts are run here one by one (as the worker's dispatcher would run them),
+// so no wait decides the order; each failed attempt makes the next one due after its backoff. A worker
+// another test file starts may claim due deliveries: the retry tests' deliveries are made due in an hour
+// and with a 2 s base, so none is due before this file has run its attempt (a late one then finds it
+// made: the attempt count fences it).
 import { createHmac, randomUUID } from 'node:crypto';
 import type { IncomingHttpHeaders } from 'node:http';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -18,7 +19,7 @@ import type { RunCompletedPayload } from '@/lib/sites/schema';
 import { insertDeliveries, insertWebhook } from '@/lib/sites/webhooks/mutations';
 import { reconciledAuditOf, urlsetXml } from '@/lib/test-support/run-audit';
 import { stopBoss } from './queue';
-import { deliverWebhook, MAX_DELIVERY_ATTEMPTS } from './webhook-delivery';
+import { attemptDelivery, MAX_DELIVERY_ATTEMPTS, nextAttemptAt } from './webhook-delivery';
 
 const SECRET = 'a webhook secret of some length';
 
@@ -78,6 +79,11 @@ async function pendingDelivery(path: string) {
     auditId,
     'run.completed',
     JSON.stringify({ event: 'run.completed', n: path }),
+    50,
+  );
+  await pool().query(
+    `UPDATE webhook_deliveries SET next_attempt_at = now() + interval '1 hour' WHERE webhook_id = $1`,
+    [webhook.id],
   );
   return { webhookId: webhook.id };
 }
@@ -86,17 +92,8 @@ async function deliveriesOf(webhookId: number) {
   const { rows } = await pool().query(
     `SELECT id::text, audit_id, event, body, status, attempts, attempt_log, response_status, error,
             delivered_at, next_attempt_at
-       FROM webhook_deliveries WHERE webhook_id = $1 ORDER BY id`,
+       FROM webhook_deliveries WHERE webhook_id = $1 ORDER BY webhook_deliveries.id`,
     [webhookId],
-  );
-  return rows;
-}
-
-async function queuedAttempt(deliveryId: string, attempt: number) {
-  const { rows } = await pool().query<{ start_after: Date; created_on: Date }>(
-    `SELECT start_after, created_on FROM pgboss.job
-      WHERE name = 'webhook-delivery' AND data->>'deliveryId' = $1 AND (data->>'attempt')::int = $2`,
-    [deliveryId, attempt],
   );
   return rows;
 }
@@ -112,9 +109,10 @@ describe('a finished run of a site', () => {
       status: 'pending',
       attempts: 0,
     });
-    expect(await queuedAttempt(delivery.id, 1)).toHaveLength(1);
+    // Due at once: the worker's dispatcher sends it at its next look (woken by the announcement).
+    expect(delivery.next_attempt_at.getTime()).toBeLessThanOrEqual(Date.now());
 
-    await deliverWebhook({ deliveryId: delivery.id, attempt: 1 });
+    await attemptDelivery(delivery.id, 1);
     const hits = received.filter((r) => r.path === path);
     expect(hits).toHaveLength(1);
     const hit = hits[0] as Received;
@@ -124,9 +122,12 @@ describe('a finished run of a site', () => {
       'x-sitemap-audit-delivery': delivery.id,
       'user-agent': DEFAULT_USER_AGENT,
     });
-    // What a receiver does: HMAC of the raw body with the shared secret.
-    const expected = `sha256=${createHmac('sha256', SECRET).update(hit.body).digest('hex')}`;
-    expect(hit.headers['x-sitemap-audit-signature']).toBe(expected);
+    // What a receiver does: HMAC of "<t>.<raw body>" with the shared secret, and t recent.
+    const [, t, v1] =
+      /^t=([0-9]+),v1=([0-9a-f]{64})$/.exec(String(hit.headers['x-sitemap-audit-signature'])) ?? [];
+    expect(Math.abs(Number(t) - Date.now() / 1000)).toBeLessThan(60);
+    const expected = createHmac('sha256', SECRET).update(`${t}.`).update(hit.body).digest('hex');
+    expect(v1).toBe(expected);
     expect(hit.body.toString('utf8')).toBe(delivery.body);
 
     const payload = JSON.parse(hit.body.toString('utf8')) as RunCompletedPayload;
@@ -154,7 +155,7 @@ describe('a finished run of a site', () => {
     expect(done.delivered_at).toEqual(new Date(done.attempt_log[0].at));
 
     // Sent once: the job again, or the run announced again, sends nothing more.
-    await deliverWebhook({ deliveryId: delivery.id, attempt: 1 });
+    await attemptDelivery(delivery.id, 1);
     const { announceRunFinished } = await import('@/lib/sites/webhooks/service');
     await announceRunFinished(auditId);
     expect(received.filter((r) => r.path === path)).toHaveLength(1);
@@ -168,8 +169,7 @@ describe('a finished run of a site', () => {
     const { webhookId } = await pendingDelivery(path);
     const [delivery] = await deliveriesOf(webhookId);
 
-    await deliverWebhook({ deliveryId: delivery.id, attempt: 1 });
-    const [second] = await queuedAttempt(delivery.id, 2);
+    await attemptDelivery(delivery.id, 1);
     const afterFirst = (await deliveriesOf(webhookId))[0];
     expect(afterFirst).toMatchObject({
       status: 'pending',
@@ -180,28 +180,25 @@ describe('a finished run of a site', () => {
     // 1 × the base after the failed attempt.
     const firstAt = new Date(afterFirst.attempt_log[0].at).getTime();
     expect(afterFirst.next_attempt_at.getTime() - firstAt).toBe(2000);
-    expect(Math.abs((second?.start_after.getTime() ?? 0) - (firstAt + 2000))).toBeLessThan(50);
+    expect(afterFirst.next_attempt_at).toEqual(nextAttemptAt(1, new Date(firstAt)));
 
-    await deliverWebhook({ deliveryId: delivery.id, attempt: 2 });
+    await attemptDelivery(delivery.id, 2);
     const afterSecond = (await deliveriesOf(webhookId))[0];
     expect(afterSecond.error).toMatch(/^HTTP 302: redirects are not followed/);
     // 4 × the base after the second.
     expect(afterSecond.next_attempt_at.getTime() - new Date(afterSecond.attempt_log[1].at).getTime()).toBe(
       8000,
     );
-    expect(await queuedAttempt(delivery.id, 3)).toHaveLength(1);
 
-    await deliverWebhook({ deliveryId: delivery.id, attempt: 3 });
+    await attemptDelivery(delivery.id, 3);
     const [done] = await deliveriesOf(webhookId);
     expect(done).toMatchObject({ status: 'delivered', attempts: 3, response_status: 200, error: null });
     expect(done.next_attempt_at).toBeNull();
     expect(done.attempt_log.map((a: { status: number }) => a.status)).toEqual([500, 302, 200]);
     const hits = received.filter((r) => r.path === path);
-    // The redirect was not followed, and every attempt sent the same bytes under the same signature.
+    // The redirect was not followed, and every attempt sent the same bytes (each signed with its own time).
     expect(hits.map((h) => h.path)).toEqual([path, path, path]);
     expect(new Set(hits.map((h) => h.body.toString('utf8')))).toEqual(new Set([delivery.body]));
-    expect(new Set(hits.map((h) => h.headers['x-sitemap-audit-signature'])).size).toBe(1);
-    expect(await queuedAttempt(delivery.id, 4)).toEqual([]);
   });
 
   it('fails after the last attempt when the receiver always fails', async () => {
@@ -211,7 +208,7 @@ describe('a finished run of a site', () => {
     const { webhookId } = await pendingDelivery(path);
     const [delivery] = await deliveriesOf(webhookId);
     for (let attempt = 1; attempt <= MAX_DELIVERY_ATTEMPTS; attempt++) {
-      await deliverWebhook({ deliveryId: delivery.id, attempt });
+      await attemptDelivery(delivery.id, attempt);
     }
     const [failed] = await deliveriesOf(webhookId);
     expect(failed).toMatchObject({
@@ -222,9 +219,8 @@ describe('a finished run of a site', () => {
       next_attempt_at: null,
     });
     expect(failed.attempt_log).toHaveLength(6);
-    expect(await queuedAttempt(delivery.id, MAX_DELIVERY_ATTEMPTS + 1)).toEqual([]);
     // A late job for the failed delivery sends nothing.
-    await deliverWebhook({ deliveryId: delivery.id, attempt: MAX_DELIVERY_ATTEMPTS });
+    await attemptDelivery(delivery.id, MAX_DELIVERY_ATTEMPTS);
     expect(received.filter((r) => r.path === path)).toHaveLength(MAX_DELIVERY_ATTEMPTS);
   });
 
@@ -234,7 +230,7 @@ describe('a finished run of a site', () => {
     const [delivery] = await deliveriesOf(webhookId);
     vi.stubEnv('ALLOW_PRIVATE_NETWORK', 'false');
     vi.stubEnv('ALLOWED_PORTS', String(receiver.port));
-    await deliverWebhook({ deliveryId: delivery.id, attempt: 1 });
+    await attemptDelivery(delivery.id, 1);
     const [refused] = await deliveriesOf(webhookId);
     expect(refused).toMatchObject({ status: 'pending', attempts: 1, response_status: null });
     expect(refused.attempt_log[0].error).toMatch(

@@ -1,6 +1,14 @@
-// The delivery backoff (30 s, 2 min, 10 min, 30 min, 2 h at the default base) and the scheduler's monitor
-// interval, read from the environment and refused when they make no sense.
+// The delivery backoff (30 s, 2 min, 10 min, 30 min, 2 h at the default base), the delivery budgets and the
+// scheduler's monitor interval, read from the environment and refused when they make no sense.
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import {
+  deliveryConcurrency,
+  deliveryTimeoutMs,
+  maxPendingDeliveries,
+  PER_WEBHOOK_IN_FLIGHT,
+  pauseAfterFailures,
+  readDeliverySettings,
+} from '@/lib/sites/webhooks/settings';
 import { schedulerMonitorSeconds } from './queue';
 import { MAX_DELIVERY_ATTEMPTS, nextAttemptAt, retryBaseSeconds } from './webhook-delivery';
 
@@ -41,6 +49,37 @@ describe('SCHEDULER_MONITOR_SECONDS', () => {
     for (const bad of ['0', '46', '1.5', 'fast']) {
       vi.stubEnv('SCHEDULER_MONITOR_SECONDS', bad);
       expect(() => schedulerMonitorSeconds()).toThrow(/from 1 to 45/);
+    }
+  });
+});
+
+describe('the webhook budgets', () => {
+  it('default to 8 in flight, 10 s, a pause after 10 failures and 50 pending', () => {
+    for (const name of [
+      'WEBHOOK_CONCURRENCY',
+      'WEBHOOK_TIMEOUT_SECONDS',
+      'WEBHOOK_PAUSE_AFTER_FAILURES',
+      'WEBHOOK_MAX_PENDING',
+    ]) {
+      vi.stubEnv(name, '');
+    }
+    expect([
+      deliveryConcurrency(),
+      deliveryTimeoutMs(),
+      pauseAfterFailures(),
+      maxPendingDeliveries(),
+    ]).toEqual([8, 10_000, 10, 50]);
+    expect(PER_WEBHOOK_IN_FLIGHT).toBe(1);
+  });
+
+  it('are read from the environment, and a value that makes no sense stops the worker at its start', () => {
+    vi.stubEnv('WEBHOOK_TIMEOUT_SECONDS', '2');
+    expect(deliveryTimeoutMs()).toBe(2000);
+    for (const bad of ['0', '-3', '1.5', 'many']) {
+      vi.stubEnv('WEBHOOK_MAX_PENDING', bad);
+      expect(() => readDeliverySettings()).toThrow(
+        /WEBHOOK_MAX_PENDING must be a whole number from 1 to 10000/,
+      );
     }
   });
 });

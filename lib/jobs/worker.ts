@@ -12,8 +12,10 @@ import { reapStaleRuns } from '@/lib/runs/reaper';
 import { runStep } from '@/lib/runs/runner';
 import { staleAfterSeconds } from '@/lib/runs/settings';
 import type { RunKind } from '@/lib/runs/types';
-import type { DeliveryJob } from '@/lib/sites/webhooks/service';
 import { spotCheckRunsAtOnce } from '@/lib/spot-check/budget';
+import { sealLegacySecrets } from '@/lib/sites/webhooks/mutations';
+import { DELIVERY_QUEUE } from '@/lib/sites/webhooks/service';
+import { readDeliverySettings } from '@/lib/sites/webhooks/settings';
 import { spotCheckRun } from '@/lib/spot-check/run';
 import {
   getBoss,
@@ -26,7 +28,8 @@ import {
 } from './queue';
 import { tickSchedules } from './site-schedules';
 import { listenForJobs } from './wake';
-import { deliverWebhook, retryBaseSeconds } from './webhook-delivery';
+import { retryBaseSeconds } from './webhook-delivery';
+import { startDeliveryDispatcher } from './webhook-dispatch';
 
 /** pg-boss keeps one cron schedule per queue: this one tick a minute finds every site schedule due. */
 export const SCHEDULE_TICK = { queue: 'site-schedules', cron: '* * * * *' } as const;
@@ -65,6 +68,7 @@ export async function startWorker(log: (message: string) => void = console.log):
   schedulerMonitorSeconds();
   retryBaseSeconds();
   spotCheckRunsAtOnce();
+  readDeliverySettings();
   await startBoss(log);
   const concurrency = Math.max(1, intEnv('WORKER_CONCURRENCY', 1));
   // How often the queues are polled: the fallback for a missed wake-up (pg-boss allows 0.5 s at least).
@@ -78,7 +82,6 @@ export async function startWorker(log: (message: string) => void = console.log):
         );
       }
     }
-    await work<DeliveryJob>('webhook-delivery', poll, deliverWebhook);
   }
   // The check step of a spot-check can take minutes (a slow or rate-limiting host, up to its budget): more
   // takers of that queue, so another audit's small run starts beside a slow one instead of behind it.
@@ -90,6 +93,19 @@ export async function startWorker(log: (message: string) => void = console.log):
       await work(check.queue, poll, (data) => runStep(spotCheckRun, check.name, data));
     }
   }
+  // Webhook deliveries are not queue jobs: the dispatcher claims due rows itself, one per webhook at a time,
+  // so a receiver that never answers holds only its own webhook. Webhooks made before secrets were sealed
+  // are sealed first.
+  const sealed = await sealLegacySecrets().catch((error: Error) => {
+    log(
+      `could not seal the plain-text webhook secrets (${error.message}); each is sealed at its next delivery`,
+    );
+    return 0;
+  });
+  if (sealed > 0) log(`sealed the plain-text secrets of ${sealed} webhooks`);
+  const dispatcher = startDeliveryDispatcher({ pollMs: poll * 1000, log });
+  // Jobs queued for the queue by an earlier version only wake the dispatcher now.
+  await work<object>(DELIVERY_QUEUE, poll, async () => dispatcher.kick());
   await work<object>(SCHEDULE_TICK.queue, poll, async () => {
     for (const outcome of await tickSchedules()) {
       log(
@@ -114,7 +130,10 @@ export async function startWorker(log: (message: string) => void = console.log):
     }
   };
   // Jobs queued by other processes (the web server) start at once, not at the next poll.
-  const listener = await listenForJobs(wakeWorkers, log);
+  const listener = await listenForJobs(
+    (queue) => (queue === DELIVERY_QUEUE ? dispatcher.kick() : wakeWorkers(queue)),
+    log,
+  );
   await reap();
   const timer = setInterval(reap, Math.max(1, Math.floor(staleAfterSeconds() / 2)) * 1000);
   // What /api/health counts as a live worker (lib/health).
@@ -123,6 +142,7 @@ export async function startWorker(log: (message: string) => void = console.log):
   return {
     async stop() {
       clearInterval(timer);
+      await dispatcher.stop();
       await heartbeat.stop();
       await listener.stop();
       await stopBoss();

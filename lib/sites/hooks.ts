@@ -13,7 +13,7 @@ import type {
   AuditDiffDto,
   ChangeType,
   CreatedSiteRunDto,
-  DeliveryDto,
+  DeliveryPage,
   DiffType,
   ScheduleDto,
   SiteChangePage,
@@ -32,6 +32,7 @@ const SCHEDULED_POLL_MS = 5000;
 const SITES_PAGE_SIZE = 25;
 const CHANGES_PAGE_SIZE = 50;
 const DIFF_PAGE_SIZE = 100;
+const DELIVERIES_PAGE_SIZE = 25;
 
 /** The change feed's filters, as its URL carries them. */
 export interface ChangeFilters {
@@ -236,6 +237,12 @@ export function useWebhooks(siteId: string) {
     queryKey: siteKeys.webhooks(siteId),
     queryFn: ({ signal }) => apiFetch<{ items: WebhookDto[] }>(`${sitePath(siteId)}/webhooks`, { signal }),
     select: (data) => data.items,
+    // While deliveries are being sent, a webhook's last delivery and its state (paused) may change.
+    refetchInterval: (query) =>
+      !query.state.error &&
+      query.state.data?.items.some((webhook) => webhook.state === 'active' && webhook.pendingDeliveries > 0)
+        ? SCHEDULED_POLL_MS
+        : false,
   });
 }
 
@@ -251,16 +258,31 @@ export function useDeleteWebhook(siteId: string) {
   );
 }
 
-/** A webhook's delivery log, newest first; polled while a delivery is still being tried. */
+/** Lifts a webhook's pause; its held deliveries are sent at once (the list and its log are read again). */
+export function useResumeWebhook(siteId: string) {
+  return useSiteMutation(siteId, siteKeys.webhooks(siteId), (id: number) =>
+    sendJson<WebhookDto>(`${sitePath(siteId)}/webhooks/${id}/resume`, 'POST'),
+  );
+}
+
+/** A webhook's delivery log, newest first, a page at a time ("Show older"); polled while a delivery is
+ * still being tried. */
 export function useDeliveries(siteId: string, webhookId: number) {
-  return useQuery({
+  return useInfiniteQuery({
     queryKey: siteKeys.deliveries(siteId, webhookId),
-    queryFn: ({ signal }) =>
-      apiFetch<{ items: DeliveryDto[] }>(`${sitePath(siteId)}/webhooks/${webhookId}/deliveries`, { signal }),
-    select: (data) => data.items,
+    queryFn: ({ pageParam, signal }) => {
+      const params = new URLSearchParams({ limit: String(DELIVERIES_PAGE_SIZE) });
+      if (pageParam) params.set('cursor', pageParam);
+      return apiFetch<DeliveryPage>(`${sitePath(siteId)}/webhooks/${webhookId}/deliveries?${params}`, {
+        signal,
+      });
+    },
+    initialPageParam: null as string | null,
+    getNextPageParam: (page) => page.nextCursor,
+    select: (data) => data.pages.flatMap((page) => page.items),
     refetchInterval: (query) => {
       if (query.state.error) return false;
-      return query.state.data?.items.some((delivery) => delivery.status === 'pending')
+      return query.state.data?.pages.some((page) => page.items.some((d) => d.status === 'pending'))
         ? SCHEDULED_POLL_MS
         : false;
     },

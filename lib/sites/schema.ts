@@ -272,10 +272,21 @@ export interface WebhookDto {
   url: string;
   createdBy: string;
   createdAt: string;
+  /** `paused` after WEBHOOK_PAUSE_AFTER_FAILURES consecutive failed attempts: new deliveries are recorded
+   * and held, not sent, until resumed (`POST …/webhooks/{id}/resume`). */
+  state: 'active' | 'paused';
+  pausedAt: string | null;
+  /** Why it was paused: the count and the last attempt's error. */
+  pausedReason: string | null;
+  /** Failed attempts since the last 2xx. */
+  consecutiveFailures: number;
+  /** Deliveries not yet delivered nor given up (at most WEBHOOK_MAX_PENDING). */
+  pendingDeliveries: number;
   lastDelivery: { status: DeliveryStatus; at: string } | null;
 }
 
-export type DeliveryStatus = 'pending' | 'delivered' | 'failed';
+/** `dropped`: never sent, because more than WEBHOOK_MAX_PENDING deliveries were pending for its webhook. */
+export type DeliveryStatus = 'pending' | 'delivered' | 'failed' | 'dropped';
 
 export interface DeliveryDto {
   id: string;
@@ -297,7 +308,8 @@ export interface DeliveryPage {
   nextCursor: string | null;
 }
 
-/** The body of `run.completed` (signed: `X-Sitemap-Audit-Signature: sha256=<hex HMAC of the raw body>`). */
+/** The body of `run.completed` (signed:
+ * `X-Sitemap-Audit-Signature: t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>">`). */
 export interface RunCompletedPayload {
   event: 'run.completed';
   site: { id: string; host: string; name: string };

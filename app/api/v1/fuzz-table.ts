@@ -382,6 +382,10 @@ export function routeTable(fx: Fixtures): Record<string, RouteSpec> {
     'sites/[id]/webhooks/[webhookId]': {
       params: () => ({ id: fx.siteId, webhookId: String(fx.webhookId) }),
     },
+    'sites/[id]/webhooks/[webhookId]/resume': {
+      params: () => ({ id: fx.siteId, webhookId: String(fx.webhookId) }),
+      body: { POST: null },
+    },
     'sites/[id]/webhooks/[webhookId]/deliveries': {
       params: () => ({ id: fx.siteId, webhookId: String(fx.webhookId) }),
       query: [{ limit: '5', cursor: '1' }],

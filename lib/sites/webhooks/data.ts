@@ -1,5 +1,6 @@
-// Reads of a site's webhooks, their delivery logs, and the facts a finished run's announcement carries.
-// Never the secret, except for the delivery job (lib/jobs/webhook-delivery.ts reads it itself).
+// Reads of a site's webhooks (their state: active or paused, and why), their delivery logs, and the facts a
+// finished run's announcement carries. Never the secret, except for the delivery job
+// (lib/jobs/webhook-delivery.ts reads it itself).
 import 'server-only';
 import type { AuditStatus } from '@/lib/audits/schema';
 import { pool } from '@/lib/db/client';
@@ -20,11 +21,17 @@ interface WebhookRow {
   url: string;
   created_by: string;
   created_at: Date;
+  paused_at: Date | null;
+  paused_reason: string | null;
+  consecutive_failures: number;
+  pending: number;
   last_status: DeliveryStatus | null;
   last_at: Date | null;
 }
 
-export const WEBHOOK_COLUMNS = `w.id, w.site_id, w.url, w.created_by, w.created_at,
+export const WEBHOOK_COLUMNS = `w.id, w.site_id, w.url, w.created_by, w.created_at, w.paused_at, w.paused_reason,
+  w.consecutive_failures,
+  (SELECT count(*)::int FROM webhook_deliveries p WHERE p.webhook_id = w.id AND p.status = 'pending') AS pending,
   ld.status AS last_status, ld.at AS last_at`;
 /** The newest delivery and when it last moved: delivered, else its last attempt, else made. */
 export const LAST_DELIVERY_JOIN = `
@@ -40,6 +47,11 @@ export function toWebhookDto(row: WebhookRow): WebhookDto {
     url: row.url,
     createdBy: row.created_by,
     createdAt: row.created_at.toISOString(),
+    state: row.paused_at ? 'paused' : 'active',
+    pausedAt: row.paused_at?.toISOString() ?? null,
+    pausedReason: row.paused_reason,
+    consecutiveFailures: row.consecutive_failures,
+    pendingDeliveries: row.pending,
     lastDelivery:
       row.last_status && row.last_at ? { status: row.last_status, at: row.last_at.toISOString() } : null,
   };
@@ -75,7 +87,9 @@ interface DeliveryRow {
   attempt_log: DeliveryDto['attemptLog'];
 }
 
-/** A webhook's deliveries, newest first, `limit` at a time (cursor: the last delivery id of a page). */
+/** A webhook's deliveries, newest first by number, `limit` at a time (cursor: the last delivery id of a
+ * page). Sorted by the bigint column, not by the text it is sent as: `ORDER BY id` would name the
+ * select list's `id::text`, and as text 13 sorts before 7. */
 export async function listDeliveries(
   webhookId: number,
   query: { limit: number; cursor?: string },
@@ -83,10 +97,10 @@ export async function listDeliveries(
   const params: unknown[] = [webhookId, query.limit + 1];
   if (query.cursor) params.push(query.cursor);
   const { rows } = await pool().query<DeliveryRow>(
-    `SELECT id::text, audit_id, event, status, attempts, response_status, error, created_at, delivered_at,
-            next_attempt_at, attempt_log
-       FROM webhook_deliveries WHERE webhook_id = $1 ${query.cursor ? 'AND id < $3::bigint' : ''}
-      ORDER BY id DESC LIMIT $2`,
+    `SELECT d.id::text, d.audit_id, d.event, d.status, d.attempts, d.response_status, d.error, d.created_at,
+            d.delivered_at, d.next_attempt_at, d.attempt_log
+       FROM webhook_deliveries d WHERE d.webhook_id = $1 ${query.cursor ? 'AND d.id < $3::bigint' : ''}
+      ORDER BY d.id DESC LIMIT $2`,
     params,
   );
   const page = rows.slice(0, query.limit);

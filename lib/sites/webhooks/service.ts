@@ -1,13 +1,14 @@
-// A site's webhooks: created by admins (the URL checked, the secret kept and never shown again) and told of
-// every finished run of their site. The announcement is serialized once and stored, so every attempt
-// sends the same bytes under the same signature.
+// A site's webhooks: created by admins (the URL checked, the secret sealed and never shown again) and told
+// of every finished run of their site. The announcement is serialized once and stored, so every attempt
+// sends the same bytes (signed with the time of each attempt); the worker's dispatcher sends them.
 import 'server-only';
 import { AppError } from '@/lib/errors';
-import { sendJob } from '@/lib/jobs/queue';
+import { announceJob } from '@/lib/jobs/wake';
 import { siteExists } from '../data';
 import { type RunCompletedPayload, type WebhookDto, ZWebhookInput } from '../schema';
 import { finishedRunFacts } from './data';
-import { insertDeliveries, insertWebhook } from './mutations';
+import { insertDeliveries, insertWebhook, resumeWebhook } from './mutations';
+import { maxPendingDeliveries } from './settings';
 
 const RUN_COMPLETED = 'run.completed';
 
@@ -40,17 +41,21 @@ export async function createWebhook(siteId: string, body: unknown, createdBy: st
   return insertWebhook(siteId, url, input.secret, createdBy);
 }
 
-/** The delivery job's data: the delivery and the attempt the job is for. */
-export interface DeliveryJob {
-  deliveryId: string;
-  attempt: number;
+/** The queue the worker's delivery dispatcher is woken on (lib/jobs/webhook-dispatch.ts): the rows are the
+ * queue, the notice only says "look now". */
+export const DELIVERY_QUEUE = 'webhook-delivery';
+
+export async function resumePausedWebhook(siteId: string, id: number): Promise<void> {
+  if (!(await resumeWebhook(siteId, id))) throw new AppError('not_found', 'No such webhook');
+  await wakeDispatcher();
 }
 
-export function queueDelivery(job: DeliveryJob, startAfter?: Date): Promise<void> {
-  return sendJob('webhook-delivery', job, {
-    singletonKey: `${job.deliveryId}:${job.attempt}`,
-    ...(startAfter ? { startAfter } : {}),
-  });
+function wakeDispatcher(): Promise<void> {
+  return announceJob(DELIVERY_QUEUE).catch((error: Error) =>
+    console.error(
+      `[webhooks] could not wake the delivery dispatcher (it finds them by polling): ${error.message}`,
+    ),
+  );
 }
 
 /** Tells the site's webhooks that the audit finished (any final status, cancelled included); nothing
@@ -66,6 +71,17 @@ export async function announceRunFinished(auditId: string, only: 'any' | 'unsett
     run: { ...facts.run, url: origin ? `${origin}${facts.run.url}` : facts.run.url },
     sentAt: new Date().toISOString(),
   };
-  const ids = await insertDeliveries(facts.site.id, auditId, RUN_COMPLETED, JSON.stringify(payload));
-  for (const deliveryId of ids) await queueDelivery({ deliveryId, attempt: 1 });
+  const made = await insertDeliveries(
+    facts.site.id,
+    auditId,
+    RUN_COMPLETED,
+    JSON.stringify(payload),
+    maxPendingDeliveries(),
+  );
+  for (const { webhookId, ids } of made.dropped) {
+    console.warn(
+      `[webhooks] webhook ${webhookId}: dropped ${ids.length} unsent deliveries (${ids.join(', ')}): more than ${maxPendingDeliveries()} were pending (WEBHOOK_MAX_PENDING)`,
+    );
+  }
+  if (made.ids.length > 0) await wakeDispatcher();
 }

@@ -1,5 +1,6 @@
 'use client';
-// The site's webhooks (admins): each URL with its last delivery and, on demand, its delivery log (status,
+// The site's webhooks (admins): each URL with its state (paused after repeated failures: why, since when,
+// and a button to resume), its last delivery and, on demand, its delivery log a page at a time (status,
 // attempts, the receiver's response status, the error); a form adds a URL and its signing secret, which is
 // never shown again.
 import { useId, useState } from 'react';
@@ -8,19 +9,33 @@ import { Badge, type BadgeTone } from '@/components/ui/badge';
 import { ConfirmButton } from '@/components/ui/confirm-button';
 import { useDateTimeFormat } from '@/components/ui/date-time';
 import { EmptyState } from '@/components/ui/empty-state';
-import { useCreateWebhook, useDeleteWebhook, useDeliveries, useWebhooks } from '@/lib/sites/hooks';
+import {
+  useCreateWebhook,
+  useDeleteWebhook,
+  useDeliveries,
+  useResumeWebhook,
+  useWebhooks,
+} from '@/lib/sites/hooks';
 import type { DeliveryStatus, WebhookDto } from '@/lib/sites/schema';
 
 const DELIVERY_TONES: Record<DeliveryStatus, BadgeTone> = {
   pending: 'info',
   delivered: 'success',
   failed: 'danger',
+  dropped: 'warning',
 };
 const DELIVERY_LABELS: Record<DeliveryStatus, string> = {
   pending: 'Retrying',
   delivered: 'Delivered',
   failed: 'Failed',
+  dropped: 'Dropped',
 };
+
+/** A pending delivery of a paused webhook is not retrying: it is held until the webhook is resumed. */
+function DeliveryBadge({ status, paused }: { status: DeliveryStatus; paused: boolean }) {
+  if (status === 'pending' && paused) return <Badge tone="warning">Held</Badge>;
+  return <Badge tone={DELIVERY_TONES[status]}>{DELIVERY_LABELS[status]}</Badge>;
+}
 
 function WebhookForm({ siteId }: { siteId: string }) {
   const create = useCreateWebhook(siteId);
@@ -81,8 +96,8 @@ function WebhookForm({ siteId }: { siteId: string }) {
         {create.isPending ? 'Adding…' : 'Add webhook'}
       </button>
       <p id={ids.hint} className="muted small schedule-form__error">
-        Each delivery is signed: X-Sitemap-Audit-Signature is sha256= and the HMAC-SHA256 of the body with
-        this secret. It is not shown again.
+        Each delivery is signed: X-Sitemap-Audit-Signature is t=(unix time),v1=(HMAC-SHA256 with this secret
+        of the time, a dot and the body); refuse one signed more than 5 minutes ago. It is not shown again.
       </p>
       {create.isError ? (
         <p id={ids.error} className="field__error schedule-form__error" role="alert">
@@ -93,8 +108,8 @@ function WebhookForm({ siteId }: { siteId: string }) {
   );
 }
 
-function DeliveryLog({ siteId, webhookId }: { siteId: string; webhookId: number }) {
-  const deliveries = useDeliveries(siteId, webhookId);
+function DeliveryLog({ siteId, webhook }: { siteId: string; webhook: WebhookDto }) {
+  const deliveries = useDeliveries(siteId, webhook.id);
   const formatTime = useDateTimeFormat();
   if (deliveries.isError) return <Alert title="Could not load deliveries">{deliveries.error.message}</Alert>;
   if (deliveries.isPending) return <div className="skeleton" aria-hidden="true" />;
@@ -118,8 +133,8 @@ function DeliveryLog({ siteId, webhookId }: { siteId: string; webhookId: number 
             <tr key={delivery.id} data-testid="delivery">
               <td className="table__name">{formatTime(delivery.createdAt)}</td>
               <td data-label="Status">
-                <Badge tone={DELIVERY_TONES[delivery.status]}>{DELIVERY_LABELS[delivery.status]}</Badge>
-                {delivery.status === 'pending' && delivery.nextAttemptAt ? (
+                <DeliveryBadge status={delivery.status} paused={webhook.state === 'paused'} />
+                {delivery.status === 'pending' && webhook.state !== 'paused' && delivery.nextAttemptAt ? (
                   <span className="muted small"> next {formatTime(delivery.nextAttemptAt)}</span>
                 ) : null}
               </td>
@@ -136,13 +151,36 @@ function DeliveryLog({ siteId, webhookId }: { siteId: string; webhookId: number 
           ))}
         </tbody>
       </table>
+      {deliveries.hasNextPage ? (
+        <button
+          type="button"
+          className="button button--small"
+          disabled={deliveries.isFetchingNextPage}
+          onClick={() => void deliveries.fetchNextPage()}
+        >
+          {deliveries.isFetchingNextPage ? 'Loading…' : 'Show older deliveries'}
+        </button>
+      ) : null}
     </div>
+  );
+}
+
+function PausedNotice({ webhook }: { webhook: WebhookDto }) {
+  const formatTime = useDateTimeFormat();
+  if (webhook.state !== 'paused') return null;
+  return (
+    <p className="small site-table__wrap" data-testid="webhook-paused">
+      <Badge tone="danger">Paused</Badge> since {webhook.pausedAt ? formatTime(webhook.pausedAt) : '—'}:{' '}
+      {webhook.pausedReason ?? 'repeated failures'}. New runs are recorded but not sent
+      {webhook.pendingDeliveries > 0 ? ` (${webhook.pendingDeliveries} held)` : ''}; Resume sends them.
+    </p>
   );
 }
 
 function WebhookRow({ webhook, siteId }: { webhook: WebhookDto; siteId: string }) {
   const [showLog, setShowLog] = useState(false);
   const remove = useDeleteWebhook(siteId);
+  const resume = useResumeWebhook(siteId);
   const formatTime = useDateTimeFormat();
   const logId = useId();
   return (
@@ -151,16 +189,25 @@ function WebhookRow({ webhook, siteId }: { webhook: WebhookDto; siteId: string }
         <strong className="site-table__wrap">{webhook.url}</strong>
         {webhook.lastDelivery ? (
           <span className="small">
-            <Badge tone={DELIVERY_TONES[webhook.lastDelivery.status]}>
-              {DELIVERY_LABELS[webhook.lastDelivery.status]}
-            </Badge>{' '}
+            <DeliveryBadge status={webhook.lastDelivery.status} paused={webhook.state === 'paused'} />{' '}
             {formatTime(webhook.lastDelivery.at)}
           </span>
         ) : (
           <span className="muted small">Nothing sent yet</span>
         )}
       </div>
+      <PausedNotice webhook={webhook} />
       <div className="schedule__actions">
+        {webhook.state === 'paused' ? (
+          <button
+            type="button"
+            className="button button--small button--primary"
+            disabled={resume.isPending}
+            onClick={() => resume.mutate(webhook.id)}
+          >
+            {resume.isPending ? 'Resuming…' : 'Resume'}
+          </button>
+        ) : null}
         <button
           type="button"
           className="button button--small"
@@ -188,9 +235,14 @@ function WebhookRow({ webhook, siteId }: { webhook: WebhookDto; siteId: string }
             {remove.error.message}
           </span>
         ) : null}
+        {resume.isError ? (
+          <span className="field__error" role="alert">
+            Not resumed: {resume.error.message}
+          </span>
+        ) : null}
       </div>
       <div id={logId} hidden={!showLog}>
-        {showLog ? <DeliveryLog siteId={siteId} webhookId={webhook.id} /> : null}
+        {showLog ? <DeliveryLog siteId={siteId} webhook={webhook} /> : null}
       </div>
     </li>
   );

@@ -73,10 +73,28 @@ describe('webhooks', () => {
       url: 'https://hooks.example/in',
       createdBy: 'Ada Admin',
       createdAt: expect.any(String),
+      state: 'active',
+      pausedAt: null,
+      pausedReason: null,
+      consecutiveFailures: 0,
+      pendingDeliveries: 0,
       lastDelivery: null,
     });
-    const { rows } = await pool().query('SELECT secret FROM site_webhooks WHERE id = $1', [hook.id]);
-    expect(rows[0].secret).toBe(SECRET);
+    // Sealed at rest: no column of the row holds the secret, in any spelling.
+    const { rows } = await pool().query(
+      `SELECT row_to_json(w)::text AS text, legacy_secret, secret_ciphertext FROM site_webhooks w WHERE id = $1`,
+      [hook.id],
+    );
+    expect(rows[0].legacy_secret).toBeNull();
+    expect(rows[0].secret_ciphertext).toBeInstanceOf(Buffer);
+    for (const spelling of [
+      SECRET,
+      Buffer.from(SECRET).toString('hex'),
+      Buffer.from(SECRET).toString('base64'),
+    ]) {
+      expect(rows[0].text).not.toContain(spelling);
+    }
+    expect((rows[0].secret_ciphertext as Buffer).includes(Buffer.from(SECRET))).toBe(false);
 
     const listed = (await (await list(admin)).json()).items as WebhookDto[];
     expect(listed.map((w) => w.id)).toEqual([hook.id]);
@@ -157,6 +175,37 @@ describe('webhooks', () => {
     const [listed] = (await (await list(admin)).json()).items as WebhookDto[];
     // When it last moved: the failed one's last attempt.
     expect(listed?.lastDelivery).toEqual({ status: 'failed', at: '2026-12-01T10:00:00.000Z' });
+  });
+
+  it('page their log by number: delivery 13 before 7, every delivery on exactly one page', async () => {
+    const hook = (await (
+      await create(admin, { url: 'https://hooks.example/numbers', secret: SECRET })
+    ).json()) as WebhookDto;
+    // Ids whose text order differs from their number order ("13…" sorts before "7…" as text), far above
+    // the sequence so no other test's delivery takes one.
+    const offset = BigInt(Math.floor(Math.random() * 1e9));
+    const ids = Array.from({ length: 13 }, (_, i) => String(BigInt(i + 1) * 10n ** 12n + offset));
+    await pool().query(
+      `INSERT INTO webhook_deliveries (id, webhook_id, event, body, status, attempts)
+       SELECT id, $1, 'run.completed', '{}', 'delivered', 1 FROM unnest($2::bigint[]) AS id`,
+      [hook.id, ids],
+    );
+    const seen: string[] = [];
+    let cursor: string | null = null;
+    do {
+      const query: string = `?limit=5${cursor ? `&cursor=${cursor}` : ''}`;
+      const page = (await (await deliveries(admin, hook.id, query)).json()) as DeliveryPage;
+      expect(page.items.length).toBeLessThanOrEqual(5);
+      seen.push(...page.items.map((d) => d.id));
+      cursor = page.nextCursor;
+    } while (cursor);
+    expect(seen).toEqual([...ids].reverse());
+    expect(seen.indexOf(ids[12] as string)).toBeLessThan(seen.indexOf(ids[6] as string));
+    const [listed] = ((await (await list(admin)).json()).items as WebhookDto[]).filter(
+      (w) => w.id === hook.id,
+    );
+    expect(listed?.lastDelivery?.status).toBe('delivered');
+    expect((await remove(admin, hook.id)).status).toBe(204);
   });
 
   it('never put the secret in an answer', () => {
