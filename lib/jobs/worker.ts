@@ -12,10 +12,10 @@ import { reapStaleRuns } from '@/lib/runs/reaper';
 import { runStep } from '@/lib/runs/runner';
 import { staleAfterSeconds } from '@/lib/runs/settings';
 import type { RunKind } from '@/lib/runs/types';
-import { spotCheckRunsAtOnce } from '@/lib/spot-check/budget';
 import { sealLegacySecrets } from '@/lib/sites/webhooks/mutations';
 import { DELIVERY_QUEUE } from '@/lib/sites/webhooks/service';
 import { readDeliverySettings } from '@/lib/sites/webhooks/settings';
+import { spotCheckRunsAtOnce } from '@/lib/spot-check/budget';
 import { spotCheckRun } from '@/lib/spot-check/run';
 import {
   getBoss,
