@@ -97,6 +97,13 @@ describe('a zip is refused, as one error named after it', () => {
     expect(await refusalOf(big, { maxEntryBytes: 2048 })).toBe(
       'upload.zip: Table.csv is 3 KiB uncompressed, more than the 2 KiB accepted',
     );
+    const folder = zipFile([
+      { name: 'x/a.csv', data: Buffer.alloc(3000, 0x41), store: true },
+      { name: 'x/b.csv', data: Buffer.alloc(3000, 0x41), store: true },
+    ]);
+    expect(await refusalOf(folder, { maxFolderBytes: 5000 })).toBe(
+      'upload.zip: the folder x/ holds 6 KiB of CSV files, more than the 5 KiB one folder may (its files are read together): give each export a folder of its own',
+    );
     const total = zipFile([
       { name: 'a.csv', data: Buffer.alloc(3000, 0x41), store: true },
       { name: 'b.csv', data: Buffer.alloc(3000, 0x41), store: true },

@@ -16,6 +16,9 @@ export interface ZipLimits {
   maxEntries: number;
   /** Uncompressed bytes of one entry (default: the parser's file cap, 10 MiB). */
   maxEntryBytes: number;
+  /** Uncompressed bytes of the CSV entries of one folder, which are read together (default 50 MiB; an
+   * export is 3–5 files of a few KB, and each export of a zip usually has a folder of its own). */
+  maxFolderBytes: number;
   /** Uncompressed:compressed ratio refused above, for one entry and for the zip as a whole, once they
    * are over 1 MiB (default 100; Search Console's CSV gives 5–20). */
   maxRatio: number;
@@ -24,6 +27,7 @@ export interface ZipLimits {
 const DEFAULT_ZIP_LIMITS: ZipLimits = {
   maxEntries: 200,
   maxEntryBytes: DEFAULT_PARSE_LIMITS.maxBytes,
+  maxFolderBytes: 50 * 1024 * 1024,
   maxRatio: 100,
 };
 
@@ -137,6 +141,17 @@ export async function visitGscZip(
       );
     }
     options.budget.ensureRoom(zipName, csvDeclared);
+    for (const [folder, entries] of folders) {
+      const size = entries.reduce((sum, entry) => sum + entry.uncompressedSize, 0);
+      if (size > bounds.maxFolderBytes) {
+        return fail(
+          overBudget(
+            zipName,
+            `the folder ${folder === '' ? '(top level)' : `${folder}/`} holds ${formatMiB(size)} of CSV files, more than the ${formatMiB(bounds.maxFolderBytes)} one folder may (its files are read together): give each export a folder of its own`,
+          ),
+        );
+      }
+    }
     if (folders.size === 0) {
       const only = ignored.length > 0 ? ` (only ${ignored.map((f) => f.name).join(', ')})` : '';
       return fail(refuse(`the zip holds no CSV file${only}`), ignored);
