@@ -6,7 +6,7 @@ import { InflateBudget } from '@/lib/inflate/budget';
 import { fixturePath, readFixture } from '@/lib/test-support/fixtures';
 import { buildZip, type TestZipEntry } from './test-zip';
 import type { DrilldownExport } from './types';
-import { readGscZipExports } from './zip';
+import { readGscZipExports, visitGscZip } from './zip';
 
 const dir = mkdtempSync(path.join(os.tmpdir(), 'gsc-zip-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -61,6 +61,42 @@ describe('a zip of Search Console exports', () => {
       'Übersicht 2025/Critical issues.csv',
       'Übersicht 2025/Non-critical issues.csv',
     ]);
+  });
+});
+
+describe('what the caller does with each export', () => {
+  it("gets each folder's exports before the next folder inflates, and its own failures back unchanged", async () => {
+    const file = zipFile([
+      ...fixtureEntries('cowboykimono-coverage', 'a/'),
+      ...fixtureEntries('cowboykimono-404_errors', 'b/'),
+    ]);
+    const seen: string[] = [];
+    const budget = new InflateBudget({
+      limit: 10 * 1024 * 1024,
+      setting: 'GSC_IMPORT_MAX_BYTES',
+      scope: 'x',
+    });
+    const spentAt: number[] = [];
+    const read = await visitGscZip(file, 'two.zip', {
+      budget,
+      visit: async (exp) => {
+        seen.push(exp.folder);
+        spentAt.push(budget.spent);
+      },
+    });
+    expect(read.errors).toEqual([]);
+    expect(seen).toEqual(['a', 'b']);
+    // When folder a was handed over, folder b had not been inflated yet.
+    expect(spentAt[0]).toBeLessThan(spentAt[1] as number);
+    const failure = new Error('the database went away');
+    await expect(
+      visitGscZip(file, 'two.zip', {
+        budget: new InflateBudget({ limit: 10 * 1024 * 1024, setting: 'GSC_IMPORT_MAX_BYTES', scope: 'x' }),
+        visit: async () => {
+          throw failure;
+        },
+      }),
+    ).rejects.toBe(failure);
   });
 });
 

@@ -53,6 +53,12 @@ function overBudget(zipName: string, message: string): GscFileError {
   return new GscFileError(zipName, [{ line: null, message }], false, true);
 }
 
+/** What the caller's visit threw (the database, a cancelled run): passed on as it is, never taken for
+ * a zip that cannot be read. */
+class VisitFailure {
+  constructor(readonly cause: unknown) {}
+}
+
 function folderOf(name: string): string {
   const dir = path.posix.dirname(name.replace(/\\/g, '/'));
   return dir === '.' ? '' : dir;
@@ -170,7 +176,9 @@ export async function visitGscZip(
       result.errors.push(...grouped.errors);
       for (const exp of grouped.exports) {
         result.exports++;
-        await options.visit(exp);
+        await options.visit(exp).catch((cause: unknown) => {
+          throw new VisitFailure(cause);
+        });
       }
     }
     if (result.exports === 0 && result.errors.length === 0) {
@@ -182,6 +190,7 @@ export async function visitGscZip(
     }
     return result;
   } catch (error) {
+    if (error instanceof VisitFailure) throw error.cause;
     if (error instanceof GscFileError) return fail(error);
     if (error instanceof InflateBudgetError) return fail(overBudget(zipName, `the zip ${error.reason}`));
     // yauzl refuses "../" and absolute names, and checks each entry's real size against its header.
