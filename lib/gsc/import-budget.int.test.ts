@@ -4,7 +4,7 @@
 // memory is read from /proc (VmHWM), so what is measured is the process that did the reading.
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { POST as postRoute } from '@/app/api/v1/audits/[id]/gsc/route';
@@ -41,6 +41,12 @@ function memoryOf(pid: number): { peak: number; now: number } {
   const status = readFileSync(`/proc/${pid}/status`, 'utf8');
   const kib = (field: string) => Number(new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(status)?.[1]);
   return { peak: kib('VmHWM') / 1024, now: kib('VmRSS') / 1024 };
+}
+
+/** The audit's import upload folders on disk: a refused request leaves none. */
+function uploadFolders(): string[] {
+  const dir = path.dirname(importUploadDir(auditId, 'x'));
+  return existsSync(dir) ? readdirSync(dir).sort() : [];
 }
 
 async function waitFor<T>(what: string, probe: () => Promise<T | null>, timeoutMs = 60_000): Promise<T> {
@@ -169,6 +175,7 @@ describe('ten hostile zips of 49 repeated 1 MiB tables', () => {
   };
 
   it('are refused by the request with a 413 naming the zip and the limit, nothing stored', async () => {
+    const foldersBefore = uploadFolders();
     const before = await pool().query('SELECT count(*)::int AS n FROM gsc_imports WHERE audit_id = $1', [
       auditId,
     ]);
@@ -183,6 +190,7 @@ describe('ten hostile zips of 49 repeated 1 MiB tables', () => {
       auditId,
     ]);
     expect(after.rows[0].n).toBe(before.rows[0].n);
+    expect(uploadFolders()).toEqual(foldersBefore);
   });
 
   it('fail the import on the worker, once, with its memory far from the gigabytes they used to take', async () => {
