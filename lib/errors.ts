@@ -9,6 +9,7 @@ export type ErrorCode =
   | 'validation_failed'
   | 'not_found'
   | 'payload_too_large'
+  | 'inflated_too_large'
   | 'unsupported_media_type'
   | 'conflict'
   | 'spot_check_required'
@@ -24,6 +25,7 @@ const statusOf: Record<ErrorCode, number> = {
   validation_failed: 400,
   not_found: 404,
   payload_too_large: 413,
+  inflated_too_large: 413,
   unsupported_media_type: 415,
   conflict: 409,
   spot_check_required: 409,

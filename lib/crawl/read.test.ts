@@ -200,8 +200,12 @@ describe('reading the bytes', () => {
   it('caps the uncompressed size: the scrapy gzip bomb (11.5 MB) against a 10 MB limit', async () => {
     // As JSONL every line is a bad row, so only the cap can stop the read.
     const bomb = readFixture('gzip/scrapy-bomb-gzip.bin');
-    const error = await failure(bomb, { maxBytes: 10_000_000, format: 'jsonl' });
-    expect(error).toMatchObject({ code: 'too_large' });
+    const error = await failure(bomb, { maxBytes: 10_000_000, format: 'jsonl', fileName: 'crawl.jsonl.gz' });
+    expect(error).toMatchObject({
+      code: 'too_large',
+      message:
+        'crawl.jsonl.gz inflates past the 9.5 MiB of uncompressed data a crawl export may hold (CRAWL_MAX_INFLATED_BYTES); split it or raise the limit.',
+    });
   });
 
   it('caps plain files too', async () => {

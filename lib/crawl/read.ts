@@ -1,5 +1,6 @@
 // Entry point for crawl-export imports: opens the bytes (gzip, encodings), detects the format and streams
 // valid rows in batches while the report records what was mapped, skipped and why.
+import { InflateBudget } from '@/lib/inflate/budget';
 import { RowCollector } from './collector';
 import type { ColumnMap } from './columns';
 import { looksLikeScreamingFrog } from './columns';
@@ -14,13 +15,13 @@ export interface ReadCrawlOptions {
   /** field → header name; needed for 'csv' unless the headers are obvious (url/address/status...). */
   columnMap?: ColumnMap;
   fileName?: string;
-  /** Uncompressed cap in bytes (default 2 GiB) → CrawlImportError 'too_large'. */
+  /** Uncompressed cap in bytes (default 2 GiB, CRAWL_MAX_INFLATED_BYTES) → CrawlImportError 'too_large'. */
   maxBytes?: number;
   /** Longest URL, canonical or redirect target (default 2,048, SITEMAP_MAX_LOC_CHARS): longer is that row's error. */
   maxUrlChars?: number;
 }
 
-const DEFAULT_MAX_BYTES = 2 * 1024 * 1024 * 1024;
+export const DEFAULT_CRAWL_MAX_BYTES = 2 * 1024 * 1024 * 1024;
 /** Enough text to see a banner row and the header of a wide Screaming Frog export. */
 const MAX_HEAD_BYTES = 1024 * 1024;
 const JSONL_NAME = /\.(jsonl|jl|ndjson)(\.gz)?$/i;
@@ -47,10 +48,12 @@ export async function* readCrawlBatches(
 ): AsyncGenerator<CrawlRow[]> {
   // One iterator for the whole read, so every exit path can release the caller's stream.
   const iterator = source[Symbol.asyncIterator]();
-  const decoded = openCrawlSource(
-    { [Symbol.asyncIterator]: () => iterator },
-    options.maxBytes ?? DEFAULT_MAX_BYTES,
-  );
+  const budget = new InflateBudget({
+    limit: options.maxBytes ?? DEFAULT_CRAWL_MAX_BYTES,
+    setting: 'CRAWL_MAX_INFLATED_BYTES',
+    scope: 'a crawl export',
+  });
+  const decoded = openCrawlSource({ [Symbol.asyncIterator]: () => iterator }, budget, options.fileName);
   try {
     const { head, stream } = await peek(decoded, hasHeaderLines);
     const headText = head.toString('utf8');

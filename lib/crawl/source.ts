@@ -2,6 +2,7 @@
 // file name), an uncompressed size cap against decompression bombs, BOM removal and UTF-16 transcoding.
 import { Readable } from 'node:stream';
 import { createGunzip } from 'node:zlib';
+import { countedChunks, type InflateBudget, InflateBudgetError } from '@/lib/inflate/budget';
 import { CrawlImportError } from './types';
 
 /** Big uploads can arrive as one huge chunk; slicing keeps each parser step (and each batch) small. */
@@ -60,14 +61,15 @@ async function* replay(head: Buffer, iterator: AsyncIterator<Uint8Array>, ended:
   }
 }
 
-/** Decompressed, size-capped, BOM-free UTF-8 chunks of at most 1 MiB. */
+/** Decompressed BOM-free UTF-8 chunks of at most 1 MiB, each counted into `budget` as it inflates. */
 export async function* openCrawlSource(
   source: AsyncIterable<Uint8Array>,
-  maxBytes: number,
+  budget: InflateBudget,
+  fileName = 'The crawl export',
 ): AsyncGenerator<Buffer> {
   const raw = await peek(source, (head) => head.length >= 2);
   const isGzip = raw.head[0] === 0x1f && raw.head[1] === 0x8b;
-  const plain = capSize(isGzip ? gunzip(raw.stream) : raw.stream, maxBytes);
+  const plain = capSize(isGzip ? gunzip(raw.stream) : raw.stream, budget, fileName);
   for await (const chunk of toUtf8(plain)) {
     for (let start = 0; start < chunk.length; start += MAX_CHUNK_BYTES) {
       yield chunk.subarray(start, start + MAX_CHUNK_BYTES);
@@ -75,17 +77,18 @@ export async function* openCrawlSource(
   }
 }
 
-async function* capSize(chunks: AsyncIterable<Buffer>, maxBytes: number): AsyncGenerator<Buffer> {
-  let total = 0;
-  for await (const chunk of chunks) {
-    total += chunk.length;
-    if (total > maxBytes) {
-      throw new CrawlImportError(
-        'too_large',
-        `The crawl export is larger than ${formatBytes(maxBytes)} once uncompressed; split it or raise the limit.`,
-      );
+async function* capSize(
+  chunks: AsyncIterable<Buffer>,
+  budget: InflateBudget,
+  fileName: string,
+): AsyncGenerator<Buffer> {
+  try {
+    yield* countedChunks(chunks, budget, fileName);
+  } catch (error) {
+    if (error instanceof InflateBudgetError) {
+      throw new CrawlImportError('too_large', `${error.message}; split it or raise the limit.`);
     }
-    yield chunk;
+    throw error;
   }
 }
 
@@ -156,10 +159,4 @@ function sniffEncoding(head: Buffer): SourceEncoding {
 
 function asBuffer(chunk: Uint8Array): Buffer {
   return Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
-}
-
-function formatBytes(bytes: number): string {
-  if (bytes >= 1 << 30) return `${Math.round((bytes / (1 << 30)) * 10) / 10} GiB`;
-  if (bytes >= 1 << 20) return `${Math.round((bytes / (1 << 20)) * 10) / 10} MiB`;
-  return `${bytes} bytes`;
 }

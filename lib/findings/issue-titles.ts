@@ -9,6 +9,7 @@ const ISSUE_TITLES: Record<string, string> = {
   // The audit itself
   audit_failed: 'The audit failed',
   audit_budget_spent: 'The audit ran out of time to fetch',
+  inflate_budget_spent: 'The sitemap files inflate past their budget',
   no_crawl: 'No crawl export',
   crawl_rows_rejected: 'Some crawl rows were rejected',
   crawl_repeated: 'The same crawl as the previous run',

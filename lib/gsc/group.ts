@@ -30,6 +30,8 @@ export interface GroupOptions {
    * uploaded one by one were chosen by the user, so an unrecognised one is an error.
    */
   zipName?: string;
+  /** One folder of the zip: the zip as a whole decides whether it holds an export (lib/gsc/zip.ts). */
+  isPartOfZip?: boolean;
   limits?: Partial<ParseLimits>;
 }
 
@@ -77,7 +79,7 @@ export function groupGscFiles(files: readonly GscInputFile[], options: GroupOpti
   for (const [folder, inFolder] of folders) {
     for (const group of splitByName(inFolder)) exports.push(...exportsOf(folder, group, context));
   }
-  if (options.zipName !== undefined && exports.length === 0 && errors.length === 0) {
+  if (options.zipName !== undefined && !options.isPartOfZip && exports.length === 0 && errors.length === 0) {
     errors.push(
       new GscFileError(options.zipName, [
         {

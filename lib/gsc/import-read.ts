@@ -1,10 +1,42 @@
-// An import's uploads on disk → the exports they hold: loose CSV files grouped together (as one set the
-// user chose), each zip on its own (lib/gsc/zip.ts). Runs in the import's step on the worker: reading is
-// synchronous CPU work (about 10 µs a row) that must not hold a web request.
+// An import's uploads on disk → the exports they hold, handed over one at a time: loose CSV files grouped
+// together (as one set the user chose), then each zip folder by folder (lib/gsc/zip.ts). Every byte read
+// or inflated counts into the import's budget (GSC_IMPORT_MAX_BYTES), and reading stops at the first
+// refusal for size. Runs in the request (to vet) and in the import's step on the worker (to store).
 import { open, readFile } from 'node:fs/promises';
-import { type GroupResult, groupGscFiles } from './group';
+import { budgetBytesFromEnv, InflateBudget, InflateBudgetError } from '@/lib/inflate/budget';
+import { groupGscFiles } from './group';
 import type { StoredUpload } from './import-schema';
-import { readGscZipExports } from './zip';
+import { type GscExport, GscFileError, type IgnoredFile } from './types';
+import { visitGscZip } from './zip';
+
+/** Uncompressed bytes one import may read, all its files together: 200 MiB is thousands of exports
+ * (a real one is 3–7 files of a few KB) and about 20 s of reading. */
+export const DEFAULT_IMPORT_MAX_BYTES = 200 * 1024 * 1024;
+
+export function importBudget(): InflateBudget {
+  return new InflateBudget({
+    limit: budgetBytesFromEnv('GSC_IMPORT_MAX_BYTES', DEFAULT_IMPORT_MAX_BYTES),
+    setting: 'GSC_IMPORT_MAX_BYTES',
+    scope: 'one Search Console import',
+  });
+}
+
+export interface ImportReadOptions {
+  budget: InflateBudget;
+  /** Each export as soon as it is read, awaited before the next one is: store it, then let it go. */
+  onExport: (exp: GscExport) => Promise<void>;
+  onFile?: (done: number) => void;
+}
+
+export interface ImportReadResult {
+  /** Exports handed to onExport. */
+  exports: number;
+  ignored: IgnoredFile[];
+  /** Files that could not be read or placed; the caller refuses the import when there is any. */
+  errors: GscFileError[];
+  /** One of `errors` is a refusal for size: the request answers 413, the import fails for good. */
+  isOverBudget: boolean;
+}
 
 /** A zip is told by its first bytes (a local file header), or its name when it is too short for them. */
 async function isZip(upload: StoredUpload): Promise<boolean> {
@@ -21,20 +53,59 @@ async function isZip(upload: StoredUpload): Promise<boolean> {
 
 export async function readImportUploads(
   uploads: readonly StoredUpload[],
-  onFile: (done: number) => void = () => {},
-): Promise<GroupResult> {
-  const loose: { name: string; bytes: Uint8Array }[] = [];
-  const results: GroupResult[] = [];
+  options: ImportReadOptions,
+): Promise<ImportReadResult> {
+  const { budget, onExport, onFile = () => {} } = options;
+  const result: ImportReadResult = { exports: 0, ignored: [], errors: [], isOverBudget: false };
+  const zips: StoredUpload[] = [];
+  const loose: StoredUpload[] = [];
+  for (const upload of uploads) ((await isZip(upload)) ? zips : loose).push(upload);
   let done = 0;
-  for (const upload of uploads) {
-    if (await isZip(upload)) results.push(await readGscZipExports(upload.storedPath, upload.name));
-    else loose.push({ name: upload.name, bytes: await readFile(upload.storedPath) });
-    onFile(++done);
+  // Loose files pair across uploads (a Table.csv with its Metadata.csv), so they are grouped together;
+  // the request caps them at 100 MiB on disk, and each at the parser's 10 MiB.
+  if (loose.length > 0) {
+    const files: { name: string; bytes: Uint8Array }[] = [];
+    for (const upload of loose) {
+      try {
+        budget.ensureRoom(upload.name, upload.bytes);
+        const bytes = await readFile(upload.storedPath);
+        budget.count(upload.name, bytes.length);
+        files.push({ name: upload.name, bytes });
+      } catch (error) {
+        if (!(error instanceof InflateBudgetError)) throw error;
+        result.errors.push(
+          new GscFileError(upload.name, [{ line: null, message: error.reason }], false, true),
+        );
+        result.isOverBudget = true;
+        return result;
+      }
+      onFile(++done);
+    }
+    const grouped = groupGscFiles(files);
+    files.length = 0;
+    result.ignored.push(...grouped.ignored);
+    result.errors.push(...grouped.errors);
+    for (const exp of grouped.exports) {
+      result.exports++;
+      await onExport(exp);
+    }
   }
-  if (loose.length > 0) results.unshift(groupGscFiles(loose));
-  return {
-    exports: results.flatMap((r) => r.exports),
-    ignored: results.flatMap((r) => r.ignored),
-    errors: results.flatMap((r) => r.errors),
-  };
+  for (const upload of zips) {
+    const read = await visitGscZip(upload.storedPath, upload.name, {
+      budget,
+      visit: async (exp) => {
+        result.exports++;
+        await onExport(exp);
+      },
+    });
+    result.ignored.push(...read.ignored);
+    result.errors.push(...read.errors);
+    onFile(++done);
+    // The budget is spent or a zip is a bomb: nothing more is read, the import is refused as it stands.
+    if (read.errors.some((e) => e.isOverBudget)) {
+      result.isOverBudget = true;
+      return result;
+    }
+  }
+  return result;
 }

@@ -296,6 +296,38 @@ describe('a bad file', () => {
     expect(existsSync(importUploadDir(audit, failed.id))).toBe(false);
   });
 
+  it('stores every row once after an attempt that died midway, and counts none before it succeeds', async () => {
+    const audit = await auditOf('cowboykimono-404_errors');
+    const zip = buildZip(
+      ['cowboykimono-404_errors', 'cowboykimono-canonical'].flatMap((folder) =>
+        readdirSync(path.join(FIXTURES, folder)).map((name) => ({
+          name: `${folder}/${name}`,
+          data: fixture(folder, name),
+        })),
+      ),
+    );
+    const res = await post([{ name: 'two.zip', data: zip }], reviewer, audit);
+    expect(res.status).toBe(202);
+    const { importId } = (await res.json()) as { importId: string };
+    // What a worker killed after its first batch leaves: rows of the import, which is not finished.
+    const leftover = 'https://www.cowboykimono.com/left-by-a-dead-attempt';
+    await pool().query(
+      `INSERT INTO gsc_url_states (import_id, audit_id, export_index, line, url, key, state, source)
+       VALUES ($1, $2, 0, 2, $3, $3, 'not_indexed', 'drilldown')`,
+      [importId, audit, leftover],
+    );
+    const current = async () =>
+      (
+        await pool().query<{ url: string }>(`SELECT url FROM (${currentGscStatesSql('$1')}) g`, [audit])
+      ).rows.map((r) => r.url);
+    expect(await current()).not.toContain(leftover);
+    await runStep(gscImportRun, 'parse', { runId: importId, attempt: 1 });
+    const counts = await countsOf(importId);
+    expect(counts.urls).toBe(104 + 31);
+    const { rows } = await pool().query('SELECT 1 FROM gsc_url_states WHERE url = $1', [leftover]);
+    expect(rows).toEqual([]);
+  });
+
   it('refuses what is not an export before any run: an image, an empty file, a viewer', async () => {
     expect((await post([{ name: 'shot.png', data: 'x' }])).status).toBe(400);
     expect((await post([{ name: 'Table.csv', data: '' }])).status).toBe(400);

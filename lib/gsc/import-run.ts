@@ -1,6 +1,7 @@
 // The Search Console import run kind (issue #13): one step, parse, reads the uploads (lib/gsc), groups them
-// into exports and stores their rows with the run's outcome, in one transaction: a bad file fails the run
-// and stores nothing but its problems. lib/runs does claims, heartbeats, retries and cancel.
+// into exports and stores each export's rows as it is read; they count once the run succeeds, and a bad
+// file (or a file over the import's budget) fails the run, which deletes them in the transaction of its
+// outcome: it stores nothing but its problems. lib/runs does claims, heartbeats, retries and cancel.
 import { GSC_IMPORT_PHASES, type GscImportPhase, type GscImportStep } from '@/lib/runs/phases';
 import type { RunKind } from '@/lib/runs/types';
 
@@ -18,10 +19,10 @@ export const gscImportRun: RunKind<GscImportStep, GscImportPhase> = {
       waitingPhase: 'queued',
       failure: 'The Search Console files could not be imported; see the worker log for details',
       handler: async () => (await import('./service')).parseStep,
-      // Nothing to discard but the uploads: rows are written only with the outcome, in its transaction.
-      discard: async (runId) => (await import('./service')).removeUploadsOf(runId),
+      // A cancelled import keeps neither the rows it stored so far nor its uploads.
+      discard: async (runId) => (await import('./service')).discardImport(runId),
     },
   ],
-  // A step that threw (a file gone from disk, the database) leaves no uploads behind either.
-  onFail: async (_client, runId) => (await import('./service')).removeUploadsOf(runId),
+  // A step that threw (a file gone from disk, the database) leaves no rows or uploads behind either.
+  onFail: async (client, runId) => (await import('./service')).discardImport(runId, client),
 };

@@ -82,6 +82,15 @@ function otherSite(exp: GscExport, siteHosts: readonly string[]): GscFileError |
   ]);
 }
 
+function severalLoneTables(names: readonly string[]): GscFileError {
+  return new GscFileError(names.join(', '), [
+    {
+      line: null,
+      message: `${names.length} drill-down tables have no Metadata.csv, and one issue cannot be told apart between them: import them one at a time, each with its issue`,
+    },
+  ]);
+}
+
 /**
  * Drill-down tables without an issue take the one the request names (there must be exactly one such
  * table then: which issue is whose cannot be told), and are refused without one; URLs of another site
@@ -117,15 +126,7 @@ export function vetExports(exports: readonly GscExport[], options: VetOptions): 
       );
     }
   } else if (lone.length > 1) {
-    const names = lone.map(tableName).join(', ');
-    errors.push(
-      new GscFileError(names, [
-        {
-          line: null,
-          message: `${lone.length} drill-down tables have no Metadata.csv, and one issue cannot be told apart between them: import them one at a time, each with its issue`,
-        },
-      ]),
-    );
+    errors.push(severalLoneTables(lone.map(tableName)));
   }
   for (const exp of exports) {
     const error = otherSite(exp, options.siteHosts);
@@ -145,4 +146,28 @@ export function vetExports(exports: readonly GscExport[], options: VetOptions): 
       : exp,
   );
   return { exports: named, errors };
+}
+
+/**
+ * The same rules as vetExports, one export at a time, for an import that stores each export as it is
+ * read: `upfront` before reading (the named issue), `vet` per export (its lone table's issue, its
+ * site), `finish` after the last one (several lone tables for one named issue).
+ */
+export function exportVetter(options: VetOptions) {
+  const lone: string[] = [];
+  const issue = options.issue?.trim() || null;
+  return {
+    upfront(): GscFileError[] {
+      return issue !== null && !isKnownReason(issue) ? vetExports([], options).errors : [];
+    },
+    vet(exp: GscExport): VetResult {
+      const isLone = exp.kind === 'drilldown' && exp.table !== null && !exp.description.issue?.trim();
+      if (isLone) lone.push(tableName(exp));
+      // One export on its own: the count of lone tables is finish's.
+      return vetExports([exp], options);
+    },
+    finish(): GscFileError[] {
+      return issue === null || lone.length <= 1 ? [] : [severalLoneTables(lone)];
+    },
+  };
 }

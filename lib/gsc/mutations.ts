@@ -1,13 +1,13 @@
-// Writes of Search Console imports (issue #13): the run row, what its step stores in the same transaction
-// as the run's outcome (lib/runs applies it, so a failed import stores nothing but its problems), the
-// removal of one import, and its uploads on disk.
+// Writes of Search Console imports (issue #13): the run row, the rows its step stores one export at a time
+// (invisible until the run succeeds: every read joins succeeded imports), its record in the transaction
+// of the run's outcome, the removal of a failed attempt's rows and of one import, and its uploads on disk.
 import 'server-only';
 import { rm } from 'node:fs/promises';
 import path from 'node:path';
 import { pool } from '@/lib/db/client';
 import { uploadsDir } from '@/lib/db/config';
 import type { DbClient } from '@/lib/db/types';
-import type { ImportRows } from './import-rows';
+import type { ExportRows, ImportRows } from './import-rows';
 import type { ImportedExport, ImportedFile, ImportProblem, StoredUpload } from './import-schema';
 import type { IgnoredFile } from './types';
 
@@ -38,8 +38,11 @@ export async function insertGscImport(
 /** Rows per INSERT: arrays of 10,000 values keep one statement well under a second. */
 const BATCH = 10_000;
 
+/** A transaction's client, or the pool when each batch may commit on its own. */
+type Queryable = Pick<DbClient, 'query'>;
+
 async function insertBatched<T>(
-  client: DbClient,
+  client: Queryable,
   rows: readonly T[],
   sql: string,
   columns: (batch: readonly T[]) => unknown[],
@@ -49,13 +52,12 @@ async function insertBatched<T>(
   }
 }
 
-/** A successful import's rows and record, in the transaction of its outcome. */
-export async function storeImport(
-  client: DbClient,
+/** One export's rows, batched; written as the export is read, so the worker holds one export at a time. */
+export async function insertExportRows(
   importId: string,
   auditId: string,
-  rows: ImportRows,
-  ignored: readonly IgnoredFile[],
+  rows: Pick<ExportRows, 'urlStates' | 'sitemapReports' | 'chartPoints' | 'issueCounts'>,
+  client: Queryable = pool(),
 ): Promise<void> {
   await insertBatched(
     client,
@@ -136,13 +138,13 @@ export async function storeImport(
       b.map((r) => r.pages),
     ],
   );
-  await recordImport(client, importId, {
-    files: rows.files,
-    exports: rows.exports,
-    ignored,
-    summary: rows.summary,
-    problems: null,
-  });
+}
+
+/** Whatever rows an import stored: a failed import, or an attempt that died under a retry. */
+export async function deleteImportRows(importId: string, client: Queryable = pool()): Promise<void> {
+  for (const table of ['gsc_url_states', 'gsc_sitemap_reports', 'gsc_chart_points', 'gsc_issue_counts']) {
+    await client.query(`DELETE FROM ${table} WHERE import_id = $1`, [importId]);
+  }
 }
 
 /** What an import read, found and stored (or, failed, its problems). */

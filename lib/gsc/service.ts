@@ -4,23 +4,25 @@
 import { randomUUID } from 'node:crypto';
 import { auditWithSitemaps } from '@/lib/audits/data';
 import { parseMultipart } from '@/lib/audits/uploads';
+import type { DbClient } from '@/lib/db/types';
 import { AppError } from '@/lib/errors';
 import type { GscImportPhase, GscImportStep } from '@/lib/runs/phases';
 import { startRun } from '@/lib/runs/service';
 import type { StepHandler } from '@/lib/runs/types';
 import { importAuditOf, importToRun, siteHostsOf } from './data';
-import { readImportUploads } from './import-read';
-import { importRowsOf } from './import-rows';
+import { importBudget, readImportUploads } from './import-read';
+import { addToSummary, emptySummary, exportRowsOf } from './import-rows';
 import { gscImportRun } from './import-run';
-import type { ImportProblem, StoredUpload } from './import-schema';
-import { vetExports } from './import-vet';
+import type { ImportedExport, ImportedFile, ImportProblem, StoredUpload } from './import-schema';
+import { exportVetter } from './import-vet';
 import {
   deleteGscImport,
+  deleteImportRows,
   importUploadDir,
+  insertExportRows,
   insertGscImport,
   recordImport,
   removeImportUploads,
-  storeImport,
 } from './mutations';
 import { DEFAULT_PARSE_LIMITS } from './parse';
 import { GscFileError } from './types';
@@ -91,15 +93,32 @@ function checkUploads(files: readonly { fileName: string; bytes: number }[]): vo
 const MAX_ISSUE = 200;
 
 /**
- * Refuses (400) what the import would store wrongly, before any run: a drill-down table that does not say
- * its issue (and none named), URLs of another site. The files are read here and again by the step (a few
- * ms for a real export; at most about a second for a 10 MiB file): the step stays the one that stores,
- * and files that cannot be read at all are its failed import, with their lines, as before.
+ * Refuses what the import would store wrongly, before any run: files that inflate past the import's
+ * budget or like a zip bomb (413, reading stops there), a drill-down table that does not say its issue
+ * (and none named), URLs of another site (400). The files are read here and again by the step, one export
+ * at a time (a few ms for a real export): the step stays the one that stores, and files that cannot be
+ * read at all are its failed import, with their lines, as before.
  */
 async function vetUploads(auditId: string, uploads: readonly StoredUpload[], issue: string | null) {
-  const read = await readImportUploads(uploads);
-  if (read.errors.length > 0) return;
-  const { errors } = vetExports(read.exports, { issue, siteHosts: await siteHostsOf(auditId) });
+  const vetter = exportVetter({ issue, siteHosts: await siteHostsOf(auditId) });
+  const errors = vetter.upfront();
+  if (errors.length === 0) {
+    const read = await readImportUploads(uploads, {
+      budget: importBudget(),
+      onExport: async (exp) => {
+        errors.push(...vetter.vet(exp).errors);
+      },
+    });
+    if (read.isOverBudget) {
+      const over = read.errors.filter((e) => e.isOverBudget);
+      throw new AppError(
+        'inflated_too_large',
+        `Nothing was imported: ${over.map((e) => e.message).join('; ')}`,
+      );
+    }
+    if (read.errors.length > 0) return;
+    errors.push(...vetter.finish());
+  }
   if (errors.length > 0) {
     throw new AppError(
       'validation_failed',
@@ -150,8 +169,9 @@ export async function removeGscImport(auditId: string, importId: string): Promis
   }
 }
 
-/** The uploads of a run that ended without its step's result (cancelled, or the step threw). */
-export async function removeUploadsOf(importId: string): Promise<void> {
+/** The rows and uploads of a run that ended without its step's result (cancelled, or the step threw). */
+export async function discardImport(importId: string, client?: DbClient): Promise<void> {
+  await deleteImportRows(importId, client);
   const auditId = await importAuditOf(importId);
   if (auditId) await removeImportUploads(auditId, importId);
 }
@@ -159,29 +179,54 @@ export async function removeUploadsOf(importId: string): Promise<void> {
 /** The longest error message kept: the problems themselves are stored whole. */
 const MAX_MESSAGE = 2_000;
 
-export const parseStep: StepHandler<GscImportStep, GscImportPhase> = async ({ run, progress }) => {
+export const parseStep: StepHandler<GscImportStep, GscImportPhase> = async ({ run, progress, signal }) => {
   const found = await importToRun(run.id);
   if (!found) throw new AppError('not_found', 'No such Search Console import');
   const { auditId, uploads, normalization, issue } = found;
   await progress.update('parsing', 0, uploads.length);
-  const read = await readImportUploads(uploads, (done) => {
-    void progress.update('parsing', done, uploads.length).catch(() => {});
-  });
-  const errors = [...read.errors];
-  // The request checked the same (a 400); checked again for a run whose files were checked by an older
-  // version, and because the audit's hosts are read again here.
-  const vetted =
-    errors.length === 0
-      ? vetExports(read.exports, { issue, siteHosts: await siteHostsOf(auditId) })
-      : { exports: read.exports, errors: [] };
-  errors.push(...vetted.errors);
-  if (errors.length === 0 && read.exports.length === 0) {
+  // An attempt that died midway (the worker restarted) left some rows: this one stores them all again.
+  await deleteImportRows(run.id);
+  const vetter = exportVetter({ issue, siteHosts: await siteHostsOf(auditId) });
+  // The request checked the same (a 413 or 400); checked again for a run whose files were checked by an
+  // older version, and because the audit's hosts are read again here.
+  const errors = vetter.upfront();
+  const summary = emptySummary();
+  const exports: ImportedExport[] = [];
+  const files: ImportedFile[] = [];
+  const read =
+    errors.length > 0
+      ? { exports: 0, ignored: [], errors: [], isOverBudget: false }
+      : await readImportUploads(uploads, {
+          budget: importBudget(),
+          onFile: (done) => {
+            void progress.update('parsing', done, uploads.length).catch(() => {});
+          },
+          // Each export's rows go to Postgres before the next export is read: the worker's memory holds
+          // one export, whatever the import's size. They stay invisible until the run succeeds.
+          onExport: async (exp) => {
+            signal.throwIfAborted();
+            const vetted = vetter.vet(exp);
+            errors.push(...vetted.errors);
+            const named = vetted.exports[0];
+            if (errors.length > 0 || !named) return; // the import fails: nothing more is worth storing
+            const rows = exportRowsOf(named, exports.length, normalization);
+            await insertExportRows(run.id, auditId, rows);
+            addToSummary(summary, rows);
+            exports.push(rows.export);
+            files.push(...rows.files);
+          },
+        });
+  // Files that cannot be read are the import's problems on their own, as the request left them.
+  if (read.errors.length > 0) errors.splice(0, errors.length, ...read.errors);
+  else if (errors.length === 0) errors.push(...vetter.finish());
+  if (errors.length === 0 && read.exports === 0) {
     const names = uploads.map((u) => u.name).join(', ');
     errors.push(
       new GscFileError(names, [{ line: null, message: 'no Search Console export in these files' }]),
     );
   }
   if (errors.length > 0) {
+    // A refusal for size is final like any other bad file: the outcome is failed, never a retry.
     const problems: ImportProblem[] = errors.map((e) => ({ name: e.file, problems: e.problems }));
     const joined = errors.map((e) => e.message).join('; ');
     const message = `Nothing was imported: ${joined.length > MAX_MESSAGE ? `${joined.slice(0, MAX_MESSAGE)}…` : joined}`;
@@ -189,6 +234,7 @@ export const parseStep: StepHandler<GscImportStep, GscImportPhase> = async ({ ru
       outcome: 'failed',
       message,
       write: async (client) => {
+        await deleteImportRows(run.id, client);
         await recordImport(client, run.id, {
           files: [],
           exports: [],
@@ -200,11 +246,10 @@ export const parseStep: StepHandler<GscImportStep, GscImportPhase> = async ({ ru
       },
     };
   }
-  const rows = importRowsOf(vetted.exports, normalization);
   return {
     outcome: 'succeeded',
     write: async (client) => {
-      await storeImport(client, run.id, auditId, rows, read.ignored);
+      await recordImport(client, run.id, { files, exports, ignored: read.ignored, summary, problems: null });
       await removeImportUploads(auditId, run.id);
     },
   };

@@ -167,6 +167,9 @@ export class GscFileError extends Error {
     readonly problems: GscProblem[],
     /** Not a Search Console export at all (a zip lists such an entry as ignored instead). */
     readonly isUnrecognised = false,
+    /** Inflates more than an import may (its budget of uncompressed bytes, a zip bomb's ratio): the
+     * request answers 413 and the import fails for good, whatever else its files hold. */
+    readonly isOverBudget = false,
   ) {
     super(problems.map((p) => `${file}${p.line === null ? '' : ` line ${p.line}`}: ${p.message}`).join('; '));
     this.name = 'GscFileError';

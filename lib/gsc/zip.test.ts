@@ -2,10 +2,11 @@ import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { InflateBudget } from '@/lib/inflate/budget';
 import { fixturePath, readFixture } from '@/lib/test-support/fixtures';
 import { buildZip, type TestZipEntry } from './test-zip';
 import type { DrilldownExport } from './types';
-import { readGscZip, readGscZipExports } from './zip';
+import { readGscZipExports, visitGscZip } from './zip';
 
 const dir = mkdtempSync(path.join(os.tmpdir(), 'gsc-zip-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -54,17 +55,54 @@ describe('a zip of Search Console exports', () => {
     const file = zipFile(
       fixtureEntries('dhmguide-indexing-overview', 'Übersicht 2025/').map((e) => ({ ...e, store: true })),
     );
-    const { files } = await readGscZip(file, 'gsc.zip');
-    expect(files.map((f) => f.name).sort()).toEqual([
+    const { exports, errors } = await readGscZipExports(file, 'gsc.zip');
+    expect(errors).toEqual([]);
+    expect(exports.flatMap((e) => e.files).sort()).toEqual([
       'Übersicht 2025/Critical issues.csv',
       'Übersicht 2025/Non-critical issues.csv',
     ]);
   });
 });
 
+describe('what the caller does with each export', () => {
+  it("gets each folder's exports before the next folder inflates, and its own failures back unchanged", async () => {
+    const file = zipFile([
+      ...fixtureEntries('cowboykimono-coverage', 'a/'),
+      ...fixtureEntries('cowboykimono-404_errors', 'b/'),
+    ]);
+    const seen: string[] = [];
+    const budget = new InflateBudget({
+      limit: 10 * 1024 * 1024,
+      setting: 'GSC_IMPORT_MAX_BYTES',
+      scope: 'x',
+    });
+    const spentAt: number[] = [];
+    const read = await visitGscZip(file, 'two.zip', {
+      budget,
+      visit: async (exp) => {
+        seen.push(exp.folder);
+        spentAt.push(budget.spent);
+      },
+    });
+    expect(read.errors).toEqual([]);
+    expect(seen).toEqual(['a', 'b']);
+    // When folder a was handed over, folder b had not been inflated yet.
+    expect(spentAt[0]).toBeLessThan(spentAt[1] as number);
+    const failure = new Error('the database went away');
+    await expect(
+      visitGscZip(file, 'two.zip', {
+        budget: new InflateBudget({ limit: 10 * 1024 * 1024, setting: 'GSC_IMPORT_MAX_BYTES', scope: 'x' }),
+        visit: async () => {
+          throw failure;
+        },
+      }),
+    ).rejects.toBe(failure);
+  });
+});
+
 describe('a zip is refused, as one error named after it', () => {
-  const refusalOf = async (file: string, limits = {}) => {
-    const { errors, exports } = await readGscZipExports(file, 'upload.zip', { zip: limits });
+  const refusalOf = async (file: string, limits = {}, budget?: InflateBudget) => {
+    const { errors, exports } = await readGscZipExports(file, 'upload.zip', { zip: limits }, budget);
     expect(exports).toEqual([]);
     expect(errors).toHaveLength(1);
     return errors[0]?.message;
@@ -86,7 +124,7 @@ describe('a zip is refused, as one error named after it', () => {
     );
   });
 
-  it('too many entries, too large an entry, too much in total', async () => {
+  it("too many entries, too large an entry, more than the import's budget", async () => {
     const many = zipFile(
       Array.from({ length: 201 }, (_, i) => ({ name: `f${i}.csv`, data: 'a', store: true })),
     );
@@ -95,12 +133,56 @@ describe('a zip is refused, as one error named after it', () => {
     expect(await refusalOf(big, { maxEntryBytes: 2048 })).toBe(
       'upload.zip: Table.csv is 3 KiB uncompressed, more than the 2 KiB accepted',
     );
+    const folder = zipFile([
+      { name: 'x/a.csv', data: Buffer.alloc(3000, 0x41), store: true },
+      { name: 'x/b.csv', data: Buffer.alloc(3000, 0x41), store: true },
+    ]);
+    expect(await refusalOf(folder, { maxFolderBytes: 5000 })).toBe(
+      'upload.zip: the folder x/ holds 6 KiB of CSV files, more than the 5 KiB one folder may (its files are read together): give each export a folder of its own',
+    );
     const total = zipFile([
       { name: 'a.csv', data: Buffer.alloc(3000, 0x41), store: true },
       { name: 'b.csv', data: Buffer.alloc(3000, 0x41), store: true },
     ]);
-    expect(await refusalOf(total, { maxTotalBytes: 5000 })).toBe(
-      'upload.zip: the CSV files add up to more than the 5 KiB accepted uncompressed',
+    const budget = new InflateBudget({ limit: 5000, setting: 'GSC_IMPORT_MAX_BYTES', scope: 'one import' });
+    expect(await refusalOf(total, {}, budget)).toBe(
+      'upload.zip: the zip declares 5.9 KiB uncompressed, more than the 4.9 KiB left of the 4.9 KiB of uncompressed data one import may hold (GSC_IMPORT_MAX_BYTES)',
+    );
+  });
+
+  it('a zip bomb of many entries each just under the per-entry floor: judged as a whole', async () => {
+    // 49 folders of 1 MiB (exactly the floor, so no entry is judged on its own) of one repeated line.
+    const line = 'https://www.example.com/page,2026-11-01\n';
+    const table = Buffer.from(
+      `URL,Last crawled\n${line.repeat(Math.floor((1024 * 1024 - 17) / line.length))}`,
+    );
+    const padded = Buffer.concat([table, Buffer.alloc(1024 * 1024 - table.length, 0x0a)]);
+    const file = zipFile(
+      Array.from({ length: 49 }, (_, i) => ({ name: `export-${i}/Table.csv`, data: padded })),
+    );
+    expect(await refusalOf(file)).toMatch(
+      /^upload\.zip: the zip inflates \d+:1 as a whole \(\d+ KiB to 49 MiB\), more than the 100:1 Search Console's exports do; refused as a zip bomb$/,
+    );
+  });
+
+  it('counts the bytes it inflates, never trusting those declared: a lie stops within a chunk', async () => {
+    // 4 MiB that compress about 3:1 (under every ratio), declaring 1,000 bytes: the directory passes the
+    // budget, the bytes do not.
+    const noisy = Buffer.from(
+      Array.from(
+        { length: 120_000 },
+        (_, i) => `https://example.com/${((i * 7919) % 1_000_003).toString(36)}\n`,
+      ).join(''),
+    );
+    const file = zipFile([{ name: 'a/Table.csv', data: noisy, declaredSize: 1000 }]);
+    const budget = new InflateBudget({ limit: 10_000, setting: 'GSC_IMPORT_MAX_BYTES', scope: 'one import' });
+    expect(await refusalOf(file, {}, budget)).toMatch(
+      /^upload\.zip: the zip cannot be read \(too many bytes/,
+    );
+    expect(budget.spent).toBeLessThanOrEqual(1000);
+    const honest = zipFile([{ name: 'a/Table.csv', data: noisy }]);
+    expect(await refusalOf(honest, {}, budget)).toBe(
+      `upload.zip: the zip declares ${(noisy.length / 1024 / 1024).toFixed(1)} MiB uncompressed, more than the 9.8 KiB left of the 9.8 KiB of uncompressed data one import may hold (GSC_IMPORT_MAX_BYTES)`,
     );
   });
 

@@ -14,7 +14,14 @@ export interface CrawlThreadInput {
   profile: NormalizationProfile;
   /** An upload on disk, or a URL fetched through the safe fetcher. */
   source: { url: string | null; storedPath: string | null };
-  read: { format?: CrawlFormat; columnMap?: ColumnMap; fileName: string; maxUrlChars?: number };
+  read: {
+    format?: CrawlFormat;
+    columnMap?: ColumnMap;
+    fileName: string;
+    maxUrlChars?: number;
+    /** Uncompressed bytes the export may inflate to (CRAWL_MAX_INFLATED_BYTES). */
+    maxBytes?: number;
+  };
   /** Download cap for a URL source. */
   maxBytes: number;
 }

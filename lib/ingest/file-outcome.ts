@@ -1,6 +1,7 @@
 // A file outcome with nothing measured yet (no sizes, no entries): what skipped and failed files report,
 // and the base a robots.txt result fills in; the error a failure while reading a file becomes; and the
 // watch for a byte order mark the lint is told of.
+import { InflateBudgetError } from '@/lib/inflate/budget';
 import { NetError } from '@/lib/net/types';
 import { SitemapParseError } from '@/lib/sitemap/types';
 import { FetchBudgetError } from './fetch-budget';
@@ -30,6 +31,7 @@ export function fileError(caught: unknown, source: string): NonNullable<FileOutc
   if (caught instanceof SitemapParseError) {
     return { code: caught.code, message: caught.message, line: caught.line, column: caught.column };
   }
+  if (caught instanceof InflateBudgetError) return { code: 'inflate_budget_spent', message: caught.message };
   if (caught instanceof NetError || caught instanceof FetchBudgetError) {
     return { code: caught.code, message: caught.message };
   }

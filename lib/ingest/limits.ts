@@ -1,6 +1,7 @@
 // The ingest's limits: those lib/db/config.ts reads (depth, files, entries, bytes, fetch timeout) and
 // the bounds on cost per input added for issue #11 (location length, XML nesting, fetch concurrency
-// and the per-audit fetch budget). Read from the environment at call time; bad values throw.
+// and the per-audit fetch budget) and the audit's budget of inflated bytes. Read from the environment at
+// call time; bad values throw.
 import { type IngestLimits, ingestLimits, intEnv } from '@/lib/db/config';
 import {
   DEFAULT_MAX_LOC_CHARS,
@@ -21,6 +22,9 @@ export interface WalkLimits extends IngestLimits {
   auditFetchMs: number;
   /** SITEMAP_AUDIT_FETCH_BYTES: bytes (after Content-Encoding) an audit may fetch. */
   auditFetchBytes: number;
+  /** SITEMAP_AUDIT_INFLATED_BYTES: uncompressed bytes all the audit's sitemap files (uploaded or
+   * fetched, gzip inflated) may add up to. */
+  auditInflatedBytes: number;
 }
 
 function between(name: string, value: number, min: number, max: number): number {
@@ -51,6 +55,13 @@ export function walkLimits(): WalkLimits {
     auditFetchBytes: between(
       'SITEMAP_AUDIT_FETCH_BYTES',
       intEnv('SITEMAP_AUDIT_FETCH_BYTES', 2 * 1024 ** 3),
+      1,
+      Number.MAX_SAFE_INTEGER,
+    ),
+    // 5,000,000 entries (SITEMAP_MAX_ENTRIES) of about 150 bytes of XML each are 750 MB.
+    auditInflatedBytes: between(
+      'SITEMAP_AUDIT_INFLATED_BYTES',
+      intEnv('SITEMAP_AUDIT_INFLATED_BYTES', 2 * 1024 ** 3),
       1,
       Number.MAX_SAFE_INTEGER,
     ),

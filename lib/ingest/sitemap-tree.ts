@@ -3,6 +3,8 @@
 // Each file is fetched once (several at once, see prefetch.ts, but read in queue order); cycles, depth,
 // file and entry limits and the audit's fetch budget are enforced; one bad file never stops the others:
 // whatever goes wrong while fetching or parsing a file is that file's error.
+
+import { formatBytes, InflateBudget } from '@/lib/inflate/budget';
 import { classifySourceUrl, fallbackSitemapUrls } from '@/lib/sitemap/discover';
 import { newParseStats, parseSitemapBatches } from '@/lib/sitemap/parse';
 import type { SitemapChildEntry, SitemapUrlEntry } from '@/lib/sitemap/types';
@@ -49,6 +51,10 @@ class Walker {
   private stopped = false;
   private budgetNoted = false;
   private readonly budget: FetchBudget;
+  /** Uncompressed bytes of all the audit's sitemap files: a few small gzip uploads (or fetched .gz
+   * files) must not inflate without end, each under the per-file cap. */
+  private readonly inflated: InflateBudget;
+  private inflatedNoted = false;
   private readonly prefetcher: Prefetcher;
   readonly summary: TreeSummary = {
     files: 0,
@@ -66,6 +72,11 @@ class Walker {
   ) {
     this.uploadsByName = uploads;
     this.budget = new FetchBudget(options.limits);
+    this.inflated = new InflateBudget({
+      limit: options.limits.auditInflatedBytes,
+      setting: 'SITEMAP_AUDIT_INFLATED_BYTES',
+      scope: "one audit's sitemap files",
+    });
     this.prefetcher = new Prefetcher(options, this.budget);
   }
 
@@ -113,8 +124,10 @@ class Walker {
     return conditionalHeaders(this.previousCopy(url));
   }
 
-  /** Once the audit's fetch budget is spent, files still to fetch are skipped with its reason. */
+  /** Once the audit's fetch budget is spent, files still to fetch are skipped with its reason; once its
+   * budget of inflated bytes is, every file still to read. */
   private async skipForBudget(task: Task): Promise<boolean> {
+    if (this.inflated.remaining === 0) return this.skipForInflated(task);
     if (task.origin.type !== 'url' || !this.budget.spent) return false;
     const reason = this.budget.reason as string;
     if (!this.budgetNoted) {
@@ -129,6 +142,25 @@ class Walker {
     await this.record(
       task,
       emptyOutcome('skipped', { code: 'audit_budget_spent', message: `Skipped: ${reason}` }),
+    );
+    return true;
+  }
+
+  private async skipForInflated(task: Task): Promise<boolean> {
+    const { limit, setting, scope } = this.inflated.options;
+    const reason = `the ${formatBytes(limit)} of uncompressed data ${scope} may hold (${setting}) is spent`;
+    if (!this.inflatedNoted) {
+      this.inflatedNoted = true;
+      this.summary.errors.push({
+        code: 'inflate_budget_spent',
+        message: `Stopped reading: ${reason}; the files not read yet are listed as skipped`,
+        source: null,
+      });
+    }
+    if (task.origin.type === 'url') await this.prefetcher.release(identity(task.origin));
+    await this.record(
+      task,
+      emptyOutcome('skipped', { code: 'inflate_budget_spent', message: `Skipped: ${reason}` }),
     );
     return true;
   }
@@ -366,6 +398,7 @@ class Walker {
         maxLocChars: this.limits.maxLocChars,
         maxXmlDepth: this.limits.maxXmlDepth,
         fileName: label(task.origin),
+        budget: this.inflated,
       })) {
         let urls: SitemapUrlEntry[] = [];
         for (const entry of batch) {

@@ -7,6 +7,7 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, writeFileSync } from '
 import type http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
+import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getAudit, listSitemapFiles } from '@/lib/audits/data';
 import { insertAudit, type NewSource } from '@/lib/audits/mutations';
@@ -201,6 +202,32 @@ describe('per-audit fetch budget', () => {
     expect(files[3]?.error?.message).toMatch(/SITEMAP_AUDIT_FETCH_BYTES/);
     expect(audit.status).toBe('partial');
     expect(audit.sitemap.entries).toBeGreaterThanOrEqual(80);
+  });
+
+  it('stops at SITEMAP_AUDIT_INFLATED_BYTES across small gzip uploads, naming the file and the limit', async () => {
+    // Four uploads of about 6 KB each that inflate to about 420 KB (10,000 short URLs): each is far
+    // under the per-file cap, together they pass the audit's 1 MB; the bytes counted are the inflated.
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'inflate-'));
+    const sources: NewSource[] = [0, 1, 2, 3].map((n) => {
+      const storedPath = path.join(dir, `part-${n}.xml.gz`);
+      writeFileSync(storedPath, gzipSync(urlsetXml(pages(`p${n}`, 10_000))));
+      return { role: 'sitemap', kind: 'upload', fileName: `part-${n}.xml.gz`, storedPath };
+    });
+    const { audit, files } = await withEnv({ SITEMAP_AUDIT_INFLATED_BYTES: '1000000' }, () =>
+      ingest(sources),
+    );
+    expect(files.map((f) => [f.uploadName, f.status, f.error?.code ?? null])).toEqual([
+      ['part-0.xml.gz', 'ok', null],
+      ['part-1.xml.gz', 'ok', null],
+      ['part-2.xml.gz', 'failed', 'inflate_budget_spent'],
+      ['part-3.xml.gz', 'skipped', 'inflate_budget_spent'],
+    ]);
+    expect(files[2]?.error?.message).toBe(
+      "part-2.xml.gz inflates past the 976.6 KiB of uncompressed data one audit's sitemap files may hold (SITEMAP_AUDIT_INFLATED_BYTES)",
+    );
+    expect(files[3]?.error?.message).toMatch(/^Skipped: .*\(SITEMAP_AUDIT_INFLATED_BYTES\) is spent$/);
+    expect(audit.status).toBe('partial');
+    expect(audit.sitemap.entries).toBeLessThan(30_000);
   });
 });
 

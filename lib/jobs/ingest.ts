@@ -3,10 +3,11 @@
 
 import { auditForRun } from '@/lib/audits/data';
 import { ZAuditOptions } from '@/lib/audits/schema';
-import { newCrawlReport } from '@/lib/crawl/read';
+import { DEFAULT_CRAWL_MAX_BYTES, newCrawlReport } from '@/lib/crawl/read';
 import { CrawlImportError, type CrawlReport } from '@/lib/crawl/types';
 import { ingestLimits } from '@/lib/db/config';
 import type { DbClient } from '@/lib/db/types';
+import { budgetBytesFromEnv } from '@/lib/inflate/budget';
 import type { LoadFacts } from '@/lib/ingest/copy-lines';
 import { encodeCrawlExport } from '@/lib/ingest/crawl-import';
 import { previousCopies } from '@/lib/ingest/data';
@@ -56,6 +57,7 @@ export async function importCrawl(
         read: {
           fileName: label,
           maxUrlChars: walkLimits().maxLocChars,
+          maxBytes: budgetBytesFromEnv('CRAWL_MAX_INFLATED_BYTES', DEFAULT_CRAWL_MAX_BYTES),
           ...(options.crawlFormat ? { format: options.crawlFormat } : {}),
           ...(options.columnMap ? { columnMap: options.columnMap } : {}),
         },

@@ -110,7 +110,7 @@ export function safeName(name: string): string {
 
 const WRITTEN_KINDS = new Set(['urlset', 'text', 'index']);
 /** Skipped rows that are a file the walk never read (not a repeat listing, a cycle or a missing fallback). */
-const UNREAD_CODES = new Set(['limit_reached', 'too_deep', 'audit_budget_spent']);
+const UNREAD_CODES = new Set(['limit_reached', 'too_deep', 'audit_budget_spent', 'inflate_budget_spent']);
 
 function partNames(names: NameBook, name: string, parts: number): string[] {
   const [stem, ext] = splitName(name);

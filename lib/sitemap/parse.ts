@@ -2,6 +2,7 @@
 // Pipeline: decompress (gzip by magic bytes) → decode (BOM / XML declaration / UTF-8) → sniff the
 // first significant character → XML reader (saxes) or plain-text reader. Pure: no I/O of its own.
 
+import type { InflateBudget } from '@/lib/inflate/budget';
 import { ContentDecoder } from './content-decoder';
 import { decompressSource } from './decompress';
 import { DEFAULT_MAX_LOC_CHARS, DEFAULT_MAX_XML_DEPTH, type ReaderLimits } from './loc-checks';
@@ -20,6 +21,9 @@ export interface ParseOptions {
   maxXmlDepth?: number;
   /** Only used to prefix error messages. */
   fileName?: string;
+  /** The budget of inflated bytes this file shares with others (an audit's sitemap files): each
+   * uncompressed chunk counts into it, and passing it throws its InflateBudgetError. */
+  budget?: InflateBudget;
 }
 
 export const DEFAULT_MAX_UNCOMPRESSED_BYTES = 200 * 1024 * 1024;
@@ -139,6 +143,7 @@ export async function* parseSitemapBatches(
   });
   try {
     for await (const bytes of decompressSource(source, stats, maxBytes)) {
+      options.budget?.count(options.fileName ?? 'a sitemap file', bytes.length);
       if (sniffer.reader === null) sniffer.keepHead(bytes);
       sniffer.write(decoder.decode(bytes));
       const batch = take(sniffer.reader, stats);
