@@ -9,6 +9,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { createApiToken, createSession, createShare, createUser } from '@/lib/auth/mutations';
 import { decide } from '@/lib/findings/mutations';
 import { stopBoss } from '@/lib/jobs/queue';
+import { restartCluster } from '@/lib/test-support/db-restart';
 import { reconciledAuditOf, urlsetXml } from '@/lib/test-support/run-audit';
 import { migrateDatabase } from './bootstrap';
 import { closeDb, pool } from './client';
@@ -24,20 +25,6 @@ afterAll(async () => {
   rmSync(dataDir, { recursive: true, force: true });
   process.env.DATABASE_URL = suiteUrl;
 });
-
-/** Starts the cluster again; the backends of a killed postmaster take a moment to notice and exit, and
- * until they have, Postgres refuses to start on their shared memory. */
-async function restart(): Promise<EmbeddedServer> {
-  const deadline = Date.now() + 30_000;
-  for (;;) {
-    try {
-      return await startEmbeddedPostgres({ dataDir });
-    } catch (error) {
-      if (Date.now() > deadline) throw error;
-      await new Promise((resolve) => setTimeout(resolve, 250));
-    }
-  }
-}
 
 describe('durability', () => {
   it('keeps every answered decision, account, session, token and share after kill -9 of Postgres', async () => {
@@ -89,7 +76,7 @@ describe('durability', () => {
     expect(bulk.updated).toBe(30);
     await closeDb();
 
-    server = await restart();
+    server = await restartCluster(dataDir);
     const client = new pg.Client({ connectionString: server.url });
     await client.connect();
     try {

@@ -7,6 +7,7 @@ import pg from 'pg';
 import { describe, expect, it } from 'vitest';
 import { toErrorResponse } from '@/lib/api/errors';
 import { PrismaClient } from '@/lib/generated/prisma/client';
+import { thrown } from '@/lib/test-support/db-restart';
 import { databaseUrl } from './client';
 import { isDatabaseUnavailable } from './errors';
 
@@ -17,15 +18,6 @@ async function closedPort(): Promise<number> {
   const { port } = server.address() as net.AddressInfo;
   await new Promise((resolve) => server.close(resolve));
   return port;
-}
-
-async function thrown(work: () => Promise<unknown>): Promise<unknown> {
-  try {
-    await work();
-  } catch (error) {
-    return error;
-  }
-  throw new Error('expected a failure');
 }
 
 describe('a database that is away', () => {

@@ -16,6 +16,7 @@ import { closeDb, db, pool } from '@/lib/db/client';
 import { type EmbeddedServer, startEmbeddedPostgres } from '@/lib/db/embedded';
 import { stopBoss } from '@/lib/jobs/queue';
 import { testCaller } from '@/lib/test-support/auth';
+import { restartCluster, thrown } from '@/lib/test-support/db-restart';
 import { reconciledAuditOf, urlsetXml } from '@/lib/test-support/run-audit';
 import { isRunning, postmasterPid } from '@/scripts/supervise/postgres-watch';
 import { POST as decide } from './audits/[id]/decisions/route';
@@ -35,29 +36,6 @@ afterAll(async () => {
   rmSync(dataDir, { recursive: true, force: true });
   process.env.DATABASE_URL = suiteUrl;
 });
-
-/** Starts the cluster again; the backends of a killed postmaster take a moment to exit, and until they
- * have, Postgres refuses to start on their shared memory. */
-async function restart(): Promise<EmbeddedServer> {
-  const deadline = Date.now() + 30_000;
-  for (;;) {
-    try {
-      return await startEmbeddedPostgres({ dataDir });
-    } catch (error) {
-      if (Date.now() > deadline) throw error;
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
-  }
-}
-
-async function thrown(work: () => Promise<unknown>): Promise<unknown> {
-  try {
-    await work();
-  } catch (error) {
-    return error;
-  }
-  throw new Error('expected a failure');
-}
 
 describe('a database restart', () => {
   it('answers 503 with Retry-After on every path while Postgres stops, is down and recovers', async () => {
@@ -142,7 +120,7 @@ describe('a database restart', () => {
     await held.end().catch(() => {});
     await closeDb();
     expect(await sweep()).toEqual(all('503 retry-after 5'));
-    const starting = restart();
+    const starting = restartCluster(dataDir);
     let started = false;
     void starting.then(() => {
       started = true;
