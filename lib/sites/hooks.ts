@@ -91,6 +91,14 @@ export function useSites(q: string, cursor: string | null) {
  * read for this long after its newest run finished, so its counts arrive without a reload. */
 const HISTORY_GRACE_MS = 60_000;
 
+/** True while a run of the site goes or finished less than HISTORY_GRACE_MS ago. */
+function finishedJustNow(site: SiteDetailDto | undefined): boolean {
+  if (!site) return false;
+  if (site.activeRun) return true;
+  const finished = site.latestRun?.finishedAt ? Date.parse(site.latestRun.finishedAt) : 0;
+  return Date.now() - finished < HISTORY_GRACE_MS;
+}
+
 /** One site and its runs, polled while a run of it goes or has just finished (and, more slowly, while it
  * has schedules). */
 export function useSite(id: string) {
@@ -101,8 +109,7 @@ export function useSite(id: string) {
       const site = query.state.data;
       if (query.state.error || !site) return false;
       if (site.activeRun) return POLL_MS;
-      const finished = site.latestRun?.finishedAt ? Date.parse(site.latestRun.finishedAt) : 0;
-      if (Date.now() - finished < HISTORY_GRACE_MS) return SCHEDULED_POLL_MS;
+      if (finishedJustNow(site)) return SCHEDULED_POLL_MS;
       return site.schedules > 0 ? SCHEDULED_POLL_MS : false;
     },
   });
@@ -233,16 +240,22 @@ export function useDeleteSchedule(siteId: string) {
 }
 
 export function useWebhooks(siteId: string) {
+  const client = useQueryClient();
   return useQuery({
     queryKey: siteKeys.webhooks(siteId),
     queryFn: ({ signal }) => apiFetch<{ items: WebhookDto[] }>(`${sitePath(siteId)}/webhooks`, { signal }),
     select: (data) => data.items,
-    // While deliveries are being sent, a webhook's last delivery and its state (paused) may change.
-    refetchInterval: (query) =>
-      !query.state.error &&
-      query.state.data?.items.some((webhook) => webhook.state === 'active' && webhook.pendingDeliveries > 0)
-        ? SCHEDULED_POLL_MS
-        : false,
+    // While deliveries are being sent, a webhook's last delivery and its state (paused) may change. And a
+    // run's deliveries are made by its last step, just after the run reads as finished: a list read in
+    // between shows none pending, so it is read again for a while after a run of the site.
+    refetchInterval: (query) => {
+      if (query.state.error) return false;
+      const sending = query.state.data?.items.some(
+        (webhook) => webhook.state === 'active' && webhook.pendingDeliveries > 0,
+      );
+      const site = client.getQueryData<SiteDetailDto>(siteKeys.detail(siteId));
+      return sending || finishedJustNow(site) ? SCHEDULED_POLL_MS : false;
+    },
   });
 }
 
