@@ -78,7 +78,44 @@ count(path.join(reports, 'playwright.json'), (r) => [
   r.stats.expected + (r.stats.flaky ?? 0),
   r.stats.unexpected,
 ]);
+printSlowest(10);
 if (broken && failed === 0) failed = 1; // a step that failed outside any test (typecheck, lint, build)
 console.log(broken ? `\nstep "${broken}" failed` : '\nall steps passed');
 console.log(`${passed} passed, ${failed} failed`);
 process.exit(broken ? 1 : 0);
+
+/** The slowest tests of both runners, so a slow one is seen the day it arrives (CI time is paid at every
+ * push). Reads the same JSON reports as the count above; a missing report adds nothing. */
+function printSlowest(howMany) {
+  const timed = [];
+  const read = (file) => {
+    try {
+      return existsSync(file) ? JSON.parse(readFileSync(file, 'utf8')) : null;
+    } catch {
+      return null;
+    }
+  };
+  const vitest = read(path.join(reports, 'vitest.json'));
+  for (const file of vitest?.testResults ?? []) {
+    const where = path.relative(root, file.name);
+    for (const test of file.assertionResults ?? []) {
+      timed.push({ ms: test.duration ?? 0, name: `${where} › ${test.fullName ?? test.title}` });
+    }
+  }
+  const walk = (suite, file) => {
+    for (const spec of suite.specs ?? []) {
+      for (const test of spec.tests ?? []) {
+        const ms = (test.results ?? []).reduce((sum, result) => sum + (result.duration ?? 0), 0);
+        timed.push({ ms, name: `e2e/${spec.file ?? file} › ${spec.title}` });
+      }
+    }
+    for (const inner of suite.suites ?? []) walk(inner, suite.file ?? file);
+  };
+  for (const suite of read(path.join(reports, 'playwright.json'))?.suites ?? []) walk(suite, suite.file);
+  if (timed.length === 0) return;
+  timed.sort((a, b) => b.ms - a.ms);
+  console.log(`\nthe ${Math.min(howMany, timed.length)} slowest tests:`);
+  for (const { ms, name } of timed.slice(0, howMany)) {
+    console.log(`${(ms / 1000).toFixed(1).padStart(7)} s  ${name}`);
+  }
+}
