@@ -1,3 +1,4 @@
+import os from 'node:os';
 import path from 'node:path';
 import { defineConfig } from 'vitest/config';
 
@@ -10,6 +11,10 @@ const alias = {
 export default defineConfig({
   resolve: { alias },
   test: {
+    // At least two files at once, also on a 2-core machine (Vitest's default there is one): integration
+    // files mostly wait on Postgres, servers and worker processes, and each test worker has its own
+    // database (lib/db/test-setup.ts), so they cannot meet each other's jobs or rows.
+    maxWorkers: Math.max(2, os.availableParallelism() - 1),
     projects: [
       {
         resolve: { alias },

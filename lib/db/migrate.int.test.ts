@@ -3,10 +3,11 @@ import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } f
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { testDatabaseUrls } from '@/lib/test-support/env';
 import { defaultMigrationsDir, listMigrations, MigrationError, migrate } from './migrate';
 
-const adminUrl = inject('databaseUrl');
+const adminUrl = testDatabaseUrls().owner;
 const created: string[] = [];
 let admin: pg.Client;
 

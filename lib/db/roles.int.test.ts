@@ -1,7 +1,7 @@
 // Least privilege (issue #11): the web role serves every API call path, the worker role runs a whole
 // audit, and neither may change the schema or rewrite the decision log. The suite's other tests run as the
 // worker role (lib/db/test-setup.ts); here the web role's narrower rights are proved too.
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { POST as decideRoute } from '@/app/api/v1/audits/[id]/decisions/route';
 import { GET as exportRoute } from '@/app/api/v1/audits/[id]/export/route';
 import { GET as findingsRoute } from '@/app/api/v1/audits/[id]/findings/route';
@@ -14,13 +14,14 @@ import { deleteAudit } from '@/lib/audits/mutations';
 import { decide } from '@/lib/findings/mutations';
 import { stopBoss } from '@/lib/jobs/queue';
 import { testCaller } from '@/lib/test-support/auth';
+import { testDatabaseUrls } from '@/lib/test-support/env';
 import { reconciledAuditOf, runAuditStep, urlsetXml } from '@/lib/test-support/run-audit';
 import { closeDb, pool } from './client';
 import { withConnection as connected } from './connection';
 import { BULK_SCHEMA } from './partitions';
 
-const ownerUrl = inject('databaseUrl');
-const roleUrls = { web: inject('webDatabaseUrl'), worker: inject('workerDatabaseUrl') } as const;
+const ownerUrl = testDatabaseUrls().owner;
+const roleUrls = { web: testDatabaseUrls().web, worker: testDatabaseUrls().worker } as const;
 
 /** The tables and views of an audit, wherever they are, with their schema and owner. */
 function auditRelations(auditId: string) {

@@ -1,9 +1,10 @@
 import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { testDatabaseUrls } from '@/lib/test-support/env';
 import { readExpectedSchema } from './schema-parity';
 
 describe('migrations and schema.prisma', () => {
-  const client = new pg.Client({ connectionString: inject('databaseUrl') });
+  const client = new pg.Client({ connectionString: testDatabaseUrls().owner });
   beforeAll(() => client.connect());
   afterAll(() => client.end());
 

@@ -1,6 +1,7 @@
 // Vitest global setup for integration tests: one embedded Postgres in a throwaway DATA_DIR, migrated and
-// with the app's roles, as `npm start` leaves it. TEST_DATABASE_URL points the suite at an existing (empty)
-// database instead, whose user must be allowed to create roles.
+// with the app's roles, as `npm start` leaves it; each test worker then works on its own copy of it
+// (lib/db/test-setup.ts). TEST_DATABASE_URL points the suite at an existing (empty) database instead, whose
+// user must be allowed to create roles and databases (the copies, made through the `postgres` database).
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';

@@ -10,7 +10,7 @@ import type { IncomingHttpHeaders, ServerResponse } from 'node:http';
 import os from 'node:os';
 import nodePath from 'node:path';
 import pg from 'pg';
-import { afterAll, afterEach, beforeAll, describe, expect, inject, it, vi } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { GET as deliveriesRoute } from '@/app/api/v1/sites/[id]/webhooks/[webhookId]/deliveries/route';
 import { POST as resumeRoute } from '@/app/api/v1/sites/[id]/webhooks/[webhookId]/resume/route';
 import { GET as listRoute } from '@/app/api/v1/sites/[id]/webhooks/route';
@@ -24,6 +24,7 @@ import { insertDeliveries, insertWebhook, sealLegacySecrets } from '@/lib/sites/
 import { announceRunFinished } from '@/lib/sites/webhooks/service';
 import { verifyWebhookSignature } from '@/lib/sites/webhooks/signature';
 import { type TestCaller, testCaller } from '@/lib/test-support/auth';
+import { testDatabaseUrls } from '@/lib/test-support/env';
 import { attemptDelivery } from './webhook-delivery';
 import { claimDeliveries, type DeliveryDispatcher, startDeliveryDispatcher } from './webhook-dispatch';
 
@@ -290,11 +291,11 @@ describe('the delivery dispatcher', () => {
 
 describe('a secret stored in plain text before sealing', () => {
   it('is kept by the migration as legacy_secret, for the worker to seal', async () => {
-    const admin = new pg.Client({ connectionString: inject('databaseUrl') });
+    const admin = new pg.Client({ connectionString: testDatabaseUrls().owner });
     await admin.connect();
     const name = `webhook_migration_${randomBytes(5).toString('hex')}`;
     await admin.query(`CREATE DATABASE ${name}`);
-    const url = new URL(inject('databaseUrl'));
+    const url = new URL(testDatabaseUrls().owner);
     url.pathname = `/${name}`;
     const client = new pg.Client({ connectionString: url.href });
     // The migrations up to the one before sealing, then the rest.

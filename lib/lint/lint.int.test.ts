@@ -2,13 +2,14 @@
 // step starts (through the real step runner), read back through GET …/lint; re-graded through POST with
 // the results replaced; a failing lint that keeps the previous result; a real fixture with a relative loc.
 import { readFileSync } from 'node:fs';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GET, POST } from '@/app/api/v1/audits/[id]/lint/route';
 import { pool } from '@/lib/db/client';
 import { stopBoss } from '@/lib/jobs/queue';
 import { LINT_PHASES, LINT_STEPS } from '@/lib/runs/phases';
 import { runStep } from '@/lib/runs/runner';
 import { type TestCaller, testCaller } from '@/lib/test-support/auth';
+import { testDatabaseUrls } from '@/lib/test-support/env';
 import { fixturePath } from '@/lib/test-support/fixtures';
 import { reconciledAuditOf, runAuditStep } from '@/lib/test-support/run-audit';
 import { lintRun } from './run';
@@ -104,7 +105,7 @@ describe('the lint run kind', () => {
   });
 
   it('its tables may be read and written by the web server and the worker (lib/db/roles.ts grants every table)', async () => {
-    for (const url of [inject('webDatabaseUrl'), inject('workerDatabaseUrl')]) {
+    for (const url of [testDatabaseUrls().web, testDatabaseUrls().worker]) {
       const role = new URL(url).username;
       for (const table of ['audit_lints', 'audit_lint_rules', 'audit_lint_files']) {
         const { rows } = await pool().query<{ ok: boolean }>(
