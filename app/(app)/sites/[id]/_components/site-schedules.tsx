@@ -166,8 +166,11 @@ function ScheduleRow({ schedule, siteId }: { schedule: ScheduleDto; siteId: stri
   const setEnabled = useSetScheduleEnabled(siteId);
   const remove = useDeleteSchedule(siteId);
   const text = cadenceText(schedule);
-  // The switch follows the click at once; the server's answer then takes its place (or, refused, the old state).
-  const enabled = setEnabled.isPending ? setEnabled.variables.enabled : schedule.enabled;
+  // The switch follows the click at once; the server's answer then takes its place (or, refused, the old
+  // state). Held in state set by the change itself: the mutation's pending state reaches the render a tick
+  // later, and a render in between put the old value back into the controlled box for a moment.
+  const [wanted, setWanted] = useState<boolean | null>(null);
+  const enabled = wanted ?? schedule.enabled;
   return (
     <li className="schedule" data-testid="schedule" data-id={schedule.id}>
       <div className="schedule__head">
@@ -212,7 +215,13 @@ function ScheduleRow({ schedule, siteId }: { schedule: ScheduleDto; siteId: stri
               type="checkbox"
               checked={enabled}
               disabled={setEnabled.isPending}
-              onChange={(event) => setEnabled.mutate({ id: schedule.id, enabled: event.target.checked })}
+              onChange={(event) => {
+                setWanted(event.target.checked);
+                setEnabled.mutate(
+                  { id: schedule.id, enabled: event.target.checked },
+                  { onSettled: () => setWanted(null) },
+                );
+              }}
             />
             <span>Enabled</span>
           </label>
