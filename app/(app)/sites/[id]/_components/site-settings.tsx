@@ -2,14 +2,17 @@
 // The site's settings (admins): whether an unreached prune row may be approved only once it is confirmed
 // across two crawls (the previous complete audit of the site had it unreached too). Saved on each change,
 // which a polite status line then says.
+import { useState } from 'react';
 import { useUpdateSite } from '@/lib/sites/hooks';
 import type { SiteDetailDto } from '@/lib/sites/schema';
 
 export function SiteSettings({ site }: { site: SiteDetailDto }) {
   const update = useUpdateSite(site.id);
   // The switch follows the click at once; the saved site then takes its place (or, refused, the old state).
-  const current = site.settings.requireConfirmedUnreached;
-  const isOn = update.isPending ? (update.variables.settings?.requireConfirmedUnreached ?? current) : current;
+  // Held in state set by the change itself: the mutation's pending state reaches the render a tick later,
+  // and a render in between put the old value back into the controlled box for a moment.
+  const [wanted, setWanted] = useState<boolean | null>(null);
+  const isOn = wanted ?? site.settings.requireConfirmedUnreached;
   return (
     <section className="card" aria-labelledby="site-settings-title">
       <div className="card__header">
@@ -22,9 +25,13 @@ export function SiteSettings({ site }: { site: SiteDetailDto }) {
             checked={isOn}
             disabled={update.isPending}
             data-testid="require-confirmed-unreached"
-            onChange={(event) =>
-              update.mutate({ settings: { requireConfirmedUnreached: event.target.checked } })
-            }
+            onChange={(event) => {
+              setWanted(event.target.checked);
+              update.mutate(
+                { settings: { requireConfirmedUnreached: event.target.checked } },
+                { onSettled: () => setWanted(null) },
+              );
+            }}
           />
           <span>
             Only approve unreached rows confirmed across two crawls
