@@ -243,11 +243,11 @@ describe('spot-check budgets', () => {
         expect(run.status).toBe('succeeded');
         return run;
       },
-      { timeout: 20_000, interval: 50 },
+      { timeout: 40_000, interval: 50 },
     );
     // Served in seconds, not after the other run (one check slot for both: 60 s, its 429s waited out
-    // until 3 URLs had refused).
-    expect(Date.now() - began).toBeLessThan(20_000);
+    // until 3 URLs had refused). The margin is for a loaded 2-core machine running two test files at once.
+    expect(Date.now() - began).toBeLessThan(40_000);
     expect(done.items).toHaveLength(1);
     expect((await runOf(slowAudit, slow)).status).toBe('running');
     await cancel(slowAudit, slow);
