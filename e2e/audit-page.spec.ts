@@ -1,4 +1,4 @@
-// End to end: the audit page's layout (issue #14 item 4). The summary comes with the page's HTML (the
+// End to end: the audit page's layout. The summary comes with the page's HTML (the
 // server reads the first screen's data while it renders), the sections are ARIA tabs whose choice lives in
 // the URL beside the review's filters (reload, back and forward keep it), only the selected tab's data is
 // asked for, choosing a sitemap file shows the review filtered to it, and a long audit name wraps as words,

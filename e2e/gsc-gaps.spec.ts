@@ -1,4 +1,4 @@
-// End to end (issue #13, items 2 and 4): a reviewer audits dhmguide's real sitemap, a small extra file and a thin
+// End to end: a reviewer audits dhmguide's real sitemap, a small extra file and a thin
 // one, sees the empty state, imports Search Console exports through the section's form (a "Page with redirect"
 // drill-down of declared URLs, a Performance Pages.csv, cowboykimono's real overview Chart.csv and a Sitemaps
 // report), and reads, after each import and without a reload, the gap table (counts, bands — "Not enough

@@ -1,4 +1,4 @@
-// End to end: Search Console in the review (issue #13, item 3). A reviewer audits the fixture's spot-check
+// End to end: Search Console in the review. A reviewer audits the fixture's spot-check
 // site (a crawl that saw /gone-a and /back answer 404, /moved redirect, /hidden noindex), imports through
 // the API a "Not found (404)" drilldown naming /gone-a, /back and /target (which we do not flag) and a
 // Performance pages table where /moved had impressions, then reads the Search Console column (with

@@ -320,7 +320,7 @@ const STATES: State[] = [
     }),
   ),
   {
-    // The report's list filtered by reason and searched (issue #14 item 6), and a search matching nothing.
+    // The report's list filtered by reason and searched, and a search matching nothing.
     name: 'report-filtered',
     as: 'anonymous',
     open: async (page, made) => {
@@ -337,7 +337,7 @@ const STATES: State[] = [
       await expect(page.getByTestId('report-empty')).toHaveText('No rows match these filters.');
     },
   },
-  // The sites list and the site of the two audits above (issue #16): its tabs, as a viewer (no Run again,
+  // The sites list and the site of the two audits above: its tabs, as a viewer (no Run again,
   // no forms) and as an admin where the forms are, and the diff of its two runs.
   {
     name: 'sites',

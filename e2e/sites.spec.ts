@@ -1,4 +1,4 @@
-// End to end (issue #16): a site followed over time. An admin audits a fresh monitored site (e2e/monitor-site.ts)
+// End to end: a site followed over time. An admin audits a fresh monitored site (e2e/monitor-site.ts)
 // by its URL with its crawl export (v1), opens the site from the audit, switches the site to v2 and adds a
 // cron schedule; the scheduled run comes at the next minute (SCHEDULER_MONITOR_SECONDS=1 in the web server)
 // and the change feed lists the added URL, the move (the new crawl redirects the removed URL to the added one)

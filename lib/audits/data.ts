@@ -328,7 +328,7 @@ export interface SitemapFilePage {
  * reads), and how many the audit has. Reading order is breadth first, so a page never holds a file whose
  * parent is on a later page: the pages read so far always make a tree.
  *
- * While the audit runs, only the files its counters have counted are listed (issue #14 item 8: the tree
+ * While the audit runs, only the files its counters have counted are listed (the tree
  * never shows a file the tiles do not count yet). The walk creates and finishes one file at a time, in
  * position order, and its counters say how many it finished: those are exactly positions 1..sitemap_files,
  * while the rows themselves run up to a heartbeat (500 ms) ahead of the counters. */

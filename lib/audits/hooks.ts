@@ -71,7 +71,7 @@ export function useAudit(id: string) {
 /** The sitemap files, page by page in reading order (the pages read so far always make a tree: parents
  * come first), with the audit they belong to: its DTO is the one source of every count shown beside them.
  * While the audit runs the query is keyed on its counters, so the files are read again whenever the
- * counters move, and only the files they count are shown (issue #14 item 8): the tree never runs ahead
+ * counters move, and only the files they count are shown: the tree never runs ahead
  * of the tiles and the progress. Once the audit is final it is read once more, as its final tree. */
 export function useSitemapFiles(id: string) {
   const audit = useAudit(id);

@@ -1,5 +1,5 @@
 // What the Sitemap files card says above the tree. Its counts are the audit's own (the DTO's counters, the
-// ones the tiles and the progress show: issue #14 item 8); only what the counters do not hold (files with
+// ones the tiles and the progress show); only what the counters do not hold (files with
 // problems, files not read) is counted from the files loaded.
 import { countText, formatCount } from './format';
 import { progressUnit } from './progress';

@@ -1,6 +1,6 @@
 // An audit that ends in the middle of its ingest (cancelled or failed) counts what it stored: its tiles,
 // its file list and its counters agree, the file it was reading says why it was never read, and a write
-// of its walk that comes after the end changes nothing (issue #14: after a cancel the tiles said 0 files
+// of its walk that comes after the end changes nothing (once, after a cancel, the tiles said 0 files
 // while the tree listed two, one of them "Pending" for ever).
 import { randomUUID } from 'node:crypto';
 import type http from 'node:http';

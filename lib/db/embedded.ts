@@ -245,8 +245,8 @@ function startServer(
     'shared_buffers=256MB',
     '-c',
     'max_wal_size=4GB',
-    // synchronous_commit stays on (the default): a commit the app answered for is on disk (issue #11 lost
-    // 5 of 5 decisions with it off). Bulk loads turn it off for their own transactions only, where a lost
+    // synchronous_commit stays on (the default): a commit the app answered for is on disk (a crash test
+    // lost 5 of 5 decisions with it off). Bulk loads turn it off for their own transactions only, where a lost
     // commit is a clean retry (lib/db/partitions.ts, lib/reconcile/mutations.ts).
     // No replication here: minimal WAL lets a COPY into a table created in the same transaction skip WAL;
     // crash recovery is unaffected (only archiving and replicas need more).

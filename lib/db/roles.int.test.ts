@@ -1,4 +1,4 @@
-// Least privilege (issue #11): the web role serves every API call path, the worker role runs a whole
+// Least privilege: the web role serves every API call path, the worker role runs a whole
 // audit, and neither may change the schema or rewrite the decision log. The suite's other tests run as the
 // worker role (lib/db/test-setup.ts); here the web role's narrower rights are proved too.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

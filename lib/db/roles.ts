@@ -1,4 +1,4 @@
-// The database roles the app connects as (issue #11): the web server and the worker get the least they
+// The database roles the app connects as: the web server and the worker get the least they
 // need, the owner keeps the schema. Run by the launcher after the migrations, as the owner, on every start:
 // grants are applied to every table there is then, so tables of later migrations are covered too.
 import 'server-only';

@@ -1,4 +1,4 @@
-// Spot-check verdicts in the review (issue #12, item 7): a row's live verdict is the latest finished run's
+// Spot-check verdicts in the review: a row's live verdict is the latest finished run's
 // (lib/spot-check/latest.ts), shown on list rows and in the detail, filtered by `verdict` in the list,
 // reason counts, preview, bulk decisions, export and spot-check filter runs, and the audit setting
 // requireSpotCheckForUnreached that refuses approving unreached rows without a confirming check. Runs and

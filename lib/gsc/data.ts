@@ -1,4 +1,4 @@
-// Reads of Search Console imports (issue #13): what the import step needs of its run, and the imports the
+// Reads of Search Console imports: what the import step needs of its run, and the imports the
 // API lists.
 import 'server-only';
 import { pool } from '@/lib/db/client';

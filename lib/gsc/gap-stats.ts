@@ -1,4 +1,4 @@
-// The per-sitemap gap's arithmetic (issue #13, item 2): the known gap, the estimate with a 95 % Wilson
+// The per-sitemap gap's arithmetic: the known gap, the estimate with a 95 % Wilson
 // interval when a random sample (URL Inspection) is all that is known of part of a file, the band, and the
 // Sitemaps report's flags. Pure: lib/gsc/gaps.ts feeds it the grouped counts the database returns.
 import { wilson } from '@/lib/spot-check/stats';

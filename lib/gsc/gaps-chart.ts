@@ -1,4 +1,4 @@
-// The gap charts' data (issue #13, item 4), prepared once for the audit page (Recharts), the shared report
+// The gap charts' data, prepared once for the audit page (Recharts), the shared report
 // (server-rendered bars) and the PDF (pdfkit rectangles): which files get a bar, in what order, the labels,
 // the band colours, and the indexed / not indexed days. Pure.
 import type { GapBand } from './gap-stats';

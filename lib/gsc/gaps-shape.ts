@@ -1,5 +1,5 @@
 // The per-sitemap gap table's DTOs and their assembly from the grouped counts, the files, the Sitemaps
-// report and the overview chart (issue #13, items 2 and 4). Pure and isomorphic: the API, the audit page,
+// report and the overview chart. Pure and isomorphic: the API, the audit page,
 // the shared report and its PDF all read these shapes.
 import { type NormalizationProfile, normalizeUrl } from '@/lib/urls/normalize';
 import { type GapBand, type GapBasis, gapOf, isFetchProblem, isStale } from './gap-stats';

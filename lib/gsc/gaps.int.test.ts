@@ -1,4 +1,4 @@
-// The per-sitemap gap (issue #13, item 2) against real Postgres: audits of dhmguide's real sitemap, a two-file
+// The per-sitemap gap against real Postgres: audits of dhmguide's real sitemap, a two-file
 // index and two more uploads, with Search Console rows stored as an import stores them; the exact counts
 // per file, the newest source winning (an older import, a failed one, inspections before and after), the
 // bands at 9.9 / 10 / 30 / 30.1 %, the estimate from inspected keys, the Sitemaps report's flags, and the

@@ -1,4 +1,4 @@
-// TanStack Query hook for the Search Console gap table (issue #13): one per endpoint. Browser-safe: the
+// TanStack Query hook for the Search Console gap table: one per endpoint. Browser-safe: the
 // request goes through lib/api/client.ts. The key sits under ['audits', 'detail', auditId, 'gsc'], so
 // invalidating that prefix (an import or an inspection run that finished) reads the table again.
 import { useQuery, useQueryClient } from '@tanstack/react-query';

@@ -1,4 +1,4 @@
-// TanStack Query hooks for Search Console imports (issue #13): the list (polled about once a second while
+// TanStack Query hooks for Search Console imports: the list (polled about once a second while
 // an import is queued or running), an upload, a delete. When an import ends the gap table reads itself
 // again, with the rest of what the page reads from Search Console (lib/gsc/hooks-gaps.ts).
 // Browser-safe: requests go through lib/api/client.ts.

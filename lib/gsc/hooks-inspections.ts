@@ -1,4 +1,4 @@
-// TanStack Query hooks for URL Inspection (issue #13), one per endpoint. Runs are polled every second while
+// TanStack Query hooks for URL Inspection, one per endpoint. Runs are polled every second while
 // one is queued or working, every 30 s while one waits for the next day's quota, and not after.
 // Browser-safe: requests go through lib/api/client.ts.
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';

@@ -1,4 +1,4 @@
-// The Search Console import run kind (issue #13): one step, parse, reads the uploads (lib/gsc), groups them
+// The Search Console import run kind: one step, parse, reads the uploads (lib/gsc), groups them
 // into exports and stores each export's rows as it is read; they count once the run succeeds, and a bad
 // file (or a file over the import's budget) fails the run, which deletes them in the transaction of its
 // outcome: it stores nothing but its problems. lib/runs does claims, heartbeats, retries and cancel.

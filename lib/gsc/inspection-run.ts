@@ -1,4 +1,4 @@
-// The URL Inspection run kind (issue #13): select (a seeded sample of declared entries spread across
+// The URL Inspection run kind: select (a seeded sample of declared entries spread across
 // sitemap files) → inspect (each URL through the API, stored in batches; when the day's quota is spent the
 // step waits for the next Pacific day and goes on where it stopped). lib/runs does claims, heartbeats,
 // retries and cancel.

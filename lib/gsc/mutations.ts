@@ -1,4 +1,4 @@
-// Writes of Search Console imports (issue #13): the run row, the rows its step stores one export at a time
+// Writes of Search Console imports: the run row, the rows its step stores one export at a time
 // (invisible until the run succeeds: every read joins succeeded imports), its record in the transaction
 // of the run's outcome, the removal of a failed attempt's rows and of one import, and its uploads on disk.
 import 'server-only';

@@ -142,7 +142,7 @@ export function bucketOf(reason: string): GscBucket {
   return BY_TEXT[reasonKey(reason)] ?? 'other';
 }
 
-/** The reconciliation's reasons that name the same problem as a bucket (the cross-reference of issue #13):
+/** The reconciliation's reasons that name the same problem as a bucket (the cross-reference):
  * an empty list means only Google can tell (crawled or discovered but not indexed, duplicates). */
 export function matchingFindingReasons(bucket: GscBucket): readonly string[] {
   switch (bucket) {

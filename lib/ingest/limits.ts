@@ -1,5 +1,5 @@
 // The ingest's limits: those lib/db/config.ts reads (depth, files, entries, bytes, fetch timeout) and
-// the bounds on cost per input added for issue #11 (location length, XML nesting, fetch concurrency
+// the bounds on cost per input (location length, XML nesting, fetch concurrency
 // and the per-audit fetch budget) and the audit's budget of inflated bytes. Read from the environment at
 // call time; bad values throw.
 import { type IngestLimits, ingestLimits, intEnv } from '@/lib/db/config';

@@ -1,4 +1,4 @@
-// The ingest's bounded cost per input (issue #11), against the real database and hostile HTTP servers
+// The ingest's bounded cost per input, against the real database and hostile HTTP servers
 // on 127.0.0.1: hanging and slow-drip children, the per-audit fetch budget, concurrent fetches whose
 // results do not depend on timing, and one hostile file among good ones.
 import { spawnSync } from 'node:child_process';

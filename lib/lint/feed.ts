@@ -166,7 +166,7 @@ export function toChildEntries(children: readonly StoredFile[]): SitemapChildEnt
   });
 }
 
-/** Share of a file's entries on the prune list above which it is flagged (issue #15: 1 %). */
+/** Share of a file's entries on the prune list above which it is flagged. */
 export const DIRT_FLAG = 0.01;
 
 export interface FileDirt {

@@ -1,4 +1,4 @@
-// TanStack Query hooks for the sitemap lint API (issue #15), one per endpoint. The report is polled about
+// TanStack Query hooks for the sitemap lint API, one per endpoint. The report is polled about
 // once a second while a lint is queued or running and not after. Browser-safe: requests go through
 // lib/api/client.ts.
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';

@@ -1,4 +1,4 @@
-// The serving facts the ingest stores for the lint (issue #15 item 1): an audit of a site on a 127.0.0.1
+// The serving facts the ingest stores for the lint: an audit of a site on a 127.0.0.1
 // server, whose robots.txt disallows a declared URL and whose sitemaps are served as text/html, named .gz
 // but not gzip, and with a BOM (plain, and inside gzip), is graded on all four rules an older audit could not judge.
 import { randomUUID } from 'node:crypto';

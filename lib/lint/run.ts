@@ -1,4 +1,4 @@
-// The sitemap lint run kind (issue #15): one step, lint, grades an audit's stored sitemap files with
+// The sitemap lint run kind: one step, lint, grades an audit's stored sitemap files with
 // lib/hygiene's engine and stores the rules and per-file dirt with the run's outcome, in one transaction
 // that replaces the audit's previous results. lib/runs does claims, heartbeats, retries and cancel.
 import { LINT_PHASES, type LintPhase, type LintStep } from '@/lib/runs/phases';

@@ -1,4 +1,4 @@
-// What a client sends to (re-)grade an audit's sitemap files and what GET …/lint answers (issue #15).
+// What a client sends to (re-)grade an audit's sitemap files and what GET …/lint answers.
 // Isomorphic: zod schemas and DTO types only.
 import { z } from 'zod';
 import type { LintExample, Severity } from '@/lib/hygiene/types';

@@ -1,4 +1,4 @@
-// The shared report's reads of the live spot-checks (issue #12): the audit's latest finished run (one run,
+// The shared report's reads of the live spot-checks: the audit's latest finished run (one run,
 // so the summary, the checked rows and every row's verdict come from the same check), its first rows, and
 // the verdicts of the findings on one page. Every stored text is cut in SQL (displaySql).
 import 'server-only';

@@ -1,4 +1,4 @@
-// The shared report's "Search Console" section (issue #13, item 5): the gap table, the bars and the
+// The shared report's "Search Console" section: the gap table, the bars and the
 // indexed-over-time chart on the page, and the table, drawn bars and property totals in the PDF, from an
 // import stored as the import step stores it (cowboykimono's real Chart.csv: 737 not indexed, 78 indexed);
 // an audit with nothing imported says so in one line.

@@ -1,4 +1,4 @@
-// The shared report's "Live spot-check" (issue #12): its figures, rows and per-row verdicts come from the
+// The shared report's "Live spot-check": its figures, rows and per-row verdicts come from the
 // audit's latest finished run (not an older one, not a running or failed one, not another audit's), on
 // the page and in the PDF, with the stale-crawl warning in the app's words; an audit never checked says so.
 import { randomUUID } from 'node:crypto';

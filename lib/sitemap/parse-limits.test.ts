@@ -1,4 +1,4 @@
-// Hostile inputs bounded per entry and per file (issue #11): over-long locations and fields are
+// Hostile inputs bounded per entry and per file: over-long locations and fields are
 // refused without being buffered whole, deep nesting fails the file fast, and non-http(s)
 // locations are refused and counted.
 import { describe, expect, it } from 'vitest';

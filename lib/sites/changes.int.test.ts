@@ -1,4 +1,4 @@
-// Change events (issue #16 item 4) over scripted sequences of real audits of one site: each audit is
+// Change events over scripted sequences of real audits of one site: each audit is
 // ingested and reconciled as the worker does, and its settling writes the events (lib/sites/settle.ts).
 // The 100,000-URL site is written straight into the entries partitions with one INSERT … SELECT each and
 // settled the same way, so the test times the SQL of the events, not an XML parse.

@@ -1,4 +1,4 @@
-// Two-crawl confirmation (issue #16 item 6) over real runs of one site: an unreached_by_crawl row gets the
+// Two-crawl confirmation over real runs of one site: an unreached_by_crawl row gets the
 // unreached_confirmed signal exactly when the site's previous complete audit had its key unreached too
 // (partial runs are confirmed, but are never the "previous complete" one), the review filters by it, and
 // the site setting requireConfirmedUnreached refuses approving unconfirmed rows, by ids and by filter.

@@ -1,4 +1,4 @@
-// TanStack Query hooks for the monitoring API (issue #16), one per endpoint. A site is polled every second
+// TanStack Query hooks for the monitoring API, one per endpoint. A site is polled every second
 // while a run of it is queued or running, and every few seconds while it has schedules (a due schedule
 // starts a run nobody on the page asked for). Browser-safe: requests go through lib/api/client.ts.
 import {

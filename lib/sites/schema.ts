@@ -1,4 +1,4 @@
-// Shapes of the monitoring API (issue #16): sites, their runs, change events, diffs between two audits,
+// Shapes of the monitoring API: sites, their runs, change events, diffs between two audits,
 // schedules and webhooks. Isomorphic: route handlers, the worker and the UI share them.
 import { z } from 'zod';
 import { zText } from '@/lib/api/text';

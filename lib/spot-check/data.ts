@@ -1,4 +1,4 @@
-// Reads of a spot-check (issue #12): the rows of a seeded, stratified sample of an audit's findings, the
+// Reads of a spot-check: the rows of a seeded, stratified sample of an audit's findings, the
 // rows a request names, and the runs and items the API shows.
 import 'server-only';
 import { pool } from '@/lib/db/client';

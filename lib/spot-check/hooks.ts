@@ -1,4 +1,4 @@
-// TanStack Query hooks for the spot-check API (issue #12), one per endpoint. Runs are polled about once a
+// TanStack Query hooks for the spot-check API, one per endpoint. Runs are polled about once a
 // second while one is queued or running and not after. Browser-safe: requests go through lib/api/client.ts.
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { apiFetch, sendJson } from '@/lib/api/client';

@@ -1,4 +1,4 @@
-// A finding's live verdict (issue #12, review): the item of the LATEST finished spot-check run that checked
+// A finding's live verdict: the item of the LATEST finished spot-check run that checked
 // it. Defined once, as SQL over the audit's few thousand spot_check_items (never over its findings), for
 // the review list's column, the `verdict` filter (list, counts, decisions, preview, export, filter runs)
 // and the approval rule of requireSpotCheckForUnreached. Pure: builds SQL text, runs nothing.

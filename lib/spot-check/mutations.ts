@@ -1,4 +1,4 @@
-// Writes of a spot-check run (issue #12): the run row, and what its steps store in the same transaction
+// Writes of a spot-check run: the run row, and what its steps store in the same transaction
 // as their state change (lib/runs/runner.ts applies them), so a retried step never duplicates items.
 import 'server-only';
 import { pool, transaction } from '@/lib/db/client';

@@ -1,4 +1,4 @@
-// Running a spot-check again and comparing two runs (issue #12), through the routes and the real step
+// Running a spot-check again and comparing two runs, through the routes and the real step
 // runner against a site on 127.0.0.1 whose answers the test changes between runs.
 import type http from 'node:http';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';

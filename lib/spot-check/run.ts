@@ -1,4 +1,4 @@
-// The spot-check run kind (issue #12): select (resolve the request to finding ids) → check (fetch them
+// The spot-check run kind: select (resolve the request to finding ids) → check (fetch them
 // live, judge each, store items and summary). lib/runs does claims, heartbeats, retries and cancel.
 import { SPOT_CHECK_PHASES, type SpotCheckPhase, type SpotCheckStep } from '@/lib/runs/phases';
 import type { RunKind } from '@/lib/runs/types';

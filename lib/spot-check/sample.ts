@@ -1,4 +1,4 @@
-// How many rows of each reason a spot-check sample takes (issue #12): stratified so that rare reasons are
+// How many rows of each reason a spot-check sample takes: stratified so that rare reasons are
 // represented, the rest proportional to each reason's share. Pure; data.ts picks the rows themselves.
 
 /** The sample size when a run asks for none. */

@@ -1,5 +1,5 @@
 // What a client sends to start a spot-check and what the API answers about runs and their items
-// (issue #12). Isomorphic: zod schemas and DTO types only.
+//. Isomorphic: zod schemas and DTO types only.
 import { z } from 'zod';
 import { INT4_MAX } from '@/lib/api/text';
 import { ZFindingFilter } from '@/lib/findings/schema';

@@ -1,4 +1,4 @@
-// What a spot-check's sample says about the whole audit (issue #12): rot rate, redirect ratio and orphan
+// What a spot-check's sample says about the whole audit: rot rate, redirect ratio and orphan
 // share with 95 % Wilson intervals, counts per verdict, and the stale-crawl warning. Pure.
 import type { FindingList } from '@/lib/findings/schema';
 import type { Hop, Verdict } from './types';

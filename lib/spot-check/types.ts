@@ -1,4 +1,4 @@
-// The shapes of a live spot-check (issue #12): what one GET of a candidate's URL found on the live site,
+// The shapes of a live spot-check: what one GET of a candidate's URL found on the live site,
 // the per-host soft-404 probe, and the verdict that compares it with the finding's reason. Shared by the
 // fetcher (fetch-live.ts, politeness.ts, soft404.ts), the verdict and statistics (verdict.ts, stats.ts,
 // sample.ts) and, later, the spot-check run kind, its storage and API.

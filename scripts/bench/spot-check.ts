@@ -1,4 +1,4 @@
-// Spot-check measurement (issue #12): 2,000 prune rows over 50 local hosts, each answering after 20 ms,
+// Spot-check measurement: 2,000 prune rows over 50 local hosts, each answering after 20 ms,
 // checked live through the real path (API service → job queue → worker → polite fetcher). Reports
 // checks/s, the concurrency the servers saw and the worker's memory: with 20 requests at once and 20 ms
 // per answer the fetcher cannot exceed ~1,000 requests/s, so that limit, not the code, should bound it.

@@ -1,4 +1,4 @@
-// Sites: every host audited here, with its runs, latest run, active run and schedules (issue #16).
+// Sites: every host audited here, with its runs, latest run, active run and schedules.
 import type { Metadata } from 'next';
 import Link from 'next/link';
 import { Suspense } from 'react';

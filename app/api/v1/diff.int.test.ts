@@ -1,4 +1,4 @@
-// GET /api/v1/audits/{a}/diff/{b} (issue #16 item 5) through its route handler, over a crafted pair of
+// GET /api/v1/audits/{a}/diff/{b} through its route handler, over a crafted pair of
 // real audits of one site that holds every type of difference once: its counts and items, one type at a
 // time and all types a page at a time, and the refusals (another site's audit, an unknown one, a cursor).
 import { randomUUID } from 'node:crypto';

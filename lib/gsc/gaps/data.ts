@@ -1,4 +1,4 @@
-// The per-sitemap gap's reads (issue #13, item 2): each sitemap file's distinct declared keys joined with
+// The per-sitemap gap's reads: each sitemap file's distinct declared keys joined with
 // the current Search Console state of each key in one grouped pass, the files, the latest Sitemaps report
 // and the latest overview chart. Counts come back grouped (files × states × reasons); lib/gsc/gaps.ts
 // shapes them.

@@ -1,4 +1,4 @@
-// Reads of URL Inspection (issue #13): an audit's key (its public part for the API, its sealed bytes for
+// Reads of URL Inspection: an audit's key (its public part for the API, its sealed bytes for
 // the worker), the declared entries a run samples, runs and their inspections.
 import 'server-only';
 import { pool } from '@/lib/db/client';

@@ -1,4 +1,4 @@
-// Writes of URL Inspection (issue #13): an audit's sealed service-account key, a run and its targets, the
+// Writes of URL Inspection: an audit's sealed service-account key, a run and its targets, the
 // per-property daily quota, and the inspections, written in batches fenced by the run's claim so that a
 // cancelled or superseded worker adds nothing and a resumed run goes on after the last stored position.
 import 'server-only';

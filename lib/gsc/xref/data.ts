@@ -1,4 +1,4 @@
-// The cross-reference read (issue #13, item 3): per Search Console bucket, the URLs it names now, how many
+// The cross-reference read: per Search Console bucket, the URLs it names now, how many
 // the audit declares, and of those which we prune for a matching reason, prune for another, hold, or leave
 // alone; the same for indexed URLs ("prune with care").
 import 'server-only';

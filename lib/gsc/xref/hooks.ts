@@ -1,4 +1,4 @@
-// TanStack Query hook for the cross-reference of Search Console with the findings (issue #13, item 3). The
+// TanStack Query hook for the cross-reference of Search Console with the findings. The
 // key sits under ['audits', 'detail', auditId, 'gsc'] like the gap table's, so invalidating that prefix
 // (an import that finished) reads it again.
 import { useQuery } from '@tanstack/react-query';

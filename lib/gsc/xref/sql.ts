@@ -1,4 +1,4 @@
-// Search Console against the findings (issue #13, item 3): the `gsc` and `gscMatch` review filters and the
+// Search Console against the findings: the `gsc` and `gscMatch` review filters and the
 // cross-reference's "does Google's reason name one of ours" test, as SQL text over the current state of each
 // key (lib/gsc/current.ts). Pure: builds SQL, runs nothing.
 import { AppError } from '@/lib/errors';

@@ -1,4 +1,4 @@
-// Search Console cross-referenced with the findings (issue #13, item 3), on the real R4 scenario: an audit
+// Search Console cross-referenced with the findings, on the real R4 scenario: an audit
 // whose sitemap declares 40 URLs of cowboykimono's real "Not found (404)" drilldown (the Ahrefs exports share
 // no URL with it, MANIFEST R4), crawled so that some answer 404 or 410 (we agree with Google), some 200
 // (Google says 404, we flag nothing) and some not at all (pruned or held for another reason). Imports are

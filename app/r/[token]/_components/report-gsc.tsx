@@ -1,4 +1,4 @@
-// The report's "Search Console" section (a server component, issue #13 item 5): the property's totals, the
+// The report's "Search Console" section (a server component): the property's totals, the
 // gap per sitemap file as a bar list over the 10 % and 30 % lines (HTML: the page ships no chart script),
 // indexed vs not indexed per day as an SVG with its days in a hidden table, and the gap table. URLs are
 // text, never links. With nothing imported, one line.

@@ -1,5 +1,5 @@
 'use client';
-// Search Console against our findings (issue #13, item 3), in the audit page's Search Console section: per
+// Search Console against our findings, in the audit page's Search Console section: per
 // reason bucket Google names URLs with, how many the audit declares and where those stand in our review
 // (pruned for the same reason, pruned for another, held, not flagged), and the indexed URLs we would
 // prune ("prune with care"). Each count of review rows links to the review filtered to exactly them.

@@ -13,7 +13,7 @@ import {
   XAxis,
   YAxis,
 } from 'recharts';
-// The Search Console charts (issue #13, item 4): the gap per sitemap file over the 10 % and 30 % bands, and
+// The Search Console charts: the gap per sitemap file over the 10 % and 30 % bands, and
 // the property's indexed vs not indexed pages per day. Render prepared data only (lib/gsc/gaps-chart.ts);
 // each figure carries a visually hidden table as its text alternative.
 import { IndexPointsTable } from '@/components/charts/index-points-table';

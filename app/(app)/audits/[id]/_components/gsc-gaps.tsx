@@ -1,5 +1,5 @@
 'use client';
-// The Search Console gaps (issue #13, items 2 and 4) on the audit page: the property's totals from the
+// The Search Console gaps on the audit page: the property's totals from the
 // overview chart, the gap per sitemap file over the bands, indexed vs not indexed over time, and the table
 // of every file sorted by gap (docs/search-console.md "Gaps per sitemap file").
 import { formatCount } from '@/lib/audits/format';

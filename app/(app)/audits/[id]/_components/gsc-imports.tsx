@@ -1,5 +1,5 @@
 'use client';
-// The Search Console section's imports (issue #13): reviewers choose CSV exports or zips and import them;
+// The Search Console section's imports: reviewers choose CSV exports or zips and import them;
 // everyone sees the imports, newest first, with what each covered, the files it ignored, its progress while
 // the worker reads it, or, when it failed, which file and line could not be read. Admins delete one.
 import { useId, useState } from 'react';

@@ -1,5 +1,5 @@
 'use client';
-// URL Inspection in the Search Console section (issue #13): admins set, replace or remove the audit's
+// URL Inspection in the Search Console section: admins set, replace or remove the audit's
 // service-account key (only its property and email are shown after); reviewers start a run over a sample,
 // follow its progress (or its wait for the next day's quota) and cancel it; everyone sees the runs and a
 // run's inspections. Data through lib/gsc/hooks-inspections.ts.

@@ -1,5 +1,5 @@
 'use client';
-// The audit page's "Search Console" section (issue #13): what Google says about the audit's URLs, from the
+// The audit page's "Search Console" section: what Google says about the audit's URLs, from the
 // exports a team imports and from URL Inspection runs. Each part of the issue adds its component here.
 import { GscCrossReference } from './gsc-cross-reference';
 import { GscGaps } from './gsc-gaps';

@@ -1,5 +1,5 @@
 'use client';
-// The audit page's Hygiene tab (issue #15 item 5): the sitemap lint's rules grouped by severity (count, fix,
+// The audit page's Hygiene tab: the sitemap lint's rules grouped by severity (count, fix,
 // examples on demand), the files ranked by dirt (share of their entries on the prune list, flagged above
 // 1 %), "Re-check" for reviewers, a waiting state while a lint runs (polled, lib/lint/hooks.ts), and the
 // corrected sitemap set's builder once the audit has findings.

@@ -1,5 +1,5 @@
 'use client';
-// The audit page's "Live spot-check" panel (issue #12): reviewers start, cancel and re-run runs; everyone sees
+// The audit page's "Live spot-check" panel: reviewers start, cancel and re-run runs; everyone sees
 // the runs, the chosen run's summary, a comparison with another run and its checked rows. Runs are polled
 // while one is active (lib/spot-check/hooks.ts).
 import { useState } from 'react';

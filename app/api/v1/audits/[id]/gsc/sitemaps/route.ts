@@ -6,7 +6,7 @@ export const dynamic = 'force-dynamic';
 
 type Context = { params: Promise<{ id: string }> };
 
-/** Search Console's gap per sitemap file and the property's totals (issue #13): `{ hasData, sitemaps,
+/** Search Console's gap per sitemap file and the property's totals: `{ hasData, sitemaps,
  * property, sitemapReportOn }`; `sitemaps` is the issue's array. */
 export const GET = guarded('viewer', async (_request: Request, { params }: Context) => {
   const id = auditIdParam((await params).id);
