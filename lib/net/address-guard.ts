@@ -70,20 +70,13 @@ const NEVER_V6 = new Set(['unspecified', 'multicast']);
  * (255.255.255.255, 240.0.0.0/4) and multicast (224.0.0.0/4, ff00::/8). Not an address: false here.
  */
 export function isNeverContactedAddress(ip: string): boolean {
-  const bare = (ip.startsWith('[') && ip.endsWith(']') ? ip.slice(1, -1) : ip).replace(/%.*$/, '');
-  if (!ipaddr.isValid(bare)) return false;
-  const parsed = ipaddr.parse(bare);
-  if (parsed.kind() === 'ipv4') {
-    const v4 = parsed as ipaddr.IPv4;
+  const address = carriedAddress(ip);
+  if (address === null) return false;
+  if (address.kind() === 'ipv4') {
+    const v4 = address as ipaddr.IPv4;
     return NEVER_V4.has(v4.range()) || v4.match(CLASS_E);
   }
-  const v6 = parsed as ipaddr.IPv6;
-  const range = v6.range();
-  if (NEVER_V6.has(range)) return true;
-  // ::1 is inside ::/96 too, but is loopback, not the unspecified 0.0.0.1.
-  if (EMBEDS_IPV4.has(range) || (v6.match(IPV4_COMPATIBLE) && range !== 'loopback'))
-    return isNeverContactedAddress(embeddedIpv4(v6, range));
-  return false;
+  return NEVER_V6.has(address.range());
 }
 
 /**
@@ -93,19 +86,32 @@ export function isNeverContactedAddress(ip: string): boolean {
  * (isBlockedAddress refuses it).
  */
 export function isMetadataAddress(ip: string): boolean {
-  const bare = (ip.startsWith('[') && ip.endsWith(']') ? ip.slice(1, -1) : ip).replace(/%.*$/, '');
-  if (!ipaddr.isValid(bare)) return false;
-  const parsed = ipaddr.parse(bare);
-  if (parsed.kind() === 'ipv4') {
-    const v4 = parsed as ipaddr.IPv4;
+  const address = carriedAddress(ip);
+  if (address === null) return false;
+  if (address.kind() === 'ipv4') {
+    const v4 = address as ipaddr.IPv4;
     return METADATA_ADDRESSES.has(v4.toString()) || METADATA_RANGES_V4.some((cidr) => v4.match(cidr));
   }
+  const v6 = address as ipaddr.IPv6;
+  return METADATA_RANGES_V6.some((cidr) => v6.match(cidr));
+}
+
+/**
+ * The address `ip` stands for (brackets and zone dropped): an IPv6 form that embeds an IPv4 address
+ * (mapped, IPv4-compatible, NAT64, 6to4, SIIT) as that IPv4 address, so the rules that refuse an address
+ * whatever ALLOW_PRIVATE_NETWORK says cannot be passed in another notation. ::1 stays loopback: it is
+ * inside ::/96 too, but is not 0.0.0.1. null when `ip` is not an address.
+ */
+function carriedAddress(ip: string): ipaddr.IPv4 | ipaddr.IPv6 | null {
+  const bare = (ip.startsWith('[') && ip.endsWith(']') ? ip.slice(1, -1) : ip).replace(/%.*$/, '');
+  if (!ipaddr.isValid(bare)) return null;
+  const parsed = ipaddr.parse(bare);
+  if (parsed.kind() === 'ipv4') return parsed as ipaddr.IPv4;
   const v6 = parsed as ipaddr.IPv6;
   const range = v6.range();
-  if (EMBEDS_IPV4.has(range) || v6.match(IPV4_COMPATIBLE)) {
-    return isMetadataAddress(embeddedIpv4(v6, range));
-  }
-  return METADATA_RANGES_V6.some((cidr) => v6.match(cidr));
+  if (EMBEDS_IPV4.has(range) || (v6.match(IPV4_COMPATIBLE) && range !== 'loopback'))
+    return ipaddr.IPv4.parse(embeddedIpv4(v6, range));
+  return v6;
 }
 
 /** True when `hostname` names a cloud metadata service (metadata.google.internal and the like). */
