@@ -49,12 +49,12 @@ class Walker {
    * without them read "1 of 1" after the first of several uploads. */
   private rootsPending = 0;
   private stopped = false;
-  private budgetNoted = false;
+  /** The budgets the summary already says are spent (their error codes), each said once. */
+  private readonly budgetsNoted = new Set<string>();
   private readonly budget: FetchBudget;
   /** Uncompressed bytes of all the audit's sitemap files: a few small gzip uploads (or fetched .gz
    * files) must not inflate without end, each under the per-file cap. */
   private readonly inflated: InflateBudget;
-  private inflatedNoted = false;
   private readonly prefetcher: Prefetcher;
   readonly summary: TreeSummary = {
     files: 0,
@@ -127,41 +127,27 @@ class Walker {
   /** Once the audit's fetch budget is spent, files still to fetch are skipped with its reason; once its
    * budget of inflated bytes is, every file still to read. */
   private async skipForBudget(task: Task): Promise<boolean> {
-    if (this.inflated.remaining === 0) return this.skipForInflated(task);
-    if (task.origin.type !== 'url' || !this.budget.spent) return false;
-    const reason = this.budget.reason as string;
-    if (!this.budgetNoted) {
-      this.budgetNoted = true;
-      this.summary.errors.push({
-        code: 'audit_budget_spent',
-        message: `Stopped fetching: ${reason}; the files not read yet are listed as skipped`,
-        source: null,
-      });
+    if (this.inflated.remaining === 0) {
+      const { limit, setting, scope } = this.inflated.options;
+      const reason = `the ${formatBytes(limit)} of uncompressed data ${scope} may hold (${setting}) is spent`;
+      return this.skipSpent(task, 'inflate_budget_spent', 'Stopped reading', reason);
     }
-    await this.prefetcher.release(identity(task.origin));
-    await this.record(
-      task,
-      emptyOutcome('skipped', { code: 'audit_budget_spent', message: `Skipped: ${reason}` }),
-    );
-    return true;
+    if (task.origin.type !== 'url' || !this.budget.spent) return false;
+    return this.skipSpent(task, 'audit_budget_spent', 'Stopped fetching', this.budget.reason as string);
   }
 
-  private async skipForInflated(task: Task): Promise<boolean> {
-    const { limit, setting, scope } = this.inflated.options;
-    const reason = `the ${formatBytes(limit)} of uncompressed data ${scope} may hold (${setting}) is spent`;
-    if (!this.inflatedNoted) {
-      this.inflatedNoted = true;
+  /** Skips `task` because a budget is spent: the audit's summary says so once per budget, the file says why. */
+  private async skipSpent(task: Task, code: string, stopped: string, reason: string): Promise<boolean> {
+    if (!this.budgetsNoted.has(code)) {
+      this.budgetsNoted.add(code);
       this.summary.errors.push({
-        code: 'inflate_budget_spent',
-        message: `Stopped reading: ${reason}; the files not read yet are listed as skipped`,
+        code,
+        message: `${stopped}: ${reason}; the files not read yet are listed as skipped`,
         source: null,
       });
     }
     if (task.origin.type === 'url') await this.prefetcher.release(identity(task.origin));
-    await this.record(
-      task,
-      emptyOutcome('skipped', { code: 'inflate_budget_spent', message: `Skipped: ${reason}` }),
-    );
+    await this.record(task, emptyOutcome('skipped', { code, message: `Skipped: ${reason}` }));
     return true;
   }
 
