@@ -2,7 +2,7 @@
 // Client-side providers for the whole app: one TanStack Query client per browser session.
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { type ReactNode, useState } from 'react';
-import { isNotFound } from '@/lib/api/client';
+import { isNotFound } from '@/lib/client/api';
 
 function makeQueryClient(): QueryClient {
   return new QueryClient({

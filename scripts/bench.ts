@@ -23,7 +23,7 @@ import { auditRun } from '@/lib/audits/run';
 import { isFinal } from '@/lib/audits/schema';
 import { ensureDatabase } from '@/lib/db/bootstrap';
 import { closeDb, pool } from '@/lib/db/client';
-import { stopBoss } from '@/lib/jobs/queue';
+import { stopBoss } from '@/lib/queue/queue';
 import { startRun } from '@/lib/runs/service';
 import { sitemapSetSummary, sitemapSetZip } from '@/lib/sitemap-set/service';
 import { measureAuditPage } from './bench/audit-page';

@@ -48,7 +48,7 @@ describe('Biome refuses imports against the direction', () => {
     ['lib/hygiene/engine.ts', '@/lib/db/client', /lib\/hygiene is a pure layer/],
     ['lib/hygiene/data.ts', 'pg', /Only lib\/db, lib\/\*\*\/data.ts/],
     ['lib/hygiene/data.ts', '@/lib/findings/data', /lib\/hygiene is a pure layer/],
-    ['lib/hygiene/cli.ts', '@/lib/jobs/queue', /lib\/hygiene is a pure layer/],
+    ['lib/hygiene/cli.ts', '@/lib/queue/queue', /lib\/hygiene is a pure layer/],
     ['lib/hygiene/cli.ts', 'server-only', /lib\/hygiene is a pure layer/],
     ['lib/hygiene/cli.ts', '@/app/providers', /lib\/ never imports app\/ or components\//],
   ])('%s importing %s', (file, specifier, message) => {

@@ -11,9 +11,9 @@ import { listUsers, userForLogin } from '@/lib/auth/data';
 import { createApiToken, createUser, updateUser } from '@/lib/auth/mutations';
 import { isRole } from '@/lib/auth/roles';
 import { ZEmail, ZPassword } from '@/lib/auth/schema';
+import { AppError } from '@/lib/core/errors';
 import { ensureDatabase } from '@/lib/db/bootstrap';
 import { closeDb } from '@/lib/db/client';
-import { AppError } from '@/lib/errors';
 
 const USAGE = `Usage:
   npm run user -- create --email <email> --role <admin|reviewer|viewer> [--name <name>] --password-stdin

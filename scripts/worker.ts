@@ -1,7 +1,7 @@
 // `npm run worker`: one more worker process against the same database as `npm start`
 // (DATABASE_URL, or the embedded server of DATA_DIR, started if it is not running).
 import { ensureDatabase } from '@/lib/db/bootstrap';
-import { startWorker } from '@/lib/jobs/worker';
+import { startWorker } from '@/lib/worker/worker';
 import { watchOwnedPostgres } from './supervise/postgres-watch';
 import { policyFromEnv } from './supervise/restart-policy';
 

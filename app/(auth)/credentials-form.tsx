@@ -4,9 +4,9 @@
 import type { FormEvent } from 'react';
 import { Alert } from '@/components/ui/alert';
 import { joinIds } from '@/components/ui/aria';
-import { formErrors } from '@/lib/api/field-errors';
 import { useLogin, useSetup } from '@/lib/auth/hooks';
 import { safeNextPath } from '@/lib/auth/next-path';
+import { formErrors } from '@/lib/client/field-errors';
 
 interface Fields {
   name: string;

@@ -5,7 +5,7 @@
 import type { ReactNode } from 'react';
 import { BarChart, CartesianGrid, LabelList, Tooltip, type TooltipProps, XAxis, YAxis } from 'recharts';
 import type { NameType, ValueType } from 'recharts/types/component/DefaultTooltipContent';
-import { formatCount } from '@/lib/audits/format';
+import { formatCount } from '@/lib/core/format';
 import { NARROW_CHART, useWidth } from './use-width';
 
 const ROW_HEIGHT = 30;

@@ -1,6 +1,6 @@
 // The text alternative of the "indexed and not indexed pages over time" chart, in the app and the shared
 // report alike: a visually hidden table of the same days.
-import { formatCount } from '@/lib/audits/format';
+import { formatCount } from '@/lib/core/format';
 import type { IndexPoint } from '@/lib/gsc/gaps-chart';
 
 export function IndexPointsTable({ points }: { points: readonly IndexPoint[] }) {

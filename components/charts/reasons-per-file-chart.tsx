@@ -6,7 +6,7 @@
 // each label above its bar when narrow. The drawing is hidden from screen readers and is no Tab stop; a
 // hidden table says the same per file and reason.
 import { Bar, Legend } from 'recharts';
-import { formatCount } from '@/lib/audits/format';
+import { formatCount } from '@/lib/core/format';
 import type { FileRow, ReasonsPerFileData } from '@/lib/findings/chart-data';
 import { ChartTable } from './chart-table';
 import { HorizontalBars, LabelAbove } from './horizontal-bars';

@@ -4,7 +4,7 @@
 // box: beside a label column when there is room, with each label above its bar when narrow (a phone).
 // The drawing is hidden from screen readers and is no Tab stop; a hidden table says the same.
 import { Bar, LabelList, Rectangle } from 'recharts';
-import { formatCount } from '@/lib/audits/format';
+import { formatCount } from '@/lib/core/format';
 import type { ReasonBar, ReasonsPerListData } from '@/lib/findings/chart-data';
 import { ChartTable } from './chart-table';
 import { HorizontalBars, LabelAbove } from './horizontal-bars';

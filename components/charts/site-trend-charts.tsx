@@ -4,7 +4,7 @@
 // drawing is hidden from screen readers and is no Tab stop, with a hidden table beside it saying the same.
 import type { ReactNode } from 'react';
 import { Bar, BarChart, CartesianGrid, Legend, Line, LineChart, Tooltip, XAxis, YAxis } from 'recharts';
-import { formatCount } from '@/lib/audits/format';
+import { formatCount } from '@/lib/core/format';
 import type { DeclaredPoint, ListTrend } from '@/lib/sites/trends';
 import { ChartTable } from './chart-table';
 

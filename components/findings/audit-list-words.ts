@@ -1,6 +1,7 @@
 // What the audits list says about an audit's findings (or why it has none), its totals and its pages (pure).
-import { countText, formatCount } from '@/lib/audits/format';
+
 import type { AuditListItemDto } from '@/lib/audits/schema';
+import { countText, formatCount } from '@/lib/core/format';
 
 const SHORT = 110;
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ApiError } from '@/lib/api/client';
+import { ApiError } from '@/lib/client/api';
 import { decisionFailureSentence } from './decision-failure';
 
 describe('decisionFailureSentence', () => {

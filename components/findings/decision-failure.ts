@@ -1,6 +1,6 @@
 // What the review says when a decision was not saved: what happened and what to do, in one sentence per
 // cause (a refusal of the role, a signed-out session, the spot-check rule, no answer, anything else).
-import { ApiError } from '@/lib/api/client';
+import { ApiError } from '@/lib/client/api';
 
 export function decisionFailureSentence(failure: unknown): string {
   if (!(failure instanceof ApiError))

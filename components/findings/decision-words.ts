@@ -1,6 +1,6 @@
 // Sentences about decisions (pure): what a decision by filter will do, from its preview, and what a
 // decision did, from the server's answer. The confirmation dialog and the bulk bar's status line say these.
-import { formatCount } from '@/lib/audits/format';
+import { formatCount } from '@/lib/core/format';
 import {
   DECISIONS,
   type Decision,

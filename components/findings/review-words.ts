@@ -1,6 +1,6 @@
 // Which list the audit opens on and what an empty list says (pure): the first list with rows, and an
 // empty list never claims more than is true (nothing to prune is not news when everything is held).
-import { formatCount } from '@/lib/audits/format';
+import { formatCount } from '@/lib/core/format';
 import type { FindingList, FindingsOverview } from '@/lib/findings/schema';
 
 /** Prune, then held, then add: the first that has rows (prune when none has). */

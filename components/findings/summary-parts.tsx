@@ -7,8 +7,8 @@ import { ReasonsPerFileChart } from '@/components/charts/reasons-per-file-chart'
 import { ReasonsPerListChart } from '@/components/charts/reasons-per-list-chart';
 import { Alert } from '@/components/ui/alert';
 import { BreakableUrl } from '@/components/ui/breakable-url';
-import { formatCount } from '@/lib/audits/format';
 import type { AuditIssue } from '@/lib/audits/schema';
+import { formatCount } from '@/lib/core/format';
 import {
   type ReasonsPerFileData,
   type ReasonsPerListData,

@@ -1,7 +1,8 @@
 // What the audit's warnings say on the page (pure): signal warnings are told apart (they filter the
 // review), and the "recently changed pages are held" hint is kept only when some are.
-import { formatCount } from '@/lib/audits/format';
+
 import type { AuditIssue } from '@/lib/audits/schema';
+import { formatCount } from '@/lib/core/format';
 import { type FindingSignal, type FindingsOverview, SIGNALS } from '@/lib/findings/schema';
 
 export function isSignalWarning(warning: { code: string }): warning is { code: FindingSignal } {

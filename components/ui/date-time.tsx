@@ -5,7 +5,7 @@
 // server and the hydrating browser both print UTC, marked as such, and the browser switches to the reader's own
 // zone right after (useSyncExternalStore's server snapshot is what hydration uses).
 import { useSyncExternalStore } from 'react';
-import { formatDateTime } from '@/lib/audits/format';
+import { formatDateTime } from '@/lib/core/format';
 
 const neverChanges = () => () => {};
 

@@ -6,9 +6,9 @@
 import { randomUUID } from 'node:crypto';
 import { rm } from 'node:fs/promises';
 import path from 'node:path';
-import { jsonBody } from '@/lib/api/params';
+import { AppError } from '@/lib/core/errors';
+import { jsonBody } from '@/lib/core/params';
 import { ingestLimits, uploadsDir } from '@/lib/db/config';
-import { AppError } from '@/lib/errors';
 import { restartRunAt } from '@/lib/runs/service';
 import { crawlAddState } from './data';
 import { addCrawlSource, type NewSource } from './mutations';

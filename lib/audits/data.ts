@@ -1,9 +1,9 @@
 // Reads of audits and their sitemap file records, shaped as the API's DTOs.
 import 'server-only';
+import { clipForDisplay, displaySql } from '@/lib/core/display';
+import { AppError } from '@/lib/core/errors';
 import { db, pool } from '@/lib/db/client';
-import { AppError } from '@/lib/errors';
 import { getFindingsOverview } from '@/lib/findings/data';
-import { clipForDisplay, displaySql } from '@/lib/findings/display';
 import { likeEscape } from '@/lib/findings/filter-sql';
 import type { Audit, AuditSource, SitemapFile } from '@/lib/generated/prisma/client';
 import { siteSettingsOf } from '@/lib/sites/schema';

@@ -1,5 +1,5 @@
 // TanStack Query hooks for the audits API, one per endpoint; active audits are polled until they finish.
-// Requests go through the one browser client, lib/api/client.ts.
+// Requests go through the one browser client, lib/client/api.ts.
 import {
   keepPreviousData,
   useInfiniteQuery,
@@ -7,7 +7,7 @@ import {
   useQuery,
   useQueryClient,
 } from '@tanstack/react-query';
-import { apiFetch } from '@/lib/api/client';
+import { apiFetch } from '@/lib/client/api';
 import { isActiveStatus } from './labels';
 import type {
   AuditDto,

@@ -1,6 +1,6 @@
 // The new-audit form's model: validating what the user entered and turning it into the options and
 // multipart body POST /api/v1/audits expects.
-import { textProblem } from '@/lib/api/text';
+import { textProblem } from '@/lib/core/text';
 import type { CrawlField } from './crawl-fields';
 import { CRAWL_FIELDS, type TAuditOptions } from './schema';
 

@@ -1,7 +1,7 @@
 // What an audit's progress says, derived from the counters of the same audit row, so the progress and
 // the totals shown beside it can never disagree (once: "Importing crawl export · 0 done" while the
 // crawl tile showed 5,000). Pure: the audit page, its API and the audits list all read it through here.
-import { formatCount } from './format';
+import { formatCount } from '@/lib/core/format';
 
 export interface ProgressRow {
   phase: string;

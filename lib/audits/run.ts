@@ -39,7 +39,7 @@ export const auditRun: RunKind<AuditStep, AuditPhase> = {
       phase: 'starting',
       waitingPhase: 'queued',
       failure: 'The ingest failed unexpectedly; see the worker log for details',
-      handler: async () => (await import('@/lib/jobs/ingest')).ingestStep,
+      handler: async () => (await import('@/lib/audits/steps/ingest')).ingestStep,
       // The files read stay, as the record of how far it got (their counters were settled by the cancel);
       // the entries and crawl rows it loaded go.
       discard: async (id) => (await import('@/lib/ingest/mutations')).dropIngestRows(id),
@@ -52,7 +52,7 @@ export const auditRun: RunKind<AuditStep, AuditPhase> = {
       phase: 'crawl',
       waitingPhase: 'queued',
       failure: 'The crawl export could not be imported; see the worker log for details',
-      handler: async () => (await import('@/lib/jobs/add-crawl')).addCrawlStep,
+      handler: async () => (await import('@/lib/audits/steps/add-crawl')).addCrawlStep,
       discard: async (id) => (await import('@/lib/ingest/mutations')).dropCrawlRows(id),
     },
     {
@@ -61,7 +61,7 @@ export const auditRun: RunKind<AuditStep, AuditPhase> = {
       phase: 'reconciling',
       waitingPhase: 'reconcile_queued',
       failure: 'The reconciliation failed unexpectedly; see the worker log for details',
-      handler: async () => (await import('@/lib/jobs/reconcile')).reconcileStep,
+      handler: async () => (await import('@/lib/audits/steps/reconcile')).reconcileStep,
       discard: async (id) => (await import('@/lib/reconcile/mutations')).resetFindings(id),
     },
     {
@@ -76,7 +76,7 @@ export const auditRun: RunKind<AuditStep, AuditPhase> = {
       inline: true,
       failure:
         "The site's history could not be written for this run; its next complete run compares with the one before",
-      handler: async () => (await import('@/lib/jobs/site-history')).siteHistoryStep,
+      handler: async () => (await import('@/lib/sites/jobs/history')).siteHistoryStep,
     },
     {
       name: 'review_indexes',
@@ -85,7 +85,7 @@ export const auditRun: RunKind<AuditStep, AuditPhase> = {
       waitingPhase: 'done',
       followUp: true,
       failure: 'The review indexes could not be built; reviewing works, more slowly',
-      handler: async () => (await import('@/lib/jobs/index-findings')).indexFindingsStep,
+      handler: async () => (await import('@/lib/audits/steps/index-findings')).indexFindingsStep,
     },
   ],
 };

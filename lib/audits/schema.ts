@@ -1,6 +1,6 @@
 // Shapes of audit input and output (isomorphic: used by route handlers, the worker and the UI).
 import { z } from 'zod';
-import { zText } from '@/lib/api/text';
+import { zText } from '@/lib/core/text';
 import type { FindingsOverview } from '@/lib/findings/schema';
 import type { TSiteSettings } from '@/lib/sites/schema';
 

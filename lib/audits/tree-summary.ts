@@ -1,7 +1,7 @@
 // What the Sitemap files card says above the tree. Its counts are the audit's own (the DTO's counters, the
 // ones the tiles and the progress show); only what the counters do not hold (files with
 // problems, files not read) is counted from the files loaded.
-import { countText, formatCount } from './format';
+import { countText, formatCount } from '@/lib/core/format';
 import { progressUnit } from './progress';
 import type { AuditDto } from './schema';
 

@@ -6,8 +6,8 @@ import { Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { ReadableStream as WebReadableStream } from 'node:stream/web';
 import busboy from 'busboy';
-import { textProblem } from '@/lib/api/text';
-import { AppError } from '@/lib/errors';
+import { AppError } from '@/lib/core/errors';
+import { textProblem } from '@/lib/core/text';
 
 export interface UploadedFile {
   field: string;

@@ -1,7 +1,7 @@
 // TanStack Query hooks for the account endpoints, one per endpoint: sign-in and setup, sign-out, your
 // password, users (admin), your API tokens and an audit's share links.
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { apiFetch, sendJson } from '@/lib/api/client';
+import { apiFetch, sendJson } from '@/lib/client/api';
 import type { TLogin, TNewShare, TNewToken, TNewUser, TPasswordChange, TSetup, TUserChange } from './schema';
 import type {
   AccountUserDto,

@@ -1,8 +1,8 @@
 // Writes for accounts: users, sessions, API tokens, sign-in throttling and share links.
 import 'server-only';
 import { randomUUID } from 'node:crypto';
+import { AppError } from '@/lib/core/errors';
 import { db, pool, transaction } from '@/lib/db/client';
-import { AppError } from '@/lib/errors';
 import { SESSION_DAYS_MS } from './data';
 import type { Role } from './roles';
 import { hashPassword, newSecret } from './secrets';

@@ -1,7 +1,7 @@
 // Who is calling: a browser session (cookie) or a script (Authorization: Bearer <API token)). Route
-// handlers go through `guarded` (lib/api/respond.ts), which calls requireActor with the role the endpoint
+// handlers go through `guarded` (lib/server/respond.ts), which calls requireActor with the role the endpoint
 // needs: 401 without credentials, 403 for a role that may not, 403 for a cross-site cookie request.
-import { AppError } from '@/lib/errors';
+import { AppError } from '@/lib/core/errors';
 import { type AccountUser, sessionUser, tokenUser } from './data';
 import { extendSession, touchApiToken } from './mutations';
 import { peerOf } from './peer';

@@ -1,8 +1,8 @@
 // Sign-in and first-run setup: the same answer whether or not an account exists (no enumeration),
 // throttled per account and per client address (TRUST_PROXY decides which address: ./request.ts).
 
-import { jsonBody } from '@/lib/api/params';
-import { AppError } from '@/lib/errors';
+import { AppError } from '@/lib/core/errors';
+import { jsonBody } from '@/lib/core/params';
 import { countUsers, passwordHashOf, userForLogin } from './data';
 import {
   clearLoginFailures,

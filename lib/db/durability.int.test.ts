@@ -8,7 +8,7 @@ import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createApiToken, createSession, createShare, createUser } from '@/lib/auth/mutations';
 import { decide } from '@/lib/findings/mutations';
-import { stopBoss } from '@/lib/jobs/queue';
+import { stopBoss } from '@/lib/queue/queue';
 import { restartCluster } from '@/lib/test-support/db-restart';
 import { reconciledAuditOf, urlsetXml } from '@/lib/test-support/run-audit';
 import { migrateDatabase } from './bootstrap';

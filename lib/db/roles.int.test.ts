@@ -12,7 +12,7 @@ import { POST as tokenRoute } from '@/app/api/v1/tokens/route';
 import { POST as userRoute } from '@/app/api/v1/users/route';
 import { deleteAudit } from '@/lib/audits/mutations';
 import { decide } from '@/lib/findings/mutations';
-import { stopBoss } from '@/lib/jobs/queue';
+import { stopBoss } from '@/lib/queue/queue';
 import { testCaller } from '@/lib/test-support/auth';
 import { testDatabaseUrls } from '@/lib/test-support/env';
 import { reconciledAuditOf, runAuditStep, urlsetXml } from '@/lib/test-support/run-audit';

@@ -7,7 +7,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type pg from 'pg';
 import PgBoss from 'pg-boss';
-import { CRON_QUEUE, QUEUES } from '@/lib/jobs/queue';
+import { CRON_QUEUE, QUEUES } from '@/lib/queue/queue';
 import { withConnection } from './connection';
 import { BULK_SCHEMA } from './partitions';
 

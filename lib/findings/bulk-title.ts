@@ -1,7 +1,7 @@
 // The title of the confirmation of a decision on every row matching a filter. It counts from the same
 // preview as the dialog's sentence and its button, so the three agree: "Approve all 130 matching rows?"
 // once said "all 130" over a button approving 129 (one of them was rejected and stays so).
-import { formatCount } from '@/lib/audits/format';
+import { formatCount } from '@/lib/core/format';
 import type { DecisionPreviewDto } from './schema';
 
 /** "Approve all 130 matching rows?" when the decision changes every matching row, "Approve 129 of the 130

@@ -1,7 +1,8 @@
 // Keyset cursors for the findings table: opaque to clients, they carry the sort value and the id of
 // the last row of a page so the next page starts right after it, however deep.
-import { INT4_MAX, INT4_MIN, textProblem } from '@/lib/api/text';
-import { AppError } from '@/lib/errors';
+
+import { AppError } from '@/lib/core/errors';
+import { INT4_MAX, INT4_MIN, textProblem } from '@/lib/core/text';
 import type { FindingSort } from './schema';
 
 /** The sortable columns (besides id) and the type of their values. Only lastmod and the numbers may be null. */

@@ -2,14 +2,14 @@
 // decision would do, one finding with its history, the audit's counts and findings summary. (The exports'
 // streaming queries are in export/data.ts; rows become DTOs in dto.ts.)
 import 'server-only';
+import { displaySql } from '@/lib/core/display';
+import { AppError } from '@/lib/core/errors';
 import { db, pool } from '@/lib/db/client';
-import { AppError } from '@/lib/errors';
 import { currentGscStatesSql } from '@/lib/gsc/current';
 import { hasSearchConsoleData } from '@/lib/gsc/gaps/data';
 import { FINISHED_RUN_STATUSES, latestItemsSql } from '@/lib/spot-check/latest';
 import { decodeCursor, encodeCursor } from './cursor';
 import { previewOf } from './decision-rule';
-import { displaySql } from './display';
 import { toFindingDto, toGscDetail, toSpotCheckDetail } from './dto';
 import { countsFilterSql, filterSql, isCountable } from './filter-sql';
 import { cursorAfter, keyset } from './keyset';

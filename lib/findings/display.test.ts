@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { clipForDisplay, DISPLAY_MAX_CHARS, isClipped } from './display';
+import { clipForDisplay, DISPLAY_MAX_CHARS, isClipped } from '@/lib/core/display';
 
 describe('clipForDisplay', () => {
   it('leaves text within the bound alone', () => {

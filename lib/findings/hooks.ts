@@ -1,8 +1,8 @@
 // TanStack Query hooks for the findings API (list, one finding, per-file and per-reason counts, decisions
 // and their preview). Decisions are recorded under the signed-in user's name, server-side.
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { apiFetch } from '@/lib/api/client';
 import { auditKeys } from '@/lib/audits/hooks';
+import { apiFetch } from '@/lib/client/api';
 import { type FindingView, PAGE_SIZE, toSearchParams } from './format';
 import { decisionPreviewHref, reasonCountsHref } from './links';
 import type {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { clipForDisplay, DISPLAY_MAX_CHARS } from './display';
+import { clipForDisplay, DISPLAY_MAX_CHARS } from '@/lib/core/display';
 import { decisionPreviewHref, filterParams, reasonCountsHref, safeHref } from './links';
 
 describe('links that take a filter', () => {

@@ -1,7 +1,7 @@
 // Links built from findings: safeHref, the one gate for an href made of stored data (a finding's URL, a
 // target, a crawl or sitemap URL), and the findings endpoints that take a filter as query-string params
 // (the browser's hooks build their requests with these, so the names of the params are written once).
-import { isClipped } from './display';
+import { isClipped } from '@/lib/core/display';
 import type { Decision, TFindingFilter } from './schema';
 
 /**

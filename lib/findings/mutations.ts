@@ -2,10 +2,10 @@
 // decision-log row per change and moves the per-reason counts, so all three always agree.
 import 'server-only';
 import { auditSettingsOf } from '@/lib/audits/data';
+import { AppError } from '@/lib/core/errors';
 import { pool } from '@/lib/db/client';
 import { intEnv } from '@/lib/db/config';
 import { findingsParts } from '@/lib/db/partitions';
-import { AppError } from '@/lib/errors';
 import { requiresConfirmedUnreached } from '@/lib/sites/confirm/data';
 import {
   changesSql,

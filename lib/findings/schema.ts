@@ -1,6 +1,6 @@
 // Shapes of findings (the reconciliation's prune / add / held lists), their filters, decisions and export.
 import { z } from 'zod';
-import { INT4_MAX, zText } from '@/lib/api/text';
+import { INT4_MAX, zText } from '@/lib/core/text';
 import type { GscBucket } from '@/lib/gsc/reasons';
 import { GSC_FILTERS, GSC_MATCHES } from '@/lib/gsc/xref/sql';
 import { VERDICT_FILTERS } from '@/lib/spot-check/latest';
@@ -103,7 +103,7 @@ export const ZFindingQuery = ZFindingFilter.extend({
   sort: z.enum(SORTS).default('id'),
   limit: z.coerce.number().int().min(1).max(1000).default(100),
   // A cursor carries the last row's sort value, a URL when sorting by url: room for long ones (the query
-  // string as a whole is capped at 16 KiB by lib/api/params.ts).
+  // string as a whole is capped at 16 KiB by lib/core/params.ts).
   cursor: optionalText(16_000),
 });
 export type TFindingQuery = z.infer<typeof ZFindingQuery>;

@@ -2,7 +2,7 @@
 // it is sealed at rest (lib/security/sealed.ts: AES-256-GCM under GSC_CREDENTIALS_KEY or DATA_DIR). No
 // database here: lib/gsc/inspection/mutations.ts stores the sealed bytes.
 import { createPrivateKey } from 'node:crypto';
-import { AppError } from '@/lib/errors';
+import { AppError } from '@/lib/core/errors';
 import { atRestKey, open, type Sealed, seal } from '@/lib/security/sealed';
 
 /** What the client needs of a key. Google's token_uri is not kept: GOOGLE_OAUTH_TOKEN_URL decides. */

@@ -1,7 +1,7 @@
 // Search Console's gaps per sitemap file of one audit: the reads of lib/gsc/gaps/data.ts
 // shaped by lib/gsc/gaps-shape.ts into what the API, the audit page, the shared report and the PDF show.
 import { auditExists } from '@/lib/audits/data';
-import { AppError } from '@/lib/errors';
+import { AppError } from '@/lib/core/errors';
 import type { NormalizationProfile } from '@/lib/urls/normalize';
 import {
   gapCounts,

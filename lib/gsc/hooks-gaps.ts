@@ -1,9 +1,9 @@
 // TanStack Query hook for the Search Console gap table: one per endpoint. Browser-safe: the
-// request goes through lib/api/client.ts. The key sits under ['audits', 'detail', auditId, 'gsc'], so
+// request goes through lib/client/api.ts. The key sits under ['audits', 'detail', auditId, 'gsc'], so
 // invalidating that prefix (an import or an inspection run that finished) reads the table again.
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef } from 'react';
-import { apiFetch } from '@/lib/api/client';
+import { apiFetch } from '@/lib/client/api';
 import { findingKeys } from '@/lib/findings/hooks';
 import { type GscGapsDto, importsSignatureOf } from './gaps-shape';
 import { gscImportsQuery } from './hooks-imports';

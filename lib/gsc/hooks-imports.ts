@@ -1,10 +1,10 @@
 // TanStack Query hooks for Search Console imports: the list (polled about once a second while
 // an import is queued or running), an upload, a delete. When an import ends the gap table reads itself
 // again, with the rest of what the page reads from Search Console (lib/gsc/hooks-gaps.ts).
-// Browser-safe: requests go through lib/api/client.ts.
+// Browser-safe: requests go through lib/client/api.ts.
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { apiFetch } from '@/lib/api/client';
 import { isActiveStatus } from '@/lib/audits/labels';
+import { apiFetch } from '@/lib/client/api';
 import type { GscImportDto } from './import-schema';
 
 const POLL_MS = 1000;

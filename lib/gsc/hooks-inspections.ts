@@ -1,10 +1,10 @@
 // TanStack Query hooks for URL Inspection, one per endpoint. Runs are polled every second while
 // one is queued or working, every 30 s while one waits for the next day's quota, and not after.
-// Browser-safe: requests go through lib/api/client.ts.
+// Browser-safe: requests go through lib/client/api.ts.
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef } from 'react';
-import { apiFetch, isNotFound, sendJson } from '@/lib/api/client';
 import { isActiveStatus } from '@/lib/audits/labels';
+import { apiFetch, isNotFound, sendJson } from '@/lib/client/api';
 import { findingKeys } from '@/lib/findings/hooks';
 import type {
   GscCredentialsDto,

@@ -9,7 +9,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { POST as postRoute } from '@/app/api/v1/audits/[id]/gsc/route';
 import { pool } from '@/lib/db/client';
-import { stopBoss } from '@/lib/jobs/queue';
+import { stopBoss } from '@/lib/queue/queue';
 import { startRun } from '@/lib/runs/service';
 import { type TestCaller, testCaller } from '@/lib/test-support/auth';
 import { withEnv } from '@/lib/test-support/env';

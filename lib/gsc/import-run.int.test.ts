@@ -14,7 +14,7 @@ import { GET as listRoute } from '@/app/api/v1/audits/[id]/gsc/imports/route';
 import { POST as postRoute } from '@/app/api/v1/audits/[id]/gsc/route';
 import { GET as gapsRoute } from '@/app/api/v1/audits/[id]/gsc/sitemaps/route';
 import { pool } from '@/lib/db/client';
-import { stopBoss } from '@/lib/jobs/queue';
+import { stopBoss } from '@/lib/queue/queue';
 import { runStep } from '@/lib/runs/runner';
 import { type TestCaller, testCaller } from '@/lib/test-support/auth';
 import { fixturePath } from '@/lib/test-support/fixtures';

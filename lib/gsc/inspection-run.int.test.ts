@@ -15,7 +15,7 @@ import { POST as cancelRoute } from '@/app/api/v1/audits/[id]/gsc/inspections/[r
 import { GET as getRun } from '@/app/api/v1/audits/[id]/gsc/inspections/[runId]/route';
 import { GET as listRuns, POST as startRoute } from '@/app/api/v1/audits/[id]/gsc/inspections/route';
 import { pool } from '@/lib/db/client';
-import { stopBoss } from '@/lib/jobs/queue';
+import { stopBoss } from '@/lib/queue/queue';
 import { GSC_INSPECTION_PHASES, GSC_INSPECTION_STEPS, type GscInspectionStep } from '@/lib/runs/phases';
 import { runStep } from '@/lib/runs/runner';
 import { type TestCaller, testCaller } from '@/lib/test-support/auth';

@@ -1,7 +1,7 @@
 // What a client sends for URL Inspection (credentials, a run) and what the API answers. Isomorphic: zod
 // schemas and DTO types only. A DTO never holds the service-account key.
 import { z } from 'zod';
-import { INT4_MAX } from '@/lib/api/text';
+import { INT4_MAX } from '@/lib/core/text';
 import type { RunStatus } from '@/lib/runs/phases';
 
 /** The sample a run takes when the request names none. */

@@ -1,10 +1,10 @@
 // URL Inspection on behalf of users (keys set and removed by admins, runs started and cancelled by
 // reviewers) and the run's two step handlers, which only do the work and say what comes next (lib/runs).
 import { randomInt, randomUUID } from 'node:crypto';
-import { INT4_MAX } from '@/lib/api/text';
 import { auditExists } from '@/lib/audits/data';
+import { AppError } from '@/lib/core/errors';
+import { INT4_MAX } from '@/lib/core/text';
 import { intEnv } from '@/lib/db/config';
-import { AppError } from '@/lib/errors';
 import type { GscInspectionPhase, GscInspectionStep } from '@/lib/runs/phases';
 import { cancelRunFor, startRun } from '@/lib/runs/service';
 import type { StepHandler } from '@/lib/runs/types';

@@ -4,8 +4,8 @@
 import { randomUUID } from 'node:crypto';
 import { auditWithSitemaps } from '@/lib/audits/data';
 import { parseMultipart } from '@/lib/audits/uploads';
+import { AppError } from '@/lib/core/errors';
 import type { DbClient } from '@/lib/db/types';
-import { AppError } from '@/lib/errors';
 import type { GscImportPhase, GscImportStep } from '@/lib/runs/phases';
 import { startRun } from '@/lib/runs/service';
 import type { StepHandler } from '@/lib/runs/types';

@@ -2,7 +2,7 @@
 // and the workers' heartbeat rows. Each is bounded so the endpoint answers quickly whatever the state.
 import 'server-only';
 import { pool } from '@/lib/db/client';
-import { QUEUES } from '@/lib/jobs/queue';
+import { QUEUES } from '@/lib/queue/queue';
 import { DATABASE_TIMEOUT_MS } from './settings';
 import type { QueueDepth, WorkerBeat } from './types';
 

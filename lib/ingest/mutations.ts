@@ -243,7 +243,7 @@ export async function saveIngestResults(client: pg.PoolClient, auditId: string, 
   );
 }
 
-/** What a crawl export added to a settled audit stored (lib/jobs/add-crawl.ts). */
+/** What a crawl export added to a settled audit stored (lib/audits/steps/add-crawl.ts). */
 export interface CrawlResults {
   warnings: { code: string; message: string }[];
   errors: { code: string; message: string; source: string | null }[];

@@ -13,7 +13,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { POST as cancelAudit } from '@/app/api/v1/audits/[id]/cancel/route';
 import { GET as getLint } from '@/app/api/v1/audits/[id]/lint/route';
 import { POST as createAudit } from '@/app/api/v1/audits/route';
-import { stopBoss } from '@/lib/jobs/queue';
+import { stopBoss } from '@/lib/queue/queue';
 import { runStep } from '@/lib/runs/runner';
 import { testCaller } from '@/lib/test-support/auth';
 import { fixturePath } from '@/lib/test-support/fixtures';

@@ -1,8 +1,8 @@
 // TanStack Query hooks for the sitemap lint API, one per endpoint. The report is polled about
 // once a second while a lint is queued or running and not after. Browser-safe: requests go through
-// lib/api/client.ts.
+// lib/client/api.ts.
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { apiFetch, sendJson } from '@/lib/api/client';
+import { apiFetch, sendJson } from '@/lib/client/api';
 import { isLintActive, type LintReport } from './schema';
 
 const POLL_MS = 1000;

@@ -5,7 +5,7 @@ import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GET, POST } from '@/app/api/v1/audits/[id]/lint/route';
 import { pool } from '@/lib/db/client';
-import { stopBoss } from '@/lib/jobs/queue';
+import { stopBoss } from '@/lib/queue/queue';
 import { LINT_PHASES, LINT_STEPS } from '@/lib/runs/phases';
 import { runStep } from '@/lib/runs/runner';
 import { type TestCaller, testCaller } from '@/lib/test-support/auth';

@@ -2,7 +2,7 @@
 // the prune list, results stored with the outcome), starting one (after an audit's reconciliation, or on
 // a reviewer's request) and the report the API serves.
 import { randomUUID } from 'node:crypto';
-import { AppError } from '@/lib/errors';
+import { AppError } from '@/lib/core/errors';
 import { LintEngine } from '@/lib/hygiene/engine';
 import { RULES, type RuleCode } from '@/lib/hygiene/rules';
 import type { LintExample, LintResult } from '@/lib/hygiene/types';

@@ -3,6 +3,7 @@
 // reason, decision, host), chart and sanity facts.
 import 'server-only';
 import type pg from 'pg';
+import { displaySql } from '@/lib/core/display';
 import { pool, transaction } from '@/lib/db/client';
 import { intEnv } from '@/lib/db/config';
 import {
@@ -18,7 +19,6 @@ import {
   secondFindingsPart,
   traced,
 } from '@/lib/db/partitions';
-import { displaySql } from '@/lib/findings/display';
 import type { ADD_EXCLUSIONS } from '@/lib/findings/reasons';
 import type { TFindingsSummary } from '@/lib/findings/schema';
 import {

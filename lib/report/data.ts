@@ -2,8 +2,8 @@
 // so the summary, the checked rows and every row's verdict come from the same check), its first rows, and
 // the verdicts of the findings on one page. Every stored text is cut in SQL (displaySql).
 import 'server-only';
+import { displaySql } from '@/lib/core/display';
 import { pool } from '@/lib/db/client';
-import { displaySql } from '@/lib/findings/display';
 import type { SpotCheckSummary } from '@/lib/spot-check/stats';
 import type { Hop, Verdict } from '@/lib/spot-check/types';
 

@@ -1,5 +1,5 @@
 // Wording shared by the report page and its PDF: short evidence, UTC dates.
-import { formatDateTime } from '@/lib/audits/format';
+import { formatDateTime } from '@/lib/core/format';
 import { evidenceLines } from '@/lib/findings/format';
 import type { FindingDto } from '@/lib/findings/schema';
 

@@ -2,7 +2,7 @@
 // (lib/findings/chart-data.ts): reasons per list as one labelled bar per reason, grouped by list, and
 // reasons per sitemap file as stacked bars with a legend. Every bar carries its count as text, so a
 // black-and-white print still reads.
-import { formatCount } from '@/lib/audits/format';
+import { formatCount } from '@/lib/core/format';
 import type { ReasonsPerFileData, ReasonsPerListData } from '@/lib/findings/chart-data';
 import { listLabel } from '@/lib/findings/format';
 import { BLACK, contentWidth, type Doc, ensureSpace, fitText, GREY, paragraph } from './pdf-text';

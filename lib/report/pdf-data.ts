@@ -3,6 +3,8 @@
 // reason the top rows with their evidence, decision and live verdict. Bounded whatever the audit holds: at
 // most PDF_REASONS_PER_LIST reasons per list and PDF_ROWS_PER_REASON rows per reason, one reason's rows
 // read at a time while the PDF is drawn, every stored text cut to the display bound.
+
+import { clipForDisplay } from '@/lib/core/display';
 import {
   prepareReasonsPerFile,
   prepareReasonsPerList,
@@ -11,7 +13,6 @@ import {
   rankReasons,
 } from '@/lib/findings/chart-data';
 import { findingsByFile, listFindings } from '@/lib/findings/data';
-import { clipForDisplay } from '@/lib/findings/display';
 import { type FindingDto, type FindingList, type FindingSort, LISTS } from '@/lib/findings/schema';
 import type { GscGapsDto } from '@/lib/gsc/gaps-shape';
 import type { Verdict } from '@/lib/spot-check/types';

@@ -1,7 +1,7 @@
 // The PDF's "Search Console" page: the property's totals and coverage, the gap per
 // sitemap file drawn as bars (pdfkit rectangles over the shaded 10–30 % and > 30 % bands), then the gap
 // table with each file's top reasons and flags. With nothing imported, one line.
-import { formatCount } from '@/lib/audits/format';
+import { formatCount } from '@/lib/core/format';
 import {
   BAND_COLOURS,
   BAND_LABELS,

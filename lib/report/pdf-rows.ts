@@ -4,7 +4,7 @@
 // out, which the shared link shows in full. Each row is two lines: the URL and its numbers, then the
 // evidence sentence and the live check.
 import type { Readable } from 'node:stream';
-import { countText, formatCount } from '@/lib/audits/format';
+import { countText, formatCount } from '@/lib/core/format';
 import { decisionLabel, LIST_HINTS, listLabel } from '@/lib/findings/format';
 import { reasonInfo } from '@/lib/findings/reasons';
 import type { FindingDto } from '@/lib/findings/schema';

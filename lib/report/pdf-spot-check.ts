@@ -1,7 +1,7 @@
 // The PDF's "Live spot-check" page: the audit's latest finished spot-check with the figures the app shows
 // (when, rows, verdict counts, the stale-crawl warning in the app's words, the three shares with their 95 %
 // interval and n), then its first checked rows: URL, reason, verdict, final status and the hop chain.
-import { formatCount } from '@/lib/audits/format';
+import { formatCount } from '@/lib/core/format';
 import { reasonInfo } from '@/lib/findings/reasons';
 import { verdictLabel } from '@/lib/spot-check/labels';
 import type { Proportion } from '@/lib/spot-check/stats';

@@ -1,7 +1,7 @@
 // Text on the report's PDF pages (pdfkit, built-in Helvetica): characters the standard fonts can show,
 // lines cut to a width, paragraphs, headings and rules that start a new page when they would not fit.
 
-import { clipForDisplay } from '@/lib/findings/display';
+import { clipForDisplay } from '@/lib/core/display';
 
 export type Doc = PDFKit.PDFDocument;
 

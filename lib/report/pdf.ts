@@ -8,9 +8,9 @@
 // before it is measured), so a 1,000,000-URL audit makes a PDF of a few dozen pages.
 import type { Readable } from 'node:stream';
 import PDFDocument from 'pdfkit';
-import { countText, formatCount } from '@/lib/audits/format';
 import { statusLabel } from '@/lib/audits/labels';
-import { clipForDisplay } from '@/lib/findings/display';
+import { clipForDisplay } from '@/lib/core/display';
+import { countText, formatCount } from '@/lib/core/format';
 import { listLabel, sanityWarningTitle } from '@/lib/findings/format';
 import { issueTitle } from '@/lib/findings/issue-titles';
 import { EXCLUDED_INFO } from '@/lib/findings/reasons';

@@ -9,7 +9,8 @@ import type { AuditDto } from '@/lib/audits/schema';
 import { sharedAudit } from '@/lib/auth/data';
 import { touchShare } from '@/lib/auth/mutations';
 import { sha256 } from '@/lib/auth/secrets';
-import { AppError } from '@/lib/errors';
+import { clipForDisplay } from '@/lib/core/display';
+import { AppError } from '@/lib/core/errors';
 import {
   prepareReasonsPerFile,
   prepareReasonsPerList,
@@ -17,7 +18,6 @@ import {
   type ReasonsPerListData,
 } from '@/lib/findings/chart-data';
 import { findingsByFile, listFindings } from '@/lib/findings/data';
-import { clipForDisplay } from '@/lib/findings/display';
 import { type FindingList, type FindingPage, ZFindingQuery } from '@/lib/findings/schema';
 import { sitemapGaps } from '@/lib/gsc/gaps';
 import type { GscGapsDto } from '@/lib/gsc/gaps-shape';
@@ -58,7 +58,7 @@ export async function openShare(token: string): Promise<OpenShare | null> {
   const share = await sharedAudit(sha256(token));
   if (!share) return null;
   const audit = await getAudit(share.auditId);
-  // getAudit cuts the warnings' and errors' texts to the display bound (lib/findings/display.ts).
+  // getAudit cuts the warnings' and errors' texts to the display bound (lib/core/display.ts).
   return audit ? { shareId: share.shareId, sharedBy: share.sharedBy, audit } : null;
 }
 

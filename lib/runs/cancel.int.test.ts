@@ -11,10 +11,10 @@ import { getAudit } from '@/lib/audits/data';
 import { deleteAudit, insertAudit, type NewSource } from '@/lib/audits/mutations';
 import { auditRun } from '@/lib/audits/run';
 import { cancelAudit } from '@/lib/audits/service';
+import { AppError } from '@/lib/core/errors';
 import { pool } from '@/lib/db/client';
 import { partitionName } from '@/lib/db/partitions';
-import { AppError } from '@/lib/errors';
-import { stopBoss } from '@/lib/jobs/queue';
+import { stopBoss } from '@/lib/queue/queue';
 import { runAuditStep } from '@/lib/test-support/run-audit';
 import { heartbeat } from './mutations';
 

@@ -7,7 +7,7 @@ import { afterAll, describe, expect, it, vi } from 'vitest';
 import { insertAudit } from '@/lib/audits/mutations';
 import { auditRun } from '@/lib/audits/run';
 import { pool } from '@/lib/db/client';
-import { stopBoss } from '@/lib/jobs/queue';
+import { stopBoss } from '@/lib/queue/queue';
 import type { AuditPhase, AuditStep } from './phases';
 import { reapStaleRuns } from './reaper';
 import { runStep } from './runner';

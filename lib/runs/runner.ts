@@ -1,7 +1,7 @@
 // Runs one step of a run for the worker: claim it, run the kind's handler with a heartbeat, then apply
 // what the handler says comes next. The handler never changes the run's state itself.
-import { AppError } from '@/lib/errors';
-import { enqueue, type JobData } from '@/lib/jobs/queue';
+import { AppError } from '@/lib/core/errors';
+import { enqueue, type JobData } from '@/lib/queue/queue';
 import { advanceStep, claimStep, completeFollowUp, failStep, runStatus, settleRun } from './mutations';
 import type { RunPhase } from './phases';
 import { ProgressReporter, RunAbandoned } from './progress';

@@ -1,7 +1,7 @@
 // Starting and cancelling runs on behalf of a user (the web process). Errors are user-safe AppErrors.
 
+import { AppError } from '@/lib/core/errors';
 import type { DbClient } from '@/lib/db/types';
-import { AppError } from '@/lib/errors';
 import { cancelRun, failUnstarted, reopenRun } from './mutations';
 import { queueStep, runFinished, stepOf } from './runner';
 import type { RunKind } from './types';

@@ -2,7 +2,7 @@
 // each. lib/runs owns every change of a run's state; a kind's handlers only do the work and say what
 // comes next (StepResult).
 import type { DbClient } from '@/lib/db/types';
-import type { QueueName } from '@/lib/jobs/queue';
+import type { QueueName } from '@/lib/queue/queue';
 import type { RunPhase } from './phases';
 import type { ProgressReporter } from './progress';
 

@@ -4,8 +4,8 @@
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { AppError } from '@/lib/core/errors';
 import { dataDir } from '@/lib/db/config';
-import { AppError } from '@/lib/errors';
 
 export interface Sealed {
   ciphertext: Buffer;

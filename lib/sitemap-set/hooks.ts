@@ -1,6 +1,6 @@
 // The corrected sitemap set in the browser: its summary (one hook) and the zip's address.
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { apiFetch } from '@/lib/api/client';
+import { apiFetch } from '@/lib/client/api';
 import { findingKeys } from '@/lib/findings/hooks';
 import type { SetLayout, SitemapSetSummaryDto } from './schema';
 

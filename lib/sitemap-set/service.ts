@@ -3,7 +3,7 @@
 import 'server-only';
 import { Readable } from 'node:stream';
 import yazl from 'yazl';
-import { AppError } from '@/lib/errors';
+import { AppError } from '@/lib/core/errors';
 import { reconciledAudit } from '@/lib/findings/data';
 import {
   approvedAdds,

@@ -1,6 +1,6 @@
 // TanStack Query hooks for the monitoring API, one per endpoint. A site is polled every second
 // while a run of it is queued or running, and every few seconds while it has schedules (a due schedule
-// starts a run nobody on the page asked for). Browser-safe: requests go through lib/api/client.ts.
+// starts a run nobody on the page asked for). Browser-safe: requests go through lib/client/api.ts.
 import {
   keepPreviousData,
   useInfiniteQuery,
@@ -8,7 +8,7 @@ import {
   useQuery,
   useQueryClient,
 } from '@tanstack/react-query';
-import { apiFetch, sendJson } from '@/lib/api/client';
+import { apiFetch, sendJson } from '@/lib/client/api';
 import type {
   AuditDiffDto,
   ChangeType,

@@ -1,8 +1,8 @@
 // Writes of sites: the site of a host (created on first sight) and an audit's membership.
 import 'server-only';
+import { AppError } from '@/lib/core/errors';
 import { db, pool } from '@/lib/db/client';
 import type { DbClient } from '@/lib/db/types';
-import { AppError } from '@/lib/errors';
 import type { PrismaClient } from '@/lib/generated/prisma/client';
 import { siteHostOf } from './host';
 import type { TSiteSettings } from './schema';

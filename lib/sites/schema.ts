@@ -1,8 +1,8 @@
 // Shapes of the monitoring API: sites, their runs, change events, diffs between two audits,
 // schedules and webhooks. Isomorphic: route handlers, the worker and the UI share them.
 import { z } from 'zod';
-import { zText } from '@/lib/api/text';
 import type { AuditStatus } from '@/lib/audits/schema';
+import { zText } from '@/lib/core/text';
 
 /** Settings of a site an admin changes (stored in `sites.settings`; absent keys take the default). */
 export const ZSiteSettings = z

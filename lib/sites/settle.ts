@@ -1,5 +1,5 @@
 // What a settled audit does to its site's history, run by the audit's site_history step right after its
-// outcome (lib/jobs/site-history.ts), in one transaction under the site's row lock: the audit joins its site,
+// outcome (lib/sites/jobs/history.ts), in one transaction under the site's row lock: the audit joins its site,
 // its unreached rows are confirmed against the previous complete run (when its crawl differs from that
 // run's), and a complete run writes its change events and becomes the site's state
 // (lib/sites/changes/mutations.ts). Partial runs stop after the

@@ -9,8 +9,8 @@ import { POST as cancelRoute } from '@/app/api/v1/audits/[id]/spot-checks/[runId
 import { GET as getRun } from '@/app/api/v1/audits/[id]/spot-checks/[runId]/route';
 import { POST as startRoute } from '@/app/api/v1/audits/[id]/spot-checks/route';
 import { pool } from '@/lib/db/client';
-import { stopBoss } from '@/lib/jobs/queue';
 import { startTestServer, type TestServer } from '@/lib/net/test-server';
+import { stopBoss } from '@/lib/queue/queue';
 import type { SpotCheckStep } from '@/lib/runs/phases';
 import { runStep } from '@/lib/runs/runner';
 import { type TestCaller, testCaller } from '@/lib/test-support/auth';

@@ -1,8 +1,8 @@
 // TanStack Query hooks for the spot-check API, one per endpoint. Runs are polled about once a
-// second while one is queued or running and not after. Browser-safe: requests go through lib/api/client.ts.
+// second while one is queued or running and not after. Browser-safe: requests go through lib/client/api.ts.
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { apiFetch, sendJson } from '@/lib/api/client';
 import { isActiveStatus } from '@/lib/audits/labels';
+import { apiFetch, sendJson } from '@/lib/client/api';
 import type {
   SpotCheckComparison,
   SpotCheckRunDto,

@@ -1,6 +1,7 @@
 // A verdict's name as the product shows it, and a run's: in the app, the shared report and its PDF alike.
-import { countText, formatCount } from '@/lib/audits/format';
+
 import { isActiveStatus } from '@/lib/audits/labels';
+import { countText, formatCount } from '@/lib/core/format';
 import type { SpotCheckRunDto } from './schema';
 import type { Verdict } from './types';
 

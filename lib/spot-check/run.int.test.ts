@@ -6,8 +6,8 @@ import { POST as cancelRoute } from '@/app/api/v1/audits/[id]/spot-checks/[runId
 import { GET as getRun } from '@/app/api/v1/audits/[id]/spot-checks/[runId]/route';
 import { GET as listRuns, POST as startRoute } from '@/app/api/v1/audits/[id]/spot-checks/route';
 import { pool } from '@/lib/db/client';
-import { stopBoss } from '@/lib/jobs/queue';
 import { startTestServer, type TestServer } from '@/lib/net/test-server';
+import { stopBoss } from '@/lib/queue/queue';
 import { SPOT_CHECK_PHASES, SPOT_CHECK_STEPS, type SpotCheckStep } from '@/lib/runs/phases';
 import { runStep } from '@/lib/runs/runner';
 import { type TestCaller, testCaller } from '@/lib/test-support/auth';

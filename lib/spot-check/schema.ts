@@ -1,7 +1,7 @@
 // What a client sends to start a spot-check and what the API answers about runs and their items
 //. Isomorphic: zod schemas and DTO types only.
 import { z } from 'zod';
-import { INT4_MAX } from '@/lib/api/text';
+import { INT4_MAX } from '@/lib/core/text';
 import { ZFindingFilter } from '@/lib/findings/schema';
 import type { RunStatus } from '@/lib/runs/phases';
 import { DEFAULT_SAMPLE_SIZE } from './sample';

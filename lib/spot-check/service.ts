@@ -1,10 +1,10 @@
 // Spot-checks on behalf of a reviewer (start or retry: the request checked, the run created and queued;
 // compare two runs) and the run's two step handlers (select, check), which only do the work and say what comes next (lib/runs).
 import { randomInt, randomUUID } from 'node:crypto';
-import { INT4_MAX } from '@/lib/api/text';
 import { isActiveStatus } from '@/lib/audits/labels';
+import { AppError } from '@/lib/core/errors';
+import { INT4_MAX } from '@/lib/core/text';
 import { intEnv } from '@/lib/db/config';
-import { AppError } from '@/lib/errors';
 import { reconciledAudit } from '@/lib/findings/data';
 import type { FindingList } from '@/lib/findings/schema';
 import type { SpotCheckPhase, SpotCheckStep } from '@/lib/runs/phases';

@@ -9,7 +9,7 @@ import { POST as startRoute } from '@/app/api/v1/audits/[id]/spot-checks/route';
 import { POST as createAudit } from '@/app/api/v1/audits/route';
 import type { AuditDto } from '@/lib/audits/schema';
 import { pool } from '@/lib/db/client';
-import { stopBoss } from '@/lib/jobs/queue';
+import { stopBoss } from '@/lib/queue/queue';
 import { runStep } from '@/lib/runs/runner';
 import { testCaller } from '@/lib/test-support/auth';
 import { reconciledAuditOf, runAuditStep, urlsetXml } from '@/lib/test-support/run-audit';

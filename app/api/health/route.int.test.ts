@@ -12,7 +12,7 @@ import { migrateDatabase } from '@/lib/db/bootstrap';
 import { closeDb, pool } from '@/lib/db/client';
 import { type EmbeddedServer, startEmbeddedPostgres } from '@/lib/db/embedded';
 import type { HealthReport } from '@/lib/health/types';
-import { stopBoss } from '@/lib/jobs/queue';
+import { stopBoss } from '@/lib/queue/queue';
 import { startRun } from '@/lib/runs/service';
 import { config as proxyConfig } from '@/proxy';
 import { SERVER_NODE_ARGS } from '@/scripts/node-args';

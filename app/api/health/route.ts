@@ -1,7 +1,8 @@
 // GET /api/health: for whoever runs the app (load balancer, uptime check). No session needed, so it says
 // nothing a stranger could use: no versions, hosts, error texts or data, only counts and ages.
-import { json, route } from '@/lib/api/respond';
+
 import { healthReport } from '@/lib/health/service';
+import { json, route } from '@/lib/server/respond';
 
 export const dynamic = 'force-dynamic';
 

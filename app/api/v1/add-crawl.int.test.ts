@@ -7,7 +7,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { pool } from '@/lib/db/client';
 import { uploadsDir } from '@/lib/db/config';
 import { gscImportRun } from '@/lib/gsc/import-run';
-import { stopBoss } from '@/lib/jobs/queue';
+import { stopBoss } from '@/lib/queue/queue';
 import { runStep } from '@/lib/runs/runner';
 import { testCaller } from '@/lib/test-support/auth';
 import { fixturePath } from '@/lib/test-support/fixtures';

@@ -7,7 +7,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { publicOrigin } from '@/lib/auth/request';
 import { allows, ROLES, type Role } from '@/lib/auth/roles';
 import { pool } from '@/lib/db/client';
-import { stopBoss } from '@/lib/jobs/queue';
+import { stopBoss } from '@/lib/queue/queue';
 import { testCaller } from '@/lib/test-support/auth';
 import * as cancel from './audits/[id]/cancel/route';
 import * as addCrawl from './audits/[id]/crawl/route';

@@ -7,7 +7,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AuditDto } from '@/lib/audits/schema';
 import { pool } from '@/lib/db/client';
-import { stopBoss } from '@/lib/jobs/queue';
+import { stopBoss } from '@/lib/queue/queue';
 import type { SiteDetailDto } from '@/lib/sites/schema';
 import { testCaller } from '@/lib/test-support/auth';
 import { readFixture } from '@/lib/test-support/fixtures';

@@ -14,7 +14,7 @@ import { credentialsOf } from '@/lib/gsc/inspection/data';
 import { insertInspectionRun } from '@/lib/gsc/inspection/mutations';
 import { setCredentials } from '@/lib/gsc/inspection-service';
 import { insertGscImport } from '@/lib/gsc/mutations';
-import { stopBoss } from '@/lib/jobs/queue';
+import { stopBoss } from '@/lib/queue/queue';
 import * as sitemapSetSchemas from '@/lib/sitemap-set/schema';
 import { siteIdForHost } from '@/lib/sites/mutations';
 import { insertSchedule } from '@/lib/sites/schedules/mutations';

@@ -10,7 +10,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AuditDto } from '@/lib/audits/schema';
 import { pool } from '@/lib/db/client';
-import { stopBoss } from '@/lib/jobs/queue';
+import { stopBoss } from '@/lib/queue/queue';
 import type { SiteDetailDto, SitePage } from '@/lib/sites/schema';
 import { testCaller } from '@/lib/test-support/auth';
 import { MULTIPART, multipartBody, part } from '@/lib/test-support/multipart';

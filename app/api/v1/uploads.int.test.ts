@@ -6,7 +6,7 @@ import { gzipSync } from 'node:zlib';
 import { afterAll, describe, expect, it } from 'vitest';
 import { pool } from '@/lib/db/client';
 import { uploadsDir } from '@/lib/db/config';
-import { stopBoss } from '@/lib/jobs/queue';
+import { stopBoss } from '@/lib/queue/queue';
 import { testCaller } from '@/lib/test-support/auth';
 import { END, MULTIPART, part } from '@/lib/test-support/multipart';
 import { runAuditStep, urlsetXml } from '@/lib/test-support/run-audit';

@@ -3,8 +3,8 @@
 // and the latest overview chart. Counts come back grouped (files × states × reasons); lib/gsc/gaps.ts
 // shapes them.
 import 'server-only';
+import { displaySql } from '@/lib/core/display';
 import { pool } from '@/lib/db/client';
-import { displaySql } from '@/lib/findings/display';
 import { currentGscStatesSql } from '@/lib/gsc/current';
 
 /** The current state of each key of the audit (lib/gsc/current.ts: the newest succeeded import, unless a

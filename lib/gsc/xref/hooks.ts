@@ -2,7 +2,7 @@
 // key sits under ['audits', 'detail', auditId, 'gsc'] like the gap table's, so invalidating that prefix
 // (an import that finished) reads it again.
 import { useQuery } from '@tanstack/react-query';
-import { apiFetch } from '@/lib/api/client';
+import { apiFetch } from '@/lib/client/api';
 import type { GscCrossReferenceDto } from './types';
 
 export const gscCrossReferenceKeys = {

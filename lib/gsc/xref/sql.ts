@@ -1,7 +1,7 @@
 // Search Console against the findings: the `gsc` and `gscMatch` review filters and the
 // cross-reference's "does Google's reason name one of ours" test, as SQL text over the current state of each
 // key (lib/gsc/current.ts). Pure: builds SQL, runs nothing.
-import { AppError } from '@/lib/errors';
+import { AppError } from '@/lib/core/errors';
 import { currentGscStatesSql } from '../current';
 import { GSC_BUCKETS, type GscBucket, matchingFindingReasons } from '../reasons';
 

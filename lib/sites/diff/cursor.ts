@@ -1,7 +1,8 @@
 // The diff's keyset cursor: the last row's place in the stable order (type in DIFF_TYPES order, then key),
 // opaque to clients and checked part by part before it reaches SQL.
-import { textProblem } from '@/lib/api/text';
-import { AppError } from '@/lib/errors';
+
+import { AppError } from '@/lib/core/errors';
+import { textProblem } from '@/lib/core/text';
 import { DIFF_TYPES, type DiffType } from '../schema';
 
 export interface DiffCursor {

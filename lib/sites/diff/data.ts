@@ -7,8 +7,8 @@
 import 'server-only';
 import { isActiveStatus } from '@/lib/audits/labels';
 import type { AuditStatus } from '@/lib/audits/schema';
+import { AppError } from '@/lib/core/errors';
 import { pool, transaction } from '@/lib/db/client';
-import { AppError } from '@/lib/errors';
 import { type AuditDiffDto, type AuditDiffItem, DIFF_TYPES, type DiffType, type TDiffQuery } from '../schema';
 import { type DiffCursor, decodeDiffCursor, encodeDiffCursor } from './cursor';
 

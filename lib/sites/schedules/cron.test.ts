@@ -1,7 +1,7 @@
 // A schedule's cron expression and next time from daily, weekly and cron inputs, in a time zone; what is
 // refused names its field.
 import { describe, expect, it } from 'vitest';
-import { AppError } from '@/lib/errors';
+import { AppError } from '@/lib/core/errors';
 import { ZScheduleInput } from '../schema';
 import { nextRunAt, scheduleCron, scheduleTimezone } from './cron';
 

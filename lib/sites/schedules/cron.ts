@@ -1,7 +1,7 @@
 // A schedule's cron expression and next due time from what an admin asked for (daily, weekly or a cron
 // expression, in an IANA time zone). Pure: the routes validate with it and the scheduler's tick advances with it.
 import cronParser from 'cron-parser';
-import { AppError } from '@/lib/errors';
+import { AppError } from '@/lib/core/errors';
 import type { TScheduleInput } from '../schema';
 
 /** Monday: a weekly schedule without a weekday. */

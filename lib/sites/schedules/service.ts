@@ -1,7 +1,7 @@
 // A site's schedules on behalf of an admin: what was asked is checked here (cadence, time, cron, time zone,
 // the audit to repeat) and stored with the cron expression in force and its next due time.
 import 'server-only';
-import { AppError } from '@/lib/errors';
+import { AppError } from '@/lib/core/errors';
 import { siteExists } from '../data';
 import { type ScheduleDto, type TScheduleInput, ZScheduleInput, ZSchedulePatch } from '../schema';
 import { nextRunAt, scheduleCron, scheduleTimezone } from './cron';

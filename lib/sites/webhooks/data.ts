@@ -1,6 +1,6 @@
 // Reads of a site's webhooks (their state: active or paused, and why), their delivery logs, and the facts a
 // finished run's announcement carries. Never the secret, except for the delivery job
-// (lib/jobs/webhook-delivery.ts reads it itself).
+// (lib/sites/jobs/webhook-delivery.ts reads it itself).
 import 'server-only';
 import type { AuditStatus } from '@/lib/audits/schema';
 import { pool } from '@/lib/db/client';

@@ -1,5 +1,5 @@
 // Writes of a site's webhooks and of the deliveries a finished run makes (the delivery job's own writes
-// are in lib/jobs/webhook-delivery.ts). The signing secret is stored sealed (lib/security/sealed.ts) under
+// are in lib/sites/jobs/webhook-delivery.ts). The signing secret is stored sealed (lib/security/sealed.ts) under
 // the webhook's id, never in plain text.
 import 'server-only';
 import { pool } from '@/lib/db/client';

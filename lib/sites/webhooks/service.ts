@@ -2,8 +2,8 @@
 // of every finished run of their site. The announcement is serialized once and stored, so every attempt
 // sends the same bytes (signed with the time of each attempt); the worker's dispatcher sends them.
 import 'server-only';
-import { AppError } from '@/lib/errors';
-import { announceJob } from '@/lib/jobs/wake';
+import { AppError } from '@/lib/core/errors';
+import { announceJob } from '@/lib/queue/wake';
 import { siteExists } from '../data';
 import { type RunCompletedPayload, type WebhookDto, ZWebhookInput } from '../schema';
 import { finishedRunFacts } from './data';
@@ -41,7 +41,7 @@ export async function createWebhook(siteId: string, body: unknown, createdBy: st
   return insertWebhook(siteId, url, input.secret, createdBy);
 }
 
-/** The queue the worker's delivery dispatcher is woken on (lib/jobs/webhook-dispatch.ts): the rows are the
+/** The queue the worker's delivery dispatcher is woken on (lib/sites/jobs/webhook-dispatch.ts): the rows are the
  * queue, the notice only says "look now". */
 export const DELIVERY_QUEUE = 'webhook-delivery';
 

@@ -1,5 +1,5 @@
 // The budgets of webhook delivery, read from the environment (docs/security.md lists them). A value that
-// makes no sense stops the worker at its start (lib/jobs/worker.ts reads them all once there).
+// makes no sense stops the worker at its start (lib/worker/worker.ts reads them all once there).
 
 function positiveInt(name: string, fallback: number, max: number): number {
   const raw = process.env[name];

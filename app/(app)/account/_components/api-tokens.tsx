@@ -5,10 +5,10 @@ import { Alert } from '@/components/ui/alert';
 import { joinIds } from '@/components/ui/aria';
 import { ConfirmButton } from '@/components/ui/confirm-button';
 import { QueryStatus } from '@/components/ui/query-status';
-import { formErrors } from '@/lib/api/field-errors';
-import { formatDateTime } from '@/lib/audits/format';
 import { useCreateToken, useRevokeToken, useTokens } from '@/lib/auth/hooks';
 import type { CreatedTokenDto, TokenDto } from '@/lib/auth/types';
+import { formErrors } from '@/lib/client/field-errors';
+import { formatDateTime } from '@/lib/core/format';
 
 export function ApiTokens() {
   const tokens = useTokens();

@@ -4,8 +4,8 @@
 import type { FormEvent } from 'react';
 import { Alert } from '@/components/ui/alert';
 import { joinIds } from '@/components/ui/aria';
-import { formErrors } from '@/lib/api/field-errors';
 import { useChangePassword } from '@/lib/auth/hooks';
+import { formErrors } from '@/lib/client/field-errors';
 
 export function ChangePassword() {
   const change = useChangePassword();

@@ -2,8 +2,8 @@
 // audit, then at once everything the selected tab's first screen reads, each as its endpoint answers it.
 import 'server-only';
 import { firstNonEmptyList } from '@/components/findings/review-words';
-import { auditIdParam } from '@/lib/api/params';
 import { getAudit } from '@/lib/audits/data';
+import { auditIdParam } from '@/lib/core/params';
 import { findingsByFile, listFindings, reasonCounts } from '@/lib/findings/data';
 import { filterOf, findingQueryFromSearchParams, PAGE_SIZE, toSearchParams } from '@/lib/findings/format';
 import { reasonCountsHref } from '@/lib/findings/links';
@@ -11,7 +11,7 @@ import { ZFindingQuery, ZReasonCountsQuery } from '@/lib/findings/schema';
 import { listSpotChecks } from '@/lib/spot-check/data';
 import type { AuditPageSeed } from './_components/audit-seed';
 
-/** As the API's JSON: dates become strings, byte counts (bigint) numbers (lib/api/respond.ts does the same). */
+/** As the API's JSON: dates become strings, byte counts (bigint) numbers (lib/server/respond.ts does the same). */
 function asJson<T>(value: unknown): T {
   return JSON.parse(JSON.stringify(value, (_key, v) => (typeof v === 'bigint' ? Number(v) : v))) as T;
 }

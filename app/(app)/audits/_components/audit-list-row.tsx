@@ -8,9 +8,9 @@ import {
   notReviewedText,
 } from '@/components/findings/audit-list-words';
 import { ProgressBar } from '@/components/ui/progress-bar';
-import { formatCount, progressPercent, reviewedShare } from '@/lib/audits/format';
 import { progressText } from '@/lib/audits/progress';
 import type { AuditListItemDto } from '@/lib/audits/schema';
+import { formatCount, progressPercent, reviewedShare } from '@/lib/core/format';
 import { phaseLabel } from '@/lib/runs/phases';
 import { RelativeTime } from './relative-time';
 import { StatusBadge } from './status-badge';

@@ -1,7 +1,7 @@
 // One site of the list: name and host, how many runs, the latest run's outcome and figures, and what is
 // going on now (a run, schedules). A table row on wide screens; globals.css stacks its cells on a phone.
 import Link from 'next/link';
-import { formatCount } from '@/lib/audits/format';
+import { formatCount } from '@/lib/core/format';
 import type { SiteDto } from '@/lib/sites/schema';
 import { RelativeTime } from '../../audits/_components/relative-time';
 import { RunOutcome } from './run-outcome';

@@ -9,7 +9,7 @@ import { Alert } from '@/components/ui/alert';
 import { CursorPager, useCursorStack } from '@/components/ui/cursor-pager';
 import { DebouncedInput } from '@/components/ui/debounced-input';
 import { EmptyState } from '@/components/ui/empty-state';
-import { formatCount } from '@/lib/audits/format';
+import { formatCount } from '@/lib/core/format';
 import { useSites } from '@/lib/sites/hooks';
 import { SiteListRow } from './site-list-row';
 

@@ -4,10 +4,10 @@
 import { type FormEvent, useState } from 'react';
 import { Alert } from '@/components/ui/alert';
 import { joinIds } from '@/components/ui/aria';
-import { formErrors } from '@/lib/api/field-errors';
 import { useCreateUser } from '@/lib/auth/hooks';
 import { isRole, ROLES } from '@/lib/auth/roles';
 import type { TNewUser } from '@/lib/auth/schema';
+import { formErrors } from '@/lib/client/field-errors';
 import { ROLE_LABELS } from './role-labels';
 
 const MIN_PASSWORD_LENGTH = 10;

@@ -5,9 +5,9 @@
 // when it fails, with the reason; it closes when the password is set.
 import { type FormEvent, useId, useRef, useState } from 'react';
 import { joinIds } from '@/components/ui/aria';
-import { formErrors } from '@/lib/api/field-errors';
 import { useUpdateUser } from '@/lib/auth/hooks';
 import type { UserDto } from '@/lib/auth/types';
+import { formErrors } from '@/lib/client/field-errors';
 
 export function ResetPassword({ user, disabled }: { user: UserDto; disabled: boolean }) {
   const dialog = useRef<HTMLDialogElement>(null);

@@ -2,11 +2,11 @@
 // One user in the table: role select (saved on change), Disable/Enable, Reset password (a dialog) and
 // Delete (confirmed).
 import { ConfirmButton } from '@/components/ui/confirm-button';
-import { formatDateTime } from '@/lib/audits/format';
 import { useDeleteUser, useUpdateUser } from '@/lib/auth/hooks';
 import { isRole, ROLES } from '@/lib/auth/roles';
 import type { TUserChange } from '@/lib/auth/schema';
 import type { UserDto } from '@/lib/auth/types';
+import { formatDateTime } from '@/lib/core/format';
 import { ResetPassword } from './reset-password';
 import { ROLE_LABELS } from './role-labels';
 

@@ -1,8 +1,8 @@
-import type { Sendable } from '@/lib/api/client';
-import { guarded, json } from '@/lib/api/respond';
 import { listAudits } from '@/lib/audits/data';
 import { type AuditPage, type CreatedAuditDto, ZAuditListQuery } from '@/lib/audits/schema';
 import { createAuditFromRequest } from '@/lib/audits/service';
+import type { Sendable } from '@/lib/client/api';
+import { guarded, json } from '@/lib/server/respond';
 
 export const dynamic = 'force-dynamic';
 

@@ -3,7 +3,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { pool } from '@/lib/db/client';
-import { stopBoss } from '@/lib/jobs/queue';
+import { stopBoss } from '@/lib/queue/queue';
 import { testCaller } from '@/lib/test-support/auth';
 import { HOSTILE_NEXT } from '@/lib/test-support/hostile-next';
 import { type RouteServer, send, startRouteServer } from '@/lib/test-support/route-server';

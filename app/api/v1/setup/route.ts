@@ -1,6 +1,6 @@
-import { json, route } from '@/lib/api/respond';
 import { isHttps, sessionCookie } from '@/lib/auth/request';
 import { setup } from '@/lib/auth/service';
+import { json, route } from '@/lib/server/respond';
 
 export const dynamic = 'force-dynamic';
 

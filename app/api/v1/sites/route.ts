@@ -1,5 +1,5 @@
-import type { Sendable } from '@/lib/api/client';
-import { guarded, json } from '@/lib/api/respond';
+import type { Sendable } from '@/lib/client/api';
+import { guarded, json } from '@/lib/server/respond';
 import { listSites } from '@/lib/sites/data';
 import { type SitePage, ZSiteListQuery } from '@/lib/sites/schema';
 

@@ -1,10 +1,10 @@
-import type { Sendable } from '@/lib/api/client';
-import { jsonBody } from '@/lib/api/params';
-import { guarded, json } from '@/lib/api/respond';
 import { listTokens } from '@/lib/auth/data';
 import { createApiToken } from '@/lib/auth/mutations';
 import { ZNewToken } from '@/lib/auth/schema';
 import type { CreatedTokenDto, TokenListDto } from '@/lib/auth/types';
+import type { Sendable } from '@/lib/client/api';
+import { jsonBody } from '@/lib/core/params';
+import { guarded, json } from '@/lib/server/respond';
 
 export const dynamic = 'force-dynamic';
 

@@ -1,6 +1,6 @@
 // What the report's reasons, signals and "Not added" buckets mean (a server component): each with its
 // one-sentence definition and the usual fix, from lib/findings/reasons.ts, the words the app uses too.
-import { formatCount } from '@/lib/audits/format';
+import { formatCount } from '@/lib/core/format';
 import { EXCLUDED_INFO, type ReasonInfo, reasonInfo, signalInfo } from '@/lib/findings/reasons';
 import type { FindingsOverview } from '@/lib/findings/schema';
 

@@ -3,7 +3,7 @@
 // filters half way down the page stays where they were; the URL keeps the filters, so a link shows them.
 import Form from 'next/form';
 import Link from 'next/link';
-import { formatCount } from '@/lib/audits/format';
+import { formatCount } from '@/lib/core/format';
 import { reasonInfo } from '@/lib/findings/reasons';
 import { type ReportView, reportHref } from '@/lib/report/shared';
 

@@ -5,7 +5,7 @@
 import Link from 'next/link';
 import { VerdictBadge } from '@/app/(app)/audits/[id]/_components/spot-checks-verdict';
 import { BreakableUrl } from '@/components/ui/breakable-url';
-import { countText, formatCount } from '@/lib/audits/format';
+import { countText, formatCount } from '@/lib/core/format';
 import { rankReasons } from '@/lib/findings/chart-data';
 import { decisionLabel, LIST_HINTS, listLabel } from '@/lib/findings/format';
 import { reasonInfo } from '@/lib/findings/reasons';

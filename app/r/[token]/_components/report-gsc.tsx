@@ -3,7 +3,7 @@
 // indexed vs not indexed per day as an SVG with its days in a hidden table, and the gap table. URLs are
 // text, never links. With nothing imported, one line.
 import { IndexPointsTable } from '@/components/charts/index-points-table';
-import { formatCount } from '@/lib/audits/format';
+import { formatCount } from '@/lib/core/format';
 import {
   BAND_COLOURS,
   BAND_LABELS,

@@ -5,7 +5,7 @@
 import { SpotChecksSummary } from '@/app/(app)/audits/[id]/_components/spot-checks-summary';
 import { VerdictBadge } from '@/app/(app)/audits/[id]/_components/spot-checks-verdict';
 import { BreakableUrl } from '@/components/ui/breakable-url';
-import { countText } from '@/lib/audits/format';
+import { countText } from '@/lib/core/format';
 import { reasonLabel } from '@/lib/findings/format';
 import type { ReportSpotCheck, ReportSpotItem } from '@/lib/report/data';
 import { chainText, utcDateTime } from '@/lib/report/format';

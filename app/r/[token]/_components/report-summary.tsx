@@ -1,8 +1,8 @@
 // The report's summary (a server component): audit facts, warnings, counts per list, reason and decision,
 // and the two charts (client components, fed data prepared on the server).
 import { ListCounts, ReasonCharts, WarningAlerts } from '@/components/findings/summary-parts';
-import { formatCount } from '@/lib/audits/format';
 import type { AuditDto } from '@/lib/audits/schema';
+import { formatCount } from '@/lib/core/format';
 import type { ReasonsPerFileData, ReasonsPerListData } from '@/lib/findings/chart-data';
 import { reasonInfo } from '@/lib/findings/reasons';
 import { LISTS } from '@/lib/findings/schema';

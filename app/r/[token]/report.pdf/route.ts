@@ -1,11 +1,11 @@
 // GET /r/<token>/report.pdf: the shared report as a PDF download, streamed as it is drawn (no length is
 // known beforehand). An unknown, revoked or expired token is a plain 404, the same for all three.
 import { Readable } from 'node:stream';
-import { toErrorResponse } from '@/lib/api/errors';
 import { publicOrigin } from '@/lib/auth/request';
 import { reportPdfStream } from '@/lib/report/pdf';
 import { loadPdfReport } from '@/lib/report/pdf-data';
 import { openShare, reportFileName } from '@/lib/report/shared';
+import { toErrorResponse } from '@/lib/server/errors';
 
 export const dynamic = 'force-dynamic';
 export const runtime = 'nodejs';

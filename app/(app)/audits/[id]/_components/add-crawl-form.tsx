@@ -4,9 +4,9 @@
 // it with the sitemap entries it already read; its page follows the run as for a new audit.
 import { type FormEvent, useRef, useState } from 'react';
 import { Alert } from '@/components/ui/alert';
-import { formErrors } from '@/lib/api/field-errors';
 import { useAddCrawl } from '@/lib/audits/hooks';
 import { buildCrawlFormData, type CrawlInput, validateCrawlInput } from '@/lib/audits/new-audit-input';
+import { formErrors } from '@/lib/client/field-errors';
 import { CrawlFields } from '../../new/_components/crawl-section';
 
 const SERVER_FIELDS = { crawlUrl: 'The crawl export URL', options: 'The options' };

@@ -1,7 +1,8 @@
 // The headline numbers of an audit. Each value carries a test id and its raw number in data-value.
-import { formatCount } from '@/lib/audits/format';
+
 import { isActiveStatus } from '@/lib/audits/labels';
 import type { AuditDto } from '@/lib/audits/schema';
+import { formatCount } from '@/lib/core/format';
 
 interface Stat {
   label: string;

@@ -6,10 +6,10 @@ import Link from 'next/link';
 import { useCan } from '@/app/session-context';
 import { ConfirmButton } from '@/components/ui/confirm-button';
 import { useDateTimeFormat } from '@/components/ui/date-time';
-import { formatDuration } from '@/lib/audits/format';
 import { useUpdateAuditSettings } from '@/lib/audits/hooks';
 import { isActiveStatus } from '@/lib/audits/labels';
 import { type AuditDto, prominentWarningsOf } from '@/lib/audits/schema';
+import { formatDuration } from '@/lib/core/format';
 import { phaseLabel } from '@/lib/runs/phases';
 import { StatusBadge } from '../../_components/status-badge';
 

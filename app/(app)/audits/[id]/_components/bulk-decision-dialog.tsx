@@ -5,7 +5,7 @@
 // reason, so focus stays where it was; it closes when the decision is recorded.
 import { useEffect, useId, useRef, useState } from 'react';
 import { decisionVerb, previewSentence } from '@/components/findings/decision-words';
-import { formatCount } from '@/lib/audits/format';
+import { formatCount } from '@/lib/core/format';
 import { bulkDecisionTitle } from '@/lib/findings/bulk-title';
 import { useDecisionPreview } from '@/lib/findings/hooks';
 import type { Decision, TFindingFilter } from '@/lib/findings/schema';

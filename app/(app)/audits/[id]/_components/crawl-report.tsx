@@ -4,9 +4,9 @@
 // "canonical_url" mid-word.
 import { useCan } from '@/app/session-context';
 import { CRAWL_FIELD_LABELS, type CrawlField } from '@/lib/audits/crawl-fields';
-import { formatCount } from '@/lib/audits/format';
 import { crawlFormatLabel } from '@/lib/audits/labels';
 import type { AuditDto } from '@/lib/audits/schema';
+import { formatCount } from '@/lib/core/format';
 import { AddCrawlForm } from './add-crawl-form';
 
 function fieldLabel(field: string): string {

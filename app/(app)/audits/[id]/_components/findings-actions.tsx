@@ -6,7 +6,7 @@
 // of the selection or the filter (review-spot-check.tsx).
 import type { ReactNode } from 'react';
 import { useCan, useSessionUser } from '@/app/session-context';
-import { formatCount } from '@/lib/audits/format';
+import { formatCount } from '@/lib/core/format';
 import type { Decision } from '@/lib/findings/schema';
 
 export type SelectionSummary = { mode: 'ids'; count: number } | { mode: 'all'; count: number };

@@ -3,7 +3,7 @@
 // downloads it without holding it in memory. An export with no rows would be a header alone, so where the
 // audit's counts say there are none, the link is replaced by a sentence saying so.
 import { useId, useRef, useState } from 'react';
-import { formatCount } from '@/lib/audits/format';
+import { formatCount } from '@/lib/core/format';
 import {
   decisionLabel,
   type ExportDecision,

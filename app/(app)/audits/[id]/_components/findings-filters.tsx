@@ -5,9 +5,9 @@
 // review status and sort. Every change becomes the URL (and starts again from the first page).
 import { useState } from 'react';
 import { DebouncedInput } from '@/components/ui/debounced-input';
-import { formatCount } from '@/lib/audits/format';
 import { useSitemapFiles } from '@/lib/audits/hooks';
 import { fileLabel } from '@/lib/audits/labels';
+import { formatCount } from '@/lib/core/format';
 import { rankReasons, reasonColour } from '@/lib/findings/chart-data';
 import { decisionLabel, type FindingView, filterOf, SORT_LABELS } from '@/lib/findings/format';
 import { useReasonCounts } from '@/lib/findings/hooks';

@@ -1,6 +1,6 @@
 // Keyset paging: Previous / Next through a stack of cursors. After a reload or a shared link the pages
 // before are unknown, so Previous returns to the first page and no page number is shown.
-import { countText, formatCount } from '@/lib/audits/format';
+import { countText, formatCount } from '@/lib/core/format';
 
 export function FindingsPager({
   pageNumber,

@@ -9,7 +9,7 @@ import { useEffect, useRef } from 'react';
 import { ReasonExplanations } from '@/components/findings/reason-explanations';
 import { targetKindLabel } from '@/components/findings/target-words';
 import { Alert } from '@/components/ui/alert';
-import { formatCount, formatDateTime } from '@/lib/audits/format';
+import { formatCount, formatDateTime } from '@/lib/core/format';
 import {
   decisionLabel,
   evidenceLines,

@@ -12,8 +12,8 @@ import { decisionFailureSentence } from '@/components/findings/decision-failure'
 import { resultSentence } from '@/components/findings/decision-words';
 import { emptyListMessage } from '@/components/findings/review-words';
 import { Alert } from '@/components/ui/alert';
-import { formatCount } from '@/lib/audits/format';
 import { useAudit } from '@/lib/audits/hooks';
+import { formatCount } from '@/lib/core/format';
 import { approvalBlockedReason, approveConfirmedOf } from '@/lib/findings/decision-rule';
 import { type FindingView, filterOf, PAGE_SIZE } from '@/lib/findings/format';
 import {

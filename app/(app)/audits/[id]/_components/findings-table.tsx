@@ -11,7 +11,7 @@ import { isBadTargetStatus, shortTargetUrl, targetKindLabel } from '@/components
 // selectable: the rows are still focusable and open the side panel. In a narrow box each row is a card
 // (app/globals.css): every cell says what it is (data-label), and sorting is the filters' Sort select.
 import { BreakableUrl } from '@/components/ui/breakable-url';
-import { formatCount } from '@/lib/audits/format';
+import { formatCount } from '@/lib/core/format';
 import { reasonColour } from '@/lib/findings/chart-data';
 import { decisionLabel, reasonLabel, sitemapFileLabel } from '@/lib/findings/format';
 import { signalInfo } from '@/lib/findings/reasons';

@@ -2,7 +2,7 @@
 // The Prune / Add / Held tabs (ARIA tabs, automatic activation with the arrow keys). The count is a
 // description, so each tab's name stays exactly its list name.
 import { type KeyboardEvent, useRef } from 'react';
-import { formatCount } from '@/lib/audits/format';
+import { formatCount } from '@/lib/core/format';
 import { listLabel } from '@/lib/findings/format';
 import { type FindingList, LISTS } from '@/lib/findings/schema';
 

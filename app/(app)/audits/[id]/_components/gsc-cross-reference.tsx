@@ -6,7 +6,7 @@
 import Link from 'next/link';
 import { usePathname } from 'next/navigation';
 import type { ReactNode } from 'react';
-import { formatCount } from '@/lib/audits/format';
+import { formatCount } from '@/lib/core/format';
 import { type FindingView, reasonLabel, toSearchParams } from '@/lib/findings/format';
 import type { FindingList } from '@/lib/findings/schema';
 import { useGscCrossReference } from '@/lib/gsc/xref/hooks';

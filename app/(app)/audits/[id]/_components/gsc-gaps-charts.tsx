@@ -17,7 +17,7 @@ import {
 // the property's indexed vs not indexed pages per day. Render prepared data only (lib/gsc/gaps-chart.ts);
 // each figure carries a visually hidden table as its text alternative.
 import { IndexPointsTable } from '@/components/charts/index-points-table';
-import { formatCount } from '@/lib/audits/format';
+import { formatCount } from '@/lib/core/format';
 import {
   BAND_COLOURS,
   BAND_LABELS,

@@ -2,7 +2,7 @@
 // The Search Console gaps on the audit page: the property's totals from the
 // overview chart, the gap per sitemap file over the bands, indexed vs not indexed over time, and the table
 // of every file sorted by gap (docs/search-console.md "Gaps per sitemap file").
-import { formatCount } from '@/lib/audits/format';
+import { formatCount } from '@/lib/core/format';
 import type { GapBand } from '@/lib/gsc/gap-stats';
 import {
   BAND_LABELS,

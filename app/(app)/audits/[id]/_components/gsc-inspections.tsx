@@ -10,8 +10,8 @@ import { BreakableUrl } from '@/components/ui/breakable-url';
 import { ConfirmButton } from '@/components/ui/confirm-button';
 import { CursorPager, useCursorStack } from '@/components/ui/cursor-pager';
 import { ProgressBar } from '@/components/ui/progress-bar';
-import { formatCount, formatDateTime, progressPercent } from '@/lib/audits/format';
 import { isActiveStatus } from '@/lib/audits/labels';
+import { formatCount, formatDateTime, progressPercent } from '@/lib/core/format';
 import {
   useCancelGscInspection,
   useGscCredentials,

@@ -4,8 +4,8 @@
 // asked.
 import { useState } from 'react';
 import { WarningExamples } from '@/components/findings/summary-parts';
-import { formatCount } from '@/lib/audits/format';
 import type { AuditDto, AuditError, AuditIssue } from '@/lib/audits/schema';
+import { formatCount } from '@/lib/core/format';
 import { issueTitle } from '@/lib/findings/issue-titles';
 
 const FIRST = 8;

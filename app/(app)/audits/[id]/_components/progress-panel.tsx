@@ -2,9 +2,9 @@
 // The live progress of a running audit: its phase and what that phase has counted. The count is the
 // audit's own tile (files read, crawl rows stored: lib/audits/progress.ts), so the two always agree.
 import { ProgressBar } from '@/components/ui/progress-bar';
-import { progressPercent } from '@/lib/audits/format';
 import { progressText } from '@/lib/audits/progress';
 import type { AuditDto } from '@/lib/audits/schema';
+import { progressPercent } from '@/lib/core/format';
 import { phaseLabel } from '@/lib/runs/phases';
 
 export function ProgressPanel({ audit }: { audit: AuditDto }) {

@@ -6,8 +6,8 @@
 import Link from 'next/link';
 import { useSearchParams } from 'next/navigation';
 import { useState } from 'react';
-import { formatCount } from '@/lib/audits/format';
 import { sectionSearch } from '@/lib/audits/section-url';
+import { formatCount } from '@/lib/core/format';
 import type { TFindingFilter } from '@/lib/findings/schema';
 import { useSpotCheckRuns, useStartSpotCheck } from '@/lib/spot-check/hooks';
 import { runName, startBlockedBy } from '@/lib/spot-check/labels';

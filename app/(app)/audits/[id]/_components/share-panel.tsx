@@ -6,9 +6,9 @@ import { useEffect, useRef, useState } from 'react';
 import { Alert } from '@/components/ui/alert';
 import { Badge, type BadgeTone } from '@/components/ui/badge';
 import { ConfirmButton } from '@/components/ui/confirm-button';
-import { formatDateTime } from '@/lib/audits/format';
 import { useCreateShare, useRevokeShare, useShares } from '@/lib/auth/hooks';
 import type { ShareDto, ShareStatus } from '@/lib/auth/types';
+import { formatDateTime } from '@/lib/core/format';
 
 const EXPIRY_DAYS = [
   { value: '', label: 'Never expires' },

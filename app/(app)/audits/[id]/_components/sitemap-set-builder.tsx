@@ -7,7 +7,7 @@
 // files against (given with "Re-check with this site URL"); kept, each file stays where its index lists it.
 import { useId, useState } from 'react';
 import { QueryStatus } from '@/components/ui/query-status';
-import { countText, formatCount } from '@/lib/audits/format';
+import { countText, formatCount } from '@/lib/core/format';
 import { reasonLabel } from '@/lib/findings/format';
 import { type SetOptions, sitemapSetZipHref, useSitemapSetSummary } from '@/lib/sitemap-set/hooks';
 import {

@@ -15,12 +15,12 @@ import {
   ROOT_GROUP,
   type TreeNode,
 } from '@/lib/audits/file-tree';
-import { formatCount } from '@/lib/audits/format';
 import type { useSitemapFiles } from '@/lib/audits/hooks';
 import { isActiveStatus, isNotRead } from '@/lib/audits/labels';
 import type { SitemapFileDto } from '@/lib/audits/schema';
 import { SITEMAP_PAGE_SIZE } from '@/lib/audits/sitemap-pages';
 import { treeSummary, unfinishedNote } from '@/lib/audits/tree-summary';
+import { formatCount } from '@/lib/core/format';
 import { TreeRow } from './tree-row';
 
 const PAGE = 100;

@@ -7,7 +7,7 @@ import { Alert } from '@/components/ui/alert';
 import { BreakableUrl } from '@/components/ui/breakable-url';
 import { CursorPager, useCursorStack } from '@/components/ui/cursor-pager';
 import { useDateTimeFormat } from '@/components/ui/date-time';
-import { formatCount } from '@/lib/audits/format';
+import { formatCount } from '@/lib/core/format';
 import { useSpotCheckComparison } from '@/lib/spot-check/hooks';
 import { compareChoiceLabel, comparisonLine } from '@/lib/spot-check/labels';
 import type {

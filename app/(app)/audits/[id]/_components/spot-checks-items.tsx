@@ -2,7 +2,7 @@
 // A finished run's checked rows, one page at a time (the API's cursor): URL, reason, verdict with its
 // explanation, final status, the hop chain in order, noindex, canonical and time. Stacked rows at phone width.
 import { BreakableUrl } from '@/components/ui/breakable-url';
-import { formatCount } from '@/lib/audits/format';
+import { formatCount } from '@/lib/core/format';
 import { reasonLabel } from '@/lib/findings/format';
 import { safeHref } from '@/lib/findings/links';
 import type { SpotCheckItemDto } from '@/lib/spot-check/schema';

@@ -6,8 +6,8 @@ import { useState } from 'react';
 import { useCan } from '@/app/session-context';
 import { Alert } from '@/components/ui/alert';
 import { CursorPager, useCursorStack } from '@/components/ui/cursor-pager';
-import { countText } from '@/lib/audits/format';
 import { isActiveStatus } from '@/lib/audits/labels';
+import { countText } from '@/lib/core/format';
 import {
   useCancelSpotCheck,
   useRetrySpotCheck,

@@ -5,8 +5,8 @@
 import { ConfirmButton } from '@/components/ui/confirm-button';
 import { useDateTimeFormat } from '@/components/ui/date-time';
 import { ProgressBar } from '@/components/ui/progress-bar';
-import { formatCount, progressPercent } from '@/lib/audits/format';
 import { isActiveStatus } from '@/lib/audits/labels';
+import { formatCount, progressPercent } from '@/lib/core/format';
 import { describeBudget, describeRequest, runName } from '@/lib/spot-check/labels';
 import type { SpotCheckRunDto } from '@/lib/spot-check/schema';
 import { StatusBadge } from '../../_components/status-badge';

@@ -1,6 +1,6 @@
 // A finished spot-check's summary: counts per verdict, the stale-crawl warning, and the audit's signals
 // (rot rate, redirect ratio, orphan share) each with its 95 % interval and the rows it is taken over.
-import { formatCount } from '@/lib/audits/format';
+import { formatCount } from '@/lib/core/format';
 import { verdictLabel } from '@/lib/spot-check/labels';
 import type { Proportion, SpotCheckSummary } from '@/lib/spot-check/stats';
 import { VERDICTS } from '@/lib/spot-check/stats';

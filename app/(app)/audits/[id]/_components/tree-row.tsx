@@ -4,9 +4,9 @@
 import { type CSSProperties, memo } from 'react';
 import { Badge } from '@/components/ui/badge';
 import { BreakableUrl } from '@/components/ui/breakable-url';
-import { formatBytes, formatCount } from '@/lib/audits/format';
 import { fileKindLabel, fileLabel, isNotRead } from '@/lib/audits/labels';
 import type { SitemapFileDto } from '@/lib/audits/schema';
+import { formatBytes, formatCount } from '@/lib/core/format';
 import { issueTitle } from '@/lib/findings/issue-titles';
 import { StatusBadge } from '../../_components/status-badge';
 

@@ -1,5 +1,5 @@
 // The files chosen so far, each with its size and a remove button.
-import { formatBytes } from '@/lib/audits/format';
+import { formatBytes } from '@/lib/core/format';
 
 export function FileList({
   files,

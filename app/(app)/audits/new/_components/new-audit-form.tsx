@@ -6,7 +6,6 @@ import { type FormEvent, useRef, useState } from 'react';
 import { Alert } from '@/components/ui/alert';
 import { joinIds } from '@/components/ui/aria';
 import { DropZone } from '@/components/ui/drop-zone';
-import { formErrors } from '@/lib/api/field-errors';
 import { useCreateAudit } from '@/lib/audits/hooks';
 import {
   buildAuditFormData,
@@ -15,6 +14,7 @@ import {
   type NewAuditInput,
   validateNewAudit,
 } from '@/lib/audits/new-audit-input';
+import { formErrors } from '@/lib/client/field-errors';
 import { CrawlSection } from './crawl-section';
 import { FileList } from './file-list';
 import { NormalizationSection } from './normalization-section';

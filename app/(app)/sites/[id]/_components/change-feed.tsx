@@ -10,7 +10,7 @@ import { Badge, type BadgeTone } from '@/components/ui/badge';
 import { useDateTimeFormat } from '@/components/ui/date-time';
 import { DebouncedInput } from '@/components/ui/debounced-input';
 import { EmptyState } from '@/components/ui/empty-state';
-import { formatCount } from '@/lib/audits/format';
+import { formatCount } from '@/lib/core/format';
 import { formatLastmod } from '@/lib/findings/format';
 import { type ChangeFilters, useSiteChanges } from '@/lib/sites/hooks';
 import { runTimeLabels } from '@/lib/sites/run-times';

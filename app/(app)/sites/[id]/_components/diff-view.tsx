@@ -9,7 +9,7 @@ import { Alert } from '@/components/ui/alert';
 import { Badge, type BadgeTone } from '@/components/ui/badge';
 import { CursorPager, useCursorStack } from '@/components/ui/cursor-pager';
 import { EmptyState } from '@/components/ui/empty-state';
-import { formatCount } from '@/lib/audits/format';
+import { formatCount } from '@/lib/core/format';
 import { formatLastmod, reasonLabel } from '@/lib/findings/format';
 import { useAuditDiff } from '@/lib/sites/hooks';
 import { runBaseName, runTimeLabels } from '@/lib/sites/run-times';

@@ -4,7 +4,7 @@
 // answers 409 naming it: that sentence is shown as it comes, beside a link to the run.
 import Link from 'next/link';
 import { useId, useRef, useState } from 'react';
-import { ApiError } from '@/lib/api/client';
+import { ApiError } from '@/lib/client/api';
 import { useStartSiteRun } from '@/lib/sites/hooks';
 import type { SiteDetailDto } from '@/lib/sites/schema';
 

@@ -3,7 +3,7 @@
 // unreached rows when it is on, and Run again for reviewers and admins.
 import Link from 'next/link';
 import { useCan } from '@/app/session-context';
-import { formatCount } from '@/lib/audits/format';
+import { formatCount } from '@/lib/core/format';
 import type { SiteDetailDto } from '@/lib/sites/schema';
 import { StatusBadge } from '../../../audits/_components/status-badge';
 import { RunAgain } from './run-again';

@@ -4,7 +4,7 @@
 // offers their diff (older → newer). A table on wide screens, a card per run on a phone (globals.css).
 import Link from 'next/link';
 import { useState } from 'react';
-import { formatCount } from '@/lib/audits/format';
+import { formatCount } from '@/lib/core/format';
 import { runBaseName, runTimeLabels } from '@/lib/sites/run-times';
 import type { SiteDetailDto, SiteRunDto } from '@/lib/sites/schema';
 import { RunOutcome } from '../../_components/run-outcome';

@@ -6,7 +6,7 @@ import { Suspense, useEffect } from 'react';
 import { useCan } from '@/app/session-context';
 import { Alert } from '@/components/ui/alert';
 import { EmptyState } from '@/components/ui/empty-state';
-import { isNotFound } from '@/lib/api/client';
+import { isNotFound } from '@/lib/client/api';
 import { useSite } from '@/lib/sites/hooks';
 import { ChangeFeed } from './change-feed';
 import { SiteHeader } from './site-header';

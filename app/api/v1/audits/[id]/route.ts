@@ -1,10 +1,10 @@
-import type { Sendable } from '@/lib/api/client';
-import { auditIdParam, jsonBody } from '@/lib/api/params';
-import { guarded, json } from '@/lib/api/respond';
 import { getAudit } from '@/lib/audits/data';
 import { deleteAudit, updateAuditSettings } from '@/lib/audits/mutations';
 import { type AuditDto, ZAuditPatch } from '@/lib/audits/schema';
-import { AppError } from '@/lib/errors';
+import type { Sendable } from '@/lib/client/api';
+import { AppError } from '@/lib/core/errors';
+import { auditIdParam, jsonBody } from '@/lib/core/params';
+import { guarded, json } from '@/lib/server/respond';
 
 export const dynamic = 'force-dynamic';
 

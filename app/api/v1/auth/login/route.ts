@@ -1,8 +1,8 @@
-import type { Sendable } from '@/lib/api/client';
-import { json, route } from '@/lib/api/respond';
 import { isHttps, sessionCookie } from '@/lib/auth/request';
 import { login } from '@/lib/auth/service';
 import type { LoggedInDto } from '@/lib/auth/types';
+import type { Sendable } from '@/lib/client/api';
+import { json, route } from '@/lib/server/respond';
 
 export const dynamic = 'force-dynamic';
 

@@ -1,8 +1,8 @@
-import type { Sendable } from '@/lib/api/client';
-import { guarded, json } from '@/lib/api/respond';
 import { deleteUserSessions } from '@/lib/auth/mutations';
 import { clearedSessionCookie, isHttps } from '@/lib/auth/request';
 import type { SessionsEndedDto } from '@/lib/auth/types';
+import type { Sendable } from '@/lib/client/api';
+import { guarded, json } from '@/lib/server/respond';
 
 export const dynamic = 'force-dynamic';
 

@@ -1,7 +1,7 @@
-import { guarded } from '@/lib/api/respond';
 import { deleteSession } from '@/lib/auth/mutations';
 import { clearedSessionCookie, isHttps, readCookie, SESSION_COOKIE } from '@/lib/auth/request';
 import { sha256 } from '@/lib/auth/secrets';
+import { guarded } from '@/lib/server/respond';
 
 export const dynamic = 'force-dynamic';
 

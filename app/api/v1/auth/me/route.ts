@@ -1,4 +1,4 @@
-import { guarded, json } from '@/lib/api/respond';
+import { guarded, json } from '@/lib/server/respond';
 
 export const dynamic = 'force-dynamic';
 

@@ -1,5 +1,5 @@
-import { guarded } from '@/lib/api/respond';
 import { changeOwnPassword } from '@/lib/auth/service';
+import { guarded } from '@/lib/server/respond';
 
 export const dynamic = 'force-dynamic';
 

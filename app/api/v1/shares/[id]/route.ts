@@ -1,8 +1,8 @@
-import { idParam } from '@/lib/api/params';
-import { guarded } from '@/lib/api/respond';
 import { findShare } from '@/lib/auth/data';
 import { revokeShare } from '@/lib/auth/mutations';
-import { AppError } from '@/lib/errors';
+import { AppError } from '@/lib/core/errors';
+import { idParam } from '@/lib/core/params';
+import { guarded } from '@/lib/server/respond';
 
 export const dynamic = 'force-dynamic';
 

@@ -1,7 +1,7 @@
-import type { Sendable } from '@/lib/api/client';
-import { idParam, jsonBody } from '@/lib/api/params';
-import { guarded, json } from '@/lib/api/respond';
-import { AppError } from '@/lib/errors';
+import type { Sendable } from '@/lib/client/api';
+import { AppError } from '@/lib/core/errors';
+import { idParam, jsonBody } from '@/lib/core/params';
+import { guarded, json } from '@/lib/server/respond';
 import { getSite } from '@/lib/sites/data';
 import { updateSite } from '@/lib/sites/mutations';
 import { type SiteDetailDto, ZSitePatch } from '@/lib/sites/schema';

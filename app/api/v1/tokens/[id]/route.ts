@@ -1,7 +1,7 @@
-import { idParam } from '@/lib/api/params';
-import { guarded } from '@/lib/api/respond';
 import { revokeApiToken } from '@/lib/auth/mutations';
-import { AppError } from '@/lib/errors';
+import { AppError } from '@/lib/core/errors';
+import { idParam } from '@/lib/core/params';
+import { guarded } from '@/lib/server/respond';
 
 export const dynamic = 'force-dynamic';
 

@@ -2,7 +2,7 @@
 // tokens are revoked unless the admin says `revokeTokens: false`.
 import { afterAll, describe, expect, it } from 'vitest';
 import { pool } from '@/lib/db/client';
-import { stopBoss } from '@/lib/jobs/queue';
+import { stopBoss } from '@/lib/queue/queue';
 import { type TestCaller, testCaller } from '@/lib/test-support/auth';
 import * as login from '../../auth/login/route';
 import * as me from '../../auth/me/route';

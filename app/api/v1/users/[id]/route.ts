@@ -1,11 +1,11 @@
-import type { Sendable } from '@/lib/api/client';
-import { idParam, jsonBody } from '@/lib/api/params';
-import { guarded, json } from '@/lib/api/respond';
 import { findUser } from '@/lib/auth/data';
 import { deleteUser, updateUser } from '@/lib/auth/mutations';
 import { ZUserChange } from '@/lib/auth/schema';
 import type { AccountUserDto } from '@/lib/auth/types';
-import { AppError } from '@/lib/errors';
+import type { Sendable } from '@/lib/client/api';
+import { AppError } from '@/lib/core/errors';
+import { idParam, jsonBody } from '@/lib/core/params';
+import { guarded, json } from '@/lib/server/respond';
 
 export const dynamic = 'force-dynamic';
 

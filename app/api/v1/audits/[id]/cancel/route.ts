@@ -1,8 +1,8 @@
-import { auditIdParam } from '@/lib/api/params';
-import { guarded, json } from '@/lib/api/respond';
 import { getAudit } from '@/lib/audits/data';
 import { cancelAudit } from '@/lib/audits/service';
-import { AppError } from '@/lib/errors';
+import { AppError } from '@/lib/core/errors';
+import { auditIdParam } from '@/lib/core/params';
+import { guarded, json } from '@/lib/server/respond';
 
 export const dynamic = 'force-dynamic';
 

@@ -1,10 +1,10 @@
-import type { Sendable } from '@/lib/api/client';
-import { auditIdParam, jsonBody } from '@/lib/api/params';
-import { guarded, json } from '@/lib/api/respond';
+import type { Sendable } from '@/lib/client/api';
+import { auditIdParam, jsonBody } from '@/lib/core/params';
 import { reconciledAudit } from '@/lib/findings/data';
 import { decide } from '@/lib/findings/mutations';
 import type { DecisionsRecordedDto } from '@/lib/findings/schema';
 import { ZDecisionRequest } from '@/lib/findings/schema';
+import { guarded, json } from '@/lib/server/respond';
 
 export const dynamic = 'force-dynamic';
 

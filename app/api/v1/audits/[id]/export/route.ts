@@ -1,10 +1,10 @@
 import { Readable } from 'node:stream';
-import { auditIdParam } from '@/lib/api/params';
-import { guarded } from '@/lib/api/respond';
+import { auditIdParam } from '@/lib/core/params';
 import { exportFileName, findingJsonLine } from '@/lib/findings/csv';
 import { reconciledAudit } from '@/lib/findings/data';
 import { copyFindingsCsv, streamFindings } from '@/lib/findings/export/data';
 import { ZExportQuery } from '@/lib/findings/schema';
+import { guarded } from '@/lib/server/respond';
 
 export const dynamic = 'force-dynamic';
 

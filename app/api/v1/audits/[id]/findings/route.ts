@@ -1,9 +1,9 @@
-import type { Sendable } from '@/lib/api/client';
-import { auditIdParam } from '@/lib/api/params';
-import { guarded, json } from '@/lib/api/respond';
+import type { Sendable } from '@/lib/client/api';
+import { auditIdParam } from '@/lib/core/params';
 import { listFindings, reconciledAudit } from '@/lib/findings/data';
 import type { FindingPage } from '@/lib/findings/schema';
 import { ZFindingQuery } from '@/lib/findings/schema';
+import { guarded, json } from '@/lib/server/respond';
 
 export const dynamic = 'force-dynamic';
 

@@ -1,7 +1,7 @@
-import { auditIdParam, jsonBody } from '@/lib/api/params';
-import { guarded, json } from '@/lib/api/respond';
+import { auditIdParam, jsonBody } from '@/lib/core/params';
 import { ZLintPage, ZLintRequest } from '@/lib/lint/schema';
 import { lintReport, startLint } from '@/lib/lint/service';
+import { guarded, json } from '@/lib/server/respond';
 
 export const dynamic = 'force-dynamic';
 

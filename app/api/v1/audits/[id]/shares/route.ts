@@ -1,6 +1,3 @@
-import type { Sendable } from '@/lib/api/client';
-import { auditIdParam, jsonBody } from '@/lib/api/params';
-import { guarded, json } from '@/lib/api/respond';
 import { auditExists } from '@/lib/audits/data';
 import { listShares } from '@/lib/auth/data';
 import { createShare } from '@/lib/auth/mutations';
@@ -8,7 +5,10 @@ import { publicOrigin } from '@/lib/auth/request';
 import { ZNewShare } from '@/lib/auth/schema';
 import { orderShares, shareStatus } from '@/lib/auth/share-status';
 import type { CreatedShareDto, ShareListDto } from '@/lib/auth/types';
-import { AppError } from '@/lib/errors';
+import type { Sendable } from '@/lib/client/api';
+import { AppError } from '@/lib/core/errors';
+import { auditIdParam, jsonBody } from '@/lib/core/params';
+import { guarded, json } from '@/lib/server/respond';
 
 export const dynamic = 'force-dynamic';
 

@@ -1,5 +1,5 @@
-import { auditIdParam } from '@/lib/api/params';
-import { guarded } from '@/lib/api/respond';
+import { auditIdParam } from '@/lib/core/params';
+import { guarded } from '@/lib/server/respond';
 import { ZSitemapSetQuery } from '@/lib/sitemap-set/schema';
 import { sitemapSetZip } from '@/lib/sitemap-set/service';
 

@@ -1,9 +1,9 @@
-import type { Sendable } from '@/lib/api/client';
-import { auditIdParam, limitParam, positionCursorParam } from '@/lib/api/params';
-import { guarded, json } from '@/lib/api/respond';
 import { auditExists, listSitemapFiles } from '@/lib/audits/data';
 import type { SitemapFilePage } from '@/lib/audits/schema';
-import { AppError } from '@/lib/errors';
+import type { Sendable } from '@/lib/client/api';
+import { AppError } from '@/lib/core/errors';
+import { auditIdParam, limitParam, positionCursorParam } from '@/lib/core/params';
+import { guarded, json } from '@/lib/server/respond';
 
 export const dynamic = 'force-dynamic';
 

@@ -1,6 +1,6 @@
-import { auditIdParam, jsonBody } from '@/lib/api/params';
-import { guarded, json } from '@/lib/api/respond';
+import { auditIdParam, jsonBody } from '@/lib/core/params';
 import { reconciledAudit } from '@/lib/findings/data';
+import { guarded, json } from '@/lib/server/respond';
 import { listSpotChecks } from '@/lib/spot-check/data';
 import { ZSpotCheckRequest } from '@/lib/spot-check/schema';
 import { startSpotCheck } from '@/lib/spot-check/service';

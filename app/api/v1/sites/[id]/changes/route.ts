@@ -1,7 +1,7 @@
-import type { Sendable } from '@/lib/api/client';
-import { idParam } from '@/lib/api/params';
-import { guarded, json } from '@/lib/api/respond';
-import { AppError } from '@/lib/errors';
+import type { Sendable } from '@/lib/client/api';
+import { AppError } from '@/lib/core/errors';
+import { idParam } from '@/lib/core/params';
+import { guarded, json } from '@/lib/server/respond';
 import { listChanges } from '@/lib/sites/changes/data';
 import { siteExists } from '@/lib/sites/data';
 import { type SiteChangePage, ZChangeQuery } from '@/lib/sites/schema';

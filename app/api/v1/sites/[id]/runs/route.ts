@@ -1,6 +1,6 @@
-import type { Sendable } from '@/lib/api/client';
-import { idParam } from '@/lib/api/params';
-import { guarded, json } from '@/lib/api/respond';
+import type { Sendable } from '@/lib/client/api';
+import { idParam } from '@/lib/core/params';
+import { guarded, json } from '@/lib/server/respond';
 import { startSiteRunFromRequest } from '@/lib/sites/runs';
 import type { CreatedSiteRunDto } from '@/lib/sites/schema';
 

@@ -1,7 +1,7 @@
-import type { Sendable } from '@/lib/api/client';
-import { idParam, jsonBody } from '@/lib/api/params';
-import { guarded, json } from '@/lib/api/respond';
-import { AppError } from '@/lib/errors';
+import type { Sendable } from '@/lib/client/api';
+import { AppError } from '@/lib/core/errors';
+import { idParam, jsonBody } from '@/lib/core/params';
+import { guarded, json } from '@/lib/server/respond';
 import { siteExists } from '@/lib/sites/data';
 import { listSchedules } from '@/lib/sites/schedules/data';
 import { createSchedule } from '@/lib/sites/schedules/service';

@@ -1,8 +1,8 @@
-import type { Sendable } from '@/lib/api/client';
-import { auditIdParam } from '@/lib/api/params';
-import { guarded, json } from '@/lib/api/respond';
+import type { Sendable } from '@/lib/client/api';
+import { auditIdParam } from '@/lib/core/params';
 import { previewDecision, reconciledAudit } from '@/lib/findings/data';
 import { type DecisionPreviewDto, ZDecisionPreviewQuery } from '@/lib/findings/schema';
+import { guarded, json } from '@/lib/server/respond';
 
 export const dynamic = 'force-dynamic';
 

@@ -1,6 +1,6 @@
-import type { Sendable } from '@/lib/api/client';
-import { auditIdParam } from '@/lib/api/params';
-import { guarded, json } from '@/lib/api/respond';
+import type { Sendable } from '@/lib/client/api';
+import { auditIdParam } from '@/lib/core/params';
+import { guarded, json } from '@/lib/server/respond';
 import { auditDiff } from '@/lib/sites/diff/data';
 import { type AuditDiffDto, ZDiffQuery } from '@/lib/sites/schema';
 

@@ -1,9 +1,9 @@
-import type { Sendable } from '@/lib/api/client';
-import { auditIdParam, findingIdParam } from '@/lib/api/params';
-import { guarded, json } from '@/lib/api/respond';
-import { AppError } from '@/lib/errors';
+import type { Sendable } from '@/lib/client/api';
+import { AppError } from '@/lib/core/errors';
+import { auditIdParam, findingIdParam } from '@/lib/core/params';
 import { getFinding, reconciledAudit } from '@/lib/findings/data';
 import type { FindingDetailDto } from '@/lib/findings/schema';
+import { guarded, json } from '@/lib/server/respond';
 
 export const dynamic = 'force-dynamic';
 

@@ -1,6 +1,6 @@
-import { auditIdParam } from '@/lib/api/params';
-import { guarded, json } from '@/lib/api/respond';
+import { auditIdParam } from '@/lib/core/params';
 import { findingsByFile, reconciledAudit } from '@/lib/findings/data';
+import { guarded, json } from '@/lib/server/respond';
 
 export const dynamic = 'force-dynamic';
 

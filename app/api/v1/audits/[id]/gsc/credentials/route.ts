@@ -1,7 +1,7 @@
-import { auditIdParam, jsonBody } from '@/lib/api/params';
-import { guarded, json } from '@/lib/api/respond';
+import { auditIdParam, jsonBody } from '@/lib/core/params';
 import { ZGscCredentialsInput } from '@/lib/gsc/inspection-schema';
 import { publicCredentials, removeCredentials, setCredentials } from '@/lib/gsc/inspection-service';
+import { guarded, json } from '@/lib/server/respond';
 
 export const dynamic = 'force-dynamic';
 

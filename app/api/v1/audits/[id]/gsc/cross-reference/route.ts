@@ -1,9 +1,9 @@
-import type { Sendable } from '@/lib/api/client';
-import { auditIdParam } from '@/lib/api/params';
-import { guarded, json } from '@/lib/api/respond';
+import type { Sendable } from '@/lib/client/api';
+import { auditIdParam } from '@/lib/core/params';
 import { reconciledAudit } from '@/lib/findings/data';
 import { gscCrossReference } from '@/lib/gsc/xref/data';
 import type { GscCrossReferenceDto } from '@/lib/gsc/xref/types';
+import { guarded, json } from '@/lib/server/respond';
 
 export const dynamic = 'force-dynamic';
 

@@ -1,10 +1,10 @@
-import { auditIdParam, jsonBody } from '@/lib/api/params';
-import { guarded, json } from '@/lib/api/respond';
 import { auditExists } from '@/lib/audits/data';
-import { AppError } from '@/lib/errors';
+import { AppError } from '@/lib/core/errors';
+import { auditIdParam, jsonBody } from '@/lib/core/params';
 import { listInspectionRuns } from '@/lib/gsc/inspection/data';
 import { ZGscInspectionRequest } from '@/lib/gsc/inspection-schema';
 import { startInspection } from '@/lib/gsc/inspection-service';
+import { guarded, json } from '@/lib/server/respond';
 
 export const dynamic = 'force-dynamic';
 

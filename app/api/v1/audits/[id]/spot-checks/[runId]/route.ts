@@ -1,6 +1,6 @@
-import { auditIdParam, idParam, limitParam, positionCursorParam } from '@/lib/api/params';
-import { guarded, json } from '@/lib/api/respond';
-import { AppError } from '@/lib/errors';
+import { AppError } from '@/lib/core/errors';
+import { auditIdParam, idParam, limitParam, positionCursorParam } from '@/lib/core/params';
+import { guarded, json } from '@/lib/server/respond';
 import { getSpotCheck, spotCheckItems } from '@/lib/spot-check/data';
 import type { SpotCheckRunPage } from '@/lib/spot-check/schema';
 

@@ -1,6 +1,6 @@
-import { idParam } from '@/lib/api/params';
-import { guarded } from '@/lib/api/respond';
-import { AppError } from '@/lib/errors';
+import { AppError } from '@/lib/core/errors';
+import { idParam } from '@/lib/core/params';
+import { guarded } from '@/lib/server/respond';
 import { serialIdParam } from '@/lib/sites/schedules/service';
 import { deleteWebhook } from '@/lib/sites/webhooks/mutations';
 

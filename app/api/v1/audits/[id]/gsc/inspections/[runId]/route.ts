@@ -1,8 +1,8 @@
-import { auditIdParam, idParam, limitParam, positionCursorParam } from '@/lib/api/params';
-import { guarded, json } from '@/lib/api/respond';
-import { AppError } from '@/lib/errors';
+import { AppError } from '@/lib/core/errors';
+import { auditIdParam, idParam, limitParam, positionCursorParam } from '@/lib/core/params';
 import { getInspectionRun, inspectionItems } from '@/lib/gsc/inspection/data';
 import type { GscInspectionRunPage } from '@/lib/gsc/inspection-schema';
+import { guarded, json } from '@/lib/server/respond';
 
 export const dynamic = 'force-dynamic';
 

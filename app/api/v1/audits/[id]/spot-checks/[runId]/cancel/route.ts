@@ -1,6 +1,6 @@
-import { auditIdParam, idParam } from '@/lib/api/params';
-import { guarded, json } from '@/lib/api/respond';
-import { AppError } from '@/lib/errors';
+import { AppError } from '@/lib/core/errors';
+import { auditIdParam, idParam } from '@/lib/core/params';
+import { guarded, json } from '@/lib/server/respond';
 import { getSpotCheck } from '@/lib/spot-check/data';
 import { cancelSpotCheck } from '@/lib/spot-check/service';
 

@@ -1,6 +1,6 @@
-import { auditIdParam, idParam, jsonBody } from '@/lib/api/params';
-import { guarded, json } from '@/lib/api/respond';
-import { AppError } from '@/lib/errors';
+import { AppError } from '@/lib/core/errors';
+import { auditIdParam, idParam, jsonBody } from '@/lib/core/params';
+import { guarded, json } from '@/lib/server/respond';
 import { ZSpotCheckRetry } from '@/lib/spot-check/schema';
 import { retrySpotCheck } from '@/lib/spot-check/service';
 

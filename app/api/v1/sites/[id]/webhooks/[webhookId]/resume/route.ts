@@ -1,7 +1,7 @@
-import type { Sendable } from '@/lib/api/client';
-import { idParam } from '@/lib/api/params';
-import { guarded, json } from '@/lib/api/respond';
-import { AppError } from '@/lib/errors';
+import type { Sendable } from '@/lib/client/api';
+import { AppError } from '@/lib/core/errors';
+import { idParam } from '@/lib/core/params';
+import { guarded, json } from '@/lib/server/respond';
 import { serialIdParam } from '@/lib/sites/schedules/service';
 import type { WebhookDto } from '@/lib/sites/schema';
 import { listWebhooks } from '@/lib/sites/webhooks/data';

@@ -1,8 +1,8 @@
-import { auditIdParam, idParam } from '@/lib/api/params';
-import { guarded, json } from '@/lib/api/respond';
-import { AppError } from '@/lib/errors';
+import { AppError } from '@/lib/core/errors';
+import { auditIdParam, idParam } from '@/lib/core/params';
 import { getInspectionRun } from '@/lib/gsc/inspection/data';
 import { cancelInspection } from '@/lib/gsc/inspection-service';
+import { guarded, json } from '@/lib/server/respond';
 
 export const dynamic = 'force-dynamic';
 

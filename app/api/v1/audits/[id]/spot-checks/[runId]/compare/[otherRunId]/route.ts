@@ -1,5 +1,5 @@
-import { auditIdParam, idParam, limitParam, positionCursorParam } from '@/lib/api/params';
-import { guarded, json } from '@/lib/api/respond';
+import { auditIdParam, idParam, limitParam, positionCursorParam } from '@/lib/core/params';
+import { guarded, json } from '@/lib/server/respond';
 import { compareSpotChecks } from '@/lib/spot-check/service';
 
 export const dynamic = 'force-dynamic';

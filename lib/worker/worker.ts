@@ -8,15 +8,6 @@ import { gscImportRun } from '@/lib/gsc/import-run';
 import { gscInspectionRun } from '@/lib/gsc/inspection-run';
 import { startHeartbeat } from '@/lib/health/heartbeat';
 import { lintRun } from '@/lib/lint/run';
-import { reapStaleRuns } from '@/lib/runs/reaper';
-import { runStep } from '@/lib/runs/runner';
-import { staleAfterSeconds } from '@/lib/runs/settings';
-import type { RunKind } from '@/lib/runs/types';
-import { sealLegacySecrets } from '@/lib/sites/webhooks/mutations';
-import { DELIVERY_QUEUE } from '@/lib/sites/webhooks/service';
-import { readDeliverySettings } from '@/lib/sites/webhooks/settings';
-import { spotCheckRunsAtOnce } from '@/lib/spot-check/budget';
-import { spotCheckRun } from '@/lib/spot-check/run';
 import {
   getBoss,
   scheduleQueue,
@@ -25,11 +16,20 @@ import {
   tolerateQueueBookkeepingFailures,
   wakeWorkers,
   work,
-} from './queue';
-import { tickSchedules } from './site-schedules';
-import { listenForJobs } from './wake';
-import { retryBaseSeconds } from './webhook-delivery';
-import { startDeliveryDispatcher } from './webhook-dispatch';
+} from '@/lib/queue/queue';
+import { listenForJobs } from '@/lib/queue/wake';
+import { reapStaleRuns } from '@/lib/runs/reaper';
+import { runStep } from '@/lib/runs/runner';
+import { staleAfterSeconds } from '@/lib/runs/settings';
+import type { RunKind } from '@/lib/runs/types';
+import { tickSchedules } from '@/lib/sites/jobs/schedule-tick';
+import { retryBaseSeconds } from '@/lib/sites/jobs/webhook-delivery';
+import { startDeliveryDispatcher } from '@/lib/sites/jobs/webhook-dispatch';
+import { sealLegacySecrets } from '@/lib/sites/webhooks/mutations';
+import { DELIVERY_QUEUE } from '@/lib/sites/webhooks/service';
+import { readDeliverySettings } from '@/lib/sites/webhooks/settings';
+import { spotCheckRunsAtOnce } from '@/lib/spot-check/budget';
+import { spotCheckRun } from '@/lib/spot-check/run';
 
 /** pg-boss keeps one cron schedule per queue: this one tick a minute finds every site schedule due. */
 export const SCHEDULE_TICK = { queue: 'site-schedules', cron: '* * * * *' } as const;

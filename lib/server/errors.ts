@@ -1,7 +1,7 @@
 // The API's error envelope: any thrown value becomes a status and `{ error: { code, message } }` here.
 import { ZodError } from 'zod';
+import { AppError } from '@/lib/core/errors';
 import { isDatabaseUnavailable } from '@/lib/db/errors';
-import { AppError } from '@/lib/errors';
 
 export interface ErrorEnvelope {
   error: { code: string; message: string };

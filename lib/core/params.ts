@@ -1,6 +1,6 @@
 // Parsing of path parameters, query parameters and JSON bodies shared by route handlers: everything a
 // client sends is checked here (or by a zod schema) before it can reach SQL, so bad input is a 400/404.
-import { AppError } from '@/lib/errors';
+import { AppError } from '@/lib/core/errors';
 import { INT4_MAX, textProblem } from './text';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -30,7 +30,7 @@ export function findingIdParam(value: string | undefined): number {
  * called otherwise must not get a 10 MB `q` through to a slow query). */
 export const MAX_QUERY_CHARS = 16_384;
 
-/** Refuses a query string that is too long or holds text Postgres cannot store (see lib/api/text.ts),
+/** Refuses a query string that is too long or holds text Postgres cannot store (see lib/core/text.ts),
  * naming the parameter. route() runs it before every handler. */
 export function checkQuery(url: string): void {
   const { search, searchParams } = new URL(url);

@@ -1,5 +1,5 @@
 // The one error type that any layer may throw (data code, services, route handlers): a stable code and
-// a message that is safe to show a user. lib/api/errors.ts turns it into the API's error envelope.
+// a message that is safe to show a user. lib/server/errors.ts turns it into the API's error envelope.
 
 export type ErrorCode =
   | 'bad_request'

@@ -8,13 +8,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { insertAudit } from '@/lib/audits/mutations';
 import { pool } from '@/lib/db/client';
 import { readAll, startTestServer, type TestServer } from '@/lib/net/test-server';
+import { getBoss, sendJob, stopBoss } from '@/lib/queue/queue';
 import { siteIdForHost } from '@/lib/sites/mutations';
 import type { RunCompletedPayload } from '@/lib/sites/schema';
 import { insertWebhook } from '@/lib/sites/webhooks/mutations';
 import { urlsetXml } from '@/lib/test-support/run-audit';
+import { SCHEDULE_TICK } from '@/lib/worker/worker';
 import { SERVER_NODE_ARGS } from '@/scripts/node-args';
-import { getBoss, sendJob, stopBoss } from './queue';
-import { SCHEDULE_TICK } from './worker';
 
 const root = path.resolve(import.meta.dirname, '..', '..');
 const SECRET = 'the scheduled run secret';

@@ -2,7 +2,7 @@
 // expected string to have >=10 characters; email: Invalid email address") split per field into sentences
 // with the field's own label ("Initial password must be at least 10 characters."), for the field's error
 // line (aria-describedby); what belongs to no field of the form is the summary. Browser-safe.
-import { ApiError } from './client';
+import { ApiError } from './api';
 
 export interface FormErrors<K extends string> {
   /** One sentence per field of the form that the server refused. */

@@ -18,7 +18,7 @@ export const QUEUES = [
   'gsc-inspection',
   'lint',
   // Not steps of runs: the scheduler's once-a-minute tick, and the webhook dispatcher's wake-up (the
-  // deliveries themselves are rows: lib/jobs/webhook-dispatch.ts).
+  // deliveries themselves are rows: lib/sites/jobs/webhook-dispatch.ts).
   'site-schedules',
   'webhook-delivery',
 ] as const;
@@ -152,7 +152,7 @@ export async function enqueue(
     expireInSeconds: 6 * 3600,
   });
   // A step queued by a step (ingest → reconcile → index-findings) starts at once in this process; one queued
-  // by the web server wakes the worker processes (lib/jobs/wake.ts).
+  // by the web server wakes the worker processes (lib/queue/wake.ts).
   wakeWorkers(name);
   await announceJob(name).catch((error: Error) =>
     console.error(`[queue] could not announce the ${name} job (it is found by polling): ${error.message}`),

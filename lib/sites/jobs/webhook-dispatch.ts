@@ -1,7 +1,7 @@
 // The worker's webhook dispatcher. The rows are the queue: a pending delivery whose next_attempt_at has come
 // is due. It claims due deliveries, at most one per webhook (a lease on the webhook's row, so a receiver
 // that never answers holds only its own webhook's slot) and WEBHOOK_CONCURRENCY in all, runs them
-// concurrently (lib/jobs/webhook-delivery.ts makes each attempt), and frees each webhook when its attempt
+// concurrently (lib/sites/jobs/webhook-delivery.ts makes each attempt), and frees each webhook when its attempt
 // ends. Paused webhooks are never claimed.
 import 'server-only';
 import { pool } from '@/lib/db/client';

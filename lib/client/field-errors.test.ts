@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ApiError } from './client';
+import { ApiError } from './api';
 import { fieldSentence, formErrors } from './field-errors';
 
 const LABELS = { name: 'Name', email: 'Email', password: 'Initial password' };

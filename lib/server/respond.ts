@@ -1,8 +1,8 @@
 // Route-handler plumbing: JSON responses and the error envelope, so handlers stay parse → call → respond.
 import { type Actor, isHttps, requireActor, sessionCookie } from '@/lib/auth/request';
 import type { Role } from '@/lib/auth/roles';
+import { checkQuery } from '@/lib/core/params';
 import { toErrorResponse } from './errors';
-import { checkQuery } from './params';
 
 // BigInt columns (byte counts) serialise as numbers; they stay far below 2^53.
 function replacer(_key: string, value: unknown): unknown {

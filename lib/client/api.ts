@@ -68,7 +68,7 @@ export function sendJson<T>(path: string, method: 'POST' | 'PATCH' | 'DELETE', b
 
 /**
  * What a route handler may pass to `json()` for a response the browser reads as `T`: JSON.stringify turns
- * Dates into ISO strings and lib/api/respond.ts turns bigints into numbers. Handlers write
+ * Dates into ISO strings and lib/server/respond.ts turns bigints into numbers. Handlers write
  * `json(body satisfies Sendable<TheDto>)`, so the server and the hooks reading `TheDto` cannot drift apart.
  */
 export type Sendable<T> = T extends string

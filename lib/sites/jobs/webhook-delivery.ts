@@ -1,4 +1,4 @@
-// One attempt of a webhook delivery (the worker's dispatcher, lib/jobs/webhook-dispatch.ts, decides which
+// One attempt of a webhook delivery (the worker's dispatcher, lib/sites/jobs/webhook-dispatch.ts, decides which
 // and when): POST the stored body, signed with the attempt's time, through the safe HTTP client. A 2xx
 // delivers it; anything else is logged in attempt_log and the next attempt is due after a growing delay,
 // until the last one fails the delivery. The row's attempt count fences an attempt: one made twice, or for

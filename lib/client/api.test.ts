@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { ApiError, apiFetch, isNotFound, parseErrorEnvelope, type Sendable, sendJson } from './client';
+import { ApiError, apiFetch, isNotFound, parseErrorEnvelope, type Sendable, sendJson } from './api';
 
 function answer(status: number, body: string | null, type = 'application/json') {
   const fetch = vi.fn(async () => new Response(body, { status, headers: { 'content-type': type } }));

@@ -4,8 +4,8 @@
 // started after it, outside the lock (a start copies uploads). A worker dying in between loses that due
 // time: the schedule waits for its next one rather than risk a second run.
 import 'server-only';
+import { AppError } from '@/lib/core/errors';
 import { pool, transaction } from '@/lib/db/client';
-import { AppError } from '@/lib/errors';
 import { startSiteRun } from '@/lib/sites/runs';
 import { nextRunAt } from '@/lib/sites/schedules/cron';
 

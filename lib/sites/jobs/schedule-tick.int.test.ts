@@ -6,10 +6,10 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, describe, expect, it } from 'vitest';
 import { insertAudit } from '@/lib/audits/mutations';
 import { pool } from '@/lib/db/client';
+import { stopBoss } from '@/lib/queue/queue';
 import { siteIdForHost } from '@/lib/sites/mutations';
 import { nextRunAt } from '@/lib/sites/schedules/cron';
-import { stopBoss } from './queue';
-import { tickSchedules } from './site-schedules';
+import { tickSchedules } from './schedule-tick';
 
 afterAll(() => stopBoss());
 

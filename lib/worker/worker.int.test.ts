@@ -12,12 +12,12 @@ import { insertAudit } from '@/lib/audits/mutations';
 import { auditRun } from '@/lib/audits/run';
 import { isFinal } from '@/lib/audits/schema';
 import { pool } from '@/lib/db/client';
+import { stopBoss } from '@/lib/queue/queue';
 import { reapStaleRuns } from '@/lib/runs/reaper';
 import { startRun } from '@/lib/runs/service';
 import { MAX_ATTEMPTS } from '@/lib/runs/settings';
 import { runAuditStep } from '@/lib/test-support/run-audit';
 import { SERVER_NODE_ARGS } from '@/scripts/node-args';
-import { stopBoss } from './queue';
 
 const root = path.resolve(import.meta.dirname, '..', '..');
 const URLS = 3000;
@@ -133,7 +133,7 @@ describe('a worker killed mid-job', () => {
 
 describe('a job queued by another process', () => {
   it("starts at once, not at the worker's next poll", async () => {
-    // Polling once a minute: only the wake-up (NOTIFY, lib/jobs/wake.ts) can start the job within the test.
+    // Polling once a minute: only the wake-up (NOTIFY, lib/queue/wake.ts) can start the job within the test.
     const worker = startWorker({ JOB_POLL_SECONDS: '60' });
     await waitFor('the worker to be ready', async () => worker.output().includes('worker ready'));
     // Its first polls (at start) are over and found nothing.

@@ -17,10 +17,10 @@ import { isFinal } from '@/lib/audits/schema';
 import { migrateDatabase } from '@/lib/db/bootstrap';
 import { closeDb, pool } from '@/lib/db/client';
 import { type EmbeddedServer, startEmbeddedPostgres } from '@/lib/db/embedded';
+import { stopBoss } from '@/lib/queue/queue';
 import { startRun } from '@/lib/runs/service';
 import { SERVER_NODE_ARGS } from '@/scripts/node-args';
 import { clusterDirOf, isRunning, postmasterPid } from '@/scripts/supervise/postgres-watch';
-import { stopBoss } from './queue';
 
 const root = path.resolve(import.meta.dirname, '..', '..');
 const URLS = 2000;

@@ -1,6 +1,7 @@
 // The delivery backoff (30 s, 2 min, 10 min, 30 min, 2 h at the default base), the delivery budgets and the
 // scheduler's monitor interval, read from the environment and refused when they make no sense.
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { schedulerMonitorSeconds } from '@/lib/queue/queue';
 import {
   deliveryConcurrency,
   deliveryTimeoutMs,
@@ -9,7 +10,6 @@ import {
   pauseAfterFailures,
   readDeliverySettings,
 } from '@/lib/sites/webhooks/settings';
-import { schedulerMonitorSeconds } from './queue';
 import { MAX_DELIVERY_ATTEMPTS, nextAttemptAt, retryBaseSeconds } from './webhook-delivery';
 
 afterEach(() => {

@@ -14,11 +14,11 @@ import { cancelAudit } from '@/lib/audits/service';
 import { pool } from '@/lib/db/client';
 import { DEFAULT_USER_AGENT } from '@/lib/net/options';
 import { readAll, startTestServer, type TestServer } from '@/lib/net/test-server';
+import { stopBoss } from '@/lib/queue/queue';
 import { siteIdForHost } from '@/lib/sites/mutations';
 import type { RunCompletedPayload } from '@/lib/sites/schema';
 import { insertDeliveries, insertWebhook } from '@/lib/sites/webhooks/mutations';
 import { reconciledAuditOf, urlsetXml } from '@/lib/test-support/run-audit';
-import { stopBoss } from './queue';
 import { attemptDelivery, MAX_DELIVERY_ATTEMPTS, nextAttemptAt } from './webhook-delivery';
 
 const SECRET = 'a webhook secret of some length';
