@@ -41,13 +41,13 @@ describe('Biome refuses imports against the direction', () => {
     ['lib/x/service.ts', 'pg', /Only lib\/db, lib\/\*\*\/data.ts/],
     ['components/x.tsx', '@/lib/db/client', /Only lib\/db, lib\/\*\*\/data.ts/],
     ['components/x.tsx', '@/lib/db/partitions', /components\/ never import the database layer/],
-    ['components/ui/x.tsx', '@/lib/findings/data', /components\/ never import the database layer/],
-    ['components/x.tsx', '@/lib/findings/export/data', /components\/ never import the database layer/],
+    ['components/ui/x.tsx', '@/lib/review/data', /components\/ never import the database layer/],
+    ['components/x.tsx', '@/lib/review/export/data', /components\/ never import the database layer/],
     ['components/x.tsx', '@/lib/audits/mutations', /components\/ never import the database layer/],
     ['app/x/page.tsx', 'pg', /Only lib\/db, lib\/\*\*\/data.ts/],
     ['lib/hygiene/engine.ts', '@/lib/db/client', /lib\/hygiene is a pure layer/],
     ['lib/hygiene/data.ts', 'pg', /Only lib\/db, lib\/\*\*\/data.ts/],
-    ['lib/hygiene/data.ts', '@/lib/findings/data', /lib\/hygiene is a pure layer/],
+    ['lib/hygiene/data.ts', '@/lib/review/data', /lib\/hygiene is a pure layer/],
     ['lib/hygiene/cli.ts', '@/lib/queue/queue', /lib\/hygiene is a pure layer/],
     ['lib/hygiene/cli.ts', 'server-only', /lib\/hygiene is a pure layer/],
     ['lib/hygiene/cli.ts', '@/app/providers', /lib\/ never imports app\/ or components\//],
@@ -62,7 +62,7 @@ describe('Biome refuses imports against the direction', () => {
     ['lib/x/mutations.ts', '@/lib/db/client'],
     ['lib/x/utils.ts', '@/lib/findings/schema'],
     ['components/x.tsx', '@/lib/findings/chart-data'],
-    ['app/x/page.tsx', '@/lib/findings/data'],
+    ['app/x/page.tsx', '@/lib/review/data'],
     ['lib/x/flow.int.test.ts', '@/app/r/[token]/page'],
     ['lib/hygiene/engine.ts', '@/lib/sitemap/parse'],
     ['lib/hygiene/read-tree.ts', '@/lib/net/safe-fetch'],
@@ -138,9 +138,9 @@ describe('server-only', () => {
     expect(touching).toEqual(
       expect.arrayContaining([
         'lib/db/client.ts',
-        'lib/findings/data.ts',
-        'lib/findings/export/data.ts',
-        'lib/findings/mutations.ts',
+        'lib/review/data.ts',
+        'lib/review/export/data.ts',
+        'lib/review/mutations.ts',
       ]),
     );
     const unmarked = touching.filter((file) => !hasServerOnly(readFileSync(path.join(root, file), 'utf8')));

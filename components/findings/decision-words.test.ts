@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { previewOf } from '@/lib/findings/decision-rule';
 import type { Decision } from '@/lib/findings/schema';
+import { previewOf } from '@/lib/review/decision-rule';
 import { previewSentence, resultSentence } from './decision-words';
 
 // The server's own rule turns counts per decision into the preview the dialog reads.

@@ -2,10 +2,10 @@
 import 'server-only';
 import { clipForDisplay, displaySql } from '@/lib/core/display';
 import { AppError } from '@/lib/core/errors';
+import { likeEscape } from '@/lib/core/text';
 import { db, pool } from '@/lib/db/client';
-import { getFindingsOverview } from '@/lib/findings/data';
-import { likeEscape } from '@/lib/findings/filter-sql';
 import type { Audit, AuditSource, SitemapFile } from '@/lib/generated/prisma/client';
+import { getFindingsOverview } from '@/lib/review/data';
 import { siteSettingsOf } from '@/lib/sites/schema';
 import { progressOf } from './progress';
 import {
@@ -151,13 +151,6 @@ function timingsOf(value: unknown): AuditTimings {
 }
 
 /** The audit's settings; null when there is no such audit. */
-export async function auditSettingsOf(id: string): Promise<TAuditSettings | null> {
-  const { rows } = await pool().query<{ settings: unknown }>('SELECT settings FROM audits WHERE id = $1', [
-    id,
-  ]);
-  return rows[0] ? settingsOf(rows[0].settings) : null;
-}
-
 export async function getAudit(id: string): Promise<AuditDto | null> {
   const audit = await db().audit.findUnique({
     where: { id },

@@ -8,6 +8,7 @@ import {
   useQueryClient,
 } from '@tanstack/react-query';
 import { apiFetch } from '@/lib/client/api';
+import { auditKeys } from '@/lib/client/audit-keys';
 import { isActiveStatus } from './labels';
 import type {
   AuditDto,
@@ -27,14 +28,7 @@ export const AUDIT_LIST_PAGE_SIZE = 25;
 /** The list's filters, as the URL carries them. */
 export type AuditListFilters = Pick<TAuditListQuery, 'status' | 'q'>;
 
-export const auditKeys = {
-  all: ['audits'] as const,
-  lists: () => ['audits', 'list'] as const,
-  list: (filters: AuditListFilters, cursor: string | null) =>
-    ['audits', 'list', filters.status ?? '', filters.q ?? '', cursor] as const,
-  detail: (id: string) => ['audits', 'detail', id] as const,
-  sitemaps: (id: string) => ['audits', 'detail', id, 'sitemaps'] as const,
-};
+export { auditKeys };
 
 /** One page of the audits list under its filters; polled while an audit on it is queued or running. */
 export function useAudits(filters: AuditListFilters, cursor: string | null) {

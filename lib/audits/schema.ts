@@ -46,25 +46,13 @@ export const ZAuditOptions = z
   .strict();
 export type TAuditOptions = z.infer<typeof ZAuditOptions>;
 
-/** Settings an admin changes after creation (stored in `audits.settings`; absent keys take the default). */
-export const ZAuditSettings = z
-  .object({
-    /** Approving an `unreached_by_crawl` prune row needs a confirming verdict (confirmed or dead) from the
-     * row's latest finished spot-check (lib/spot-check/latest.ts). */
-    requireSpotCheckForUnreached: z.boolean().default(false),
-  })
-  .strict();
-export type TAuditSettings = z.infer<typeof ZAuditSettings>;
+export { settingsOf, type TAuditSettings, ZAuditSettings } from '@/lib/review/approval/schema';
+
+import { type TAuditSettings, ZAuditSettings } from '@/lib/review/approval/schema';
 
 /** `PATCH /api/v1/audits/{id}`: the settings to change (others keep their value). */
 export const ZAuditPatch = z.object({ settings: ZAuditSettings.partial().strict() }).strict();
 export type TAuditPatch = z.infer<typeof ZAuditPatch>;
-
-/** What a stored settings value means: anything unreadable is the defaults (never a failed audit page). */
-export function settingsOf(value: unknown): TAuditSettings {
-  const parsed = ZAuditSettings.safeParse(value ?? {});
-  return parsed.success ? parsed.data : ZAuditSettings.parse({});
-}
 
 /** An audit's name as given (JSON or multipart); empty means "make one up". */
 export const ZAuditName = zText().trim().max(200);

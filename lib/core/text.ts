@@ -24,3 +24,8 @@ export function zText() {
 /** Integer columns: a finding id, a sitemap file id or position, a status, depth or inlinks are `int4`. */
 export const INT4_MAX = 2_147_483_647;
 export const INT4_MIN = -2_147_483_648;
+
+/** Escapes LIKE wildcards so user text matches literally. */
+export function likeEscape(text: string): string {
+  return text.replace(/[\\%_]/g, (c) => `\\${c}`);
+}

@@ -27,7 +27,7 @@ const INDEXES: Record<BulkTable, (part: string) => string[]> = {
   // Entries and crawl rows have no index at all: the reconcile job reads both whole, by hash.
   sitemap_entries: () => [],
   crawl_pages: () => [],
-  // Only the key: the review indexes are built afterwards, in the background (lib/findings/indexes.ts).
+  // Only the key: the review indexes are built afterwards, in the background (lib/review/indexes.ts).
   findings: (part) => [`ALTER TABLE "${part}" ADD CONSTRAINT "${part}_pkey" PRIMARY KEY (audit_id, id)`],
   decision_log: (part) => [
     `ALTER TABLE "${part}" ADD CONSTRAINT "${part}_pkey" PRIMARY KEY (audit_id, id)`,

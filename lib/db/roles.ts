@@ -7,9 +7,9 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type pg from 'pg';
 import PgBoss from 'pg-boss';
-import { CRON_QUEUE, QUEUES } from '@/lib/queue/queue';
 import { withConnection } from './connection';
 import { BULK_SCHEMA } from './partitions';
+import { CRON_QUEUE, QUEUES } from './queues';
 
 export interface AppRoles {
   /** The web server's URL: DML, the decision log INSERT/SELECT only, no DDL. */

@@ -1,7 +1,7 @@
 // Human wording for findings (reason labels, evidence sentences) and the findings view's URL state:
 // list, filters, sort and cursor live in the page's search params so a view can be linked and reloaded.
-import { GSC_FILTERS, GSC_MATCHES } from '@/lib/gsc/xref/sql';
-import { VERDICT_FILTERS } from '@/lib/spot-check/latest';
+import { GSC_FILTERS, GSC_MATCHES } from '@/lib/findings/evidence/gsc';
+import { VERDICT_FILTERS } from '@/lib/findings/evidence/live';
 import { filterParams } from './links';
 import { reasonInfo } from './reasons';
 import {

@@ -1,9 +1,9 @@
 // Shapes of findings (the reconciliation's prune / add / held lists), their filters, decisions and export.
 import { z } from 'zod';
 import { INT4_MAX, zText } from '@/lib/core/text';
-import type { GscBucket } from '@/lib/gsc/reasons';
-import { GSC_FILTERS, GSC_MATCHES } from '@/lib/gsc/xref/sql';
-import { VERDICT_FILTERS } from '@/lib/spot-check/latest';
+import { GSC_FILTERS, GSC_MATCHES } from '@/lib/findings/evidence/gsc';
+import type { GscBucket } from '@/lib/findings/evidence/gsc-reasons';
+import { VERDICT_FILTERS } from '@/lib/findings/evidence/live';
 import type { Hop, LiveError, Verdict } from '@/lib/spot-check/types';
 import type { FindingsByFileItem } from './chart-data';
 
@@ -88,9 +88,9 @@ export const ZFindingFilter = z
     /** A sitemap file id: rows it declares (alone or with other files). */
     file: z.preprocess(blankIsAbsent, z.coerce.number().int().positive().max(INT4_MAX).optional()),
     signal: z.preprocess(blankIsAbsent, z.enum(SIGNALS).optional()),
-    /** The latest finished spot-check's verdict (lib/spot-check/latest.ts), `confirming` or `unchecked`. */
+    /** The latest finished spot-check's verdict (lib/findings/evidence/live.ts), `confirming` or `unchecked`. */
     verdict: z.preprocess(blankIsAbsent, z.enum(VERDICT_FILTERS).optional()),
-    /** The key's current Search Console state (lib/gsc/current.ts): indexed, not_indexed, unknown or a
+    /** The key's current Search Console state (lib/findings/evidence/gsc-current.ts): indexed, not_indexed, unknown or a
      * bucket. `list=prune&gsc=indexed` is "prune with care": rows we would prune that Google has indexed. */
     gsc: z.preprocess(blankIsAbsent, z.enum(GSC_FILTERS).optional()),
     /** With a bucket in `gsc`: the bucket names one of the row's reasons (agrees) or none (disagrees). */
@@ -177,7 +177,7 @@ export interface FindingTarget {
   status: number | null;
 }
 
-/** What the latest finished spot-check said of a row (lib/spot-check/latest.ts). */
+/** What the latest finished spot-check said of a row (lib/findings/evidence/live.ts). */
 export interface FindingSpotCheck {
   verdict: Verdict;
   /** The reason the live answer gives now, for `changed`. */
@@ -198,7 +198,7 @@ export interface FindingSpotCheckDetail extends FindingSpotCheck {
   explanation: string;
 }
 
-/** What Search Console says of a row's key now (lib/gsc/current.ts): the latest import that lists it. */
+/** What Search Console says of a row's key now (lib/findings/evidence/gsc-current.ts): the latest import that lists it. */
 export interface FindingGsc {
   state: 'indexed' | 'not_indexed';
   /** The issue as Search Console wrote it ("Page with redirect"); null for indexed pages. */

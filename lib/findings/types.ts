@@ -46,7 +46,7 @@ export interface FindingRow {
   note: string | null;
 }
 
-/** A finding's latest finished spot-check item (lib/spot-check/latest.ts), as latestChecks reads it. */
+/** A finding's latest finished spot-check item (lib/findings/evidence/live.ts), as latestChecks reads it. */
 export interface LatestCheckRow {
   finding_id: number;
   run_id: string;
@@ -63,7 +63,7 @@ export interface LatestCheckRow {
   explanation: string;
 }
 
-/** A key's current Search Console state (lib/gsc/current.ts), for the finding `finding_id`. */
+/** A key's current Search Console state (lib/findings/evidence/gsc-current.ts), for the finding `finding_id`. */
 export interface GscStateRow {
   finding_id: number;
   url: string;

@@ -5,7 +5,7 @@ import { type NormalizationProfile, normalizeUrl } from '@/lib/urls/normalize';
 import { type GapBand, type GapBasis, gapOf, isFetchProblem, isStale } from './gap-stats';
 
 export interface ReasonCount {
-  /** lib/gsc/reasons.ts's bucket (or an inspection's), null when the source gave none. */
+  /** lib/findings/evidence/gsc-reasons.ts's bucket (or an inspection's), null when the source gave none. */
   bucket: string | null;
   /** Search Console's words: a drill-down's issue, an inspection's coverage state. */
   reason: string | null;

@@ -12,6 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GET } from '@/app/api/v1/audits/[id]/gsc/sitemaps/route';
 import { insertAudit } from '@/lib/audits/mutations';
 import { pool } from '@/lib/db/client';
+import { bucketOf } from '@/lib/findings/evidence/gsc-reasons';
 import { startTestServer, type TestServer } from '@/lib/net/test-server';
 import { testCaller } from '@/lib/test-support/auth';
 import { reconciledAuditOf, runAuditStep, urlsetXml } from '@/lib/test-support/run-audit';
@@ -19,7 +20,6 @@ import { normalizeUrl } from '@/lib/urls/normalize';
 import { sitemapGaps } from './gaps';
 import type { SitemapGapDto } from './gaps-shape';
 import { parseGscFile } from './parse';
-import { bucketOf } from './reasons';
 
 const FIXTURES = path.resolve(import.meta.dirname, '../../../shared/fixtures');
 const HOST = 'https://www.dhmguide.com';

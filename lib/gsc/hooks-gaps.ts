@@ -4,7 +4,7 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef } from 'react';
 import { apiFetch } from '@/lib/client/api';
-import { findingKeys } from '@/lib/findings/hooks';
+import { findingKeys } from '@/lib/review/hooks';
 import { type GscGapsDto, importsSignatureOf } from './gaps-shape';
 import { gscImportsQuery } from './hooks-imports';
 

@@ -5,7 +5,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef } from 'react';
 import { isActiveStatus } from '@/lib/audits/labels';
 import { apiFetch, isNotFound, sendJson } from '@/lib/client/api';
-import { findingKeys } from '@/lib/findings/hooks';
+import { findingKeys } from '@/lib/review/hooks';
 import type {
   GscCredentialsDto,
   GscInspectionRunDto,

@@ -1,9 +1,10 @@
 // Exports read from an import's files → the rows the import stores (URL states, Sitemaps report lines,
 // overview chart points, issue counts) and what it records about them. Pure: the import step reads the
 // files and the mutations write these rows.
+
+import { bucketOf, isIndexedReason } from '@/lib/findings/evidence/gsc-reasons';
 import { type NormalizationProfile, urlKeys } from '@/lib/urls/normalize';
 import type { ImportedExport, ImportedFile, ImportSummary } from './import-schema';
-import { bucketOf, isIndexedReason } from './reasons';
 import type { DrilldownExport, GscExport, GscFile } from './types';
 
 export interface UrlStateRow {
@@ -61,7 +62,7 @@ export interface ImportRows {
   summary: ImportSummary;
 }
 
-/** Issues that name indexed pages (lib/gsc/reasons.ts isIndexedReason): the Page indexing report's indexed
+/** Issues that name indexed pages (lib/findings/evidence/gsc-reasons.ts isIndexedReason): the Page indexing report's indexed
  * drill-down, the older Coverage report's valid rows and its indexed-with-a-warning rows. */
 export function isIndexedIssue(issue: string): boolean {
   return isIndexedReason(issue);

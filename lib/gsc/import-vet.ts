@@ -1,7 +1,7 @@
 // What an import must not store, checked on the exports read from its files before anything is stored
 // (by the request, for a 400, and again by the import's step): a drill-down table that does not say which
 // issue it lists, and URLs of another site. Pure: the caller reads the files and the audit's hosts.
-import { isKnownReason } from './reasons';
+import { isKnownReason } from '@/lib/findings/evidence/gsc-reasons';
 import { type DrilldownExport, type GscExport, GscFileError } from './types';
 
 export interface VetOptions {

@@ -37,7 +37,7 @@ export interface GscInspectionSummary {
   indexed: number;
   notIndexed: number;
   errors: number;
-  /** not-indexed URLs per bucket (lib/gsc/reasons.ts) */
+  /** not-indexed URLs per bucket (lib/findings/evidence/gsc-reasons.ts) */
   byBucket: Record<string, number>;
 }
 

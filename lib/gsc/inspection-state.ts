@@ -1,7 +1,8 @@
 // What one URL Inspection answer means for the per-sitemap picture: indexed, or not indexed with the
-// bucket of its coverage state (lib/gsc/reasons.ts). Pure.
+// bucket of its coverage state (lib/findings/evidence/gsc-reasons.ts). Pure.
+
+import { bucketOf, type GscBucket, isIndexedReason } from '@/lib/findings/evidence/gsc-reasons';
 import type { IndexStatus } from './inspection-schema';
-import { bucketOf, type GscBucket, isIndexedReason } from './reasons';
 
 export type InspectionState =
   | { state: 'indexed'; bucket: null }

@@ -3,32 +3,10 @@
 import 'server-only';
 import PgBoss from 'pg-boss';
 import { databaseUrl } from '@/lib/db/client';
+import { QUEUES, type QueueName } from '@/lib/db/queues';
 import { announceJob } from './wake';
 
-export const QUEUES = [
-  'ingest',
-  'add-crawl',
-  'reconcile',
-  'site-history',
-  'index-findings',
-  'spot-check-select',
-  'spot-check',
-  'gsc-import',
-  'gsc-inspection-select',
-  'gsc-inspection',
-  'lint',
-  // Not steps of runs: the scheduler's once-a-minute tick, and the webhook dispatcher's wake-up (the
-  // deliveries themselves are rows: lib/sites/jobs/webhook-dispatch.ts).
-  'site-schedules',
-  'webhook-delivery',
-] as const;
-export type QueueName = (typeof QUEUES)[number];
-
-/** pg-boss's own queue through which a cron schedule's jobs are sent (timekeeper.js, QUEUES.SEND_IT). A
- * worker's pg-boss creates it at start, but the app's roles may not create queues (a table each), so the
- * owner installs it with ours (lib/db/roles.ts). Without it the cron's jobs vanished without an error:
- * pg-boss inserts into a missing queue as into nothing, and no schedule ever fired. */
-export const CRON_QUEUE = '__pgboss__send-it';
+export { CRON_QUEUE, QUEUES, type QueueName } from '@/lib/db/queues';
 
 /** A job's payload (lib/runs/types.ts RunJobData); jobs queued before runs carried `auditId`. */
 export type JobData = { runId: string; attempt: number } | { auditId: string; attempt: number };

@@ -9,8 +9,8 @@ import { getAudit } from '@/lib/audits/data';
 import { insertAudit } from '@/lib/audits/mutations';
 import type { TAuditOptions } from '@/lib/audits/schema';
 import { pool } from '@/lib/db/client';
-import { listFindings } from '@/lib/findings/data';
 import { ZFindingQuery } from '@/lib/findings/schema';
+import { listFindings } from '@/lib/review/data';
 import { runAuditStep } from '@/lib/test-support/run-audit';
 
 const dir = mkdtempSync(path.join(os.tmpdir(), 'rules-'));

@@ -10,8 +10,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { insertAudit } from '@/lib/audits/mutations';
 import { pool } from '@/lib/db/client';
 import { findingsParts } from '@/lib/db/partitions';
-import { listFindings } from '@/lib/findings/data';
-import { buildReviewIndexes, decideByFilter } from '@/lib/findings/mutations';
+import { listFindings } from '@/lib/review/data';
+import { buildReviewIndexes, decideByFilter } from '@/lib/review/mutations';
 import { runAuditStep } from '@/lib/test-support/run-audit';
 
 const S = 'https://split.example';

@@ -31,7 +31,7 @@ export interface ReportSpotItem {
 
 /**
  * The audit's latest finished run (succeeded or partial): the one that finished last, so its items are the
- * newest checks, as the review list's "latest verdict per finding" (lib/spot-check/latest.ts) orders them.
+ * newest checks, as the review list's "latest verdict per finding" (lib/findings/evidence/live.ts) orders them.
  * A queued, running, failed or cancelled run has no results to show. An audit has a handful of runs (read
  * by the audit_id index); the count is a range of the items' primary key.
  */

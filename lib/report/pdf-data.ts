@@ -12,9 +12,9 @@ import {
   type ReasonsPerListData,
   rankReasons,
 } from '@/lib/findings/chart-data';
-import { findingsByFile, listFindings } from '@/lib/findings/data';
 import { type FindingDto, type FindingList, type FindingSort, LISTS } from '@/lib/findings/schema';
 import type { GscGapsDto } from '@/lib/gsc/gaps-shape';
+import { findingsByFile, listFindings } from '@/lib/review/data';
 import type { Verdict } from '@/lib/spot-check/types';
 import { type AuditSite, auditSite, type ReportSpotCheck, type ReportSpotItem, verdictsOf } from './data';
 import { gscOf, type OpenShare, recordView, spotCheckOf } from './shared';
@@ -27,7 +27,7 @@ export const PDF_REASONS_PER_LIST = 12;
 /**
  * The order of a reason's rows: the most-linked first (inlinks, from the crawl), since a broken or
  * redirecting page many pages link to matters most (equal counts: the last declared first, the keyset's
- * order, lib/findings/keyset.ts). Pages the crawl never fetched
+ * order, lib/review/keyset.ts). Pages the crawl never fetched
  * have no inlinks to rank by: sitemap order alone (and the reason's own index answers it at once).
  */
 type PdfRowOrder = 'inlinks' | 'sitemap';

@@ -285,7 +285,7 @@ describe('the API list of an audit holding megabyte rows', () => {
   });
 
   it('keeps its JSONL export exact, a bounded batch at a time', async () => {
-    const { streamFindings } = await import('@/lib/findings/export/data');
+    const { streamFindings } = await import('@/lib/review/export/data');
     let first: number | undefined;
     let rows = 0;
     let largestBatch = 0;

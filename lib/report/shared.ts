@@ -17,10 +17,10 @@ import {
   type ReasonsPerFileData,
   type ReasonsPerListData,
 } from '@/lib/findings/chart-data';
-import { findingsByFile, listFindings } from '@/lib/findings/data';
 import { type FindingList, type FindingPage, ZFindingQuery } from '@/lib/findings/schema';
 import { sitemapGaps } from '@/lib/gsc/gaps';
 import type { GscGapsDto } from '@/lib/gsc/gaps-shape';
+import { findingsByFile, listFindings } from '@/lib/review/data';
 import type { Verdict } from '@/lib/spot-check/types';
 import {
   latestFinishedSpotCheck,
@@ -155,7 +155,7 @@ export async function spotCheckOf(
 }
 
 /** One page of one list of the shared audit, filtered by reason and URL search, in id order (keyset: a deep
- * page costs what the first does; a search is read filter-first, as the review's, lib/findings/data.ts). */
+ * page costs what the first does; a search is read filter-first, as the review's, lib/review/data.ts). */
 async function findingsPage(
   auditId: string,
   view: ReportView,

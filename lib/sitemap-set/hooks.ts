@@ -1,7 +1,7 @@
 // The corrected sitemap set in the browser: its summary (one hook) and the zip's address.
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { apiFetch } from '@/lib/client/api';
-import { findingKeys } from '@/lib/findings/hooks';
+import { findingKeys } from '@/lib/review/hooks';
 import type { SetLayout, SitemapSetSummaryDto } from './schema';
 
 export interface SetOptions {

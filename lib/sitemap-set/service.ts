@@ -4,7 +4,7 @@ import 'server-only';
 import { Readable } from 'node:stream';
 import yazl from 'yazl';
 import { AppError } from '@/lib/core/errors';
-import { reconciledAudit } from '@/lib/findings/data';
+import { reconciledAudit } from '@/lib/review/data';
 import {
   approvedAdds,
   inputFileCounts,

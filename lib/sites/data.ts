@@ -1,7 +1,7 @@
 // Reads of sites: the list, one site with its runs (the trend's points), and what a run figures as.
 import 'server-only';
+import { likeEscape } from '@/lib/core/text';
 import { pool } from '@/lib/db/client';
-import { likeEscape } from '@/lib/findings/filter-sql';
 import { MIN_KNOWN_SHARE } from '@/lib/gsc/gap-stats';
 import { sitemapGaps } from '@/lib/gsc/gaps';
 import {

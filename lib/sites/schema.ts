@@ -4,21 +4,14 @@ import { z } from 'zod';
 import type { AuditStatus } from '@/lib/audits/schema';
 import { zText } from '@/lib/core/text';
 
-/** Settings of a site an admin changes (stored in `sites.settings`; absent keys take the default). */
-export const ZSiteSettings = z
-  .object({
-    /** Approving an `unreached_by_crawl` prune row needs it "confirmed across two crawls": the previous
-     * complete audit of the site had it unreached too (the finding's `unreached_confirmed` signal). */
-    requireConfirmedUnreached: z.boolean().default(false),
-  })
-  .strict();
-export type TSiteSettings = z.infer<typeof ZSiteSettings>;
+export {
+  siteSettingsOf,
+  type TSiteSettings,
+  UNREACHED_CONFIRMED,
+  ZSiteSettings,
+} from '@/lib/review/approval/schema';
 
-/** What a stored settings value means: anything unreadable is the defaults. */
-export function siteSettingsOf(value: unknown): TSiteSettings {
-  const parsed = ZSiteSettings.safeParse(value ?? {});
-  return parsed.success ? parsed.data : ZSiteSettings.parse({});
-}
+import { type TSiteSettings, ZSiteSettings } from '@/lib/review/approval/schema';
 
 /** `PATCH /api/v1/sites/{id}`. */
 export const ZSitePatch = z
@@ -28,9 +21,6 @@ export const ZSitePatch = z
   })
   .strict();
 export type TSitePatch = z.infer<typeof ZSitePatch>;
-
-/** The finding signal of an unreached row the previous complete audit of the site had unreached too. */
-export const UNREACHED_CONFIRMED = 'unreached_confirmed';
 
 export const RUN_TRIGGERS = ['manual', 'rerun', 'schedule'] as const;
 export type RunTrigger = (typeof RUN_TRIGGERS)[number];

@@ -3,8 +3,8 @@
 import 'server-only';
 import { pool } from '@/lib/db/client';
 import type { DbClient } from '@/lib/db/types';
-import { filterSql } from '@/lib/findings/filter-sql';
 import type { FindingList, TFindingFilter } from '@/lib/findings/schema';
+import { filterSql } from '@/lib/review/filter-sql';
 import { phaseLabel } from '@/lib/runs/phases';
 import type { NormalizationProfile } from '@/lib/urls/normalize';
 import { allocateSample } from './sample';

@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { latestItemsSql, VERDICT_FILTERS, verdictConditionSql, verdictsOf } from './latest';
+import {
+  latestItemsSql,
+  VERDICT_FILTERS,
+  verdictConditionSql,
+  verdictsOf,
+} from '@/lib/findings/evidence/live';
 import { VERDICTS } from './stats';
 
 describe('the verdict filter', () => {

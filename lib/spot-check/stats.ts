@@ -1,5 +1,7 @@
 // What a spot-check's sample says about the whole audit: rot rate, redirect ratio and orphan
 // share with 95 % Wilson intervals, counts per verdict, and the stale-crawl warning. Pure.
+
+import { VERDICTS } from '@/lib/findings/evidence/live';
 import type { FindingList } from '@/lib/findings/schema';
 import type { Hop, Verdict } from './types';
 
@@ -26,15 +28,7 @@ export function wilson(successes: number, n: number, z = Z95): Proportion {
   return { value: p, low: Math.max(0, centre - half), high: Math.min(1, centre + half), n };
 }
 
-export const VERDICTS = [
-  'confirmed',
-  'contradicted',
-  'changed',
-  'orphan_live',
-  'dead',
-  'recovered',
-  'error',
-] as const satisfies readonly Verdict[];
+export { VERDICTS };
 
 /** One checked row, as the statistics read it. */
 export interface CheckedItem {

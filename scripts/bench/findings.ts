@@ -5,9 +5,9 @@ import { randomUUID } from 'node:crypto';
 import { GET as exportRoute } from '@/app/api/v1/audits/[id]/export/route';
 import { createApiToken, createUser } from '@/lib/auth/mutations';
 import { pool } from '@/lib/db/client';
-import { encodeCursor } from '@/lib/findings/cursor';
-import { listFindings } from '@/lib/findings/data';
 import { type TFindingQuery, ZFindingQuery } from '@/lib/findings/schema';
+import { encodeCursor } from '@/lib/review/cursor';
+import { listFindings } from '@/lib/review/data';
 import { seededRandom } from '@/lib/test-support/random';
 
 export function percentile(sorted: number[], p: number): number {

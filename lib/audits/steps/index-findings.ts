@@ -1,7 +1,8 @@
 // The audit's follow-up step after reconciliation: build the findings' review indexes, then note when
 // they were ready; and start grading the audit's sitemap files (lib/lint), now that its prune list exists.
-import { buildReviewIndexes, markReviewIndexesReady } from '@/lib/findings/mutations';
+
 import { startLintAfterAudit } from '@/lib/lint/service';
+import { buildReviewIndexes, markReviewIndexesReady } from '@/lib/review/mutations';
 import type { AuditPhase, AuditStep } from '@/lib/runs/phases';
 import type { StepHandler } from '@/lib/runs/types';
 

@@ -5,9 +5,10 @@
 import 'server-only';
 import { displaySql } from '@/lib/core/display';
 import { pool } from '@/lib/db/client';
-import { currentGscStatesSql } from '@/lib/gsc/current';
+import { currentGscStatesSql } from '@/lib/findings/evidence/gsc-current';
+import { gscColumn } from '@/lib/review/columns/gsc/data';
 
-/** The current state of each key of the audit (lib/gsc/current.ts: the newest succeeded import, unless a
+/** The current state of each key of the audit (lib/findings/evidence/gsc-current.ts: the newest succeeded import, unless a
  * newer URL Inspection answer), as a CTE over `$1` (the audit id); `sampled` says the key was inspected. */
 const CURRENT_STATES = `cur AS (${currentGscStatesSql('$1')})`;
 
@@ -166,11 +167,4 @@ export async function importsSignature(auditId: string): Promise<string> {
 }
 
 /** Whether the audit has any succeeded import or inspected URL (else the section has nothing to say). */
-export async function hasSearchConsoleData(auditId: string): Promise<boolean> {
-  const { rows } = await pool().query<{ any: boolean }>(
-    `SELECT EXISTS (SELECT 1 FROM gsc_imports WHERE audit_id = $1 AND status = 'succeeded')
-         OR EXISTS (SELECT 1 FROM gsc_inspections WHERE audit_id = $1 AND state IS NOT NULL) AS any`,
-    [auditId],
-  );
-  return rows[0]?.any ?? false;
-}
+export const hasSearchConsoleData = gscColumn.present;

@@ -3,10 +3,10 @@
 // alone; the same for indexed URLs ("prune with care").
 import 'server-only';
 import { transaction } from '@/lib/db/client';
-import { findingsSummaryOf } from '@/lib/findings/data';
-import { currentGscStatesSql } from '../current';
-import { GSC_BUCKETS, type GscBucket, matchingFindingReasons } from '../reasons';
-import { matchingReasonsSql, reasonsMatchSql } from './sql';
+import { matchingReasonsSql, reasonsMatchSql } from '@/lib/findings/evidence/gsc';
+import { currentGscStatesSql } from '@/lib/findings/evidence/gsc-current';
+import { GSC_BUCKETS, type GscBucket, matchingFindingReasons } from '@/lib/findings/evidence/gsc-reasons';
+import { findingsSummaryOf } from '@/lib/review/data';
 import type { GscCrossReferenceDto, GscCrossReferenceRow } from './types';
 
 interface CountRow {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { GSC_FILTERS } from '@/lib/findings/evidence/gsc';
 import { gscAgreementText, gscBadgeText, gscFilterLabel } from './labels';
-import { GSC_FILTERS } from './sql';
 
 describe('gscBadgeText', () => {
   it('names the state and a short reason', () => {

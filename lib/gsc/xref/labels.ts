@@ -1,8 +1,9 @@
 // Search Console's state of a finding in the review's words: the badge ("Not indexed: 404"), the filter's
 // options and the bucket names of the cross-reference table. Pure, shared by the table, panel and filters.
+
+import type { GscFilter } from '@/lib/findings/evidence/gsc';
+import type { GscBucket } from '@/lib/findings/evidence/gsc-reasons';
 import type { FindingGsc } from '@/lib/findings/schema';
-import type { GscBucket } from '../reasons';
-import type { GscFilter } from './sql';
 
 /** A bucket in a few words (the badge is narrow; the panel shows Google's own wording beside it). */
 const BUCKET_LABELS: Record<GscBucket, string> = {

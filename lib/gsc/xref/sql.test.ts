@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { AppError } from '@/lib/core/errors';
-import { agreesWith, gscConditionSql, matchingReasonsSql } from './sql';
+import { agreesWith, gscConditionSql, matchingReasonsSql } from '@/lib/findings/evidence/gsc';
 
 describe('agreesWith', () => {
   it("is true when the bucket names one of the row's reasons, false when none", () => {

@@ -1,14 +1,14 @@
 // The cross-reference of Search Console with the findings (GET /audits/{id}/gsc/cross-reference).
-import type { GscBucket } from '../reasons';
+import type { GscBucket } from '@/lib/findings/evidence/gsc-reasons';
 
 /** One not-indexed bucket: the URLs Search Console names with it, and where they stand in the audit. */
 export interface GscCrossReferenceRow {
   bucket: GscBucket;
   /** Search Console's own wordings of the bucket among these URLs, as written, sorted. */
   reasons: string[];
-  /** Our reasons that mean the same problem (lib/gsc/reasons.ts); empty: only Google can tell. */
+  /** Our reasons that mean the same problem (lib/findings/evidence/gsc-reasons.ts); empty: only Google can tell. */
   matchingReasons: string[];
-  /** Keys Search Console names with the bucket now (lib/gsc/current.ts). */
+  /** Keys Search Console names with the bucket now (lib/findings/evidence/gsc-current.ts). */
   named: number;
   /** Of them, keys some sitemap of the audit declares. */
   declared: number;

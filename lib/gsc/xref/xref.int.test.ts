@@ -18,12 +18,12 @@ import { GET as reasonsRoute } from '@/app/api/v1/audits/[id]/findings/reasons/r
 import { GET as listRoute } from '@/app/api/v1/audits/[id]/findings/route';
 import { GET as xrefRoute } from '@/app/api/v1/audits/[id]/gsc/cross-reference/route';
 import { pool } from '@/lib/db/client';
-import { findingKeys } from '@/lib/findings/hooks';
+import { bucketOf } from '@/lib/findings/evidence/gsc-reasons';
 import type { FindingDetailDto, FindingDto, FindingPage } from '@/lib/findings/schema';
 import { parseGscFile } from '@/lib/gsc/parse';
-import { bucketOf } from '@/lib/gsc/reasons';
 import { gscCrossReferenceKeys } from '@/lib/gsc/xref/hooks';
 import type { GscCrossReferenceDto } from '@/lib/gsc/xref/types';
+import { findingKeys } from '@/lib/review/hooks';
 import { type TestCaller, testCaller } from '@/lib/test-support/auth';
 import { fixturePath } from '@/lib/test-support/fixtures';
 import { reconciledAuditOf, urlsetXml } from '@/lib/test-support/run-audit';

@@ -1,8 +1,8 @@
 // The change feed of a site: its events newest first (keyset on id), with the counts per type under the
 // same filter, so a feed filtered to one type still says how many of the others there are.
 import 'server-only';
+import { likeEscape } from '@/lib/core/text';
 import { pool } from '@/lib/db/client';
-import { likeEscape } from '@/lib/findings/filter-sql';
 import {
   CHANGE_TYPES,
   type ChangeCounts,

@@ -4,10 +4,10 @@ import 'server-only';
 import { firstNonEmptyList } from '@/components/findings/review-words';
 import { getAudit } from '@/lib/audits/data';
 import { auditIdParam } from '@/lib/core/params';
-import { findingsByFile, listFindings, reasonCounts } from '@/lib/findings/data';
 import { filterOf, findingQueryFromSearchParams, PAGE_SIZE, toSearchParams } from '@/lib/findings/format';
 import { reasonCountsHref } from '@/lib/findings/links';
 import { ZFindingQuery, ZReasonCountsQuery } from '@/lib/findings/schema';
+import { findingsByFile, listFindings, reasonCounts } from '@/lib/review/data';
 import { listSpotChecks } from '@/lib/spot-check/data';
 import type { AuditPageSeed } from './_components/audit-seed';
 

@@ -9,8 +9,8 @@ import { useState } from 'react';
 import { auditKeys } from '@/lib/audits/hooks';
 import type { AuditDto } from '@/lib/audits/schema';
 import type { FindingView } from '@/lib/findings/format';
-import { findingKeys } from '@/lib/findings/hooks';
 import type { FindingPage, FindingsByFileDto, ReasonCountsDto, TFindingFilter } from '@/lib/findings/schema';
+import { findingKeys } from '@/lib/review/hooks';
 import { spotCheckKeys } from '@/lib/spot-check/hooks';
 import type { SpotCheckRunDto } from '@/lib/spot-check/schema';
 

@@ -6,9 +6,9 @@
 import { useEffect, useId, useRef, useState } from 'react';
 import { decisionVerb, previewSentence } from '@/components/findings/decision-words';
 import { formatCount } from '@/lib/core/format';
-import { bulkDecisionTitle } from '@/lib/findings/bulk-title';
-import { useDecisionPreview } from '@/lib/findings/hooks';
 import type { Decision, TFindingFilter } from '@/lib/findings/schema';
+import { bulkDecisionTitle } from '@/lib/review/bulk-title';
+import { useDecisionPreview } from '@/lib/review/hooks';
 
 export interface BulkRequest {
   /** New for every request, so the dialog starts again unticked. */

@@ -9,14 +9,14 @@ import { useSitemapFiles } from '@/lib/audits/hooks';
 import { fileLabel } from '@/lib/audits/labels';
 import { formatCount } from '@/lib/core/format';
 import { rankReasons, reasonColour } from '@/lib/findings/chart-data';
+import { GSC_FILTERS } from '@/lib/findings/evidence/gsc';
+import { VERDICT_FILTERS, type VerdictFilter } from '@/lib/findings/evidence/live';
 import { decisionLabel, type FindingView, filterOf, SORT_LABELS } from '@/lib/findings/format';
-import { useReasonCounts } from '@/lib/findings/hooks';
 import { reasonInfo, signalInfo } from '@/lib/findings/reasons';
 import { DECISIONS, type Decision, type FindingSort, SIGNALS, SORTS } from '@/lib/findings/schema';
 import { gscFilterLabel } from '@/lib/gsc/xref/labels';
-import { GSC_FILTERS } from '@/lib/gsc/xref/sql';
+import { useReasonCounts } from '@/lib/review/hooks';
 import { verdictLabel } from '@/lib/spot-check/labels';
-import { VERDICT_FILTERS, type VerdictFilter } from '@/lib/spot-check/latest';
 import { declaresUrls } from './sitemap-tree';
 import type { HistoryMode } from './use-finding-view';
 

@@ -18,10 +18,10 @@ import {
   reasonLabel,
   sitemapFileLabel,
 } from '@/lib/findings/format';
-import { useFinding } from '@/lib/findings/hooks';
 import { safeHref } from '@/lib/findings/links';
 import { DECISIONS, type Decision, type FindingDetailDto, type FindingDto } from '@/lib/findings/schema';
 import { gscAgreementText } from '@/lib/gsc/xref/labels';
+import { useFinding } from '@/lib/review/hooks';
 import { verdictLabel } from '@/lib/spot-check/labels';
 import { GscBadge } from './findings-table';
 import { VerdictBadge } from './spot-checks-verdict';

@@ -14,18 +14,18 @@ import { emptyListMessage } from '@/components/findings/review-words';
 import { Alert } from '@/components/ui/alert';
 import { useAudit } from '@/lib/audits/hooks';
 import { formatCount } from '@/lib/core/format';
-import { approvalBlockedReason, approveConfirmedOf } from '@/lib/findings/decision-rule';
+import { FINISHED_RUN_STATUSES } from '@/lib/findings/evidence/live';
 import { type FindingView, filterOf, PAGE_SIZE } from '@/lib/findings/format';
+import type { Decision, FindingDto, FindingList, FindingsOverview } from '@/lib/findings/schema';
+import { approvalBlockedReason, approveConfirmedOf } from '@/lib/review/decision-rule';
 import {
   type DecisionTarget,
   findingKeys,
   useDecide,
   useDecisionPreview,
   useFindings,
-} from '@/lib/findings/hooks';
-import type { Decision, FindingDto, FindingList, FindingsOverview } from '@/lib/findings/schema';
+} from '@/lib/review/hooks';
 import { useSpotCheckRuns } from '@/lib/spot-check/hooks';
-import { FINISHED_RUN_STATUSES } from '@/lib/spot-check/latest';
 import { BulkDecisionDialog, type BulkRequest } from './bulk-decision-dialog';
 import { type ConfirmedRows, FindingsActions, type SelectionSummary } from './findings-actions';
 import { FindingsExport } from './findings-export';

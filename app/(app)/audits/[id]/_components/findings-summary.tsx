@@ -8,8 +8,8 @@ import { useDateTimeFormat } from '@/components/ui/date-time';
 import type { AuditIssue } from '@/lib/audits/schema';
 import { prepareReasonsPerFile, prepareReasonsPerList } from '@/lib/findings/chart-data';
 import { toSearchParams } from '@/lib/findings/format';
-import { useFindingsByFile } from '@/lib/findings/hooks';
 import { type FindingList, type FindingSignal, type FindingsOverview, LISTS } from '@/lib/findings/schema';
+import { useFindingsByFile } from '@/lib/review/hooks';
 import type { FilterReview } from './use-finding-view';
 
 const NO_BREAK = { whiteSpace: 'nowrap' } as const;

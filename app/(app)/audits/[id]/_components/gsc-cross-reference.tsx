@@ -7,11 +7,11 @@ import Link from 'next/link';
 import { usePathname } from 'next/navigation';
 import type { ReactNode } from 'react';
 import { formatCount } from '@/lib/core/format';
+import type { GscFilter, GscMatch } from '@/lib/findings/evidence/gsc';
 import { type FindingView, reasonLabel, toSearchParams } from '@/lib/findings/format';
 import type { FindingList } from '@/lib/findings/schema';
 import { useGscCrossReference } from '@/lib/gsc/xref/hooks';
 import { gscBucketLabel } from '@/lib/gsc/xref/labels';
-import type { GscFilter, GscMatch } from '@/lib/gsc/xref/sql';
 import type { GscCrossReferenceRow } from '@/lib/gsc/xref/types';
 
 type ReviewFilter = { list: FindingList; gsc: GscFilter; gscMatch?: GscMatch };

@@ -12,10 +12,10 @@ import { ProgressBar } from '@/components/ui/progress-bar';
 import { isActiveStatus } from '@/lib/audits/labels';
 import { mergeFiles } from '@/lib/audits/new-audit-input';
 import { formatBytes, formatCount, formatDateTime, progressPercent } from '@/lib/core/format';
+import { GSC_ISSUE_CHOICES } from '@/lib/findings/evidence/gsc-reasons';
 import { useDeleteGscImport, useGscImports, useStartGscImport } from '@/lib/gsc/hooks-imports';
 import { describeExport, problemPlace } from '@/lib/gsc/import-labels';
 import type { GscImportDto } from '@/lib/gsc/import-schema';
-import { GSC_ISSUE_CHOICES } from '@/lib/gsc/reasons';
 import { StatusBadge } from '../../_components/status-badge';
 
 function ImportForm({ auditId }: { auditId: string }) {

@@ -1,9 +1,9 @@
 import type { Sendable } from '@/lib/client/api';
 import { auditIdParam, jsonBody } from '@/lib/core/params';
-import { reconciledAudit } from '@/lib/findings/data';
-import { decide } from '@/lib/findings/mutations';
 import type { DecisionsRecordedDto } from '@/lib/findings/schema';
 import { ZDecisionRequest } from '@/lib/findings/schema';
+import { reconciledAudit } from '@/lib/review/data';
+import { decide } from '@/lib/review/mutations';
 import { guarded, json } from '@/lib/server/respond';
 
 export const dynamic = 'force-dynamic';

@@ -1,9 +1,9 @@
 import { Readable } from 'node:stream';
 import { auditIdParam } from '@/lib/core/params';
-import { exportFileName, findingJsonLine } from '@/lib/findings/csv';
-import { reconciledAudit } from '@/lib/findings/data';
-import { copyFindingsCsv, streamFindings } from '@/lib/findings/export/data';
 import { ZExportQuery } from '@/lib/findings/schema';
+import { reconciledAudit } from '@/lib/review/data';
+import { exportFileName, findingJsonLine } from '@/lib/review/export/csv';
+import { copyFindingsCsv, streamFindings } from '@/lib/review/export/data';
 import { guarded } from '@/lib/server/respond';
 
 export const dynamic = 'force-dynamic';

@@ -1,8 +1,8 @@
 import type { Sendable } from '@/lib/client/api';
 import { auditIdParam } from '@/lib/core/params';
-import { listFindings, reconciledAudit } from '@/lib/findings/data';
 import type { FindingPage } from '@/lib/findings/schema';
 import { ZFindingQuery } from '@/lib/findings/schema';
+import { listFindings, reconciledAudit } from '@/lib/review/data';
 import { guarded, json } from '@/lib/server/respond';
 
 export const dynamic = 'force-dynamic';

@@ -1,5 +1,5 @@
 import { auditIdParam, jsonBody } from '@/lib/core/params';
-import { reconciledAudit } from '@/lib/findings/data';
+import { reconciledAudit } from '@/lib/review/data';
 import { guarded, json } from '@/lib/server/respond';
 import { listSpotChecks } from '@/lib/spot-check/data';
 import { ZSpotCheckRequest } from '@/lib/spot-check/schema';

@@ -1,8 +1,8 @@
 import type { Sendable } from '@/lib/client/api';
 import { AppError } from '@/lib/core/errors';
 import { auditIdParam, findingIdParam } from '@/lib/core/params';
-import { getFinding, reconciledAudit } from '@/lib/findings/data';
 import type { FindingDetailDto } from '@/lib/findings/schema';
+import { getFinding, reconciledAudit } from '@/lib/review/data';
 import { guarded, json } from '@/lib/server/respond';
 
 export const dynamic = 'force-dynamic';

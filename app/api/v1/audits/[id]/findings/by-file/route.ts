@@ -1,5 +1,5 @@
 import { auditIdParam } from '@/lib/core/params';
-import { findingsByFile, reconciledAudit } from '@/lib/findings/data';
+import { findingsByFile, reconciledAudit } from '@/lib/review/data';
 import { guarded, json } from '@/lib/server/respond';
 
 export const dynamic = 'force-dynamic';

@@ -1,7 +1,7 @@
 import type { Sendable } from '@/lib/client/api';
 import { auditIdParam } from '@/lib/core/params';
-import { reasonCounts, reconciledAudit } from '@/lib/findings/data';
 import { type ReasonCountsDto, ZReasonCountsQuery } from '@/lib/findings/schema';
+import { reasonCounts, reconciledAudit } from '@/lib/review/data';
 import { guarded, json } from '@/lib/server/respond';
 
 export const dynamic = 'force-dynamic';

@@ -1,8 +1,8 @@
 import type { Sendable } from '@/lib/client/api';
 import { auditIdParam } from '@/lib/core/params';
-import { reconciledAudit } from '@/lib/findings/data';
 import { gscCrossReference } from '@/lib/gsc/xref/data';
 import type { GscCrossReferenceDto } from '@/lib/gsc/xref/types';
+import { reconciledAudit } from '@/lib/review/data';
 import { guarded, json } from '@/lib/server/respond';
 
 export const dynamic = 'force-dynamic';
