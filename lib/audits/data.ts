@@ -5,8 +5,8 @@ import { AppError } from '@/lib/core/errors';
 import { likeEscape } from '@/lib/core/text';
 import { db, pool } from '@/lib/db/client';
 import type { Audit, AuditSource, SitemapFile } from '@/lib/generated/prisma/client';
+import { siteSettingsOf } from '@/lib/review/approval/schema';
 import { getFindingsOverview } from '@/lib/review/data';
-import { siteSettingsOf } from '@/lib/sites/schema';
 import { progressOf } from './progress';
 import {
   type AuditDto,
@@ -368,7 +368,7 @@ export async function auditForRun(id: string) {
   return db().audit.findUnique({ where: { id }, include: { sources: { orderBy: { id: 'asc' } } } });
 }
 
-/** What a repeated run copies of an audit (lib/sites/runs.ts): its name, site, options, settings, sources. */
+/** What a repeated run copies of an audit (lib/audit-runs/site-runs.ts): its name, site, options, settings, sources. */
 export async function getAuditSources(id: string) {
   return db().audit.findUnique({
     where: { id },
@@ -386,7 +386,7 @@ export async function getAuditSources(id: string) {
   });
 }
 
-/** What decides whether a crawl export can be added to an audit now (lib/audits/add-crawl.ts). */
+/** What decides whether a crawl export can be added to an audit now (lib/audit-runs/add-crawl.ts). */
 export async function crawlAddState(id: string) {
   const { rows } = await pool().query<{
     status: string;

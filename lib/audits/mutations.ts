@@ -8,6 +8,7 @@ import { uploadsDir } from '@/lib/db/config';
 import { dropAuditTables } from '@/lib/db/partitions';
 import type { DbClient } from '@/lib/db/types';
 import type { PrismaClient } from '@/lib/generated/prisma/client';
+import { siteHostOf } from '@/lib/urls/site-host';
 import type { TAuditOptions, TAuditSettings } from './schema';
 
 export interface NewSource {
@@ -62,7 +63,7 @@ export async function insertAudit(
 }
 
 /** Records a crawl export added to a settled audit and the options it is read with, in the transaction that
- * starts the audit again (lib/audits/add-crawl.ts). False when the audit has a crawl export already (one
+ * starts the audit again (lib/audit-runs/add-crawl.ts). False when the audit has a crawl export already (one
  * added meanwhile): nothing is written. */
 export async function addCrawlSource(
   client: DbClient,
@@ -152,4 +153,48 @@ export async function deleteAudit(id: string): Promise<boolean> {
   if (count > 0) await dropAuditTables(id);
   await rm(path.join(uploadsDir(), id), { recursive: true, force: true });
   return count > 0;
+}
+
+// ── An audit's site: the site of its host, created on first sight ─────────────────────────────────────
+
+type Queryable = Pick<DbClient, 'query'>;
+
+/** The id of the site for `host`, created (named after its host) when it is new. */
+export async function siteIdForHost(host: string, client: Queryable = pool()): Promise<string> {
+  const { rows } = await client.query<{ id: string }>(
+    `INSERT INTO sites (host, name) VALUES ($1, $1)
+     ON CONFLICT (host) DO UPDATE SET host = EXCLUDED.host
+     RETURNING id`,
+    [host],
+  );
+  const id = rows[0]?.id;
+  if (!id) throw new Error(`no site row for ${host}`);
+  return id;
+}
+
+/** Puts an audit that has no site yet in its site: the host of its first sitemap URL, else of the first URL
+ * it declared (uploads). Returns the audit's site id, or null when neither names a host. */
+export async function attachSite(client: DbClient, auditId: string): Promise<string | null> {
+  const { rows } = await client.query<{ site_id: string | null; url: string | null }>(
+    `SELECT a.site_id,
+            (SELECT s.url FROM audit_sources s
+              WHERE s.audit_id = a.id AND s.role = 'sitemap' AND s.kind = 'url' ORDER BY s.id LIMIT 1) AS url
+       FROM audits a WHERE a.id = $1`,
+    [auditId],
+  );
+  const audit = rows[0];
+  if (!audit) return null;
+  if (audit.site_id) return audit.site_id;
+  let host = siteHostOf(audit.url);
+  if (!host) {
+    const first = await client.query<{ loc: string }>(
+      `SELECT loc FROM sitemap_entries WHERE audit_id = $1 AND loc ~* '^https?://' LIMIT 1`,
+      [auditId],
+    );
+    host = siteHostOf(first.rows[0]?.loc);
+  }
+  if (!host) return null;
+  const siteId = await siteIdForHost(host, client);
+  await client.query('UPDATE audits SET site_id = $2 WHERE id = $1 AND site_id IS NULL', [auditId, siteId]);
+  return siteId;
 }

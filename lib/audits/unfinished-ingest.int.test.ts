@@ -5,6 +5,8 @@
 import { randomUUID } from 'node:crypto';
 import type http from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { auditRun } from '@/lib/audit-runs/run';
+import { cancelAudit } from '@/lib/audit-runs/service';
 import { pool } from '@/lib/db/client';
 import { emptyOutcome } from '@/lib/ingest/file-outcome';
 import { createFileRecord, finishFileRecord } from '@/lib/ingest/mutations';
@@ -16,9 +18,7 @@ import { runAuditStep } from '@/lib/test-support/run-audit';
 import { getAudit, listSitemapFiles } from './data';
 import { isNotRead } from './labels';
 import { insertAudit } from './mutations';
-import { auditRun } from './run';
 import type { AuditDto, SitemapFilePage } from './schema';
-import { cancelAudit } from './service';
 
 // Heartbeats every 500 ms: the walk notices the end within one.
 process.env.JOB_STALE_SECONDS = '2';

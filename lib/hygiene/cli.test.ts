@@ -7,7 +7,7 @@ import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '@/lib/net/test-server';
-import { urlset } from '@/lib/sitemap/test-sources';
+import { urlset } from '@/lib/test-support/sitemap-sources';
 
 // Each test spawns the real command (node + tsx start-up, about half a second here): the CI machine is slower.
 const bin = path.resolve(import.meta.dirname, '..', '..', 'bin', 'sitemap-audit.mjs');

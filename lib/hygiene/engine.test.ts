@@ -3,8 +3,8 @@
 import robotsParser from 'robots-parser';
 import { describe, expect, it } from 'vitest';
 import { newParseStats, parseSitemapBatches } from '@/lib/sitemap/parse';
-import { bytesSource, gzip, urlset } from '@/lib/sitemap/test-sources';
 import type { ParseStats, SitemapEntry } from '@/lib/sitemap/types';
+import { bytesSource, gzip, urlset } from '@/lib/test-support/sitemap-sources';
 import { type EngineOptions, LintEngine } from './engine';
 import { MAX_EXAMPLES } from './tally';
 import type { FileMeta, LintResult } from './types';

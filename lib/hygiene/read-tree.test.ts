@@ -5,7 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { afterAll, describe, expect, it } from 'vitest';
-import { urlset } from '@/lib/sitemap/test-sources';
+import { urlset } from '@/lib/test-support/sitemap-sources';
 import { LintEngine } from './engine';
 import { TreeReader } from './read-tree';
 

@@ -4,8 +4,8 @@
 // handlers and a hook of the test's.
 import { randomUUID } from 'node:crypto';
 import { afterAll, describe, expect, it, vi } from 'vitest';
+import { auditRun } from '@/lib/audit-runs/run';
 import { insertAudit } from '@/lib/audits/mutations';
-import { auditRun } from '@/lib/audits/run';
 import { pool } from '@/lib/db/client';
 import { stopBoss } from '@/lib/queue/queue';
 import type { AuditPhase, AuditStep } from './phases';

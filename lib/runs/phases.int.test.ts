@@ -1,6 +1,6 @@
 // The database's CHECK constraints on a run table list exactly the steps and phases its kind declares.
 import { describe, expect, it } from 'vitest';
-import { auditRun } from '@/lib/audits/run';
+import { auditRun } from '@/lib/audit-runs/run';
 import { pool } from '@/lib/db/client';
 import { RUN_STATUSES } from './phases';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { auditRun } from '@/lib/audits/run';
+import { auditRun } from '@/lib/audit-runs/run';
 import { AUDIT_PHASES, AUDIT_STEPS, isRunPhase, PHASE_LABELS, phaseLabel } from './phases';
 
 describe('run phases', () => {

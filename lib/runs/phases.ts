@@ -103,7 +103,7 @@ export const GSC_INSPECTION_PHASES = [
 ] as const satisfies readonly RunPhase[];
 export type GscInspectionPhase = (typeof GSC_INSPECTION_PHASES)[number];
 
-/** The step of a sitemap lint (lib/lint/run.ts): grade the audit's stored sitemap files. */
+/** The step of a sitemap lint (lib/hygiene/audit/run.ts): grade the audit's stored sitemap files. */
 export const LINT_STEPS = ['lint'] as const;
 export type LintStep = (typeof LINT_STEPS)[number];
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { collect, gzip, locs, urlset, warningCodes } from './test-sources';
+import { collect, gzip, locs, urlset, warningCodes } from '@/lib/test-support/sitemap-sources';
 
 const BILLION_LAUGHS = `<?xml version="1.0"?>
 <!DOCTYPE lolz [

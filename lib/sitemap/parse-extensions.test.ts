@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { readFixture } from '@/lib/test-support/fixtures';
-import { collectFixture, locs, warningCodes } from './test-sources';
+import { collectFixture, locs, warningCodes } from '@/lib/test-support/sitemap-sources';
 import type { SitemapUrlEntry } from './types';
 
 async function urlsOf(file: string): Promise<SitemapUrlEntry[]> {

@@ -1,8 +1,8 @@
 import { existsSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { fixturePath, readFixture } from '@/lib/test-support/fixtures';
+import { collectFixture, locs, warningCodes } from '@/lib/test-support/sitemap-sources';
 import { parseRobotsSitemaps } from './robots';
-import { collectFixture, locs, warningCodes } from './test-sources';
 
 describe('sitemap index fixtures', () => {
   it.each([

@@ -2,8 +2,8 @@
 // refused without being buffered whole, deep nesting fails the file fast, and non-http(s)
 // locations are refused and counted.
 import { describe, expect, it } from 'vitest';
+import { collect, locs, urlset } from '@/lib/test-support/sitemap-sources';
 import { newParseStats } from './parse';
-import { collect, locs, urlset } from './test-sources';
 import { MAX_MARKUP_CHARS, XmlSitemapReader } from './xml-reader';
 
 const good = (i: number) => `<url><loc>https://example.com/ok/${i}</loc></url>`;

@@ -1,7 +1,7 @@
 // What the reader keeps for the corrected set to write a <url> back as read: nothing more for a plain
 // entry, every child in order (as XML) for any other, and the root's start tag.
 import { describe, expect, it } from 'vitest';
-import { collect } from './test-sources';
+import { collect } from '@/lib/test-support/sitemap-sources';
 import type { SitemapUrlEntry } from './types';
 
 const NS = 'xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"';

@@ -1,8 +1,16 @@
 import { readdirSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { fixturePath } from '@/lib/test-support/fixtures';
+import {
+  bytesSource,
+  collect,
+  collectFixture,
+  gzip,
+  locs,
+  urlset,
+  warningCodes,
+} from '@/lib/test-support/sitemap-sources';
 import { newParseStats, parseSitemap, parseSitemapBatches } from './parse';
-import { bytesSource, collect, collectFixture, gzip, locs, urlset, warningCodes } from './test-sources';
 import type { SitemapUrlEntry } from './types';
 
 const FOLDERS = ['xml', 'text', 'gzip', 'index', 'index/aafeher-minisite', 'extensions', 'malformed'];

@@ -1,7 +1,7 @@
 import { gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { readFixture } from '@/lib/test-support/fixtures';
-import { collect, collectFixture, locs, warningCodes } from './test-sources';
+import { collect, collectFixture, locs, warningCodes } from '@/lib/test-support/sitemap-sources';
 
 describe('plain-text sitemap fixtures', () => {
   it.each([

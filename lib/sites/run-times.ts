@@ -71,7 +71,7 @@ function groupBy<T>(items: readonly T[], key: (item: T) => string): Map<string, 
 }
 
 /** A run's name without the start time a repeated run's name ends with ("Shop — 2026-12-02 00:32 UTC
- * (scheduled)", written by lib/sites/runs.ts): beside the time the page prints anyway, it said it twice. */
+ * (scheduled)", written by lib/audit-runs/site-runs.ts): beside the time the page prints anyway, it said it twice. */
 export function runBaseName(name: string): string {
   const base = name
     .replace(/ \((re-run|scheduled)\)$/, '')

@@ -6,6 +6,7 @@
 // confirmation: no events, no removal advanced, the state left as the last complete run wrote it. Safe to
 // run twice (a retried step): a run's events are written once and a row is confirmed once.
 import 'server-only';
+import { attachSite } from '@/lib/audits/mutations';
 import type { DbClient } from '@/lib/db/types';
 import {
   applyCompleteRun,
@@ -14,7 +15,6 @@ import {
   markRepeatedCrawl,
   withoutNestedLoops,
 } from './changes/mutations';
-import { attachSite } from './mutations';
 
 export async function settleSiteRun(
   client: DbClient,

@@ -1,13 +1,14 @@
 // A worker process: takes the steps of every run kind from the queue, runs them, and reaps runs whose
 // worker died.
 import 'server-only';
-import { auditRun } from '@/lib/audits/run';
+import { tickSchedules } from '@/lib/audit-runs/jobs/schedule-tick';
+import { auditRun } from '@/lib/audit-runs/run';
 import { closeDb } from '@/lib/db/client';
 import { intEnv } from '@/lib/db/config';
 import { gscImportRun } from '@/lib/gsc/import-run';
 import { gscInspectionRun } from '@/lib/gsc/inspection-run';
 import { startHeartbeat } from '@/lib/health/heartbeat';
-import { lintRun } from '@/lib/lint/run';
+import { lintRun } from '@/lib/hygiene/audit/run';
 import {
   getBoss,
   scheduleQueue,
@@ -22,7 +23,6 @@ import { reapStaleRuns } from '@/lib/runs/reaper';
 import { runStep } from '@/lib/runs/runner';
 import { staleAfterSeconds } from '@/lib/runs/settings';
 import type { RunKind } from '@/lib/runs/types';
-import { tickSchedules } from '@/lib/sites/jobs/schedule-tick';
 import { retryBaseSeconds } from '@/lib/sites/jobs/webhook-delivery';
 import { startDeliveryDispatcher } from '@/lib/sites/jobs/webhook-dispatch';
 import { sealLegacySecrets } from '@/lib/sites/webhooks/mutations';

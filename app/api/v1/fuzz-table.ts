@@ -15,7 +15,7 @@ import {
 } from '@/lib/auth/schema';
 import { ZDecisionRequest } from '@/lib/findings/schema';
 import { ZGscCredentialsInput, ZGscInspectionRequest } from '@/lib/gsc/inspection-schema';
-import { ZLintRequest } from '@/lib/lint/schema';
+import { ZLintRequest } from '@/lib/hygiene/audit/schema';
 import { encodeDiffCursor } from '@/lib/sites/diff/cursor';
 import { ZScheduleInput, ZSchedulePatch, ZSitePatch, ZSiteRunInput, ZWebhookInput } from '@/lib/sites/schema';
 import { ZSpotCheckRequest, ZSpotCheckRetry } from '@/lib/spot-check/schema';

@@ -1,4 +1,4 @@
-// The audit's add_crawl step: a crawl export given to an audit after it settled (lib/audits/add-crawl.ts) is
+// The audit's add_crawl step: a crawl export given to an audit after it settled (lib/audit-runs/add-crawl.ts) is
 // read into the audit's crawl partition beside the sitemap entries its ingest stored, which stay as they
 // are; then the reconcile step diffs them as for any audit. Safe to run twice: it drops an earlier
 // attempt's crawl rows first.

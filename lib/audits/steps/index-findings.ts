@@ -1,7 +1,7 @@
 // The audit's follow-up step after reconciliation: build the findings' review indexes, then note when
-// they were ready; and start grading the audit's sitemap files (lib/lint), now that its prune list exists.
+// they were ready; and start grading the audit's sitemap files (lib/hygiene/audit), now that its prune list exists.
 
-import { startLintAfterAudit } from '@/lib/lint/service';
+import { startLintAfterAudit } from '@/lib/hygiene/audit/service';
 import { buildReviewIndexes, markReviewIndexesReady } from '@/lib/review/mutations';
 import type { AuditPhase, AuditStep } from '@/lib/runs/phases';
 import type { StepHandler } from '@/lib/runs/types';

@@ -9,16 +9,15 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GET } from '@/app/api/v1/audits/[id]/route';
 import { getAudit, listSitemapFiles } from '@/lib/audits/data';
-import { deleteAudit, insertAudit, type NewSource } from '@/lib/audits/mutations';
+import { deleteAudit, insertAudit, type NewSource, siteIdForHost } from '@/lib/audits/mutations';
 import { pool } from '@/lib/db/client';
 import { dropPartition } from '@/lib/db/partitions';
 import { beginEntryLoad } from '@/lib/ingest/mutations';
 import type { PreviousCopy } from '@/lib/ingest/tree-types';
 import { type RecordedRequest, startTestServer, type TestServer } from '@/lib/net/test-server';
-import { siteHostOf } from '@/lib/sites/host';
-import { siteIdForHost } from '@/lib/sites/mutations';
 import { type TestCaller, testCaller } from '@/lib/test-support/auth';
 import { runAuditStep, urlsetXml } from '@/lib/test-support/run-audit';
+import { siteHostOf } from '@/lib/urls/site-host';
 
 interface Doc {
   body: string;

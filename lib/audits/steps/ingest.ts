@@ -2,6 +2,7 @@
 // next (reconcile, or the audit's outcome). Safe to run twice: it starts by removing an earlier attempt's rows.
 
 import { auditForRun } from '@/lib/audits/data';
+import { attachSite } from '@/lib/audits/mutations';
 import { ZAuditOptions } from '@/lib/audits/schema';
 import { DEFAULT_CRAWL_MAX_BYTES, newCrawlReport } from '@/lib/crawl/read';
 import { CrawlImportError, type CrawlReport } from '@/lib/crawl/types';
@@ -28,7 +29,6 @@ import { NetError } from '@/lib/net/types';
 import type { AuditPhase, AuditStep } from '@/lib/runs/phases';
 import { RunAbandoned } from '@/lib/runs/progress';
 import type { StepHandler } from '@/lib/runs/types';
-import { attachSite } from '@/lib/sites/mutations';
 import type { NormalizationProfile } from '@/lib/urls/normalize';
 
 export interface CrawlOutcome {

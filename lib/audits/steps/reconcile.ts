@@ -1,6 +1,7 @@
 // The audit's reconcile step: diff the declared set against the crawl in Postgres, store the findings, add
 // the sanity warnings, and settle the audit's outcome (its review indexes follow as their own step).
 
+import { attachSite } from '@/lib/audits/mutations';
 import { ZAuditOptions } from '@/lib/audits/schema';
 import type { DbClient } from '@/lib/db/types';
 import { reconcileInputs, sitemapFileInfo } from '@/lib/reconcile/data';
@@ -15,7 +16,6 @@ import {
 import type { AuditPhase, AuditStep } from '@/lib/runs/phases';
 import { RunAbandoned } from '@/lib/runs/progress';
 import type { StepHandler } from '@/lib/runs/types';
-import { attachSite } from '@/lib/sites/mutations';
 
 export const reconcileStep: StepHandler<AuditStep, AuditPhase> = async ({ run, progress, signal }) => {
   const audit = await reconcileInputs(run.id);

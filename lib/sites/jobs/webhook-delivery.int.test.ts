@@ -9,13 +9,12 @@
 import { createHmac, randomUUID } from 'node:crypto';
 import type { IncomingHttpHeaders } from 'node:http';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { insertAudit } from '@/lib/audits/mutations';
-import { cancelAudit } from '@/lib/audits/service';
+import { cancelAudit } from '@/lib/audit-runs/service';
+import { insertAudit, siteIdForHost } from '@/lib/audits/mutations';
 import { pool } from '@/lib/db/client';
 import { DEFAULT_USER_AGENT } from '@/lib/net/options';
 import { readAll, startTestServer, type TestServer } from '@/lib/net/test-server';
 import { stopBoss } from '@/lib/queue/queue';
-import { siteIdForHost } from '@/lib/sites/mutations';
 import type { RunCompletedPayload } from '@/lib/sites/schema';
 import { insertDeliveries, insertWebhook } from '@/lib/sites/webhooks/mutations';
 import { reconciledAuditOf, urlsetXml } from '@/lib/test-support/run-audit';

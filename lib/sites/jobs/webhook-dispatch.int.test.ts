@@ -14,11 +14,10 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest
 import { GET as deliveriesRoute } from '@/app/api/v1/sites/[id]/webhooks/[webhookId]/deliveries/route';
 import { POST as resumeRoute } from '@/app/api/v1/sites/[id]/webhooks/[webhookId]/resume/route';
 import { GET as listRoute } from '@/app/api/v1/sites/[id]/webhooks/route';
-import { insertAudit } from '@/lib/audits/mutations';
+import { insertAudit, siteIdForHost } from '@/lib/audits/mutations';
 import { pool } from '@/lib/db/client';
 import { defaultMigrationsDir, listMigrations, migrate } from '@/lib/db/migrate';
 import { readAll, startTestServer, type TestServer } from '@/lib/net/test-server';
-import { siteIdForHost } from '@/lib/sites/mutations';
 import type { DeliveryPage, WebhookDto } from '@/lib/sites/schema';
 import { insertDeliveries, insertWebhook, sealLegacySecrets } from '@/lib/sites/webhooks/mutations';
 import { announceRunFinished } from '@/lib/sites/webhooks/service';

@@ -1,4 +1,4 @@
-// Writes of a site's schedules (the scheduler's own writes are in lib/sites/jobs/schedule-tick.ts).
+// Writes of a site's schedules (the scheduler's own writes are in lib/audit-runs/jobs/schedule-tick.ts).
 import 'server-only';
 import { pool } from '@/lib/db/client';
 import type { ScheduleDto } from '../schema';

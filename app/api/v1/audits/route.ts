@@ -1,6 +1,6 @@
+import { createAuditFromRequest } from '@/lib/audit-runs/service';
 import { listAudits } from '@/lib/audits/data';
 import { type AuditPage, type CreatedAuditDto, ZAuditListQuery } from '@/lib/audits/schema';
-import { createAuditFromRequest } from '@/lib/audits/service';
 import type { Sendable } from '@/lib/client/api';
 import { guarded, json } from '@/lib/server/respond';
 

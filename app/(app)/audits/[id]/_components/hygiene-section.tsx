@@ -1,7 +1,7 @@
 'use client';
 // The audit page's Hygiene tab: the sitemap lint's rules grouped by severity (count, fix,
 // examples on demand), the files ranked by dirt (share of their entries on the prune list, flagged above
-// 1 %), "Re-check" for reviewers, a waiting state while a lint runs (polled, lib/lint/hooks.ts), and the
+// 1 %), "Re-check" for reviewers, a waiting state while a lint runs (polled, lib/hygiene/audit/hooks.ts), and the
 // corrected sitemap set's builder once the audit has findings.
 import { useId, useState } from 'react';
 import { useCan } from '@/app/session-context';
@@ -10,10 +10,10 @@ import { Badge } from '@/components/ui/badge';
 import { DateTime } from '@/components/ui/date-time';
 import { formErrors } from '@/lib/client/field-errors';
 import { formatCount } from '@/lib/core/format';
+import { useAuditLint, useRecheckLint } from '@/lib/hygiene/audit/hooks';
+import { isLintActive, LINT_FILES_MAX, type LintFileDto, type LintRuleDto } from '@/lib/hygiene/audit/schema';
 import { RULES } from '@/lib/hygiene/rules';
 import type { Severity } from '@/lib/hygiene/types';
-import { useAuditLint, useRecheckLint } from '@/lib/lint/hooks';
-import { isLintActive, LINT_FILES_MAX, type LintFileDto, type LintRuleDto } from '@/lib/lint/schema';
 import { SitemapSetBuilder } from './sitemap-set-builder';
 
 /** A rule's title for people (its code for one the catalogue does not know, e.g. from a newer worker). */

@@ -1,5 +1,5 @@
+import { cancelAudit } from '@/lib/audit-runs/service';
 import { getAudit } from '@/lib/audits/data';
-import { cancelAudit } from '@/lib/audits/service';
 import { AppError } from '@/lib/core/errors';
 import { auditIdParam } from '@/lib/core/params';
 import { guarded, json } from '@/lib/server/respond';

@@ -1,4 +1,4 @@
-import { addCrawlFromRequest } from '@/lib/audits/add-crawl';
+import { addCrawlFromRequest } from '@/lib/audit-runs/add-crawl';
 import { getAudit } from '@/lib/audits/data';
 import { AppError } from '@/lib/core/errors';
 import { auditIdParam } from '@/lib/core/params';

@@ -1,6 +1,6 @@
 import { auditIdParam, jsonBody } from '@/lib/core/params';
-import { ZLintPage, ZLintRequest } from '@/lib/lint/schema';
-import { lintReport, startLint } from '@/lib/lint/service';
+import { ZLintPage, ZLintRequest } from '@/lib/hygiene/audit/schema';
+import { lintReport, startLint } from '@/lib/hygiene/audit/service';
 import { guarded, json } from '@/lib/server/respond';
 
 export const dynamic = 'force-dynamic';

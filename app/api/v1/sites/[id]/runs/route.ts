@@ -1,7 +1,7 @@
+import { startSiteRunFromRequest } from '@/lib/audit-runs/site-runs';
 import type { Sendable } from '@/lib/client/api';
 import { idParam } from '@/lib/core/params';
 import { guarded, json } from '@/lib/server/respond';
-import { startSiteRunFromRequest } from '@/lib/sites/runs';
 import type { CreatedSiteRunDto } from '@/lib/sites/schema';
 
 export const dynamic = 'force-dynamic';

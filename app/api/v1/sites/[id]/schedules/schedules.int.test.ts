@@ -3,9 +3,8 @@
 // the field.
 import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { insertAudit } from '@/lib/audits/mutations';
+import { insertAudit, siteIdForHost } from '@/lib/audits/mutations';
 import { pool } from '@/lib/db/client';
-import { siteIdForHost } from '@/lib/sites/mutations';
 import type { ScheduleDto } from '@/lib/sites/schema';
 import { type TestCaller, testCaller } from '@/lib/test-support/auth';
 import { DELETE as deleteRoute, PATCH as patchRoute } from './[scheduleId]/route';

@@ -2,8 +2,8 @@
 // deliveries newest first, a page at a time; nobody else may; and the secret is in no answer, ever.
 import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { siteIdForHost } from '@/lib/audits/mutations';
 import { pool } from '@/lib/db/client';
-import { siteIdForHost } from '@/lib/sites/mutations';
 import type { DeliveryPage, WebhookDto } from '@/lib/sites/schema';
 import { type TestCaller, testCaller } from '@/lib/test-support/auth';
 import { GET as siteRoute } from '../route';

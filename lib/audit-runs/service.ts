@@ -3,14 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { rm } from 'node:fs/promises';
 import path from 'node:path';
 import type { z } from 'zod';
-import { AppError } from '@/lib/core/errors';
-import { jsonBody } from '@/lib/core/params';
-import { ingestLimits, uploadsDir } from '@/lib/db/config';
-import { cancelRunFor, startRun } from '@/lib/runs/service';
-import { siteHostOf } from '@/lib/sites/host';
-import { siteIdForHost } from '@/lib/sites/mutations';
-import { insertAudit, type NewSource } from './mutations';
-import { auditRun } from './run';
+import { insertAudit, type NewSource, siteIdForHost } from '@/lib/audits/mutations';
 import {
   type TAuditOptions,
   type TCreateAuditJson,
@@ -18,8 +11,14 @@ import {
   ZAuditOptions,
   ZCreateAuditJson,
   ZSitemapUrl,
-} from './schema';
-import { parseMultipart } from './uploads';
+} from '@/lib/audits/schema';
+import { parseMultipart } from '@/lib/audits/uploads';
+import { AppError } from '@/lib/core/errors';
+import { jsonBody } from '@/lib/core/params';
+import { ingestLimits, uploadsDir } from '@/lib/db/config';
+import { cancelRunFor, startRun } from '@/lib/runs/service';
+import { siteHostOf } from '@/lib/urls/site-host';
+import { auditRun } from './run';
 
 const SITEMAP_EXTENSIONS = /\.(xml|xml\.gz|gz|txt|txt\.gz|rss|atom)$/i;
 

@@ -1,8 +1,9 @@
 // The audit run kind: ingest → reconcile → review indexes (a crawl added later: add_crawl → reconcile → …). The one place that says which steps an audit
 // goes through, which phases it reports and what each step's handler is (lib/runs does the rest).
+
+import { settleUnfinishedIngest } from '@/lib/audits/mutations';
 import { AUDIT_PHASES, type AuditPhase, type AuditStep } from '@/lib/runs/phases';
 import type { RunKind } from '@/lib/runs/types';
-import { settleUnfinishedIngest } from './mutations';
 
 export const auditRun: RunKind<AuditStep, AuditPhase> = {
   name: 'audit',
@@ -25,7 +26,7 @@ export const auditRun: RunKind<AuditStep, AuditPhase> = {
   // And an audit that read its sitemaps but will not be reconciled (no crawl, a reconciliation that failed
   // or was cancelled) gets its sitemap lint now; a reconciled one gets it after its review indexes.
   onFinished: async (id) => {
-    await (await import('@/lib/lint/service'))
+    await (await import('@/lib/hygiene/audit/service'))
       .startLintIfUnreconciled(id)
       .catch((error: Error) =>
         console.error(`[worker] could not start the sitemap lint of audit ${id}: ${error.message}`),
@@ -45,7 +46,7 @@ export const auditRun: RunKind<AuditStep, AuditPhase> = {
       discard: async (id) => (await import('@/lib/ingest/mutations')).dropIngestRows(id),
     },
     {
-      // Only for an audit given its crawl export after it settled (lib/audits/add-crawl.ts): the sitemap
+      // Only for an audit given its crawl export after it settled (lib/audit-runs/add-crawl.ts): the sitemap
       // entries it read stay, the crawl is read, and the reconcile step follows.
       name: 'add_crawl',
       queue: 'add-crawl',

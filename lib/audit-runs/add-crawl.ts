@@ -6,15 +6,15 @@
 import { randomUUID } from 'node:crypto';
 import { rm } from 'node:fs/promises';
 import path from 'node:path';
+import { crawlAddState } from '@/lib/audits/data';
+import { addCrawlSource, type NewSource } from '@/lib/audits/mutations';
+import { type TAddCrawlOptions, ZAddCrawlJson, ZAddCrawlOptions, ZSitemapUrl } from '@/lib/audits/schema';
+import { parseMultipart } from '@/lib/audits/uploads';
 import { AppError } from '@/lib/core/errors';
 import { jsonBody } from '@/lib/core/params';
 import { ingestLimits, uploadsDir } from '@/lib/db/config';
 import { restartRunAt } from '@/lib/runs/service';
-import { crawlAddState } from './data';
-import { addCrawlSource, type NewSource } from './mutations';
 import { auditRun } from './run';
-import { type TAddCrawlOptions, ZAddCrawlJson, ZAddCrawlOptions, ZSitemapUrl } from './schema';
-import { parseMultipart } from './uploads';
 
 /** Why the audit cannot take a crawl export now (a 404 or 409), or null when it can. */
 async function refusal(id: string): Promise<AppError | null> {

@@ -2,9 +2,9 @@
 // that keeps what was yielded before an error (as the ingest job does).
 
 import { gzipSync } from 'node:zlib';
+import { newParseStats, type ParseOptions, parseSitemapBatches } from '@/lib/sitemap/parse';
+import type { ParseStats, SitemapEntry, SitemapParseError } from '@/lib/sitemap/types';
 import { readFixture } from '@/lib/test-support/fixtures';
-import { newParseStats, type ParseOptions, parseSitemapBatches } from './parse';
-import type { ParseStats, SitemapEntry, SitemapParseError } from './types';
 
 export async function* bytesSource(
   bytes: Uint8Array | string,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { siteHostOf } from './host';
+import { siteHostOf } from './site-host';
 
 describe('siteHostOf', () => {
   it('is the lower-case host, with a port only when it is not the default', () => {

@@ -5,19 +5,19 @@ import 'server-only';
 import { randomUUID } from 'node:crypto';
 import { copyFile, mkdir, rm } from 'node:fs/promises';
 import path from 'node:path';
+import { auditRun } from '@/lib/audit-runs/run';
 import { getAuditSources } from '@/lib/audits/data';
 import { insertAudit, type NewSource } from '@/lib/audits/mutations';
-import { auditRun } from '@/lib/audits/run';
 import { ZAuditName, ZAuditOptions } from '@/lib/audits/schema';
 import { parseMultipart } from '@/lib/audits/uploads';
 import { AppError } from '@/lib/core/errors';
 import { jsonBody } from '@/lib/core/params';
 import { ingestLimits, uploadsDir } from '@/lib/db/config';
 import { startRun } from '@/lib/runs/service';
-import { latestAuditOfSite } from './data';
-import { insertSiteRun } from './mutations';
-import { runBaseName } from './run-times';
-import { type CreatedSiteRunDto, type RunTrigger, ZSiteRunInput } from './schema';
+import { latestAuditOfSite } from '@/lib/sites/data';
+import { insertSiteRun } from '@/lib/sites/mutations';
+import { runBaseName } from '@/lib/sites/run-times';
+import { type CreatedSiteRunDto, type RunTrigger, ZSiteRunInput } from '@/lib/sites/schema';
 
 export interface SiteRunRequest {
   siteId: string;

@@ -4,10 +4,9 @@
 // of workers other test files start never see these schedules due.
 import { randomUUID } from 'node:crypto';
 import { afterAll, describe, expect, it } from 'vitest';
-import { insertAudit } from '@/lib/audits/mutations';
+import { insertAudit, siteIdForHost } from '@/lib/audits/mutations';
 import { pool } from '@/lib/db/client';
 import { stopBoss } from '@/lib/queue/queue';
-import { siteIdForHost } from '@/lib/sites/mutations';
 import { nextRunAt } from '@/lib/sites/schedules/cron';
 import { tickSchedules } from './schedule-tick';
 

@@ -4,9 +4,9 @@
 // started after it, outside the lock (a start copies uploads). A worker dying in between loses that due
 // time: the schedule waits for its next one rather than risk a second run.
 import 'server-only';
+import { startSiteRun } from '@/lib/audit-runs/site-runs';
 import { AppError } from '@/lib/core/errors';
 import { pool, transaction } from '@/lib/db/client';
-import { startSiteRun } from '@/lib/sites/runs';
 import { nextRunAt } from '@/lib/sites/schedules/cron';
 
 /** Due schedules one tick takes; the rest are still due at the next tick, a minute later. */
