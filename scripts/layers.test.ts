@@ -1,11 +1,13 @@
-// The layers' direction is enforced, not remembered: the project's Biome rules refuse the imports that
-// would break it, every module that touches the database is marked `server-only`, and every Node
+// The layers' direction is enforced, not remembered: lib/'s folders sit on floors (scripts/floors.ts) and
+// import only downward and never round in a cycle (checked below over the whole tree), the project's Biome
+// rules refuse the imports that would break the direction between app/, components/ and lib/, every module that touches the database is marked `server-only`, and every Node
 // command that runs server code outside Next starts with the condition under which that mark is empty.
 import { spawnSync } from 'node:child_process';
 import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { FLOORS } from './floors';
 
 const root = path.resolve(import.meta.dirname, '..');
 const biome = path.join(root, 'node_modules', '.bin', 'biome');
@@ -66,6 +68,8 @@ describe('Biome refuses imports against the direction', () => {
     ['lib/x/flow.int.test.ts', '@/app/r/[token]/page'],
     ['lib/hygiene/engine.ts', '@/lib/sitemap/parse'],
     ['lib/hygiene/read-tree.ts', '@/lib/net/safe-fetch'],
+    // The lint's run kind and its data are the one part of lib/hygiene with a database.
+    ['lib/hygiene/audit/data.ts', '@/lib/db/client'],
   ])('but lets %s import %s', (file, specifier) => {
     expect(lintImport(file, specifier).refused).toBe(false);
   });
@@ -162,5 +166,146 @@ describe('Node commands that run server code', () => {
     ];
     expect(commands.length).toBeGreaterThanOrEqual(6);
     for (const command of commands) expect(command).toContain('--conditions=react-server');
+  });
+});
+
+// ── Floors of lib/ ───────────────────────────────────────────────────────────────────────────────
+
+/** lib/'s folder of a module id ("lib/review/data" → "review"); files directly in lib/ have none. */
+const folderOf = (id: string) => /^lib\/([^/]+)\//.exec(id)?.[1] ?? null;
+
+interface Arrow {
+  from: string;
+  to: string;
+  /** Where the import is, as "file → specifier" (the first few). */
+  where: string[];
+}
+
+/** The runtime imports between lib/'s folders, from sources given as (root-relative path → text). */
+function folderGraph(sources: ReadonlyMap<string, string>): Map<string, Arrow> {
+  const arrows = new Map<string, Arrow>();
+  for (const [file, source] of sources) {
+    const from = folderOf(file);
+    if (!from) continue;
+    for (const id of runtimeImports(source, path.join(root, file))) {
+      const to = folderOf(id);
+      if (!to || to === from) continue;
+      const key = `${from} -> ${to}`;
+      const arrow = arrows.get(key) ?? { from, to, where: [] };
+      if (arrow.where.length < 3) arrow.where.push(`${file} → ${id}`);
+      arrows.set(key, arrow);
+    }
+  }
+  return arrows;
+}
+
+/** Folders that reach each other (strongly connected components of more than one folder, Tarjan). */
+function folderCycles(arrows: Iterable<Arrow>): string[][] {
+  const next = new Map<string, string[]>();
+  for (const { from, to } of arrows) next.set(from, [...(next.get(from) ?? []), to]);
+  const index = new Map<string, number>();
+  const low = new Map<string, number>();
+  const stack: string[] = [];
+  const cycles: string[][] = [];
+  const visit = (node: string) => {
+    index.set(node, index.size);
+    low.set(node, index.get(node) as number);
+    stack.push(node);
+    for (const to of next.get(node) ?? []) {
+      if (!index.has(to)) {
+        visit(to);
+        low.set(node, Math.min(low.get(node) as number, low.get(to) as number));
+      } else if (stack.includes(to))
+        low.set(node, Math.min(low.get(node) as number, index.get(to) as number));
+    }
+    if (low.get(node) === index.get(node)) {
+      const component: string[] = [];
+      let member: string | undefined;
+      do {
+        member = stack.pop() as string;
+        component.push(member);
+      } while (member !== node);
+      if (component.length > 1) cycles.push(component.sort());
+    }
+  };
+  for (const node of next.keys()) if (!index.has(node)) visit(node);
+  return cycles;
+}
+
+/** Every way the sources break the floors: a folder on no floor, an import up a floor, a cycle. */
+function floorProblems(sources: ReadonlyMap<string, string>): string[] {
+  const floorOf = new Map(FLOORS.flatMap((floor, level) => floor.folders.map((f) => [f, level] as const)));
+  const problems: string[] = [];
+  const folders = new Set([...sources.keys()].map(folderOf).filter((f) => f !== null));
+  for (const folder of folders) {
+    if (!floorOf.has(folder))
+      problems.push(`lib/${folder} is on no floor: put it on one in scripts/floors.ts`);
+  }
+  const arrows = folderGraph(sources);
+  for (const { from, to, where } of arrows.values()) {
+    const [a, b] = [floorOf.get(from), floorOf.get(to)];
+    if (a === undefined || b === undefined || b <= a) continue;
+    problems.push(
+      `lib/${from} (${FLOORS[a]?.name}) imports lib/${to} (${FLOORS[b]?.name}), a floor up: ${where.join('; ')}`,
+    );
+  }
+  for (const cycle of folderCycles(arrows.values())) {
+    const inside = [...arrows.values()].filter((x) => cycle.includes(x.from) && cycle.includes(x.to));
+    problems.push(
+      `lib/${cycle.join(', lib/')} import each other round in a cycle: ${inside
+        .map((x) => `${x.from} -> ${x.to} (${x.where[0]})`)
+        .join('; ')}`,
+    );
+  }
+  return problems;
+}
+
+/** lib/'s product sources (tests may reach anywhere: they are not part of the product). */
+function libSources(): Map<string, string> {
+  return new Map(sourcesUnder('lib').map((file) => [file, readFileSync(path.join(root, file), 'utf8')]));
+}
+
+describe("lib/'s floors", () => {
+  it('are kept by the tree: every folder on a floor, imports only downward, no folder cycles', () => {
+    const sources = libSources();
+    // Not vacuous: the graph sees the features reaching the core, the platform and each other.
+    const arrows = folderGraph(sources);
+    expect(arrows.has('review -> db')).toBe(true);
+    expect(arrows.has('audit-runs -> sites')).toBe(true);
+    expect(arrows.size).toBeGreaterThan(60);
+    expect(floorProblems(sources)).toEqual([]);
+  });
+
+  it('catch an import up a floor', () => {
+    const sources = libSources();
+    sources.set(
+      'lib/net/planted.ts',
+      "import { REVIEW_COLUMNS } from '@/lib/review/columns';\nexport const x = REVIEW_COLUMNS;\n",
+    );
+    expect(floorProblems(sources)).toEqual([
+      expect.stringMatching(
+        /^lib\/net \(core\) imports lib\/review \(features\), a floor up: lib\/net\/planted\.ts/,
+      ),
+    ]);
+  });
+
+  it('catch folders of one floor that import each other', () => {
+    const sources = libSources();
+    // review is below gsc; a dynamic import back is a runtime import too.
+    sources.set('lib/review/planted.ts', "export const load = () => import('@/lib/gsc/gaps');\n");
+    const problems = floorProblems(sources);
+    expect(problems).toHaveLength(1);
+    expect(problems[0]).toMatch(
+      /import each other round in a cycle: .*review -> gsc \(lib\/review\/planted\.ts/,
+    );
+  });
+
+  it('see type-only imports as no import, and folders nobody placed', () => {
+    const sources = libSources();
+    sources.set('lib/net/types-only.ts', "import type { FindingDto } from '@/lib/findings/schema';\n");
+    sources.set('lib/newcomer/x.ts', 'export const x = 1;\n');
+    expect(floorProblems(sources)).toEqual([
+      'lib/newcomer is on no floor: put it on one in scripts/floors.ts',
+    ]);
   });
 });
