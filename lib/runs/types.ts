@@ -68,7 +68,7 @@ export interface RunKind<S extends string = string, P extends RunPhase = RunPhas
   name: string;
   /** What users call one run, in messages ("audit"). */
   noun: string;
-  /** The table holding this kind's runs, with the lifecycle columns (see docs/architecture.md). */
+  /** The table holding this kind's runs, with the lifecycle columns (see docs/internals.md). */
   table: string;
   phases: readonly P[];
   steps: readonly StepDef<S, P>[];
