@@ -1,4 +1,4 @@
-// Issue #14 item 8: every counter shown while an audit runs agrees with the others at any moment. A real
+// Every counter shown while an audit runs agrees with the others at any moment. A real
 // ingest reads a sitemap index whose children a server on 127.0.0.1 releases one by one and a crawl
 // export it trickles (its first 5,000 rows at once, the rest after the tree is read); meanwhile the audit
 // (GET /audits/{id}), its row in the list (GET /audits) and its file tree (GET /audits/{id}/sitemaps) are

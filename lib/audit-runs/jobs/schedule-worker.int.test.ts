@@ -15,7 +15,7 @@ import { urlsetXml } from '@/lib/test-support/run-audit';
 import { SCHEDULE_TICK } from '@/lib/worker/worker';
 import { SERVER_NODE_ARGS } from '@/scripts/node-args';
 
-const root = path.resolve(import.meta.dirname, '..', '..');
+const root = path.resolve(import.meta.dirname, '..', '..', '..');
 const SECRET = 'the scheduled run secret';
 let server: TestServer;
 const hooks: { signature: string | undefined; body: Buffer }[] = [];

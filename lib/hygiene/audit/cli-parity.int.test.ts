@@ -23,7 +23,7 @@ import { lintRun } from './run';
 import type { LintReport } from './schema';
 
 const reviewer = await testCaller('reviewer');
-const bin = path.resolve(import.meta.dirname, '..', '..', 'bin', 'sitemap-audit.mjs');
+const bin = path.resolve(import.meta.dirname, '..', '..', '..', 'bin', 'sitemap-audit.mjs');
 const dir = mkdtempSync(path.join(os.tmpdir(), 'lint-parity-'));
 afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
