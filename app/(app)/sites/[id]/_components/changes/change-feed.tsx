@@ -15,7 +15,7 @@ import { formatLastmod } from '@/lib/findings/format';
 import { type ChangeFilters, useSiteChanges } from '@/lib/sites/hooks';
 import { runTimeLabels } from '@/lib/sites/run-times';
 import { CHANGE_TYPES, type ChangeType, type SiteChangeDto, type SiteDetailDto } from '@/lib/sites/schema';
-import { CHANGE_HINTS, CHANGE_LABELS } from './labels';
+import { CHANGE_HINTS, CHANGE_LABELS } from '../labels';
 
 const TONES: Record<ChangeType, BadgeTone> = {
   url_added: 'success',

@@ -5,7 +5,7 @@ import Link from 'next/link';
 import { useCan } from '@/app/session-context';
 import { formatCount } from '@/lib/audits/format';
 import type { SiteDetailDto } from '@/lib/sites/schema';
-import { StatusBadge } from '../../../audits/_components/status-badge';
+import { StatusBadge } from '../../../../audits/_components/status-badge';
 import { RunAgain } from './run-again';
 
 export function SiteHeader({ site }: { site: SiteDetailDto }) {

@@ -7,8 +7,8 @@ import { useState } from 'react';
 import { formatCount } from '@/lib/audits/format';
 import { runBaseName, runTimeLabels } from '@/lib/sites/run-times';
 import type { SiteDetailDto, SiteRunDto } from '@/lib/sites/schema';
-import { RunOutcome } from '../../_components/run-outcome';
-import { TRIGGER_LABELS } from './labels';
+import { RunOutcome } from '../../../_components/run-outcome';
+import { TRIGGER_LABELS } from '../labels';
 
 function ChangesCell({ run }: { run: SiteRunDto }) {
   const { url_added, url_lastmod_changed, url_removed_pending, url_removed_confirmed, url_moved } =

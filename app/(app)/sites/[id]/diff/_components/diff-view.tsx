@@ -14,7 +14,7 @@ import { formatLastmod, reasonLabel } from '@/lib/findings/format';
 import { useAuditDiff } from '@/lib/sites/hooks';
 import { runBaseName, runTimeLabels } from '@/lib/sites/run-times';
 import { type AuditDiffDto, type AuditDiffItem, DIFF_TYPES, type DiffType } from '@/lib/sites/schema';
-import { DIFF_LABELS, DIFF_ROW_LABELS, LIST_NAMES } from './labels';
+import { DIFF_LABELS, DIFF_ROW_LABELS, LIST_NAMES } from '../../_components/labels';
 
 /** "the prune list (HTTP 404)"; "no list" for a URL on none. */
 function onList(list: string | null, reason: string | null): string {
