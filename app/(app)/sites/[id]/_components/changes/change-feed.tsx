@@ -15,7 +15,9 @@ import { formatLastmod } from '@/lib/findings/format';
 import { type ChangeFilters, useSiteChanges } from '@/lib/sites/hooks';
 import { runTimeLabels } from '@/lib/sites/run-times';
 import { CHANGE_TYPES, type ChangeType, type SiteChangeDto, type SiteDetailDto } from '@/lib/sites/schema';
+import list from '../change-list.module.css';
 import { CHANGE_HINTS, CHANGE_LABELS } from '../labels';
+import styles from './change-feed.module.css';
 
 const TONES: Record<ChangeType, BadgeTone> = {
   url_added: 'success',
@@ -71,7 +73,7 @@ function ChangeDetail({ change }: { change: SiteChangeDto }) {
     case 'url_moved':
       return change.target ? (
         <>
-          now redirects to <span className="change-feed__url">{change.target}</span>
+          now redirects to <span className={list.url}>{change.target}</span>
         </>
       ) : (
         <>{CHANGE_HINTS[change.type]}</>
@@ -99,7 +101,7 @@ export function ChangeFeed({ site }: { site: SiteDetailDto }) {
         <span className="muted small">Between consecutive complete runs, newest first</span>
       </div>
       <div className="card__body stack">
-        <search className="change-feed__filters" aria-label="Filter changes">
+        <search className={styles.filters} aria-label="Filter changes">
           <fieldset className="reason-chips">
             <legend className="visually-hidden">Type of change</legend>
             <button
@@ -129,7 +131,7 @@ export function ChangeFeed({ site }: { site: SiteDetailDto }) {
               </button>
             ))}
           </fieldset>
-          <div className="change-feed__row">
+          <div className={styles.row}>
             <div className="field field--inline">
               <label htmlFor={sinceId} className="field__label field__label--small">
                 Since (UTC day)
@@ -148,7 +150,7 @@ export function ChangeFeed({ site }: { site: SiteDetailDto }) {
               value={filters.q ?? ''}
               placeholder="Part of a URL"
               onCommit={(q) => setFilters({ ...filters, q: q || undefined })}
-              className="change-feed__search"
+              className={styles.search}
             />
           </div>
         </search>
@@ -163,14 +165,14 @@ export function ChangeFeed({ site }: { site: SiteDetailDto }) {
               : 'The first complete run is the baseline; changes appear from the second complete run on.'}
           </EmptyState>
         ) : (
-          <ol className="change-feed" data-testid="change-feed" aria-busy={changes.isFetching}>
+          <ol className={list.list} data-testid="change-feed" aria-busy={changes.isFetching}>
             {items.map((change) => (
-              <li key={change.id} className="change-feed__item" data-testid="change" data-type={change.type}>
-                <span className="change-feed__head">
+              <li key={change.id} className={list.item} data-testid="change" data-type={change.type}>
+                <span className={list.head}>
                   <Badge tone={TONES[change.type]} dot={false}>
                     {CHANGE_LABELS[change.type]}
                   </Badge>
-                  <span className="change-feed__url">{change.url}</span>
+                  <span className={list.url}>{change.url}</span>
                 </span>
                 <span className="small change-feed__detail">
                   <ChangeDetail change={change} />

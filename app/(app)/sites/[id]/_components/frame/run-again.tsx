@@ -7,6 +7,7 @@ import { useId, useRef, useState } from 'react';
 import { ApiError } from '@/lib/api/client';
 import { useStartSiteRun } from '@/lib/sites/hooks';
 import type { SiteDetailDto } from '@/lib/sites/schema';
+import styles from './run-again.module.css';
 
 export function RunAgain({ site }: { site: SiteDetailDto }) {
   const [open, setOpen] = useState(false);
@@ -28,7 +29,7 @@ export function RunAgain({ site }: { site: SiteDetailDto }) {
   };
 
   return (
-    <div className="run-again">
+    <div className={styles.runAgain}>
       <button
         type="button"
         className="button button--primary"
@@ -42,7 +43,7 @@ export function RunAgain({ site }: { site: SiteDetailDto }) {
       {open ? (
         <form
           id={formId}
-          className="run-again__form card card__body"
+          className={`card card__body ${styles.form}`}
           onSubmit={(event) => {
             event.preventDefault();
             submit();

@@ -18,6 +18,7 @@ import {
   type SiteDetailDto,
   type TScheduleInput,
 } from '@/lib/sites/schema';
+import list from '../item-list.module.css';
 
 type Cadence = (typeof SCHEDULE_CADENCES)[number];
 const CADENCE_LABELS: Record<Cadence, string> = { daily: 'Daily', weekly: 'Weekly', cron: 'Cron expression' };
@@ -58,7 +59,7 @@ function ScheduleForm({ siteId }: { siteId: string }) {
 
   return (
     <form
-      className="schedule-form"
+      className={list.form}
       aria-label="New schedule"
       onSubmit={(event) => {
         event.preventDefault();
@@ -102,7 +103,7 @@ function ScheduleForm({ siteId }: { siteId: string }) {
         </div>
       ) : null}
       {cadence === 'cron' ? (
-        <div className="field field--inline schedule-form__cron">
+        <div className={`field field--inline ${list.wide}`}>
           <label htmlFor={ids.cron} className="field__label field__label--small">
             Cron expression (minute hour day month weekday)
           </label>
@@ -152,7 +153,7 @@ function ScheduleForm({ siteId }: { siteId: string }) {
         {create.isPending ? 'Adding…' : 'Add schedule'}
       </button>
       {create.isError ? (
-        <p id={ids.error} className="field__error schedule-form__error" role="alert">
+        <p id={ids.error} className={`field__error ${list.note}`} role="alert">
           Not added: {create.error.message}
         </p>
       ) : null}
@@ -172,15 +173,15 @@ function ScheduleRow({ schedule, siteId }: { schedule: ScheduleDto; siteId: stri
   const [wanted, setWanted] = useState<boolean | null>(null);
   const enabled = wanted ?? schedule.enabled;
   return (
-    <li className="schedule" data-testid="schedule" data-id={schedule.id}>
-      <div className="schedule__head">
+    <li className={list.item} data-testid="schedule" data-id={schedule.id}>
+      <div className={list.head}>
         <strong>{text}</strong>
         <span className="muted small">{schedule.timezone}</span>
         <Badge tone={enabled ? 'success' : 'neutral'} dot={false}>
           {enabled ? 'On' : 'Off'}
         </Badge>
       </div>
-      <dl className="schedule__facts small">
+      <dl className={`small ${list.facts}`}>
         <div>
           <dt>Next run</dt>
           <dd data-testid="schedule-next">
@@ -209,7 +210,7 @@ function ScheduleRow({ schedule, siteId }: { schedule: ScheduleDto; siteId: stri
         ) : null}
       </dl>
       {isAdmin ? (
-        <div className="schedule__actions">
+        <div className={list.actions}>
           <label className="choice">
             <input
               type="checkbox"
@@ -269,7 +270,7 @@ export function SiteSchedules({ site }: { site: SiteDetailDto }) {
             {isAdmin ? 'Add one below to run this site by itself.' : 'An admin can schedule this site.'}
           </EmptyState>
         ) : (
-          <ul className="schedules" data-testid="schedules">
+          <ul className={list.list} data-testid="schedules">
             {items.map((schedule) => (
               <ScheduleRow key={schedule.id} schedule={schedule} siteId={site.id} />
             ))}

@@ -17,6 +17,8 @@ import {
   useWebhooks,
 } from '@/lib/sites/hooks';
 import type { DeliveryStatus, WebhookDto } from '@/lib/sites/schema';
+import table from '../../../_components/site-table.module.css';
+import list from '../item-list.module.css';
 
 const DELIVERY_TONES: Record<DeliveryStatus, BadgeTone> = {
   pending: 'info',
@@ -44,7 +46,7 @@ function WebhookForm({ siteId }: { siteId: string }) {
   const ids = { url: useId(), secret: useId(), hint: useId(), error: useId() };
   return (
     <form
-      className="schedule-form"
+      className={list.form}
       aria-label="New webhook"
       onSubmit={(event) => {
         event.preventDefault();
@@ -59,7 +61,7 @@ function WebhookForm({ siteId }: { siteId: string }) {
         );
       }}
     >
-      <div className="field field--inline schedule-form__cron">
+      <div className={`field field--inline ${list.wide}`}>
         <label htmlFor={ids.url} className="field__label field__label--small">
           URL
         </label>
@@ -95,12 +97,12 @@ function WebhookForm({ siteId }: { siteId: string }) {
       <button type="submit" className="button button--primary button--small" disabled={create.isPending}>
         {create.isPending ? 'Adding…' : 'Add webhook'}
       </button>
-      <p id={ids.hint} className="muted small schedule-form__error">
+      <p id={ids.hint} className={`muted small ${list.note}`}>
         Each delivery is signed: X-Sitemap-Audit-Signature is t=(unix time),v1=(HMAC-SHA256 with this secret
         of the time, a dot and the body); refuse one signed more than 5 minutes ago. It is not shown again.
       </p>
       {create.isError ? (
-        <p id={ids.error} className="field__error schedule-form__error" role="alert">
+        <p id={ids.error} className={`field__error ${list.note}`} role="alert">
           Not added: {create.error.message}
         </p>
       ) : null}
@@ -117,7 +119,7 @@ function DeliveryLog({ siteId, webhook }: { siteId: string; webhook: WebhookDto 
     return <p className="muted small">No delivery yet: one is sent when a run ends.</p>;
   return (
     <div className="table-wrap">
-      <table className="table site-table" data-testid="deliveries">
+      <table className={`table ${table.cards}`} data-testid="deliveries">
         <caption className="visually-hidden">Deliveries, newest first</caption>
         <thead>
           <tr>
@@ -144,7 +146,7 @@ function DeliveryLog({ siteId, webhook }: { siteId: string; webhook: WebhookDto 
               <td data-label="Response">
                 {delivery.responseStatus === null ? '—' : `HTTP ${delivery.responseStatus}`}
               </td>
-              <td data-label="Error" className="site-table__wrap">
+              <td data-label="Error" className={table.wrap}>
                 {delivery.error ?? '—'}
               </td>
             </tr>
@@ -169,7 +171,7 @@ function PausedNotice({ webhook }: { webhook: WebhookDto }) {
   const formatTime = useDateTimeFormat();
   if (webhook.state !== 'paused') return null;
   return (
-    <p className="small site-table__wrap" data-testid="webhook-paused">
+    <p className={`small ${table.wrap}`} data-testid="webhook-paused">
       <Badge tone="danger">Paused</Badge> since {webhook.pausedAt ? formatTime(webhook.pausedAt) : '—'}:{' '}
       {webhook.pausedReason ?? 'repeated failures'}. New runs are recorded but not sent
       {webhook.pendingDeliveries > 0 ? ` (${webhook.pendingDeliveries} held)` : ''}; Resume sends them.
@@ -184,9 +186,9 @@ function WebhookRow({ webhook, siteId }: { webhook: WebhookDto; siteId: string }
   const formatTime = useDateTimeFormat();
   const logId = useId();
   return (
-    <li className="schedule" data-testid="webhook" data-id={webhook.id}>
-      <div className="schedule__head">
-        <strong className="site-table__wrap">{webhook.url}</strong>
+    <li className={list.item} data-testid="webhook" data-id={webhook.id}>
+      <div className={list.head}>
+        <strong className={table.wrap}>{webhook.url}</strong>
         {webhook.lastDelivery ? (
           <span className="small">
             <DeliveryBadge status={webhook.lastDelivery.status} paused={webhook.state === 'paused'} />{' '}
@@ -197,7 +199,7 @@ function WebhookRow({ webhook, siteId }: { webhook: WebhookDto; siteId: string }
         )}
       </div>
       <PausedNotice webhook={webhook} />
-      <div className="schedule__actions">
+      <div className={list.actions}>
         {webhook.state === 'paused' ? (
           <button
             type="button"
@@ -265,7 +267,7 @@ export function SiteWebhooks({ siteId }: { siteId: string }) {
         ) : items.length === 0 ? (
           <EmptyState title="No webhook">Add a URL below to be told when a run ends.</EmptyState>
         ) : (
-          <ul className="schedules" data-testid="webhooks">
+          <ul className={list.list} data-testid="webhooks">
             {items.map((webhook) => (
               <WebhookRow key={webhook.id} webhook={webhook} siteId={siteId} />
             ))}

@@ -14,6 +14,7 @@ import { formatLastmod, reasonLabel } from '@/lib/findings/format';
 import { useAuditDiff } from '@/lib/sites/hooks';
 import { runBaseName, runTimeLabels } from '@/lib/sites/run-times';
 import { type AuditDiffDto, type AuditDiffItem, DIFF_TYPES, type DiffType } from '@/lib/sites/schema';
+import list from '../../_components/change-list.module.css';
 import { DIFF_LABELS, DIFF_ROW_LABELS, LIST_NAMES } from '../../_components/labels';
 
 /** "the prune list (HTTP 404)"; "no list" for a URL on none. */
@@ -39,7 +40,7 @@ function diffDetail(item: AuditDiffItem): ReactNode {
     case 'moved':
       return (
         <>
-          now redirects to <span className="change-feed__url">{item.target ?? '—'}</span>
+          now redirects to <span className={list.url}>{item.target ?? '—'}</span>
         </>
       );
     case 'url_lastmod_changed':
@@ -93,19 +94,19 @@ function DiffRows({ from, to, type }: { from: string; to: string; type: DiffType
             : 'These runs declare the same.'}
         </EmptyState>
       ) : (
-        <ol className="change-feed" data-testid="diff-rows" aria-busy={diff.isPlaceholderData}>
+        <ol className={list.list} data-testid="diff-rows" aria-busy={diff.isPlaceholderData}>
           {items.map((item) => (
             <li
               key={`${item.type}:${item.url}`}
-              className="change-feed__item"
+              className={list.item}
               data-testid="diff-row"
               data-type={item.type}
             >
-              <span className="change-feed__head">
+              <span className={list.head}>
                 <Badge tone={TONES[item.type]} dot={false}>
                   {DIFF_ROW_LABELS[item.type]}
                 </Badge>
-                <span className="change-feed__url">{item.url}</span>
+                <span className={list.url}>{item.url}</span>
               </span>
               {detailOf(item)}
             </li>
