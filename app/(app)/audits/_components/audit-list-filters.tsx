@@ -4,6 +4,7 @@ import { DebouncedInput } from '@/components/ui/debounced-input';
 import type { AuditListFilters } from '@/lib/audits/hooks';
 import { statusLabel } from '@/lib/audits/labels';
 import { AUDIT_STATUSES } from '@/lib/audits/schema';
+import styles from './audit-list.module.css';
 
 export function AuditListFiltersBar({
   filters,
@@ -13,7 +14,7 @@ export function AuditListFiltersBar({
   onChange: (next: AuditListFilters) => void;
 }) {
   return (
-    <search className="audit-list__filters" aria-label="Filter audits">
+    <search className={styles.filters} aria-label="Filter audits">
       <div className="field field--inline">
         <label htmlFor="audit-status-filter" className="field__label field__label--small">
           Status
@@ -43,7 +44,7 @@ export function AuditListFiltersBar({
         value={filters.q ?? ''}
         placeholder="Part of a name"
         onCommit={(q) => onChange({ ...filters, q: q || undefined })}
-        className="audit-list__search"
+        className={styles.search}
       />
     </search>
   );
