@@ -7,6 +7,7 @@ import { joinIds } from '@/components/ui/aria';
 import { formErrors } from '@/lib/api/field-errors';
 import { useLogin, useSetup } from '@/lib/auth/hooks';
 import { safeNextPath } from '@/lib/auth/next-path';
+import styles from './auth.module.css';
 
 interface Fields {
   name: string;
@@ -84,7 +85,7 @@ function CredentialsForm({
   }
 
   return (
-    <form onSubmit={submit} className="auth-form" noValidate>
+    <form onSubmit={submit} className={styles.form} noValidate>
       {errors.summary ? <Alert>{errors.summary}</Alert> : null}
       {withName && (
         <div className="field">
