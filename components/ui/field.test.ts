@@ -19,6 +19,12 @@ describe('fieldWiring', () => {
     });
   });
 
+  it('uses a shared error id when other controls are described by the same error', () => {
+    const wiring = fieldWiring('crawl-url', { hasHint: false, hasError: true, errorId: 'crawl-error' });
+    expect(wiring.errorId).toBe('crawl-error');
+    expect(wiring.control['aria-describedby']).toBe('crawl-error');
+  });
+
   it('drops the error from the description once it is gone', () => {
     const wiring = fieldWiring('pw', { hasHint: true, hasError: false });
     expect(wiring.control).toEqual({ id: 'pw', 'aria-describedby': 'pw-hint' });

@@ -14,10 +14,14 @@ export type FieldControl = {
 /** The ids and ARIA values of a field, from its control's id and whether it shows a hint and an error. */
 export function fieldWiring(
   id: string,
-  { hasHint, hasError, describedBy }: { hasHint: boolean; hasError: boolean; describedBy?: string },
+  {
+    hasHint,
+    hasError,
+    describedBy,
+    errorId = `${id}-error`,
+  }: { hasHint: boolean; hasError: boolean; describedBy?: string; errorId?: string },
 ): { hintId: string; errorId: string; control: FieldControl } {
   const hintId = `${id}-hint`;
-  const errorId = `${id}-error`;
   const described = joinIds(hasHint && hintId, describedBy, hasError && errorId);
   const control: FieldControl = { id };
   if (described) control['aria-describedby'] = described;
@@ -31,6 +35,7 @@ export function Field({
   error,
   id,
   describedBy,
+  errorId: sharedErrorId,
   size = 'normal',
   announce = false,
   className,
@@ -44,6 +49,8 @@ export function Field({
   id?: string;
   /** More ids the control is described by (a note elsewhere in the form). */
   describedBy?: string;
+  /** The error's id when other controls are described by the same error (a file or a URL: one error). */
+  errorId?: string;
   /** `small`: the compact label and row of filter bars and inline forms. */
   size?: 'normal' | 'small';
   /** Read the error out as it appears (role="alert"): for a form with no summary of its errors. */
@@ -54,7 +61,12 @@ export function Field({
   const generated = useId();
   const hasHint = hint !== undefined && hint !== null && hint !== false;
   const hasError = error !== undefined && error !== null && error !== false && error !== '';
-  const { hintId, errorId, control } = fieldWiring(id ?? generated, { hasHint, hasError, describedBy });
+  const { hintId, errorId, control } = fieldWiring(id ?? generated, {
+    hasHint,
+    hasError,
+    describedBy,
+    errorId: sharedErrorId,
+  });
   const isSmall = size === 'small';
   const classes = ['field', isSmall ? 'field--inline' : '', className ?? ''].filter(Boolean).join(' ');
   return (
