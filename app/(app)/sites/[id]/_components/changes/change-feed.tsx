@@ -10,6 +10,7 @@ import { Badge, type BadgeTone } from '@/components/ui/badge';
 import { useDateTimeFormat } from '@/components/ui/date-time';
 import { DebouncedInput } from '@/components/ui/debounced-input';
 import { EmptyState } from '@/components/ui/empty-state';
+import { Field } from '@/components/ui/field';
 import { formatCount } from '@/lib/audits/format';
 import { formatLastmod } from '@/lib/findings/format';
 import { type ChangeFilters, useSiteChanges } from '@/lib/sites/hooks';
@@ -132,18 +133,17 @@ export function ChangeFeed({ site }: { site: SiteDetailDto }) {
             ))}
           </fieldset>
           <div className={styles.row}>
-            <div className="field field--inline">
-              <label htmlFor={sinceId} className="field__label field__label--small">
-                Since (UTC day)
-              </label>
-              <input
-                id={sinceId}
-                type="date"
-                className="input input--small"
-                value={filters.sinceDate ?? ''}
-                onChange={(event) => setFilters({ ...filters, sinceDate: event.target.value || undefined })}
-              />
-            </div>
+            <Field label="Since (UTC day)" id={sinceId} size="small">
+              {(control) => (
+                <input
+                  {...control}
+                  type="date"
+                  className="input input--small"
+                  value={filters.sinceDate ?? ''}
+                  onChange={(event) => setFilters({ ...filters, sinceDate: event.target.value || undefined })}
+                />
+              )}
+            </Field>
             <DebouncedInput
               label="URL contains"
               type="search"

@@ -9,6 +9,7 @@ import { Badge, type BadgeTone } from '@/components/ui/badge';
 import { ConfirmButton } from '@/components/ui/confirm-button';
 import { useDateTimeFormat } from '@/components/ui/date-time';
 import { EmptyState } from '@/components/ui/empty-state';
+import { Field } from '@/components/ui/field';
 import {
   useCreateWebhook,
   useDeleteWebhook,
@@ -61,39 +62,37 @@ function WebhookForm({ siteId }: { siteId: string }) {
         );
       }}
     >
-      <div className={`field field--inline ${list.wide}`}>
-        <label htmlFor={ids.url} className="field__label field__label--small">
-          URL
-        </label>
-        <input
-          id={ids.url}
-          type="url"
-          className="input input--small"
-          value={url}
-          required
-          placeholder="https://hooks.example.com/sitemap-audit"
-          autoComplete="off"
-          aria-invalid={create.isError || undefined}
-          aria-describedby={create.isError ? ids.error : undefined}
-          onChange={(event) => setUrl(event.target.value)}
-        />
-      </div>
-      <div className="field field--inline">
-        <label htmlFor={ids.secret} className="field__label field__label--small">
-          Secret (16+ characters)
-        </label>
-        <input
-          id={ids.secret}
-          type="password"
-          className="input input--small"
-          value={secret}
-          required
-          minLength={16}
-          autoComplete="new-password"
-          aria-describedby={ids.hint}
-          onChange={(event) => setSecret(event.target.value)}
-        />
-      </div>
+      <Field label="URL" id={ids.url} size="small" className={list.wide}>
+        {(control) => (
+          <input
+            {...control}
+            type="url"
+            className="input input--small"
+            value={url}
+            required
+            placeholder="https://hooks.example.com/sitemap-audit"
+            autoComplete="off"
+            aria-invalid={create.isError || undefined}
+            aria-describedby={create.isError ? ids.error : undefined}
+            onChange={(event) => setUrl(event.target.value)}
+          />
+        )}
+      </Field>
+      <Field label="Secret (16+ characters)" id={ids.secret} size="small">
+        {(control) => (
+          <input
+            {...control}
+            type="password"
+            className="input input--small"
+            value={secret}
+            required
+            minLength={16}
+            autoComplete="new-password"
+            aria-describedby={ids.hint}
+            onChange={(event) => setSecret(event.target.value)}
+          />
+        )}
+      </Field>
       <button type="submit" className="button button--primary button--small" disabled={create.isPending}>
         {create.isPending ? 'Adding…' : 'Add webhook'}
       </button>
