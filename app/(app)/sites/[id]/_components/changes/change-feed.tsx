@@ -13,12 +13,13 @@ import { EmptyState } from '@/components/ui/empty-state';
 import { Field } from '@/components/ui/field';
 import { formatCount } from '@/lib/audits/format';
 import { formatLastmod } from '@/lib/findings/format';
-import { type ChangeFilters, useSiteChanges } from '@/lib/sites/hooks';
+import { useSiteChanges } from '@/lib/sites/hooks';
 import { runTimeLabels } from '@/lib/sites/run-times';
 import { CHANGE_TYPES, type ChangeType, type SiteChangeDto, type SiteDetailDto } from '@/lib/sites/schema';
 import list from '../change-list.module.css';
 import { CHANGE_HINTS, CHANGE_LABELS } from '../labels';
 import styles from './change-feed.module.css';
+import { feedFilters, feedQuery } from './feed-filters';
 
 const TONES: Record<ChangeType, BadgeTone> = {
   url_added: 'success',
@@ -28,32 +29,14 @@ const TONES: Record<ChangeType, BadgeTone> = {
   url_moved: 'info',
 };
 
-/** `since` travels as a date (YYYY-MM-DD) and is asked for as that day's start in UTC. */
-function filtersOf(params: URLSearchParams): ChangeFilters & { sinceDate?: string } {
-  const type = params.get('type');
-  const since = params.get('since');
-  const q = params.get('q')?.trim();
-  const isDate = since !== null && /^\d{4}-\d\d-\d\d$/.test(since) && !Number.isNaN(Date.parse(since));
-  return {
-    type: CHANGE_TYPES.includes(type as ChangeType) ? (type as ChangeType) : undefined,
-    since: isDate ? `${since}T00:00:00Z` : undefined,
-    sinceDate: isDate ? since : undefined,
-    q: q || undefined,
-  };
-}
-
 function useFeedFilters() {
   const searchParams = useSearchParams();
   const pathname = usePathname();
   const key = searchParams.toString();
-  const filters = useMemo(() => filtersOf(new URLSearchParams(key)), [key]);
+  const filters = useMemo(() => feedFilters(new URLSearchParams(key)), [key]);
   const set = useCallback(
     (next: { type?: ChangeType; sinceDate?: string; q?: string }) => {
-      const params = new URLSearchParams({ tab: 'changes' });
-      if (next.type) params.set('type', next.type);
-      if (next.sinceDate) params.set('since', next.sinceDate);
-      if (next.q) params.set('q', next.q);
-      window.history.replaceState(null, '', `${pathname}?${params}`);
+      window.history.replaceState(null, '', `${pathname}?${feedQuery(next)}`);
     },
     [pathname],
   );

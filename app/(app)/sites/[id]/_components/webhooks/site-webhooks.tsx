@@ -5,7 +5,7 @@
 // never shown again.
 import { useId, useState } from 'react';
 import { Alert } from '@/components/ui/alert';
-import { Badge, type BadgeTone } from '@/components/ui/badge';
+import { Badge } from '@/components/ui/badge';
 import { ConfirmButton } from '@/components/ui/confirm-button';
 import { useDateTimeFormat } from '@/components/ui/date-time';
 import { EmptyState } from '@/components/ui/empty-state';
@@ -20,24 +20,12 @@ import {
 import type { DeliveryStatus, WebhookDto } from '@/lib/sites/schema';
 import table from '../../../_components/site-table.module.css';
 import list from '../item-list.module.css';
-
-const DELIVERY_TONES: Record<DeliveryStatus, BadgeTone> = {
-  pending: 'info',
-  delivered: 'success',
-  failed: 'danger',
-  dropped: 'warning',
-};
-const DELIVERY_LABELS: Record<DeliveryStatus, string> = {
-  pending: 'Retrying',
-  delivered: 'Delivered',
-  failed: 'Failed',
-  dropped: 'Dropped',
-};
+import { deliveryBadge } from './delivery-words';
 
 /** A pending delivery of a paused webhook is not retrying: it is held until the webhook is resumed. */
 function DeliveryBadge({ status, paused }: { status: DeliveryStatus; paused: boolean }) {
-  if (status === 'pending' && paused) return <Badge tone="warning">Held</Badge>;
-  return <Badge tone={DELIVERY_TONES[status]}>{DELIVERY_LABELS[status]}</Badge>;
+  const { tone, label } = deliveryBadge(status, paused);
+  return <Badge tone={tone}>{label}</Badge>;
 }
 
 function WebhookForm({ siteId }: { siteId: string }) {

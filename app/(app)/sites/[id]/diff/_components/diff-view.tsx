@@ -15,14 +15,7 @@ import { useAuditDiff } from '@/lib/sites/hooks';
 import { runBaseName, runTimeLabels } from '@/lib/sites/run-times';
 import { type AuditDiffDto, type AuditDiffItem, DIFF_TYPES, type DiffType } from '@/lib/sites/schema';
 import list from '../../_components/change-list.module.css';
-import { DIFF_LABELS, DIFF_ROW_LABELS, LIST_NAMES } from '../../_components/labels';
-
-/** "the prune list (HTTP 404)"; "no list" for a URL on none. */
-function onList(list: string | null, reason: string | null): string {
-  if (!list) return 'no list';
-  const name = LIST_NAMES[list] ?? `the ${list} list`;
-  return reason ? `${name} (${reasonLabel(reason)})` : name;
-}
+import { DIFF_LABELS, DIFF_ROW_LABELS, listName, onListText } from '../../_components/labels';
 
 const TONES: Record<DiffType, BadgeTone> = {
   url_added: 'success',
@@ -51,19 +44,19 @@ function diffDetail(item: AuditDiffItem): ReactNode {
         </>
       );
     case 'new_problem':
-      return <>Now on {onList(item.toList, item.toReason)}</>;
+      return <>Now on {onListText(item.toList, item.toReason)}</>;
     case 'fixed_problem':
-      return <>No longer on {onList(item.fromList, item.fromReason)}</>;
+      return <>No longer on {onListText(item.fromList, item.fromReason)}</>;
     case 'reason_changed':
       return item.fromList === item.toList && item.toList !== null ? (
         <>
-          On {LIST_NAMES[item.toList] ?? `the ${item.toList} list`}: {reasonLabel(item.fromReason ?? '')} →{' '}
+          On {listName(item.toList)}: {reasonLabel(item.fromReason ?? '')} →{' '}
           <strong>{reasonLabel(item.toReason ?? '')}</strong>
         </>
       ) : (
         <>
-          Was on {onList(item.fromList, item.fromReason)}, now on{' '}
-          <strong>{onList(item.toList, item.toReason)}</strong>
+          Was on {onListText(item.fromList, item.fromReason)}, now on{' '}
+          <strong>{onListText(item.toList, item.toReason)}</strong>
         </>
       );
     case 'url_added':
