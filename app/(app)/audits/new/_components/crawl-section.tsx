@@ -1,5 +1,4 @@
 // The optional crawl export: an uploaded file or a URL, its format and (for generic CSV) the column map.
-import { joinIds } from '@/components/ui/aria';
 import { DropZone } from '@/components/ui/drop-zone';
 import { Field } from '@/components/ui/field';
 import type { CrawlField } from '@/lib/audits/crawl-fields';
