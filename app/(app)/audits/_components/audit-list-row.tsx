@@ -4,6 +4,7 @@ import Link from 'next/link';
 import {
   crawlRowsText,
   entriesText,
+  isPhaseShown,
   noFindingsText,
   notReviewedText,
 } from '@/components/findings/audit-list-words';
@@ -19,8 +20,7 @@ import { StatusBadge } from './status-badge';
 /** Status, and while running the phase and what it counted, in the audit page's words (progressText). */
 function StatusCell({ audit }: { audit: AuditListItemDto }) {
   const isRunning = audit.status === 'running';
-  // A queued audit's phase is only interesting when it says more than "waiting" (e.g. a retry).
-  const showPhase = isRunning || (audit.status === 'queued' && !['starting', 'queued'].includes(audit.phase));
+  const showPhase = isPhaseShown(audit);
   const text = isRunning ? progressText(audit.phase, audit.progress) : null;
   return (
     <div className={styles.status}>
