@@ -105,6 +105,7 @@ function ScheduleForm({ siteId }: { siteId: string }) {
         <Field
           label="Cron expression (minute hour day month weekday)"
           id={ids.cron}
+          describedBy={create.isError ? ids.error : undefined}
           size="small"
           className={list.wide}
         >
@@ -118,7 +119,6 @@ function ScheduleForm({ siteId }: { siteId: string }) {
               spellCheck={false}
               autoComplete="off"
               aria-invalid={create.isError || undefined}
-              aria-describedby={create.isError ? ids.error : undefined}
               onChange={(event) => setCron(event.target.value)}
             />
           )}

@@ -50,7 +50,13 @@ function WebhookForm({ siteId }: { siteId: string }) {
         );
       }}
     >
-      <Field label="URL" id={ids.url} size="small" className={list.wide}>
+      <Field
+        label="URL"
+        id={ids.url}
+        size="small"
+        className={list.wide}
+        describedBy={create.isError ? ids.error : undefined}
+      >
         {(control) => (
           <input
             {...control}
@@ -61,12 +67,11 @@ function WebhookForm({ siteId }: { siteId: string }) {
             placeholder="https://hooks.example.com/sitemap-audit"
             autoComplete="off"
             aria-invalid={create.isError || undefined}
-            aria-describedby={create.isError ? ids.error : undefined}
             onChange={(event) => setUrl(event.target.value)}
           />
         )}
       </Field>
-      <Field label="Secret (16+ characters)" id={ids.secret} size="small">
+      <Field label="Secret (16+ characters)" id={ids.secret} size="small" describedBy={ids.hint}>
         {(control) => (
           <input
             {...control}
@@ -76,7 +81,6 @@ function WebhookForm({ siteId }: { siteId: string }) {
             required
             minLength={16}
             autoComplete="new-password"
-            aria-describedby={ids.hint}
             onChange={(event) => setSecret(event.target.value)}
           />
         )}
