@@ -157,8 +157,9 @@ const STATES: State[] = [
     // The list stays inside its card (a table wider than the card ran out of it at 768 px, short of the
     // page's edge, so the page itself did not scroll).
     check: async (page, width) => {
-      const table = (await page.locator('table.audit-list').boundingBox())?.width ?? 0;
-      const card = (await page.locator('.card:has(> table.audit-list)').boundingBox())?.width ?? 0;
+      const list = page.getByRole('table', { name: 'Audits, newest first' });
+      const table = (await list.boundingBox())?.width ?? 0;
+      const card = (await list.locator('xpath=..').boundingBox())?.width ?? 0;
       expect.soft(table, `the audits list fits its card at ${width} px`).toBeLessThanOrEqual(card);
     },
   },

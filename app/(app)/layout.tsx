@@ -3,9 +3,10 @@ import Link from 'next/link';
 import type { ReactNode } from 'react';
 import { requirePageActor } from '@/lib/auth/page';
 import { allows } from '@/lib/auth/roles';
-import { BrandMark } from '../brand';
+import { Brand } from '../brand';
 import { Providers } from '../providers';
 import { SessionProvider } from '../session-context';
+import shell from './app-shell.module.css';
 import { SiteNav } from './site-nav';
 import { SkipLinks } from './skip-links';
 import { UserMenu } from './user-menu';
@@ -19,12 +20,9 @@ export default async function AppLayout({ children }: { children: ReactNode }) {
   return (
     <Providers>
       <SkipLinks />
-      <header className="site-header">
-        <div className="container site-header__inner">
-          <Link href="/" className="brand">
-            <BrandMark />
-            Sitemap Audit
-          </Link>
+      <header className={shell.header}>
+        <div className={`container ${shell.inner}`}>
+          <Brand href="/" />
           <SiteNav>
             <Link href="/">Audits</Link>
             <Link href="/sites">Sites</Link>

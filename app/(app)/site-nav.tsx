@@ -1,10 +1,11 @@
 'use client';
-// The header's navigation. Wide screens show it inline; narrow ones (see the a11y block of globals.css)
+// The header's navigation. Wide screens show it inline; narrow ones (app-shell.module.css)
 // fold it behind a "Menu" button, a disclosure: aria-expanded says whether it is open, Escape closes it
 // and gives the focus back to the button, and it closes when a link changes the page. The links stay
 // server-rendered (children), so the role checks remain in the layout.
 import { usePathname } from 'next/navigation';
 import { type ReactNode, useEffect, useRef, useState } from 'react';
+import shell from './app-shell.module.css';
 
 export function SiteNav({ children }: { children: ReactNode }) {
   const [open, setOpen] = useState(false);
@@ -29,19 +30,19 @@ export function SiteNav({ children }: { children: ReactNode }) {
   }, [open]);
 
   return (
-    <div className="site-nav-wrap">
+    <div className={shell.navWrap}>
       <button
         ref={button}
         type="button"
-        className="button button--small site-nav__toggle"
+        className={`button button--small ${shell.toggle}`}
         aria-expanded={open}
         aria-controls="site-nav"
         onClick={() => setOpen((was) => !was)}
       >
-        <span aria-hidden="true" className="site-nav__icon" />
+        <span aria-hidden="true" className={shell.icon} />
         Menu
       </button>
-      <nav id="site-nav" aria-label="Main" className="site-nav" data-open={open ? 'true' : undefined}>
+      <nav id="site-nav" aria-label="Main" className={shell.nav} data-open={open ? 'true' : undefined}>
         {children}
       </nav>
     </div>

@@ -7,6 +7,7 @@
 // data-ready says the script has taken over.
 import { usePathname, useRouter } from 'next/navigation';
 import { type MouseEvent, useEffect, useState } from 'react';
+import styles from './skip-links.module.css';
 
 const AUDIT_PAGE = /^\/audits\/[0-9a-f-]{36}$/;
 
@@ -50,13 +51,13 @@ export function SkipLinks() {
   };
 
   return (
-    <div className="skip-links" data-ready={isReady || undefined}>
-      <a className="skip-link" href="#main">
+    <div data-ready={isReady || undefined}>
+      <a className={styles.link} href="#main">
         Skip to content
       </a>
       {AUDIT_PAGE.test(pathname) ? (
         // biome-ignore lint/a11y/useValidAnchor: an in-page link (#findings) that also puts the focus on the current row
-        <a className="skip-link" href="#findings" onClick={skipToReview}>
+        <a className={styles.link} href="#findings" onClick={skipToReview}>
           Skip to review
         </a>
       ) : null}

@@ -2,14 +2,15 @@
 // Who is signed in, and signing out.
 import { useLogout } from '@/lib/auth/hooks';
 import type { SessionUser } from '../session-context';
+import shell from './app-shell.module.css';
 
 export function UserMenu({ user }: { user: SessionUser }) {
   const logout = useLogout();
   // Off to the sign-in page whatever the answer: a failed sign-out leaves nothing to retry here.
   const signOut = () => logout.mutate(undefined, { onSettled: () => window.location.assign('/login') });
   return (
-    <span className="user-menu">
-      <span className="user-menu__name" title={user.email}>
+    <span className={shell.userMenu}>
+      <span className={shell.userName} title={user.email}>
         {user.name} <span className="badge badge--neutral">{user.role}</span>
       </span>
       <button

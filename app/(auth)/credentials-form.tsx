@@ -3,10 +3,11 @@
 // under itself, in a sentence (aria-invalid, aria-describedby); anything else is said above the form.
 import type { FormEvent } from 'react';
 import { Alert } from '@/components/ui/alert';
-import { joinIds } from '@/components/ui/aria';
+import { Field } from '@/components/ui/field';
 import { useLogin, useSetup } from '@/lib/auth/hooks';
 import { safeNextPath } from '@/lib/auth/next-path';
 import { formErrors } from '@/lib/client/field-errors';
+import styles from './auth.module.css';
 
 interface Fields {
   name: string;
@@ -66,15 +67,6 @@ function CredentialsForm({
     email: 'Email',
     password: 'Password',
   } satisfies Record<keyof Fields, string>);
-  const invalid = (field: keyof Fields) => (errors.fields[field] ? true : undefined);
-  const errorLine = (field: keyof Fields) =>
-    errors.fields[field] ? (
-      <span id={`${field}-error`} className="field__error">
-        {errors.fields[field]}
-      </span>
-    ) : null;
-  const describedBy = (field: keyof Fields, hint?: string) =>
-    joinIds(hint, errors.fields[field] && `${field}-error`);
 
   function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
@@ -84,65 +76,40 @@ function CredentialsForm({
   }
 
   return (
-    <form onSubmit={submit} className="auth-form" noValidate>
+    <form onSubmit={submit} className={styles.form} noValidate>
       {errors.summary ? <Alert>{errors.summary}</Alert> : null}
       {withName && (
-        <div className="field">
-          <label htmlFor="name" className="field__label">
-            Your name
-          </label>
-          <input
-            id="name"
-            name="name"
-            className="input"
-            autoComplete="name"
-            required
-            aria-invalid={invalid('name')}
-            aria-describedby={describedBy('name', 'name-hint')}
-          />
-          <p id="name-hint" className="field__hint">
-            Shown next to your decisions and in shared reports.
-          </p>
-          {errorLine('name')}
-        </div>
+        <Field
+          label="Your name"
+          id="name"
+          hint="Shown next to your decisions and in shared reports."
+          error={errors.fields.name}
+        >
+          {(control) => <input {...control} name="name" className="input" autoComplete="name" required />}
+        </Field>
       )}
-      <div className="field">
-        <label htmlFor="email" className="field__label">
-          Email
-        </label>
-        <input
-          id="email"
-          name="email"
-          type="email"
-          className="input"
-          autoComplete="email"
-          required
-          aria-invalid={invalid('email')}
-          aria-describedby={describedBy('email')}
-        />
-        {errorLine('email')}
-      </div>
-      <div className="field">
-        <label htmlFor="password" className="field__label">
-          Password
-        </label>
-        <input
-          id="password"
-          name="password"
-          type="password"
-          className="input"
-          autoComplete={withName ? 'new-password' : 'current-password'}
-          required
-          aria-invalid={invalid('password')}
-          aria-describedby={describedBy('password', withName ? 'password-hint' : undefined)}
-        />
-        {withName && (
-          <p id="password-hint" className="field__hint">
-            At least 10 characters.
-          </p>
+      <Field label="Email" id="email" error={errors.fields.email}>
+        {(control) => (
+          <input {...control} name="email" type="email" className="input" autoComplete="email" required />
         )}
-        {errorLine('password')}
-      </div>
+      </Field>
+      <Field
+        label="Password"
+        id="password"
+        hint={withName ? 'At least 10 characters.' : undefined}
+        error={errors.fields.password}
+      >
+        {(control) => (
+          <input
+            {...control}
+            name="password"
+            type="password"
+            className="input"
+            autoComplete={withName ? 'new-password' : 'current-password'}
+            required
+          />
+        )}
+      </Field>
       <button type="submit" className="button button--primary" disabled={busy}>
         {busy ? 'Please wait…' : submitLabel}
       </button>

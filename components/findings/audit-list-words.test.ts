@@ -4,6 +4,7 @@ import {
   crawlRowsText,
   entriesText,
   firstSentence,
+  isPhaseShown,
   noFindingsText,
   notReviewedText,
   pageOfText,
@@ -60,5 +61,23 @@ describe('counts in the right number', () => {
     expect(pageOfText(1, 29, 25)).toBe('Page 1 of 2');
     expect(pageOfText(2, 50, 25)).toBe('Page 2 of 2');
     expect(pageOfText(1, 0, 25)).toBe('Page 1 of 1');
+  });
+});
+
+describe("the phase under an audit's status", () => {
+  it('shows while the audit runs, whatever the phase', () => {
+    expect(isPhaseShown({ status: 'running', phase: 'starting' })).toBe(true);
+    expect(isPhaseShown({ status: 'running', phase: 'reconciling' })).toBe(true);
+  });
+
+  it('shows for a queued audit only when its phase says more than waiting', () => {
+    expect(isPhaseShown({ status: 'queued', phase: 'queued' })).toBe(false);
+    expect(isPhaseShown({ status: 'queued', phase: 'starting' })).toBe(false);
+    expect(isPhaseShown({ status: 'queued', phase: 'retrying' })).toBe(true);
+  });
+
+  it('does not show once the audit has ended', () => {
+    for (const status of ['succeeded', 'partial', 'failed', 'cancelled'] as const)
+      expect(isPhaseShown({ status, phase: 'reconciling' })).toBe(false);
   });
 });

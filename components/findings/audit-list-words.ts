@@ -5,6 +5,13 @@ import { countText, formatCount } from '@/lib/core/format';
 
 const SHORT = 110;
 
+/** Whether the list shows an audit's phase under its status: while it runs, and while it is queued only
+ * when the phase says more than waiting (a retry after an outage, say). */
+export function isPhaseShown(audit: Pick<AuditListItemDto, 'status' | 'phase'>): boolean {
+  if (audit.status === 'running') return true;
+  return audit.status === 'queued' && !['starting', 'queued'].includes(audit.phase);
+}
+
 /** The first sentence of a failure message, cut to a table cell ("…" when cut). */
 export function firstSentence(message: string): string {
   const text = message.trim();

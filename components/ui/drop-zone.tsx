@@ -3,6 +3,7 @@
 // assistive tech); the visible "choose" button opens it for keyboard and mouse users.
 import { type DragEvent, type ReactNode, useEffect, useRef, useState } from 'react';
 import { joinIds } from './aria';
+import styles from './drop-zone.module.css';
 
 export function DropZone({
   id,
@@ -64,7 +65,7 @@ export function DropZone({
       </label>
       {/* biome-ignore lint/a11y/noStaticElementInteractions: drop target only; the button and input are the accessible controls */}
       <div
-        className={`drop-zone${isOver ? ' drop-zone--active' : ''}${invalid ? ' drop-zone--invalid' : ''}`}
+        className={`${styles.zone}${isOver ? ` ${styles.active}` : ''}${invalid ? ` ${styles.invalid}` : ''}`}
         onDragOver={onDragOver}
         onDragEnter={onDragOver}
         onDragLeave={(event) => {
@@ -74,7 +75,7 @@ export function DropZone({
         onDrop={onDrop}
       >
         <svg
-          className="drop-zone__icon"
+          className={styles.icon}
           aria-hidden="true"
           width="28"
           height="28"

@@ -3,6 +3,7 @@ import { redirect } from 'next/navigation';
 import { countUsers } from '@/lib/auth/data';
 import { safeNextPath } from '@/lib/auth/next-path';
 import { pageActor } from '@/lib/auth/page';
+import styles from '../auth.module.css';
 import { LoginForm } from '../credentials-form';
 
 export const metadata: Metadata = { title: 'Sign in' };
@@ -21,9 +22,9 @@ export default async function LoginPage({
   if ((await countUsers()) === 0) redirect('/setup');
   return (
     <>
-      <h1 className="auth-card__title">Sign in</h1>
+      <h1 className={styles.title}>Sign in</h1>
       {params.setup === 'done' ? (
-        <p className="auth-note" role="status" data-testid="setup-done">
+        <p className={styles.note} role="status" data-testid="setup-done">
           Sitemap Audit is already set up. Sign in with your account; an admin adds new people under Users.
         </p>
       ) : null}

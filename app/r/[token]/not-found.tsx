@@ -2,7 +2,7 @@
 // report's own look, with the product's name and what to do next. Unknown, revoked and expired links are
 // told apart nowhere (lib/report/shared.ts), so the page names all three.
 import type { Metadata } from 'next';
-import { BrandMark } from '@/app/brand';
+import { Brand } from '@/app/brand';
 
 export const metadata: Metadata = {
   title: 'Report link not valid',
@@ -13,10 +13,7 @@ export const metadata: Metadata = {
 export default function ReportLinkNotFound() {
   return (
     <main id="main" className="report-gone" data-testid="report-gone">
-      <p className="brand report-gone__brand">
-        <BrandMark />
-        Sitemap Audit
-      </p>
+      <Brand className="report-gone__brand" />
       <section className="card report-gone__card" aria-labelledby="report-gone-heading">
         <div className="card__body stack">
           <p className="muted small report-kicker">Sitemap audit report</p>

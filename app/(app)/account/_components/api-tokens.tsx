@@ -2,8 +2,8 @@
 // Your API tokens: the list, creating one (its secret is shown once), and revoking.
 import { type FormEvent, useState } from 'react';
 import { Alert } from '@/components/ui/alert';
-import { joinIds } from '@/components/ui/aria';
 import { ConfirmButton } from '@/components/ui/confirm-button';
+import { Field } from '@/components/ui/field';
 import { QueryStatus } from '@/components/ui/query-status';
 import { useCreateToken, useRevokeToken, useTokens } from '@/lib/auth/hooks';
 import type { CreatedTokenDto, TokenDto } from '@/lib/auth/types';
@@ -80,31 +80,25 @@ export function ApiTokens() {
 
         <form className="form-section" onSubmit={onSubmit} aria-labelledby="new-token-heading">
           <h3 id="new-token-heading">Create a token</h3>
-          <div className="field">
-            <label htmlFor="new-token-name" className="field__label">
-              Token name
-            </label>
-            <input
-              id="new-token-name"
-              className="input"
-              value={name}
-              required
-              maxLength={100}
-              autoComplete="off"
-              placeholder="e.g. nightly export script"
-              aria-invalid={nameError ? true : undefined}
-              aria-describedby={joinIds('new-token-name-hint', nameError && 'new-token-name-error')}
-              onChange={(event) => setName(event.target.value)}
-            />
-            <span id="new-token-name-hint" className="field__hint">
-              Something that tells you later where the token is used.
-            </span>
-            {nameError ? (
-              <span id="new-token-name-error" className="field__error">
-                {nameError}
-              </span>
-            ) : null}
-          </div>
+          <Field
+            label="Token name"
+            id="new-token-name"
+            hint="Something that tells you later where the token is used."
+            error={nameError}
+          >
+            {(control) => (
+              <input
+                {...control}
+                className="input"
+                value={name}
+                required
+                maxLength={100}
+                autoComplete="off"
+                placeholder="e.g. nightly export script"
+                onChange={(event) => setName(event.target.value)}
+              />
+            )}
+          </Field>
           {create.isError && !nameError ? (
             <Alert title="The token could not be created">{tokenErrors.summary}</Alert>
           ) : null}

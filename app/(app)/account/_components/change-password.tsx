@@ -3,7 +3,7 @@
 // A field the server refused says why under itself, in a sentence (aria-invalid, aria-describedby).
 import type { FormEvent } from 'react';
 import { Alert } from '@/components/ui/alert';
-import { joinIds } from '@/components/ui/aria';
+import { Field } from '@/components/ui/field';
 import { useChangePassword } from '@/lib/auth/hooks';
 import { formErrors } from '@/lib/client/field-errors';
 
@@ -37,49 +37,35 @@ export function ChangePassword() {
             Other browsers were signed out.
           </Alert>
         ) : null}
-        <div className="field">
-          <label htmlFor="current-password" className="field__label">
-            Current password
-          </label>
-          <input
-            id="current-password"
-            name="current"
-            type="password"
-            className="input"
-            autoComplete="current-password"
-            required
-            aria-invalid={errors.fields.current ? true : undefined}
-            aria-describedby={errors.fields.current ? 'current-password-error' : undefined}
-          />
-          {errors.fields.current ? (
-            <span id="current-password-error" className="field__error">
-              {errors.fields.current}
-            </span>
-          ) : null}
-        </div>
-        <div className="field">
-          <label htmlFor="new-password" className="field__label">
-            New password
-          </label>
-          <input
-            id="new-password"
-            name="password"
-            type="password"
-            className="input"
-            autoComplete="new-password"
-            required
-            aria-invalid={errors.fields.password ? true : undefined}
-            aria-describedby={joinIds('new-password-hint', errors.fields.password && 'new-password-error')}
-          />
-          <p id="new-password-hint" className="field__hint">
-            At least 10 characters.
-          </p>
-          {errors.fields.password ? (
-            <span id="new-password-error" className="field__error">
-              {errors.fields.password}
-            </span>
-          ) : null}
-        </div>
+        <Field label="Current password" id="current-password" error={errors.fields.current}>
+          {(control) => (
+            <input
+              {...control}
+              name="current"
+              type="password"
+              className="input"
+              autoComplete="current-password"
+              required
+            />
+          )}
+        </Field>
+        <Field
+          label="New password"
+          id="new-password"
+          hint="At least 10 characters."
+          error={errors.fields.password}
+        >
+          {(control) => (
+            <input
+              {...control}
+              name="password"
+              type="password"
+              className="input"
+              autoComplete="new-password"
+              required
+            />
+          )}
+        </Field>
         <div className="form-actions">
           <button type="submit" className="button button--primary" disabled={change.isPending}>
             {change.isPending ? 'Changing…' : 'Change password'}

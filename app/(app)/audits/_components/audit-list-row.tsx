@@ -1,9 +1,10 @@
 // One audit of the list: name and age, status with live progress, findings per list and how much of
-// them is reviewed. A table row on wide screens; globals.css stacks its cells at phone width.
+// them is reviewed. A table row on wide screens; audit-list.module.css stacks its cells at phone width.
 import Link from 'next/link';
 import {
   crawlRowsText,
   entriesText,
+  isPhaseShown,
   noFindingsText,
   notReviewedText,
 } from '@/components/findings/audit-list-words';
@@ -12,20 +13,20 @@ import { progressText } from '@/lib/audits/progress';
 import type { AuditListItemDto } from '@/lib/audits/schema';
 import { formatCount, progressPercent, reviewedShare } from '@/lib/core/format';
 import { phaseLabel } from '@/lib/runs/phases';
+import styles from './audit-list.module.css';
 import { RelativeTime } from './relative-time';
 import { StatusBadge } from './status-badge';
 
 /** Status, and while running the phase and what it counted, in the audit page's words (progressText). */
 function StatusCell({ audit }: { audit: AuditListItemDto }) {
   const isRunning = audit.status === 'running';
-  // A queued audit's phase is only interesting when it says more than "waiting" (e.g. a retry).
-  const showPhase = isRunning || (audit.status === 'queued' && !['starting', 'queued'].includes(audit.phase));
+  const showPhase = isPhaseShown(audit);
   const text = isRunning ? progressText(audit.phase, audit.progress) : null;
   return (
-    <div className="status-cell">
+    <div className={styles.status}>
       <StatusBadge status={audit.status} warned={audit.prominentWarnings.length > 0} />
       {showPhase ? (
-        <span className="status-cell__phase" data-testid="list-progress">
+        <span className={styles.phase} data-testid="list-progress">
           {phaseLabel(audit.phase)}
           {text ? ` · ${text}` : ''}
         </span>
@@ -47,9 +48,9 @@ function FindingsCells({ audit }: { audit: AuditListItemDto }) {
     const isFailed = audit.status === 'failed';
     return (
       <>
-        <td className="audit-list__counts" data-label="Findings">
+        <td className={styles.counts} data-label="Findings">
           <span
-            className={`small ${isFailed ? 'audit-list__failure' : 'muted'}`}
+            className={`small ${isFailed ? styles.failure : 'muted'}`}
             data-testid="list-no-findings"
             title={isFailed && audit.failure ? audit.failure : undefined}
           >
@@ -70,27 +71,32 @@ function FindingsCells({ audit }: { audit: AuditListItemDto }) {
   const share = reviewedShare(findings);
   return (
     <>
-      <td className="audit-list__counts" data-label="Findings">
-        <span className="audit-list__count" data-testid="list-prune" data-value={findings.prune}>
-          <span className="audit-list__count-label">Prune</span> {formatCount(findings.prune)}
+      <td className={styles.counts} data-label="Findings">
+        <span className={styles.count} data-testid="list-prune" data-value={findings.prune}>
+          <span className={styles.countLabel}>Prune</span> {formatCount(findings.prune)}
         </span>
-        <span className="audit-list__count" data-testid="list-add" data-value={findings.add}>
-          <span className="audit-list__count-label">Add</span> {formatCount(findings.add)}
+        <span className={styles.count} data-testid="list-add" data-value={findings.add}>
+          <span className={styles.countLabel}>Add</span> {formatCount(findings.add)}
         </span>
-        <span className="audit-list__count" data-testid="list-held" data-value={findings.held}>
-          <span className="audit-list__count-label">Held</span> {formatCount(findings.held)}
+        <span className={styles.count} data-testid="list-held" data-value={findings.held}>
+          <span className={styles.countLabel}>Held</span> {formatCount(findings.held)}
         </span>
       </td>
       <td className="audit-list__reviewed" data-label="Reviewed">
         {share ? (
-          <div className="audit-list__share" data-testid="list-reviewed" data-value={share.percent}>
+          <div className={styles.share} data-testid="list-reviewed" data-value={share.percent}>
             <span>
               {share.percent}%{' '}
               <span className="muted small">
                 ({formatCount(share.decided)} of {formatCount(share.total)})
               </span>
             </span>
-            <ProgressBar value={share.percent} label={`Reviewed share of ${audit.name}`} size="small" />
+            <ProgressBar
+              value={share.percent}
+              label={`Reviewed share of ${audit.name}`}
+              size="small"
+              tone="success"
+            />
           </div>
         ) : (
           <span className="muted small">Nothing to review</span>
@@ -103,9 +109,9 @@ function FindingsCells({ audit }: { audit: AuditListItemDto }) {
 export function AuditListRow({ audit }: { audit: AuditListItemDto }) {
   return (
     <tr data-testid="audit-row" data-id={audit.id}>
-      <td className="table__name audit-list__name">
+      <td className={`table__name ${styles.name}`}>
         <Link href={`/audits/${audit.id}`}>{audit.name}</Link>
-        <span className="audit-list__meta muted small">
+        <span className={`muted small ${styles.meta}`}>
           <RelativeTime iso={audit.createdAt} /> · {entriesText(audit.sitemap.entries)}
           {audit.crawl.given ? ` · ${crawlRowsText(audit.crawl.rows)}` : ''}
         </span>

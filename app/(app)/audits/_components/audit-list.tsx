@@ -12,6 +12,7 @@ import { EmptyState } from '@/components/ui/empty-state';
 import { AUDIT_LIST_PAGE_SIZE, type AuditListFilters, useAudits } from '@/lib/audits/hooks';
 import { statusLabel } from '@/lib/audits/labels';
 import { AUDIT_STATUSES, type AuditStatus } from '@/lib/audits/schema';
+import styles from './audit-list.module.css';
 import { AuditListFiltersBar } from './audit-list-filters';
 import { AuditListRow } from './audit-list-row';
 
@@ -117,7 +118,7 @@ function AuditListPages({ filters, onClear }: { filters: AuditListFilters; onCle
         </Alert>
       ) : null}
       <div className="card">
-        <table className="table audit-list" aria-busy={audits.isFetching && audits.isPlaceholderData}>
+        <table className={`table ${styles.list}`} aria-busy={audits.isFetching && audits.isPlaceholderData}>
           <caption className="visually-hidden">Audits, newest first</caption>
           <thead>
             <tr>
@@ -138,7 +139,7 @@ function AuditListPages({ filters, onClear }: { filters: AuditListFilters; onCle
           )}
         </table>
         {page ? (
-          <div className="table__foot audit-list__foot">
+          <div className={`table__foot ${styles.foot}`}>
             <span data-testid="audit-list-total">{auditsTotalText(page.total, isFiltered)}</span>
             <CursorPager stack={stack} nextCursor={page.nextCursor} busy={audits.isPlaceholderData}>
               <span data-testid="audit-list-page">

@@ -2,7 +2,7 @@
 // settings, as tabs (`?tab=`). Everything is read in the browser and polled while a run of the site is going.
 import type { Metadata } from 'next';
 import { requirePageActor } from '@/lib/auth/page';
-import { SiteView } from './_components/site-view';
+import { SiteView } from './_components/frame/site-view';
 
 export const metadata: Metadata = { title: 'Site' };
 

@@ -4,6 +4,7 @@ import { Badge } from '@/components/ui/badge';
 import { isActiveStatus } from '@/lib/audits/labels';
 import type { SiteRunDto } from '@/lib/sites/schema';
 import { StatusBadge } from '../../audits/_components/status-badge';
+import styles from './run-outcome.module.css';
 
 export function RunOutcome({ run }: { run: Pick<SiteRunDto, 'status' | 'complete'> }) {
   if (run.complete) {
@@ -14,7 +15,7 @@ export function RunOutcome({ run }: { run: Pick<SiteRunDto, 'status' | 'complete
     );
   }
   return (
-    <span className="run-outcome">
+    <span className={styles.outcome}>
       <StatusBadge status={run.status} testId="run-status" />
       {isActiveStatus(run.status) ? null : <span className="muted small">not in the history</span>}
     </span>

@@ -1,25 +1,26 @@
 // One site of the list: name and host, how many runs, the latest run's outcome and figures, and what is
-// going on now (a run, schedules). A table row on wide screens; globals.css stacks its cells on a phone.
+// going on now (a run, schedules). A table row on wide screens; site-table.module.css stacks its cells on a phone.
 import Link from 'next/link';
 import { formatCount } from '@/lib/core/format';
 import type { SiteDto } from '@/lib/sites/schema';
 import { RelativeTime } from '../../audits/_components/relative-time';
 import { RunOutcome } from './run-outcome';
+import table from './site-table.module.css';
 
 export function SiteListRow({ site }: { site: SiteDto }) {
   const latest = site.latestRun;
   return (
     <tr data-testid="site-row" data-id={site.id}>
-      <td className="table__name site-table__name">
+      <td className={`table__name ${table.name}`}>
         <Link href={`/sites/${site.id}`}>{site.name}</Link>
-        {site.name !== site.host ? <span className="site-table__meta muted small">{site.host}</span> : null}
+        {site.name !== site.host ? <span className={`muted small ${table.meta}`}>{site.host}</span> : null}
       </td>
       <td data-label="Runs" data-testid="site-runs">
         {formatCount(site.runCount)}
       </td>
       <td data-label="Latest run">
         {latest ? (
-          <div className="site-table__latest">
+          <div className={table.latest}>
             <RunOutcome run={latest} />
             <span className="small">
               {formatCount(latest.declaredUrls)} declared
@@ -38,7 +39,7 @@ export function SiteListRow({ site }: { site: SiteDto }) {
         )}
       </td>
       <td data-label="Now">
-        <div className="site-table__latest">
+        <div className={table.latest}>
           {site.activeRun ? (
             <Link href={`/audits/${site.activeRun.id}`} className="small">
               Run {site.activeRun.status === 'queued' ? 'queued' : 'running'}

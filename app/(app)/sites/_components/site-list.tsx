@@ -11,7 +11,9 @@ import { DebouncedInput } from '@/components/ui/debounced-input';
 import { EmptyState } from '@/components/ui/empty-state';
 import { formatCount } from '@/lib/core/format';
 import { useSites } from '@/lib/sites/hooks';
+import styles from './site-list.module.css';
 import { SiteListRow } from './site-list-row';
+import table from './site-table.module.css';
 
 function useSearch(): [string, (q: string) => void] {
   const searchParams = useSearchParams();
@@ -71,7 +73,7 @@ function SitePages({ q, onClear }: { q: string; onClear: () => void }) {
   }
   return (
     <div className="card">
-      <table className="table site-table" aria-busy={sites.isFetching && sites.isPlaceholderData}>
+      <table className={`table ${table.cards}`} aria-busy={sites.isFetching && sites.isPlaceholderData}>
         <caption className="visually-hidden">Sites by host</caption>
         <thead>
           <tr>
@@ -94,7 +96,7 @@ function SitePages({ q, onClear }: { q: string; onClear: () => void }) {
         </tbody>
       </table>
       {page ? (
-        <div className="table__foot audit-list__foot">
+        <div className={`table__foot ${styles.foot}`}>
           <span data-testid="site-list-total">
             {formatCount(page.total)} site{page.total === 1 ? '' : 's'}
             {q ? ' match' : ''}
@@ -110,14 +112,14 @@ export function SiteList() {
   const [q, setQ] = useSearch();
   return (
     <div className="stack">
-      <search className="audit-list__filters" aria-label="Search sites">
+      <search className={styles.filters} aria-label="Search sites">
         <DebouncedInput
           label="Search sites"
           type="search"
           value={q}
           placeholder="Part of a host or name"
           onCommit={setQ}
-          className="audit-list__search"
+          className={styles.search}
         />
       </search>
       <SitePages key={q} q={q} onClear={() => setQ('')} />

@@ -3,7 +3,7 @@
 // A field the server refused says why under itself, in a sentence (aria-invalid, aria-describedby).
 import { type FormEvent, useState } from 'react';
 import { Alert } from '@/components/ui/alert';
-import { joinIds } from '@/components/ui/aria';
+import { Field } from '@/components/ui/field';
 import { useCreateUser } from '@/lib/auth/hooks';
 import { isRole, ROLES } from '@/lib/auth/roles';
 import type { TNewUser } from '@/lib/auth/schema';
@@ -26,20 +26,6 @@ export function AddUserForm() {
     role: 'Role',
     password: 'Initial password',
   } satisfies Record<keyof TNewUser, string>);
-  const problem = (field: keyof TNewUser) => ({
-    'aria-invalid': errors.fields[field] ? true : undefined,
-    'aria-describedby': joinIds(
-      field === 'password' && 'new-user-password-hint',
-      errors.fields[field] && `new-user-${field}-error`,
-    ),
-  });
-  const errorLine = (field: keyof TNewUser) =>
-    errors.fields[field] ? (
-      <span id={`new-user-${field}-error`} className="field__error">
-        {errors.fields[field]}
-      </span>
-    ) : null;
-
   const onSubmit = (event: FormEvent) => {
     event.preventDefault();
     setAdded(null);
@@ -61,82 +47,72 @@ export function AddUserForm() {
       </div>
       <form className="card__body form-section" onSubmit={onSubmit}>
         <div className="grid-2">
-          <div className="field">
-            <label htmlFor="new-user-name" className="field__label">
-              Name
-            </label>
-            <input
-              id="new-user-name"
-              className="input"
-              value={input.name}
-              required
-              maxLength={100}
-              autoComplete="off"
-              {...problem('name')}
-              onChange={(event) => update({ name: event.target.value })}
-            />
-            {errorLine('name')}
-          </div>
-          <div className="field">
-            <label htmlFor="new-user-email" className="field__label">
-              Email
-            </label>
-            <input
-              id="new-user-email"
-              className="input"
-              type="email"
-              value={input.email}
-              required
-              maxLength={254}
-              autoComplete="off"
-              {...problem('email')}
-              onChange={(event) => update({ email: event.target.value })}
-            />
-            {errorLine('email')}
-          </div>
-          <div className="field">
-            <label htmlFor="new-user-role" className="field__label">
-              Role
-            </label>
-            <select
-              id="new-user-role"
-              className="select"
-              value={input.role}
-              {...problem('role')}
-              onChange={(event) => {
-                const role = event.target.value;
-                if (isRole(role)) update({ role });
-              }}
-            >
-              {ROLES.map((role) => (
-                <option key={role} value={role}>
-                  {ROLE_LABELS[role]}
-                </option>
-              ))}
-            </select>
-            {errorLine('role')}
-          </div>
-          <div className="field">
-            <label htmlFor="new-user-password" className="field__label">
-              Initial password
-            </label>
-            <input
-              id="new-user-password"
-              className="input"
-              type="password"
-              value={input.password}
-              required
-              minLength={MIN_PASSWORD_LENGTH}
-              maxLength={1024}
-              autoComplete="new-password"
-              {...problem('password')}
-              onChange={(event) => update({ password: event.target.value })}
-            />
-            <span id="new-user-password-hint" className="field__hint">
-              At least {MIN_PASSWORD_LENGTH} characters. Share it with them safely.
-            </span>
-            {errorLine('password')}
-          </div>
+          <Field label="Name" id="new-user-name" error={errors.fields.name}>
+            {(control) => (
+              <input
+                {...control}
+                className="input"
+                value={input.name}
+                required
+                maxLength={100}
+                autoComplete="off"
+                onChange={(event) => update({ name: event.target.value })}
+              />
+            )}
+          </Field>
+          <Field label="Email" id="new-user-email" error={errors.fields.email}>
+            {(control) => (
+              <input
+                {...control}
+                className="input"
+                type="email"
+                value={input.email}
+                required
+                maxLength={254}
+                autoComplete="off"
+                onChange={(event) => update({ email: event.target.value })}
+              />
+            )}
+          </Field>
+          <Field label="Role" id="new-user-role" error={errors.fields.role}>
+            {(control) => (
+              <select
+                {...control}
+                className="select"
+                value={input.role}
+                onChange={(event) => {
+                  const role = event.target.value;
+                  if (isRole(role)) update({ role });
+                }}
+              >
+                {ROLES.map((role) => (
+                  <option key={role} value={role}>
+                    {ROLE_LABELS[role]}
+                  </option>
+                ))}
+              </select>
+            )}
+          </Field>
+          <Field
+            label="Initial password"
+            id="new-user-password"
+            hint={`At least ${MIN_PASSWORD_LENGTH} characters. Share it with them safely.`}
+            error={errors.fields.password}
+          >
+            {(control) => (
+              <input
+                {...control}
+                className="input"
+                type="password"
+                value={input.password}
+                required
+                minLength={MIN_PASSWORD_LENGTH}
+                maxLength={1024}
+                autoComplete="new-password"
+                onChange={(event) => update({ password: event.target.value })}
+              />
+            )}
+          </Field>
         </div>
         {create.isError ? (
           <Alert title="The user could not be added">

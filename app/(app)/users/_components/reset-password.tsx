@@ -4,7 +4,7 @@
 // whoever knew the password may have made a token with it). The dialog stays open while it saves and
 // when it fails, with the reason; it closes when the password is set.
 import { type FormEvent, useId, useRef, useState } from 'react';
-import { joinIds } from '@/components/ui/aria';
+import { Field } from '@/components/ui/field';
 import { useUpdateUser } from '@/lib/auth/hooks';
 import type { UserDto } from '@/lib/auth/types';
 import { formErrors } from '@/lib/client/field-errors';
@@ -15,7 +15,6 @@ export function ResetPassword({ user, disabled }: { user: UserDto; disabled: boo
   const update = useUpdateUser(user.id);
   const [done, setDone] = useState<string | null>(null);
   const titleId = useId();
-  const passwordId = useId();
   // A refused password says why under the field, in a sentence; anything else below the form.
   const resetErrors = formErrors(update.error, { password: 'The new password' });
   const passwordError = resetErrors.fields.password;
@@ -73,30 +72,19 @@ export function ResetPassword({ user, disabled }: { user: UserDto; disabled: boo
               {user.email} is signed out everywhere and signs in with the new password. Give it to them
               another way than by email.
             </p>
-            <div className="field">
-              <label htmlFor={passwordId} className="field__label">
-                New password
-              </label>
-              <input
-                id={passwordId}
-                name="password"
-                type="password"
-                className="input"
-                autoComplete="new-password"
-                minLength={10}
-                required
-                aria-invalid={passwordError ? true : undefined}
-                aria-describedby={joinIds(`${passwordId}-hint`, passwordError && `${passwordId}-error`)}
-              />
-              <p id={`${passwordId}-hint`} className="field__hint">
-                At least 10 characters.
-              </p>
-              {passwordError ? (
-                <span id={`${passwordId}-error`} className="field__error" role="alert">
-                  {passwordError}
-                </span>
-              ) : null}
-            </div>
+            <Field label="New password" hint="At least 10 characters." error={passwordError} announce>
+              {(control) => (
+                <input
+                  {...control}
+                  name="password"
+                  type="password"
+                  className="input"
+                  autoComplete="new-password"
+                  minLength={10}
+                  required
+                />
+              )}
+            </Field>
             <label className="choice dialog__choice">
               <input type="checkbox" name="revokeTokens" defaultChecked />
               <span className="choice__text">

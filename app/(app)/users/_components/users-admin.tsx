@@ -7,6 +7,7 @@ import { QueryStatus } from '@/components/ui/query-status';
 import { useUsers } from '@/lib/auth/hooks';
 import { AddUserForm } from './add-user-form';
 import { UserRow } from './user-row';
+import styles from './users-admin.module.css';
 
 export function UsersAdmin() {
   const me = useSessionUser();
@@ -29,7 +30,7 @@ export function UsersAdmin() {
           <QueryStatus query={users} loading="Loading users…" failed="The users could not be loaded">
             {(list) => (
               <div className="table-wrap">
-                <table className="plain-table users-table">
+                <table className={`plain-table ${styles.cards}`}>
                   <thead>
                     <tr>
                       <th scope="col">Name</th>

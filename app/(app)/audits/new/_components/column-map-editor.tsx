@@ -6,6 +6,7 @@ import { joinIds } from '@/components/ui/aria';
 import { CRAWL_FIELD_LABELS, type CrawlField } from '@/lib/audits/crawl-fields';
 import { decodeHead, parseCsvHeader, suggestColumnMap } from '@/lib/audits/csv-header';
 import { CRAWL_FIELDS } from '@/lib/audits/schema';
+import styles from './column-map-editor.module.css';
 
 type ColumnMap = Partial<Record<CrawlField, string>>;
 
@@ -96,7 +97,7 @@ export function ColumnMapEditor({
           ))}
         </datalist>
       ) : null}
-      <div className="column-map">
+      <div className={styles.map}>
         {CRAWL_FIELDS.map((field) => {
           const id = `column-${field}`;
           const isUrl = field === 'url';
@@ -105,11 +106,11 @@ export function ColumnMapEditor({
           const hintId = `${id}-unknown`;
           const errorId = isUrl && error ? 'column-map-error' : undefined;
           return (
-            <div className="field column-map__field" key={field}>
+            <div className={`field ${styles.field}`} key={field}>
               <label htmlFor={id} className="field__label">
                 {CRAWL_FIELD_LABELS[field]} column{isUrl ? ' *' : ''}
               </label>
-              <div className="column-map__input">
+              <div className={styles.input}>
                 <input
                   id={id}
                   className="input"
@@ -123,7 +124,7 @@ export function ColumnMapEditor({
                   onChange={(event) => onChange({ ...value, [field]: event.target.value })}
                 />
                 {isUnknown ? (
-                  <span id={hintId} className="field__hint column-map__warning">
+                  <span id={hintId} className={`field__hint ${styles.warning}`}>
                     Not a column in {fileName}
                   </span>
                 ) : null}

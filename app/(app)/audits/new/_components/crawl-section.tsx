@@ -1,6 +1,6 @@
 // The optional crawl export: an uploaded file or a URL, its format and (for generic CSV) the column map.
-import { joinIds } from '@/components/ui/aria';
 import { DropZone } from '@/components/ui/drop-zone';
+import { Field } from '@/components/ui/field';
 import type { CrawlField } from '@/lib/audits/crawl-fields';
 import type {
   CrawlFormatChoice,
@@ -69,49 +69,43 @@ export function CrawlFields({
         />
       </DropZone>
 
-      <div className="field">
-        <label htmlFor="crawl-url" className="field__label">
-          Crawl export URL
-        </label>
-        <input
-          id="crawl-url"
-          className="input"
-          type="url"
-          inputMode="url"
-          spellCheck={false}
-          value={input.crawlUrl}
-          placeholder="https://files.example.com/crawl/internal_all.csv"
-          aria-describedby={joinIds('crawl-url-hint', errors.crawl && 'crawl-error')}
-          aria-invalid={errors.crawl ? true : undefined}
-          onChange={(event) => update({ crawlUrl: event.target.value })}
-        />
-        <span id="crawl-url-hint" className="field__hint">
-          Instead of uploading, we can download the export from this address.
-        </span>
-        {errors.crawl ? (
-          <span id="crawl-error" className="field__error">
-            {errors.crawl}
-          </span>
-        ) : null}
-      </div>
+      <Field
+        label="Crawl export URL"
+        id="crawl-url"
+        hint="Instead of uploading, we can download the export from this address."
+        error={errors.crawl}
+        errorId="crawl-error"
+      >
+        {(control) => (
+          <input
+            {...control}
+            className="input"
+            type="url"
+            inputMode="url"
+            spellCheck={false}
+            value={input.crawlUrl}
+            placeholder="https://files.example.com/crawl/internal_all.csv"
+            onChange={(event) => update({ crawlUrl: event.target.value })}
+          />
+        )}
+      </Field>
 
-      <div className="field">
-        <label htmlFor="crawl-format" className="field__label">
-          Crawl format
-        </label>
-        <select
-          id="crawl-format"
-          className="select"
-          value={input.crawlFormat}
-          onChange={(event) => update({ crawlFormat: event.target.value as CrawlFormatChoice })}
-        >
-          {CRAWL_FORMATS.map((format) => (
-            <option key={format.value} value={format.value}>
-              {format.label}
-            </option>
-          ))}
-        </select>
-      </div>
+      <Field label="Crawl format" id="crawl-format">
+        {(control) => (
+          <select
+            {...control}
+            className="select"
+            value={input.crawlFormat}
+            onChange={(event) => update({ crawlFormat: event.target.value as CrawlFormatChoice })}
+          >
+            {CRAWL_FORMATS.map((format) => (
+              <option key={format.value} value={format.value}>
+                {format.label}
+              </option>
+            ))}
+          </select>
+        )}
+      </Field>
 
       {input.crawlFormat === 'csv' ? (
         <ColumnMapEditor

@@ -1,5 +1,6 @@
 // The files chosen so far, each with its size and a remove button.
 import { formatBytes } from '@/lib/core/format';
+import styles from './file-list.module.css';
 
 export function FileList({
   files,
@@ -12,13 +13,13 @@ export function FileList({
 }) {
   if (files.length === 0) return null;
   return (
-    <ul className="file-list" aria-label={label}>
+    <ul className={styles.list} aria-label={label}>
       {files.map((file, index) => (
         <li key={`${file.name}-${file.size}-${file.lastModified}`}>
-          <span className="file-list__name mono" title={file.name}>
+          <span className={`mono ${styles.name}`} title={file.name}>
             {file.name}
           </span>
-          <span className="file-list__size">{formatBytes(file.size)}</span>
+          <span className={styles.size}>{formatBytes(file.size)}</span>
           <button
             type="button"
             className="button button--small"

@@ -6,6 +6,7 @@ import { type FormEvent, useRef, useState } from 'react';
 import { Alert } from '@/components/ui/alert';
 import { joinIds } from '@/components/ui/aria';
 import { DropZone } from '@/components/ui/drop-zone';
+import { Field } from '@/components/ui/field';
 import { useCreateAudit } from '@/lib/audits/hooks';
 import {
   buildAuditFormData,
@@ -98,57 +99,45 @@ export function NewAuditForm() {
           <span className="muted small">At least one URL or file</span>
         </div>
         <div className="card__body form-section">
-          <div className="field">
-            <label htmlFor="audit-name" className="field__label">
-              Audit name
-            </label>
-            <input
-              id="audit-name"
-              className="input"
-              value={input.name}
-              maxLength={200}
-              placeholder="e.g. example.com — November release"
-              aria-describedby={joinIds('audit-name-hint', errors.name && 'audit-name-error')}
-              aria-invalid={errors.name ? true : undefined}
-              onChange={(event) => update({ name: event.target.value })}
-            />
-            <span id="audit-name-hint" className="field__hint">
-              Optional. Without one, the audit is named after the first sitemap and the time.
-            </span>
-            {errors.name ? (
-              <span id="audit-name-error" className="field__error">
-                {errors.name}
-              </span>
-            ) : null}
-          </div>
+          <Field
+            label="Audit name"
+            id="audit-name"
+            hint="Optional. Without one, the audit is named after the first sitemap and the time."
+            error={errors.name}
+          >
+            {(control) => (
+              <input
+                {...control}
+                className="input"
+                value={input.name}
+                maxLength={200}
+                placeholder="e.g. example.com — November release"
+                onChange={(event) => update({ name: event.target.value })}
+              />
+            )}
+          </Field>
 
-          <div className="field">
-            <label htmlFor="sitemap-urls" className="field__label">
-              Sitemap URLs
-            </label>
-            <textarea
-              id="sitemap-urls"
-              className="textarea"
-              value={input.sitemapUrlsText}
-              rows={4}
-              spellCheck={false}
-              placeholder={
-                'https://www.example.com/\nhttps://www.example.com/robots.txt\nhttps://www.example.com/sitemap_index.xml'
-              }
-              aria-describedby={joinIds('sitemap-urls-hint', sitemapsError && 'sitemaps-error')}
-              aria-invalid={sitemapsError ? true : undefined}
-              onChange={(event) => update({ sitemapUrlsText: event.target.value })}
-            />
-            <span id="sitemap-urls-hint" className="field__hint">
-              One per line. A site root or robots.txt is searched for sitemaps; sitemap indexes are followed
-              to every child sitemap.
-            </span>
-            {sitemapsError ? (
-              <span id="sitemaps-error" className="field__error">
-                {sitemapsError}
-              </span>
-            ) : null}
-          </div>
+          <Field
+            label="Sitemap URLs"
+            id="sitemap-urls"
+            hint="One per line. A site root or robots.txt is searched for sitemaps; sitemap indexes are followed to every child sitemap."
+            error={sitemapsError}
+            errorId="sitemaps-error"
+          >
+            {(control) => (
+              <textarea
+                {...control}
+                className="textarea"
+                value={input.sitemapUrlsText}
+                rows={4}
+                spellCheck={false}
+                placeholder={
+                  'https://www.example.com/\nhttps://www.example.com/robots.txt\nhttps://www.example.com/sitemap_index.xml'
+                }
+                onChange={(event) => update({ sitemapUrlsText: event.target.value })}
+              />
+            )}
+          </Field>
 
           <DropZone
             id="sitemap-files"

@@ -1,6 +1,7 @@
 // Words for the site page: how a run started, what a change event or a difference is called. A diff and the
 // change feed count removals differently (a URL missing from the newer of two runs; a URL missing from one or
 // two complete runs in a row), so their names say which, and the same pair of runs reads without contradiction.
+import { reasonLabel } from '@/lib/findings/format';
 import type { ChangeType, DiffType, RunTrigger } from '@/lib/sites/schema';
 
 export const TRIGGER_LABELS: Record<RunTrigger, string> = {
@@ -49,3 +50,15 @@ export const LIST_NAMES: Record<string, string> = {
   add: 'the add list',
   held: 'the held list',
 };
+
+/** A list's name in a sentence, also for a list without words of its own ("the gone list"). */
+export function listName(list: string): string {
+  return LIST_NAMES[list] ?? `the ${list} list`;
+}
+
+/** Where a URL is in one run: "the prune list (HTTP 404)"; "no list" for a URL on none. */
+export function onListText(list: string | null, reason: string | null): string {
+  if (!list) return 'no list';
+  const name = listName(list);
+  return reason ? `${name} (${reasonLabel(reason)})` : name;
+}

@@ -2,7 +2,7 @@
 import type { Metadata } from 'next';
 import { Suspense } from 'react';
 import { requirePageActor } from '@/lib/auth/page';
-import { DiffView } from '../_components/diff-view';
+import { DiffView } from './_components/diff-view';
 
 export const metadata: Metadata = { title: 'Compare runs' };
 

@@ -14,14 +14,8 @@ import { formatLastmod, reasonLabel } from '@/lib/findings/format';
 import { useAuditDiff } from '@/lib/sites/hooks';
 import { runBaseName, runTimeLabels } from '@/lib/sites/run-times';
 import { type AuditDiffDto, type AuditDiffItem, DIFF_TYPES, type DiffType } from '@/lib/sites/schema';
-import { DIFF_LABELS, DIFF_ROW_LABELS, LIST_NAMES } from './labels';
-
-/** "the prune list (HTTP 404)"; "no list" for a URL on none. */
-function onList(list: string | null, reason: string | null): string {
-  if (!list) return 'no list';
-  const name = LIST_NAMES[list] ?? `the ${list} list`;
-  return reason ? `${name} (${reasonLabel(reason)})` : name;
-}
+import list from '../../_components/change-list.module.css';
+import { DIFF_LABELS, DIFF_ROW_LABELS, listName, onListText } from '../../_components/labels';
 
 const TONES: Record<DiffType, BadgeTone> = {
   url_added: 'success',
@@ -39,7 +33,7 @@ function diffDetail(item: AuditDiffItem): ReactNode {
     case 'moved':
       return (
         <>
-          now redirects to <span className="change-feed__url">{item.target ?? '—'}</span>
+          now redirects to <span className={list.url}>{item.target ?? '—'}</span>
         </>
       );
     case 'url_lastmod_changed':
@@ -50,19 +44,19 @@ function diffDetail(item: AuditDiffItem): ReactNode {
         </>
       );
     case 'new_problem':
-      return <>Now on {onList(item.toList, item.toReason)}</>;
+      return <>Now on {onListText(item.toList, item.toReason)}</>;
     case 'fixed_problem':
-      return <>No longer on {onList(item.fromList, item.fromReason)}</>;
+      return <>No longer on {onListText(item.fromList, item.fromReason)}</>;
     case 'reason_changed':
       return item.fromList === item.toList && item.toList !== null ? (
         <>
-          On {LIST_NAMES[item.toList] ?? `the ${item.toList} list`}: {reasonLabel(item.fromReason ?? '')} →{' '}
+          On {listName(item.toList)}: {reasonLabel(item.fromReason ?? '')} →{' '}
           <strong>{reasonLabel(item.toReason ?? '')}</strong>
         </>
       ) : (
         <>
-          Was on {onList(item.fromList, item.fromReason)}, now on{' '}
-          <strong>{onList(item.toList, item.toReason)}</strong>
+          Was on {onListText(item.fromList, item.fromReason)}, now on{' '}
+          <strong>{onListText(item.toList, item.toReason)}</strong>
         </>
       );
     case 'url_added':
@@ -93,19 +87,19 @@ function DiffRows({ from, to, type }: { from: string; to: string; type: DiffType
             : 'These runs declare the same.'}
         </EmptyState>
       ) : (
-        <ol className="change-feed" data-testid="diff-rows" aria-busy={diff.isPlaceholderData}>
+        <ol className={list.list} data-testid="diff-rows" aria-busy={diff.isPlaceholderData}>
           {items.map((item) => (
             <li
               key={`${item.type}:${item.url}`}
-              className="change-feed__item"
+              className={list.item}
               data-testid="diff-row"
               data-type={item.type}
             >
-              <span className="change-feed__head">
+              <span className={list.head}>
                 <Badge tone={TONES[item.type]} dot={false}>
                   {DIFF_ROW_LABELS[item.type]}
                 </Badge>
-                <span className="change-feed__url">{item.url}</span>
+                <span className={list.url}>{item.url}</span>
               </span>
               {detailOf(item)}
             </li>

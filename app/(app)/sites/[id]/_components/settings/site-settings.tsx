@@ -5,6 +5,7 @@
 import { useState } from 'react';
 import { useUpdateSite } from '@/lib/sites/hooks';
 import type { SiteDetailDto } from '@/lib/sites/schema';
+import styles from './site-settings.module.css';
 
 export function SiteSettings({ site }: { site: SiteDetailDto }) {
   const update = useUpdateSite(site.id);
@@ -35,7 +36,7 @@ export function SiteSettings({ site }: { site: SiteDetailDto }) {
           />
           <span>
             Only approve unreached rows confirmed across two crawls
-            <span className="muted small site-settings__hint">
+            <span className={`muted small ${styles.hint}`}>
               An “Unreached by crawl” prune row of this site's audits can be approved once the previous
               complete audit had it unreached too.
             </span>

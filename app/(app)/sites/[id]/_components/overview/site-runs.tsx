@@ -1,14 +1,16 @@
 'use client';
 // The site's runs, newest first: when, how started, outcome (complete or not), declared URLs, prune and add,
 // sitemap files reused (the server answered 304 Not Modified), and the change events each wrote; a link to each audit. Ticking two runs
-// offers their diff (older → newer). A table on wide screens, a card per run on a phone (globals.css).
+// offers their diff (older → newer). A table on wide screens, a card per run on a phone (site-table.module.css).
 import Link from 'next/link';
 import { useState } from 'react';
 import { formatCount } from '@/lib/core/format';
 import { runBaseName, runTimeLabels } from '@/lib/sites/run-times';
 import type { SiteDetailDto, SiteRunDto } from '@/lib/sites/schema';
-import { RunOutcome } from '../../_components/run-outcome';
-import { TRIGGER_LABELS } from './labels';
+import { RunOutcome } from '../../../_components/run-outcome';
+import table from '../../../_components/site-table.module.css';
+import { TRIGGER_LABELS } from '../labels';
+import styles from './site-runs.module.css';
 
 function ChangesCell({ run }: { run: SiteRunDto }) {
   const { url_added, url_lastmod_changed, url_removed_pending, url_removed_confirmed, url_moved } =
@@ -46,7 +48,7 @@ export function SiteRuns({ site }: { site: SiteDetailDto }) {
   const [older, newer] = pair;
   return (
     <section className="card" aria-labelledby="site-runs-title">
-      <div className="card__header site-runs__header">
+      <div className={`card__header ${styles.header}`}>
         <h2 id="site-runs-title">Runs</h2>
         {older && newer ? (
           <Link
@@ -61,7 +63,7 @@ export function SiteRuns({ site }: { site: SiteDetailDto }) {
         )}
       </div>
       <div className="table-wrap">
-        <table className="table site-table site-runs" data-testid="site-runs">
+        <table className={`table ${table.cards}`} data-testid="site-runs">
           <caption className="visually-hidden">Runs of {site.name}, newest first</caption>
           <thead>
             <tr>
@@ -83,13 +85,13 @@ export function SiteRuns({ site }: { site: SiteDetailDto }) {
           <tbody>
             {site.runs.map((run) => (
               <tr key={run.id} data-testid="site-run" data-id={run.id} data-trigger={run.trigger}>
-                <td className="table__name site-table__name">
+                <td className={`table__name ${table.name}`}>
                   <Link href={`/audits/${run.id}`}>{formatTime(run)}</Link>
-                  <span className="site-table__meta muted small">
+                  <span className={`muted small ${table.meta}`}>
                     {TRIGGER_LABELS[run.trigger]} · {runBaseName(run.name)}
                   </span>
                   {run.crawlRepeatOf ? (
-                    <span className="site-table__meta small" data-testid="run-crawl-repeated">
+                    <span className={`small ${table.meta}`} data-testid="run-crawl-repeated">
                       Same crawl as the previous run: confirms nothing
                     </span>
                   ) : null}
@@ -113,7 +115,7 @@ export function SiteRuns({ site }: { site: SiteDetailDto }) {
                   <ChangesCell run={run} />
                 </td>
                 <td data-label="Compare">
-                  <label className="site-runs__pick">
+                  <label className={styles.pick}>
                     <input
                       type="checkbox"
                       checked={chosen.includes(run.id)}

@@ -10,6 +10,7 @@ import { Badge } from '@/components/ui/badge';
 import { ConfirmButton } from '@/components/ui/confirm-button';
 import { useDateTimeFormat } from '@/components/ui/date-time';
 import { EmptyState } from '@/components/ui/empty-state';
+import { Field } from '@/components/ui/field';
 import { useCreateSchedule, useDeleteSchedule, useSchedules, useSetScheduleEnabled } from '@/lib/sites/hooks';
 import { cadenceText, WEEKDAYS } from '@/lib/sites/schedule-text';
 import {
@@ -18,6 +19,7 @@ import {
   type SiteDetailDto,
   type TScheduleInput,
 } from '@/lib/sites/schema';
+import list from '../item-list.module.css';
 
 type Cadence = (typeof SCHEDULE_CADENCES)[number];
 const CADENCE_LABELS: Record<Cadence, string> = { daily: 'Daily', weekly: 'Weekly', cron: 'Cron expression' };
@@ -58,101 +60,101 @@ function ScheduleForm({ siteId }: { siteId: string }) {
 
   return (
     <form
-      className="schedule-form"
+      className={list.form}
       aria-label="New schedule"
       onSubmit={(event) => {
         event.preventDefault();
         submit();
       }}
     >
-      <div className="field field--inline">
-        <label htmlFor={ids.cadence} className="field__label field__label--small">
-          Repeat
-        </label>
-        <select
-          id={ids.cadence}
-          className="select select--small"
-          value={cadence}
-          onChange={(event) => setCadence(event.target.value as Cadence)}
-        >
-          {SCHEDULE_CADENCES.map((value) => (
-            <option key={value} value={value}>
-              {CADENCE_LABELS[value]}
-            </option>
-          ))}
-        </select>
-      </div>
-      {cadence === 'weekly' ? (
-        <div className="field field--inline">
-          <label htmlFor={ids.weekday} className="field__label field__label--small">
-            On
-          </label>
+      <Field label="Repeat" id={ids.cadence} size="small">
+        {(control) => (
           <select
-            id={ids.weekday}
+            {...control}
             className="select select--small"
-            value={weekday}
-            onChange={(event) => setWeekday(Number(event.target.value))}
+            value={cadence}
+            onChange={(event) => setCadence(event.target.value as Cadence)}
           >
-            {WEEKDAYS.map((day, index) => (
-              <option key={day} value={index}>
-                {day}
+            {SCHEDULE_CADENCES.map((value) => (
+              <option key={value} value={value}>
+                {CADENCE_LABELS[value]}
               </option>
             ))}
           </select>
-        </div>
+        )}
+      </Field>
+      {cadence === 'weekly' ? (
+        <Field label="On" id={ids.weekday} size="small">
+          {(control) => (
+            <select
+              {...control}
+              className="select select--small"
+              value={weekday}
+              onChange={(event) => setWeekday(Number(event.target.value))}
+            >
+              {WEEKDAYS.map((day, index) => (
+                <option key={day} value={index}>
+                  {day}
+                </option>
+              ))}
+            </select>
+          )}
+        </Field>
       ) : null}
       {cadence === 'cron' ? (
-        <div className="field field--inline schedule-form__cron">
-          <label htmlFor={ids.cron} className="field__label field__label--small">
-            Cron expression (minute hour day month weekday)
-          </label>
+        <Field
+          label="Cron expression (minute hour day month weekday)"
+          id={ids.cron}
+          describedBy={create.isError ? ids.error : undefined}
+          size="small"
+          className={list.wide}
+        >
+          {(control) => (
+            <input
+              {...control}
+              className="input input--small"
+              value={cron}
+              required
+              placeholder="0 6 * * 1-5"
+              spellCheck={false}
+              autoComplete="off"
+              aria-invalid={create.isError || undefined}
+              onChange={(event) => setCron(event.target.value)}
+            />
+          )}
+        </Field>
+      ) : (
+        <Field label="At" id={ids.at} size="small">
+          {(control) => (
+            <input
+              {...control}
+              type="time"
+              className="input input--small"
+              value={at}
+              required
+              onChange={(event) => setAt(event.target.value)}
+            />
+          )}
+        </Field>
+      )}
+      <Field label="Time zone" id={ids.zone} size="small">
+        {(control) => (
           <input
-            id={ids.cron}
+            {...control}
             className="input input--small"
-            value={cron}
+            value={timezone}
             required
-            placeholder="0 6 * * 1-5"
             spellCheck={false}
             autoComplete="off"
-            aria-invalid={create.isError || undefined}
-            aria-describedby={create.isError ? ids.error : undefined}
-            onChange={(event) => setCron(event.target.value)}
+            onChange={(event) => setTimezone(event.target.value)}
           />
-        </div>
-      ) : (
-        <div className="field field--inline">
-          <label htmlFor={ids.at} className="field__label field__label--small">
-            At
-          </label>
-          <input
-            id={ids.at}
-            type="time"
-            className="input input--small"
-            value={at}
-            required
-            onChange={(event) => setAt(event.target.value)}
-          />
-        </div>
-      )}
-      <div className="field field--inline">
-        <label htmlFor={ids.zone} className="field__label field__label--small">
-          Time zone
-        </label>
-        <input
-          id={ids.zone}
-          className="input input--small"
-          value={timezone}
-          required
-          spellCheck={false}
-          autoComplete="off"
-          onChange={(event) => setTimezone(event.target.value)}
-        />
-      </div>
+        )}
+      </Field>
       <button type="submit" className="button button--primary button--small" disabled={create.isPending}>
         {create.isPending ? 'Adding…' : 'Add schedule'}
       </button>
       {create.isError ? (
-        <p id={ids.error} className="field__error schedule-form__error" role="alert">
+        <p id={ids.error} className={`field__error ${list.note}`} role="alert">
           Not added: {create.error.message}
         </p>
       ) : null}
@@ -172,15 +174,15 @@ function ScheduleRow({ schedule, siteId }: { schedule: ScheduleDto; siteId: stri
   const [wanted, setWanted] = useState<boolean | null>(null);
   const enabled = wanted ?? schedule.enabled;
   return (
-    <li className="schedule" data-testid="schedule" data-id={schedule.id}>
-      <div className="schedule__head">
+    <li className={list.item} data-testid="schedule" data-id={schedule.id}>
+      <div className={list.head}>
         <strong>{text}</strong>
         <span className="muted small">{schedule.timezone}</span>
         <Badge tone={enabled ? 'success' : 'neutral'} dot={false}>
           {enabled ? 'On' : 'Off'}
         </Badge>
       </div>
-      <dl className="schedule__facts small">
+      <dl className={`small ${list.facts}`}>
         <div>
           <dt>Next run</dt>
           <dd data-testid="schedule-next">
@@ -209,7 +211,7 @@ function ScheduleRow({ schedule, siteId }: { schedule: ScheduleDto; siteId: stri
         ) : null}
       </dl>
       {isAdmin ? (
-        <div className="schedule__actions">
+        <div className={list.actions}>
           <label className="choice">
             <input
               type="checkbox"
@@ -269,7 +271,7 @@ export function SiteSchedules({ site }: { site: SiteDetailDto }) {
             {isAdmin ? 'Add one below to run this site by itself.' : 'An admin can schedule this site.'}
           </EmptyState>
         ) : (
-          <ul className="schedules" data-testid="schedules">
+          <ul className={list.list} data-testid="schedules">
             {items.map((schedule) => (
               <ScheduleRow key={schedule.id} schedule={schedule} siteId={site.id} />
             ))}

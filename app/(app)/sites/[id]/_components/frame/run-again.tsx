@@ -4,16 +4,17 @@
 // answers 409 naming it: that sentence is shown as it comes, beside a link to the run.
 import Link from 'next/link';
 import { useId, useRef, useState } from 'react';
+import { Field } from '@/components/ui/field';
 import { ApiError } from '@/lib/client/api';
 import { useStartSiteRun } from '@/lib/sites/hooks';
 import type { SiteDetailDto } from '@/lib/sites/schema';
+import styles from './run-again.module.css';
 
 export function RunAgain({ site }: { site: SiteDetailDto }) {
   const [open, setOpen] = useState(false);
   const start = useStartSiteRun(site.id);
   const file = useRef<HTMLInputElement>(null);
   const formId = useId();
-  const fileId = useId();
   const isConflict = start.error instanceof ApiError && start.error.status === 409;
 
   const submit = () => {
@@ -28,7 +29,7 @@ export function RunAgain({ site }: { site: SiteDetailDto }) {
   };
 
   return (
-    <div className="run-again">
+    <div className={styles.runAgain}>
       <button
         type="button"
         className="button button--primary"
@@ -42,7 +43,7 @@ export function RunAgain({ site }: { site: SiteDetailDto }) {
       {open ? (
         <form
           id={formId}
-          className="run-again__form card card__body"
+          className={`card card__body ${styles.form}`}
           onSubmit={(event) => {
             event.preventDefault();
             submit();
@@ -51,23 +52,20 @@ export function RunAgain({ site }: { site: SiteDetailDto }) {
           <p className="small muted">
             Repeats the newest run: sitemap and crawl URLs are fetched again, uploaded files are copied.
           </p>
-          <div className="field">
-            <label htmlFor={fileId} className="field__label">
-              New crawl export (optional)
-            </label>
-            <input
-              id={fileId}
-              ref={file}
-              type="file"
-              className="input"
-              accept=".csv,.tsv,.jsonl,.jl,.ndjson,.json,.txt,.gz,text/csv,application/json"
-              aria-describedby={`${fileId}-hint`}
-            />
-            <span id={`${fileId}-hint`} className="field__hint">
-              Without one, an uploaded crawl export is read again as it was, and a run of the same crawl
-              confirms no unreached page across two crawls.
-            </span>
-          </div>
+          <Field
+            label="New crawl export (optional)"
+            hint="Without one, an uploaded crawl export is read again as it was, and a run of the same crawl confirms no unreached page across two crawls."
+          >
+            {(control) => (
+              <input
+                {...control}
+                ref={file}
+                type="file"
+                className="input"
+                accept=".csv,.tsv,.jsonl,.jl,.ndjson,.json,.txt,.gz,text/csv,application/json"
+              />
+            )}
+          </Field>
           <button type="submit" className="button button--primary" disabled={start.isPending}>
             {start.isPending ? 'Starting…' : 'Start the run'}
           </button>

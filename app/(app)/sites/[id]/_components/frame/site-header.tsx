@@ -5,8 +5,9 @@ import Link from 'next/link';
 import { useCan } from '@/app/session-context';
 import { formatCount } from '@/lib/core/format';
 import type { SiteDetailDto } from '@/lib/sites/schema';
-import { StatusBadge } from '../../../audits/_components/status-badge';
+import { StatusBadge } from '../../../../audits/_components/status-badge';
 import { RunAgain } from './run-again';
+import styles from './site-header.module.css';
 
 export function SiteHeader({ site }: { site: SiteDetailDto }) {
   const canRun = useCan('reviewer');
@@ -23,7 +24,7 @@ export function SiteHeader({ site }: { site: SiteDetailDto }) {
             {formatCount(site.runCount)} run{site.runCount === 1 ? '' : 's'}
           </span>
           {site.activeRun ? (
-            <span className="site-active" data-testid="site-active-run">
+            <span className={styles.active} data-testid="site-active-run">
               <StatusBadge status={site.activeRun.status} />
               <Link href={`/audits/${site.activeRun.id}`}>
                 {site.activeRun.status === 'queued' ? 'Run queued' : 'Run in progress'}

@@ -9,6 +9,7 @@ import {
 import { runTimeLabels } from '@/lib/sites/run-times';
 import type { SiteRunDto } from '@/lib/sites/schema';
 import { prepareSiteTrends } from '@/lib/sites/trends';
+import styles from './site-trends.module.css';
 
 export function SiteTrends({ runs }: { runs: SiteRunDto[] }) {
   if (runs.length === 0) return null;
@@ -24,7 +25,7 @@ export function SiteTrends({ runs }: { runs: SiteRunDto[] }) {
           {runs.length === 100 ? 'The newest 100 runs' : `${runs.length} run${runs.length === 1 ? '' : 's'}`}
         </span>
       </div>
-      <div className="card__body site-trends">
+      <div className={`card__body ${styles.trends}`}>
         {trends.declared.length > 0 ? (
           <DeclaredUrlsChart points={trends.declared} />
         ) : (

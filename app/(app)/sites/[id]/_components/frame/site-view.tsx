@@ -8,14 +8,14 @@ import { Alert } from '@/components/ui/alert';
 import { EmptyState } from '@/components/ui/empty-state';
 import { isNotFound } from '@/lib/client/api';
 import { useSite } from '@/lib/sites/hooks';
-import { ChangeFeed } from './change-feed';
+import { ChangeFeed } from '../changes/change-feed';
+import { SiteRuns } from '../overview/site-runs';
+import { SiteTrends } from '../overview/site-trends';
+import { SiteSchedules } from '../schedules/site-schedules';
+import { SiteSettings } from '../settings/site-settings';
+import { SiteWebhooks } from '../webhooks/site-webhooks';
 import { SiteHeader } from './site-header';
-import { SiteRuns } from './site-runs';
-import { SiteSchedules } from './site-schedules';
-import { SiteSettings } from './site-settings';
 import { type SiteSection, SiteTabs } from './site-tabs';
-import { SiteTrends } from './site-trends';
-import { SiteWebhooks } from './site-webhooks';
 
 export function SiteView({ id }: { id: string }) {
   const site = useSite(id);

@@ -5,10 +5,11 @@
 // never shown again.
 import { useId, useState } from 'react';
 import { Alert } from '@/components/ui/alert';
-import { Badge, type BadgeTone } from '@/components/ui/badge';
+import { Badge } from '@/components/ui/badge';
 import { ConfirmButton } from '@/components/ui/confirm-button';
 import { useDateTimeFormat } from '@/components/ui/date-time';
 import { EmptyState } from '@/components/ui/empty-state';
+import { Field } from '@/components/ui/field';
 import {
   useCreateWebhook,
   useDeleteWebhook,
@@ -17,24 +18,14 @@ import {
   useWebhooks,
 } from '@/lib/sites/hooks';
 import type { DeliveryStatus, WebhookDto } from '@/lib/sites/schema';
-
-const DELIVERY_TONES: Record<DeliveryStatus, BadgeTone> = {
-  pending: 'info',
-  delivered: 'success',
-  failed: 'danger',
-  dropped: 'warning',
-};
-const DELIVERY_LABELS: Record<DeliveryStatus, string> = {
-  pending: 'Retrying',
-  delivered: 'Delivered',
-  failed: 'Failed',
-  dropped: 'Dropped',
-};
+import table from '../../../_components/site-table.module.css';
+import list from '../item-list.module.css';
+import { deliveryBadge } from './delivery-words';
 
 /** A pending delivery of a paused webhook is not retrying: it is held until the webhook is resumed. */
 function DeliveryBadge({ status, paused }: { status: DeliveryStatus; paused: boolean }) {
-  if (status === 'pending' && paused) return <Badge tone="warning">Held</Badge>;
-  return <Badge tone={DELIVERY_TONES[status]}>{DELIVERY_LABELS[status]}</Badge>;
+  const { tone, label } = deliveryBadge(status, paused);
+  return <Badge tone={tone}>{label}</Badge>;
 }
 
 function WebhookForm({ siteId }: { siteId: string }) {
@@ -44,7 +35,7 @@ function WebhookForm({ siteId }: { siteId: string }) {
   const ids = { url: useId(), secret: useId(), hint: useId(), error: useId() };
   return (
     <form
-      className="schedule-form"
+      className={list.form}
       aria-label="New webhook"
       onSubmit={(event) => {
         event.preventDefault();
@@ -59,48 +50,50 @@ function WebhookForm({ siteId }: { siteId: string }) {
         );
       }}
     >
-      <div className="field field--inline schedule-form__cron">
-        <label htmlFor={ids.url} className="field__label field__label--small">
-          URL
-        </label>
-        <input
-          id={ids.url}
-          type="url"
-          className="input input--small"
-          value={url}
-          required
-          placeholder="https://hooks.example.com/sitemap-audit"
-          autoComplete="off"
-          aria-invalid={create.isError || undefined}
-          aria-describedby={create.isError ? ids.error : undefined}
-          onChange={(event) => setUrl(event.target.value)}
-        />
-      </div>
-      <div className="field field--inline">
-        <label htmlFor={ids.secret} className="field__label field__label--small">
-          Secret (16+ characters)
-        </label>
-        <input
-          id={ids.secret}
-          type="password"
-          className="input input--small"
-          value={secret}
-          required
-          minLength={16}
-          autoComplete="new-password"
-          aria-describedby={ids.hint}
-          onChange={(event) => setSecret(event.target.value)}
-        />
-      </div>
+      <Field
+        label="URL"
+        id={ids.url}
+        size="small"
+        className={list.wide}
+        describedBy={create.isError ? ids.error : undefined}
+      >
+        {(control) => (
+          <input
+            {...control}
+            type="url"
+            className="input input--small"
+            value={url}
+            required
+            placeholder="https://hooks.example.com/sitemap-audit"
+            autoComplete="off"
+            aria-invalid={create.isError || undefined}
+            onChange={(event) => setUrl(event.target.value)}
+          />
+        )}
+      </Field>
+      <Field label="Secret (16+ characters)" id={ids.secret} size="small" describedBy={ids.hint}>
+        {(control) => (
+          <input
+            {...control}
+            type="password"
+            className="input input--small"
+            value={secret}
+            required
+            minLength={16}
+            autoComplete="new-password"
+            onChange={(event) => setSecret(event.target.value)}
+          />
+        )}
+      </Field>
       <button type="submit" className="button button--primary button--small" disabled={create.isPending}>
         {create.isPending ? 'Adding…' : 'Add webhook'}
       </button>
-      <p id={ids.hint} className="muted small schedule-form__error">
+      <p id={ids.hint} className={`muted small ${list.note}`}>
         Each delivery is signed: X-Sitemap-Audit-Signature is t=(unix time),v1=(HMAC-SHA256 with this secret
         of the time, a dot and the body); refuse one signed more than 5 minutes ago. It is not shown again.
       </p>
       {create.isError ? (
-        <p id={ids.error} className="field__error schedule-form__error" role="alert">
+        <p id={ids.error} className={`field__error ${list.note}`} role="alert">
           Not added: {create.error.message}
         </p>
       ) : null}
@@ -117,7 +110,7 @@ function DeliveryLog({ siteId, webhook }: { siteId: string; webhook: WebhookDto 
     return <p className="muted small">No delivery yet: one is sent when a run ends.</p>;
   return (
     <div className="table-wrap">
-      <table className="table site-table" data-testid="deliveries">
+      <table className={`table ${table.cards}`} data-testid="deliveries">
         <caption className="visually-hidden">Deliveries, newest first</caption>
         <thead>
           <tr>
@@ -144,7 +137,7 @@ function DeliveryLog({ siteId, webhook }: { siteId: string; webhook: WebhookDto 
               <td data-label="Response">
                 {delivery.responseStatus === null ? '—' : `HTTP ${delivery.responseStatus}`}
               </td>
-              <td data-label="Error" className="site-table__wrap">
+              <td data-label="Error" className={table.wrap}>
                 {delivery.error ?? '—'}
               </td>
             </tr>
@@ -169,7 +162,7 @@ function PausedNotice({ webhook }: { webhook: WebhookDto }) {
   const formatTime = useDateTimeFormat();
   if (webhook.state !== 'paused') return null;
   return (
-    <p className="small site-table__wrap" data-testid="webhook-paused">
+    <p className={`small ${table.wrap}`} data-testid="webhook-paused">
       <Badge tone="danger">Paused</Badge> since {webhook.pausedAt ? formatTime(webhook.pausedAt) : '—'}:{' '}
       {webhook.pausedReason ?? 'repeated failures'}. New runs are recorded but not sent
       {webhook.pendingDeliveries > 0 ? ` (${webhook.pendingDeliveries} held)` : ''}; Resume sends them.
@@ -184,9 +177,9 @@ function WebhookRow({ webhook, siteId }: { webhook: WebhookDto; siteId: string }
   const formatTime = useDateTimeFormat();
   const logId = useId();
   return (
-    <li className="schedule" data-testid="webhook" data-id={webhook.id}>
-      <div className="schedule__head">
-        <strong className="site-table__wrap">{webhook.url}</strong>
+    <li className={list.item} data-testid="webhook" data-id={webhook.id}>
+      <div className={list.head}>
+        <strong className={table.wrap}>{webhook.url}</strong>
         {webhook.lastDelivery ? (
           <span className="small">
             <DeliveryBadge status={webhook.lastDelivery.status} paused={webhook.state === 'paused'} />{' '}
@@ -197,7 +190,7 @@ function WebhookRow({ webhook, siteId }: { webhook: WebhookDto; siteId: string }
         )}
       </div>
       <PausedNotice webhook={webhook} />
-      <div className="schedule__actions">
+      <div className={list.actions}>
         {webhook.state === 'paused' ? (
           <button
             type="button"
@@ -265,7 +258,7 @@ export function SiteWebhooks({ siteId }: { siteId: string }) {
         ) : items.length === 0 ? (
           <EmptyState title="No webhook">Add a URL below to be told when a run ends.</EmptyState>
         ) : (
-          <ul className="schedules" data-testid="webhooks">
+          <ul className={list.list} data-testid="webhooks">
             {items.map((webhook) => (
               <WebhookRow key={webhook.id} webhook={webhook} siteId={siteId} />
             ))}

@@ -10,12 +10,16 @@ import { Badge, type BadgeTone } from '@/components/ui/badge';
 import { useDateTimeFormat } from '@/components/ui/date-time';
 import { DebouncedInput } from '@/components/ui/debounced-input';
 import { EmptyState } from '@/components/ui/empty-state';
+import { Field } from '@/components/ui/field';
 import { formatCount } from '@/lib/core/format';
 import { formatLastmod } from '@/lib/findings/format';
-import { type ChangeFilters, useSiteChanges } from '@/lib/sites/hooks';
+import { useSiteChanges } from '@/lib/sites/hooks';
 import { runTimeLabels } from '@/lib/sites/run-times';
 import { CHANGE_TYPES, type ChangeType, type SiteChangeDto, type SiteDetailDto } from '@/lib/sites/schema';
-import { CHANGE_HINTS, CHANGE_LABELS } from './labels';
+import list from '../change-list.module.css';
+import { CHANGE_HINTS, CHANGE_LABELS } from '../labels';
+import styles from './change-feed.module.css';
+import { feedFilters, feedQuery } from './feed-filters';
 
 const TONES: Record<ChangeType, BadgeTone> = {
   url_added: 'success',
@@ -25,32 +29,14 @@ const TONES: Record<ChangeType, BadgeTone> = {
   url_moved: 'info',
 };
 
-/** `since` travels as a date (YYYY-MM-DD) and is asked for as that day's start in UTC. */
-function filtersOf(params: URLSearchParams): ChangeFilters & { sinceDate?: string } {
-  const type = params.get('type');
-  const since = params.get('since');
-  const q = params.get('q')?.trim();
-  const isDate = since !== null && /^\d{4}-\d\d-\d\d$/.test(since) && !Number.isNaN(Date.parse(since));
-  return {
-    type: CHANGE_TYPES.includes(type as ChangeType) ? (type as ChangeType) : undefined,
-    since: isDate ? `${since}T00:00:00Z` : undefined,
-    sinceDate: isDate ? since : undefined,
-    q: q || undefined,
-  };
-}
-
 function useFeedFilters() {
   const searchParams = useSearchParams();
   const pathname = usePathname();
   const key = searchParams.toString();
-  const filters = useMemo(() => filtersOf(new URLSearchParams(key)), [key]);
+  const filters = useMemo(() => feedFilters(new URLSearchParams(key)), [key]);
   const set = useCallback(
     (next: { type?: ChangeType; sinceDate?: string; q?: string }) => {
-      const params = new URLSearchParams({ tab: 'changes' });
-      if (next.type) params.set('type', next.type);
-      if (next.sinceDate) params.set('since', next.sinceDate);
-      if (next.q) params.set('q', next.q);
-      window.history.replaceState(null, '', `${pathname}?${params}`);
+      window.history.replaceState(null, '', `${pathname}?${feedQuery(next)}`);
     },
     [pathname],
   );
@@ -71,7 +57,7 @@ function ChangeDetail({ change }: { change: SiteChangeDto }) {
     case 'url_moved':
       return change.target ? (
         <>
-          now redirects to <span className="change-feed__url">{change.target}</span>
+          now redirects to <span className={list.url}>{change.target}</span>
         </>
       ) : (
         <>{CHANGE_HINTS[change.type]}</>
@@ -99,7 +85,7 @@ export function ChangeFeed({ site }: { site: SiteDetailDto }) {
         <span className="muted small">Between consecutive complete runs, newest first</span>
       </div>
       <div className="card__body stack">
-        <search className="change-feed__filters" aria-label="Filter changes">
+        <search className={styles.filters} aria-label="Filter changes">
           <fieldset className="reason-chips">
             <legend className="visually-hidden">Type of change</legend>
             <button
@@ -129,26 +115,25 @@ export function ChangeFeed({ site }: { site: SiteDetailDto }) {
               </button>
             ))}
           </fieldset>
-          <div className="change-feed__row">
-            <div className="field field--inline">
-              <label htmlFor={sinceId} className="field__label field__label--small">
-                Since (UTC day)
-              </label>
-              <input
-                id={sinceId}
-                type="date"
-                className="input input--small"
-                value={filters.sinceDate ?? ''}
-                onChange={(event) => setFilters({ ...filters, sinceDate: event.target.value || undefined })}
-              />
-            </div>
+          <div className={styles.row}>
+            <Field label="Since (UTC day)" id={sinceId} size="small">
+              {(control) => (
+                <input
+                  {...control}
+                  type="date"
+                  className="input input--small"
+                  value={filters.sinceDate ?? ''}
+                  onChange={(event) => setFilters({ ...filters, sinceDate: event.target.value || undefined })}
+                />
+              )}
+            </Field>
             <DebouncedInput
               label="URL contains"
               type="search"
               value={filters.q ?? ''}
               placeholder="Part of a URL"
               onCommit={(q) => setFilters({ ...filters, q: q || undefined })}
-              className="change-feed__search"
+              className={styles.search}
             />
           </div>
         </search>
@@ -163,14 +148,14 @@ export function ChangeFeed({ site }: { site: SiteDetailDto }) {
               : 'The first complete run is the baseline; changes appear from the second complete run on.'}
           </EmptyState>
         ) : (
-          <ol className="change-feed" data-testid="change-feed" aria-busy={changes.isFetching}>
+          <ol className={list.list} data-testid="change-feed" aria-busy={changes.isFetching}>
             {items.map((change) => (
-              <li key={change.id} className="change-feed__item" data-testid="change" data-type={change.type}>
-                <span className="change-feed__head">
+              <li key={change.id} className={list.item} data-testid="change" data-type={change.type}>
+                <span className={list.head}>
                   <Badge tone={TONES[change.type]} dot={false}>
                     {CHANGE_LABELS[change.type]}
                   </Badge>
-                  <span className="change-feed__url">{change.url}</span>
+                  <span className={list.url}>{change.url}</span>
                 </span>
                 <span className="small change-feed__detail">
                   <ChangeDetail change={change} />
