@@ -9,7 +9,7 @@ import { filterOf, findingQueryFromSearchParams, PAGE_SIZE, toSearchParams } fro
 import { reasonCountsHref } from '@/lib/findings/links';
 import { ZFindingQuery, ZReasonCountsQuery } from '@/lib/findings/schema';
 import { listSpotChecks } from '@/lib/spot-check/data';
-import type { AuditPageSeed } from './_components/audit-seed';
+import type { AuditPageSeed } from './_components/frame/audit-seed';
 
 /** As the API's JSON: dates become strings, byte counts (bigint) numbers (lib/api/respond.ts does the same). */
 function asJson<T>(value: unknown): T {

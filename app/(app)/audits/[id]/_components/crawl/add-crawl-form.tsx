@@ -7,7 +7,7 @@ import { Alert } from '@/components/ui/alert';
 import { formErrors } from '@/lib/api/field-errors';
 import { useAddCrawl } from '@/lib/audits/hooks';
 import { buildCrawlFormData, type CrawlInput, validateCrawlInput } from '@/lib/audits/new-audit-input';
-import { CrawlFields } from '../../new/_components/crawl-section';
+import { CrawlFields } from '../../../new/_components/crawl-section';
 
 const SERVER_FIELDS = { crawlUrl: 'The crawl export URL', options: 'The options' };
 

@@ -8,7 +8,7 @@ import { formatBytes, formatCount } from '@/lib/audits/format';
 import { fileKindLabel, fileLabel, isNotRead } from '@/lib/audits/labels';
 import type { SitemapFileDto } from '@/lib/audits/schema';
 import { issueTitle } from '@/lib/findings/issue-titles';
-import { StatusBadge } from '../../_components/status-badge';
+import { StatusBadge } from '../../../_components/status-badge';
 
 function sizeText(file: SitemapFileDto): { text: string; title?: string } | null {
   const { compressedBytes: packed, uncompressedBytes: raw } = file;

@@ -11,7 +11,7 @@ import { useUpdateAuditSettings } from '@/lib/audits/hooks';
 import { isActiveStatus } from '@/lib/audits/labels';
 import { type AuditDto, prominentWarningsOf } from '@/lib/audits/schema';
 import { phaseLabel } from '@/lib/runs/phases';
-import { StatusBadge } from '../../_components/status-badge';
+import { StatusBadge } from '../../../_components/status-badge';
 
 /** requireSpotCheckForUnreached: a switch for admins; for everyone else a line saying it is on. */
 function SpotCheckRule({ audit }: { audit: AuditDto }) {

@@ -15,20 +15,20 @@ import { isActiveStatus } from '@/lib/audits/labels';
 import { prominentWarningsOf } from '@/lib/audits/schema';
 import { isSanityWarning, sanityWarningTitle } from '@/lib/findings/format';
 import type { FindingsOverview } from '@/lib/findings/schema';
-import { AuditCounts } from './audit-counts';
+import { CrawlReport } from '../crawl/crawl-report';
+import { SitemapTree } from '../files/sitemap-tree';
+import { HygieneSection } from '../hygiene/hygiene-section';
+import { useReviewView } from '../review/use-finding-view';
+import { GscSection } from '../search-console/gsc-section';
+import { SharePanel } from '../sharing/share-panel';
+import { SpotChecksPanel } from '../spot-checks/spot-checks-panel';
+import { AuditCounts } from '../summary/audit-counts';
+import { IssueLists } from '../summary/issue-lists';
 import { AuditHeader } from './audit-header';
 import { type AuditSection, AuditSections } from './audit-sections';
 import { type AuditPageSeed, useAuditSeed } from './audit-seed';
-import { CrawlReport } from './crawl-report';
 import { FindingsSummaryArea, ReviewArea } from './findings-area';
-import { GscSection } from './gsc-section';
-import { HygieneSection } from './hygiene-section';
-import { IssueLists } from './issue-lists';
 import { ProgressPanel } from './progress-panel';
-import { SharePanel } from './share-panel';
-import { SitemapTree } from './sitemap-tree';
-import { SpotChecksPanel } from './spot-checks-panel';
-import { useReviewView } from './use-finding-view';
 
 /** The file tree, where choosing a file filters the review to the URLs it declares (and so shows the
  * Review tab: a review URL carries no tab). */

@@ -4,9 +4,9 @@
 // view from the URL, so a summary link switches the review's list and brings the Review tab up.
 import type { AuditIssue } from '@/lib/audits/schema';
 import type { FindingList, FindingsOverview } from '@/lib/findings/schema';
-import { FindingsSection } from './findings-section';
-import { FindingsSummary } from './findings-summary';
-import { revealReview, useReviewView } from './use-finding-view';
+import { FindingsSection } from '../review/findings-section';
+import { revealReview, useReviewView } from '../review/use-finding-view';
+import { FindingsSummary } from '../summary/findings-summary';
 
 export function FindingsSummaryArea({
   auditId,

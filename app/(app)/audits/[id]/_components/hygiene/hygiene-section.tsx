@@ -14,7 +14,7 @@ import { RULES } from '@/lib/hygiene/rules';
 import type { Severity } from '@/lib/hygiene/types';
 import { useAuditLint, useRecheckLint } from '@/lib/lint/hooks';
 import { isLintActive, LINT_FILES_MAX, type LintFileDto, type LintRuleDto } from '@/lib/lint/schema';
-import { SitemapSetBuilder } from './sitemap-set-builder';
+import { SitemapSetBuilder } from '../sitemap-set/sitemap-set-builder';
 
 /** A rule's title for people (its code for one the catalogue does not know, e.g. from a newer worker). */
 function ruleTitle(code: string): string {

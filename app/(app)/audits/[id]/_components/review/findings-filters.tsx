@@ -17,7 +17,7 @@ import { gscFilterLabel } from '@/lib/gsc/xref/labels';
 import { GSC_FILTERS } from '@/lib/gsc/xref/sql';
 import { verdictLabel } from '@/lib/spot-check/labels';
 import { VERDICT_FILTERS, type VerdictFilter } from '@/lib/spot-check/latest';
-import { declaresUrls } from './sitemap-tree';
+import { declaresUrls } from '../files/sitemap-tree';
 import type { HistoryMode } from './use-finding-view';
 
 const HELP_ID = 'reason-help';

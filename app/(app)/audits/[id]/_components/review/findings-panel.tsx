@@ -23,8 +23,8 @@ import { safeHref } from '@/lib/findings/links';
 import { DECISIONS, type Decision, type FindingDetailDto, type FindingDto } from '@/lib/findings/schema';
 import { gscAgreementText } from '@/lib/gsc/xref/labels';
 import { verdictLabel } from '@/lib/spot-check/labels';
+import { VerdictBadge } from '../spot-checks/spot-checks-verdict';
 import { GscBadge } from './findings-table';
-import { VerdictBadge } from './spot-checks-verdict';
 
 function rawValue(value: unknown): string {
   if (typeof value === 'string') return value;

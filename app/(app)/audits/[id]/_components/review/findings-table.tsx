@@ -17,8 +17,8 @@ import { decisionLabel, reasonLabel, sitemapFileLabel } from '@/lib/findings/for
 import { signalInfo } from '@/lib/findings/reasons';
 import type { FindingDto, FindingGsc, FindingList, FindingPage, FindingSort } from '@/lib/findings/schema';
 import { gscBadgeText } from '@/lib/gsc/xref/labels';
+import { VerdictBadge } from '../spot-checks/spot-checks-verdict';
 import { SortHeader } from './sort-header';
-import { VerdictBadge } from './spot-checks-verdict';
 
 /** Declared rows show their lastmod; add rows were never declared, so they show when they were crawled. */
 function dateCell(finding: FindingDto) {

@@ -8,7 +8,7 @@ import { useCallback, useMemo } from 'react';
 import { firstNonEmptyList } from '@/components/findings/review-words';
 import { type FindingView, findingQueryFromSearchParams, toSearchParams } from '@/lib/findings/format';
 import type { FindingList, FindingsOverview } from '@/lib/findings/schema';
-import { SECTIONS_ID } from './audit-sections';
+import { SECTIONS_ID } from '../frame/audit-sections';
 
 export type HistoryMode = 'push' | 'replace';
 

@@ -16,7 +16,7 @@ import { useDeleteGscImport, useGscImports, useStartGscImport } from '@/lib/gsc/
 import { describeExport, problemPlace } from '@/lib/gsc/import-labels';
 import type { GscImportDto } from '@/lib/gsc/import-schema';
 import { GSC_ISSUE_CHOICES } from '@/lib/gsc/reasons';
-import { StatusBadge } from '../../_components/status-badge';
+import { StatusBadge } from '../../../_components/status-badge';
 
 function ImportForm({ auditId }: { auditId: string }) {
   const id = useId();

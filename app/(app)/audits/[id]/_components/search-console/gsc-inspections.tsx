@@ -23,8 +23,8 @@ import {
 } from '@/lib/gsc/hooks-inspections';
 import { inspectionVerdictWords } from '@/lib/gsc/inspection-labels';
 import type { GscInspectionItemDto, GscInspectionRunDto } from '@/lib/gsc/inspection-schema';
-import { StatusBadge } from '../../_components/status-badge';
-import { RunPeople } from './spot-checks-runs';
+import { StatusBadge } from '../../../_components/status-badge';
+import { RunPeople } from '../spot-checks/spot-checks-runs';
 
 /** A Search Console property kept whole: "sc-domain:" split at its hyphen reads as two words. */
 function PropertyName({ name }: { name: string }) {

@@ -9,7 +9,7 @@ import { formatCount, progressPercent } from '@/lib/audits/format';
 import { isActiveStatus } from '@/lib/audits/labels';
 import { describeBudget, describeRequest, runName } from '@/lib/spot-check/labels';
 import type { SpotCheckRunDto } from '@/lib/spot-check/schema';
-import { StatusBadge } from '../../_components/status-badge';
+import { StatusBadge } from '../../../_components/status-badge';
 
 /** "Run again" and, when the run has rows it could not check, "Re-check N errors". */
 function RetryButtons({

@@ -10,7 +10,7 @@ import { prepareReasonsPerFile, prepareReasonsPerList } from '@/lib/findings/cha
 import { toSearchParams } from '@/lib/findings/format';
 import { useFindingsByFile } from '@/lib/findings/hooks';
 import { type FindingList, type FindingSignal, type FindingsOverview, LISTS } from '@/lib/findings/schema';
-import type { FilterReview } from './use-finding-view';
+import type { FilterReview } from '../review/use-finding-view';
 
 const NO_BREAK = { whiteSpace: 'nowrap' } as const;
 
