@@ -8,6 +8,7 @@ import { formatCount } from '@/lib/audits/format';
 import { crawlFormatLabel } from '@/lib/audits/labels';
 import type { AuditDto } from '@/lib/audits/schema';
 import { AddCrawlForm } from './add-crawl-form';
+import styles from './crawl.module.css';
 
 function fieldLabel(field: string): string {
   return (CRAWL_FIELD_LABELS as Record<string, string | undefined>)[field] ?? field;
@@ -38,7 +39,7 @@ export function CrawlReport({ audit }: { audit: AuditDto }) {
           </>
         ) : (
           <>
-            <dl className="kv crawl-report__kv">
+            <dl className={`kv ${styles['crawl-report__kv']}`}>
               <dt>Source</dt>
               <dd data-testid="crawl-source">{crawl.source?.name}</dd>
               <dt>Format</dt>
@@ -47,16 +48,16 @@ export function CrawlReport({ audit }: { audit: AuditDto }) {
               <dd>{formatCount(crawl.rows)}</dd>
               <dt>Rows rejected</dt>
               <dd>{formatCount(crawl.rowsRejected)}</dd>
-              <dt className="crawl-report__wide">Mapped columns</dt>
-              <dd className="crawl-report__wide">
+              <dt className={styles['crawl-report__wide']}>Mapped columns</dt>
+              <dd className={styles['crawl-report__wide']}>
                 {mapped.length === 0 ? (
                   <span className="muted">None</span>
                 ) : (
-                  <ul className="chips crawl-report__chips" data-testid="crawl-mapped-columns">
+                  <ul className={`chips ${styles['crawl-report__chips']}`} data-testid="crawl-mapped-columns">
                     {mapped.map(([field, header]) => (
                       <li key={field} className="chip">
                         {fieldLabel(field)}
-                        <span className="chip__arrow" aria-hidden="true">
+                        <span className={styles.chip__arrow} aria-hidden="true">
                           →
                         </span>
                         <span className="visually-hidden"> is read from column </span>
@@ -66,12 +67,15 @@ export function CrawlReport({ audit }: { audit: AuditDto }) {
                   </ul>
                 )}
               </dd>
-              <dt className="crawl-report__wide">Unmapped columns</dt>
-              <dd className="crawl-report__wide">
+              <dt className={styles['crawl-report__wide']}>Unmapped columns</dt>
+              <dd className={styles['crawl-report__wide']}>
                 {crawl.unmappedColumns.length === 0 ? (
                   <span className="muted">None</span>
                 ) : (
-                  <ul className="chips crawl-report__chips" data-testid="crawl-unmapped-columns">
+                  <ul
+                    className={`chips ${styles['crawl-report__chips']}`}
+                    data-testid="crawl-unmapped-columns"
+                  >
                     {crawl.unmappedColumns.map((column) => (
                       <li key={column} className="chip mono">
                         {column}
@@ -88,7 +92,7 @@ export function CrawlReport({ audit }: { audit: AuditDto }) {
                     ? `First ${formatCount(crawl.rejections.length)} of ${formatCount(crawl.rowsRejected)} rejected rows`
                     : 'Rejected rows'}
                 </h3>
-                <table className="sub-table" data-testid="crawl-rejections">
+                <table className={styles['sub-table']} data-testid="crawl-rejections">
                   <thead>
                     <tr>
                       <th scope="col">Line</th>

@@ -21,6 +21,7 @@ import { isActiveStatus, isNotRead } from '@/lib/audits/labels';
 import type { SitemapFileDto } from '@/lib/audits/schema';
 import { SITEMAP_PAGE_SIZE } from '@/lib/audits/sitemap-pages';
 import { treeSummary, unfinishedNote } from '@/lib/audits/tree-summary';
+import styles from './files.module.css';
 import { TreeRow } from './tree-row';
 
 const PAGE = 100;
@@ -197,8 +198,8 @@ export function SitemapTree({
             <p className="muted small">Choose a file to review only the URLs it declares.</p>
           ) : null}
         </div>
-        <div className="tree-toolbar">
-          <label className="choice tree-toolbar__filter">
+        <div className={styles['tree-toolbar']}>
+          <label className={`choice ${styles['tree-toolbar__filter']}`}>
             <input
               type="checkbox"
               checked={problemsOnly}
@@ -236,7 +237,7 @@ export function SitemapTree({
           </div>
         ) : null}
         {rows.length > 0 ? (
-          <div className="tree-head" aria-hidden="true">
+          <div className={styles['tree-head']} aria-hidden="true">
             <span>File</span>
             <span>HTTP</span>
             <span>Entries</span>
@@ -271,7 +272,7 @@ export function SitemapTree({
                   role="treeitem"
                   aria-level={row.level}
                   aria-selected={false}
-                  className="tree-item tree-more"
+                  className={`${styles['tree-item']} ${styles['tree-more']}`}
                   data-tree-key={row.key}
                   tabIndex={row.key === focusable ? 0 : -1}
                   onFocus={() => setActiveKey(row.key)}
@@ -287,7 +288,7 @@ export function SitemapTree({
           </div>
         ) : null}
         {files.hasNextPage ? (
-          <p className="tree-more-files">
+          <p className={styles['tree-more-files']}>
             <button
               type="button"
               className="button button--small"

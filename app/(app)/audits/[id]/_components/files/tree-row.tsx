@@ -9,6 +9,7 @@ import { fileKindLabel, fileLabel, isNotRead } from '@/lib/audits/labels';
 import type { SitemapFileDto } from '@/lib/audits/schema';
 import { issueTitle } from '@/lib/findings/issue-titles';
 import { StatusBadge } from '../../../_components/status-badge';
+import styles from './files.module.css';
 
 function sizeText(file: SitemapFileDto): { text: string; title?: string } | null {
   const { compressedBytes: packed, uncompressedBytes: raw } = file;
@@ -75,7 +76,7 @@ export const TreeRow = memo(function TreeRow({
     // biome-ignore lint/a11y/useKeyWithClickEvents: the tree handles keys for all rows (roving tabindex)
     <div
       role="treeitem"
-      className="tree-item"
+      className={styles['tree-item']}
       data-tree-key={rowKey}
       data-testid="sitemap-file"
       data-status={file.status}
@@ -97,18 +98,22 @@ export const TreeRow = memo(function TreeRow({
       }}
     >
       {/* The indent is the level: wide on a desktop, half as wide in the stacked list of a phone. */}
-      <div className="tree-row" style={{ '--tree-level': level - 1 } as CSSProperties}>
-        <span className="tree-toggle" aria-hidden="true" data-expanded={hasChildren ? isExpanded : undefined}>
+      <div className={styles['tree-row']} style={{ '--tree-level': level - 1 } as CSSProperties}>
+        <span
+          className={styles['tree-toggle']}
+          aria-hidden="true"
+          data-expanded={hasChildren ? isExpanded : undefined}
+        >
           {hasChildren ? (
             <svg aria-hidden="true" width="12" height="12" viewBox="0 0 12 12">
               <path d="M4 2l4 4-4 4" fill="none" stroke="currentColor" strokeWidth="1.6" />
             </svg>
           ) : null}
         </span>
-        <div className="tree-row__main">
-          <div className="tree-row__title">
-            <span className="kind-tag">{fileKindLabel(file)}</span>
-            <span id={labelId} className="tree-row__label">
+        <div className={styles['tree-row__main']}>
+          <div className={styles['tree-row__title']}>
+            <span className={styles['kind-tag']}>{fileKindLabel(file)}</span>
+            <span id={labelId} className={styles['tree-row__label']}>
               <BreakableUrl url={label} />
             </span>
             {isSelected ? (
@@ -117,32 +122,40 @@ export const TreeRow = memo(function TreeRow({
               </Badge>
             ) : null}
             {hasChildren ? (
-              <span className="tree-row__below">
+              <span className={styles['tree-row__below']}>
                 {formatCount(descendants)} {descendants === 1 ? 'file' : 'files'}
               </span>
             ) : null}
           </div>
           {file.error && isNotRead(file) ? (
-            <p className="tree-row__note" data-testid="sitemap-file-not-read">
+            <p className={styles['tree-row__note']} data-testid="sitemap-file-not-read">
               {file.error.message}
             </p>
           ) : file.error ? (
-            <p className="tree-row__error" data-testid="sitemap-file-error" data-code={file.error.code}>
+            <p
+              className={styles['tree-row__error']}
+              data-testid="sitemap-file-error"
+              data-code={file.error.code}
+            >
               <IssueTitle code={file.error.code} />
               {file.error.message}
               {position(file.error)}
             </p>
           ) : null}
           {file.warnings.map((warning, index) => (
-            // biome-ignore lint/suspicious/noArrayIndexKey: a file's warnings are a fixed list that never reorders
-            <p key={`${warning.code}-${index}`} className="tree-row__warning" data-code={warning.code}>
+            <p
+              // biome-ignore lint/suspicious/noArrayIndexKey: a file's warnings are a fixed list that never reorders
+              key={`${warning.code}-${index}`}
+              className={styles['tree-row__warning']}
+              data-code={warning.code}
+            >
               <IssueTitle code={warning.code} />
               {warning.message}
             </p>
           ))}
         </div>
         {/* data-label names each cell in the stacked list of a phone, where the column heads are hidden. */}
-        <span className="tree-cell" data-label="HTTP">
+        <span className={styles['tree-cell']} data-testid="tree-cell" data-label="HTTP">
           {file.httpStatus !== null ? (
             <>
               <span className="visually-hidden">HTTP </span>
@@ -158,14 +171,14 @@ export const TreeRow = memo(function TreeRow({
             </span>
           )}
         </span>
-        <span className="tree-cell" data-label="Entries">
+        <span className={styles['tree-cell']} data-testid="tree-cell" data-label="Entries">
           {formatCount(file.entries)}
           <span className="visually-hidden"> {file.entries === 1 ? 'entry' : 'entries'}</span>
         </span>
-        <span className="tree-cell" data-label="Size" title={size?.title}>
+        <span className={styles['tree-cell']} data-testid="tree-cell" data-label="Size" title={size?.title}>
           {size ? size.text : <span className="muted">—</span>}
         </span>
-        <span className="tree-cell tree-cell--status">
+        <span className={`${styles['tree-cell']} ${styles['tree-cell--status']}`} data-testid="tree-cell">
           {file.reusedFrom !== null ? (
             <Badge tone="info" dot={false} testId="sitemap-file-reused">
               <span title="Not modified since the site's previous audit: its stored entries were reused">

@@ -12,6 +12,7 @@ import { isActiveStatus } from '@/lib/audits/labels';
 import { type AuditDto, prominentWarningsOf } from '@/lib/audits/schema';
 import { phaseLabel } from '@/lib/runs/phases';
 import { StatusBadge } from '../../../_components/status-badge';
+import styles from './frame.module.css';
 
 /** requireSpotCheckForUnreached: a switch for admins; for everyone else a line saying it is on. */
 function SpotCheckRule({ audit }: { audit: AuditDto }) {
@@ -24,7 +25,7 @@ function SpotCheckRule({ audit }: { audit: AuditDto }) {
     ) : null;
   }
   return (
-    <span className="spot-check-rule" data-testid="spot-check-rule">
+    <span className={styles['spot-check-rule']} data-testid="spot-check-rule">
       <label className="choice">
         <input
           type="checkbox"
@@ -95,7 +96,7 @@ export function AuditHeader({
             <span data-testid="audit-phase">{phaseLabel(audit.phase)}</span>
           )}
           {audit.status === 'cancelled' && audit.cancelled ? (
-            <span className="audit-cancelled" data-testid="audit-cancelled">
+            <span className={styles['audit-cancelled']} data-testid="audit-cancelled">
               Cancelled by <strong>{audit.cancelled.by}</strong> at{' '}
               <time dateTime={audit.cancelled.at}>{formatTime(audit.cancelled.at)}</time>
             </span>

@@ -15,6 +15,7 @@ import type { Severity } from '@/lib/hygiene/types';
 import { useAuditLint, useRecheckLint } from '@/lib/lint/hooks';
 import { isLintActive, LINT_FILES_MAX, type LintFileDto, type LintRuleDto } from '@/lib/lint/schema';
 import { SitemapSetBuilder } from '../sitemap-set/sitemap-set-builder';
+import styles from './hygiene.module.css';
 
 /** A rule's title for people (its code for one the catalogue does not know, e.g. from a newer worker). */
 function ruleTitle(code: string): string {
@@ -38,21 +39,21 @@ function percent(share: number): string {
 
 function RuleItem({ rule }: { rule: LintRuleDto }) {
   return (
-    <li className="hygiene-rule" data-testid={`hygiene-rule-${rule.code}`}>
+    <li className={styles['hygiene-rule']} data-testid={`hygiene-rule-${rule.code}`}>
       <details>
         <summary>
-          <span className="hygiene-rule__title">{rule.title}</span>{' '}
-          <span className="hygiene-rule__count">{formatCount(rule.count)}</span>
+          <span className={styles['hygiene-rule__title']}>{rule.title}</span>{' '}
+          <span className={styles['hygiene-rule__count']}>{formatCount(rule.count)}</span>
         </summary>
         <p className="small">
           <strong>Fix:</strong> {rule.fix}
         </p>
         {/* The code is for the API, the CLI's --json and a search in the docs; the title says it for people. */}
-        <p className="muted small hygiene-rule__code">
+        <p className={`muted small ${styles['hygiene-rule__code']}`}>
           Rule <code>{rule.code}</code>
         </p>
         {rule.examples.length > 0 ? (
-          <ul className="hygiene-examples small">
+          <ul className={`${styles['hygiene-examples']} small`}>
             {rule.examples.map((example, index) => (
               // biome-ignore lint/suspicious/noArrayIndexKey: examples are a fixed list in stored order
               <li key={index}>
@@ -101,7 +102,7 @@ function RuleGroups({ rules, flagged }: { rules: LintRuleDto[]; flagged: number 
                 {formatCount(list.reduce((n, rule) => n + rule.count, 0))} found
               </span>
             </h3>
-            <ul className="hygiene-rules">
+            <ul className={styles['hygiene-rules']}>
               {list.map((rule) => (
                 <RuleItem key={rule.code} rule={rule} />
               ))}
@@ -140,11 +141,11 @@ function FileRanking({
   return (
     <>
       <p className="muted small">{flaggedSentence(flagged, total)}</p>
-      <ol className="hygiene-files" data-testid="hygiene-files">
+      <ol className={styles['hygiene-files']} data-testid="hygiene-files">
         {files.map((file) => (
-          <li key={file.fileId} className="hygiene-file" data-flagged={file.flagged}>
-            <span className="mono hygiene-file__url">{file.url}</span>
-            <span className="hygiene-file__dirt">
+          <li key={file.fileId} className={styles['hygiene-file']} data-flagged={file.flagged}>
+            <span className={`mono ${styles['hygiene-file__url']}`}>{file.url}</span>
+            <span className={styles['hygiene-file__dirt']}>
               <strong>{percent(file.dirt)}</strong>{' '}
               <span className="muted small">
                 {formatCount(file.pruned)} of {formatCount(file.entries)} entries on the prune list
@@ -173,7 +174,7 @@ function NotJudged({ codes }: { codes: string[] }) {
   const robots = codes.includes('robots_disallowed');
   const serving = codes.filter((code) => code !== 'robots_disallowed');
   return (
-    <div className="hygiene-not-judged small" data-testid="hygiene-not-judged">
+    <div className={`${styles['hygiene-not-judged']} small`} data-testid="hygiene-not-judged">
       <p>
         <strong>Not judged for this audit:</strong> {codes.map(ruleTitle).join('; ')}.
       </p>
@@ -234,7 +235,7 @@ function UploadSiteUrl({
         against it and the host rules compare with it.
       </p>
       {canRecheck ? (
-        <div className="hygiene-site__row">
+        <div className={styles['hygiene-site__row']}>
           <div className="field">
             <label htmlFor={id}>Site URL of the uploaded files</label>
             <input
@@ -277,7 +278,7 @@ export function HygieneSection({ auditId, hasFindings }: { auditId: string; hasF
   return (
     <div className="stack" data-testid="hygiene-section">
       <section className="card card__body stack" aria-labelledby="hygiene-heading">
-        <div className="hygiene-head">
+        <div className={styles['hygiene-head']}>
           <div>
             <h2 id="hygiene-heading">Sitemap hygiene</h2>
             <p className="muted small">

@@ -8,6 +8,7 @@ import type { ReactNode } from 'react';
 import { useCan, useSessionUser } from '@/app/session-context';
 import { formatCount } from '@/lib/audits/format';
 import type { Decision } from '@/lib/findings/schema';
+import styles from './review.module.css';
 
 export type SelectionSummary = { mode: 'ids'; count: number } | { mode: 'all'; count: number };
 
@@ -79,8 +80,8 @@ export function FindingsActions({
     if (!isOff) onDecide(decision);
   };
   return (
-    <div className="bulk-bar" data-testid="bulk-bar">
-      <div className="bulk-bar__selection">
+    <div className={styles['bulk-bar']} data-testid="bulk-bar">
+      <div className={styles['bulk-bar__selection']}>
         <span data-testid="selection-count" data-value={selection.count} data-mode={selection.mode}>
           {isAll
             ? `All ${formatCount(selection.count)} matching rows selected`
@@ -99,8 +100,8 @@ export function FindingsActions({
           </button>
         ) : null}
       </div>
-      <div className="bulk-bar__actions">
-        <div className="field field--inline bulk-bar__note">
+      <div className={styles['bulk-bar__actions']}>
+        <div className={`field field--inline ${styles['bulk-bar__note']}`}>
           <label htmlFor="decision-note" className="field__label field__label--small">
             Decision note
           </label>
@@ -115,7 +116,7 @@ export function FindingsActions({
         </div>
         <button
           type="button"
-          className="button button--small button--approve"
+          className={`button button--small ${styles['button--approve']}`}
           aria-disabled={isOff}
           onClick={() => decide('approved')}
         >
@@ -123,7 +124,7 @@ export function FindingsActions({
         </button>
         <button
           type="button"
-          className="button button--small button--reject"
+          className={`button button--small ${styles['button--reject']}`}
           aria-disabled={isOff}
           onClick={() => decide('rejected')}
         >
@@ -140,7 +141,7 @@ export function FindingsActions({
         {confirmed ? (
           <button
             type="button"
-            className="button button--small button--approve"
+            className={`button button--small ${styles['button--approve']}`}
             data-testid="approve-confirmed"
             title={`Every pending row of this list whose latest finished spot-check is ${confirmed.rows}`}
             aria-disabled={isBusy}
@@ -154,7 +155,12 @@ export function FindingsActions({
         <ReviewingAs />
       </div>
       {spotCheck}
-      <p className="bulk-bar__status small" role="status" aria-live="polite" data-testid="decision-status">
+      <p
+        className={`${styles['bulk-bar__status']} small`}
+        role="status"
+        aria-live="polite"
+        data-testid="decision-status"
+      >
         <span key={announcement.id}>{announcement.text}</span>
       </p>
       {errorLine}

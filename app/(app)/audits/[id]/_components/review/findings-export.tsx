@@ -12,6 +12,7 @@ import {
   listLabel,
 } from '@/lib/findings/format';
 import { DECISIONS, type FindingList, type FindingsOverview } from '@/lib/findings/schema';
+import styles from './review.module.css';
 
 interface ExportChoice {
   decision: ExportDecision;
@@ -57,8 +58,8 @@ export function FindingsExport({
     if (refocus) menu.current.querySelector('summary')?.focus();
   };
   return (
-    <div className="export-area">
-      <div className="export-links">
+    <div className={styles['export-area']}>
+      <div className={styles['export-links']}>
         {approved > 0 ? (
           <a
             className="button button--small button--primary"
@@ -92,7 +93,7 @@ export function FindingsExport({
           }}
         >
           <summary className="button button--small">Other exports</summary>
-          <ul className="menu__list">
+          <ul className={styles.menu__list}>
             {MORE.map((choice) => {
               const count = rowsOf(choice.decision);
               const key = `${choice.decision}-${choice.format}-${choice.bom ? 'bom' : ''}`;
@@ -103,7 +104,7 @@ export function FindingsExport({
                       {linkText(choice)} <span className="muted small">({formatCount(count)})</span>
                     </a>
                   ) : (
-                    <span className="menu__none">
+                    <span className={styles.menu__none}>
                       {linkText(choice)} <span className="small">(no rows)</span>
                     </span>
                   )}
@@ -113,7 +114,12 @@ export function FindingsExport({
           </ul>
         </details>
       </div>
-      <p id={noteId} className="small export-note" role="status" hidden={!isExplained || approved > 0}>
+      <p
+        id={noteId}
+        className={`small ${styles['export-note']}`}
+        role="status"
+        hidden={!isExplained || approved > 0}
+      >
         {isExplained && approved === 0
           ? `No approved rows in the ${listLabel(list)} list yet: the export holds approved rows only, so it would be a header alone. Approve rows first, or pick another export.`
           : ''}

@@ -18,6 +18,7 @@ import { GSC_FILTERS } from '@/lib/gsc/xref/sql';
 import { verdictLabel } from '@/lib/spot-check/labels';
 import { VERDICT_FILTERS, type VerdictFilter } from '@/lib/spot-check/latest';
 import { declaresUrls } from '../files/sitemap-tree';
+import styles from './review.module.css';
 import type { HistoryMode } from './use-finding-view';
 
 const HELP_ID = 'reason-help';
@@ -90,7 +91,7 @@ export function FindingsFilters({
   const isDeclaredList = view.list !== 'add';
 
   return (
-    <div className="findings-filters">
+    <div className={styles['findings-filters']}>
       <fieldset className="reason-chips" aria-busy={counts.isFetching}>
         <legend className="visually-hidden">Reason</legend>
         <button
@@ -107,7 +108,7 @@ export function FindingsFilters({
         {reasons.map(([reason, count]) => {
           const info = reasonInfo(reason);
           return (
-            <span key={reason} className="chip-group">
+            <span key={reason} className={styles['chip-group']}>
               <button
                 type="button"
                 className="filter-chip"
@@ -128,7 +129,7 @@ export function FindingsFilters({
               </button>
               <button
                 type="button"
-                className="chip-help"
+                className={styles['chip-help']}
                 aria-label={`What “${info.label}” means`}
                 aria-expanded={explained === reason}
                 aria-controls={HELP_ID}
@@ -140,14 +141,14 @@ export function FindingsFilters({
           );
         })}
       </fieldset>
-      <div id={HELP_ID} className="reason-help" hidden={help === null} data-testid="reason-help">
+      <div id={HELP_ID} className={styles['reason-help']} hidden={help === null} data-testid="reason-help">
         {help ? (
           <>
             <p>
               <strong>{help.label}:</strong> {help.definition}
             </p>
             <p>
-              <span className="reason-help__fix">Usual fix:</span> {help.fix}
+              <span className={styles['reason-help__fix']}>Usual fix:</span> {help.fix}
             </p>
             <button type="button" className="button button--link small" onClick={() => setExplained(null)}>
               Hide the explanation
@@ -155,31 +156,31 @@ export function FindingsFilters({
           </>
         ) : null}
       </div>
-      <div className="findings-filters__row">
+      <div className={styles['findings-filters__row']}>
         <DebouncedInput
           label="Search URLs"
           type="search"
           value={view.q ?? ''}
           placeholder="Part of a URL"
           onCommit={(q) => update({ q: q || undefined }, 'replace')}
-          className="findings-filters__search"
+          className={styles['findings-filters__search']}
         />
         <DebouncedInput
           label="Host"
           value={view.host ?? ''}
           placeholder="www.example.com"
           onCommit={(host) => update({ host: host || undefined }, 'replace')}
-          className="findings-filters__host"
+          className={styles['findings-filters__host']}
         />
         <DebouncedInput
           label="Path prefix"
           value={view.pathPrefix ?? ''}
           placeholder="/blog/"
           onCommit={(pathPrefix) => update({ pathPrefix: pathPrefix || undefined }, 'replace')}
-          className="findings-filters__path"
+          className={styles['findings-filters__path']}
         />
         {isDeclaredList || view.file !== undefined ? (
-          <div className="field field--inline findings-filters__file">
+          <div className={`field field--inline ${styles['findings-filters__file']}`}>
             <label htmlFor="findings-file" className="field__label field__label--small">
               Sitemap file
             </label>

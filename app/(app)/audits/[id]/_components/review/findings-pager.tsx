@@ -1,6 +1,7 @@
 // Keyset paging: Previous / Next through a stack of cursors. After a reload or a shared link the pages
 // before are unknown, so Previous returns to the first page and no page number is shown.
 import { countText, formatCount } from '@/lib/audits/format';
+import styles from './review.module.css';
 
 export function FindingsPager({
   pageNumber,
@@ -24,7 +25,7 @@ export function FindingsPager({
 }) {
   const first = pageNumber === null ? null : (pageNumber - 1) * pageSize + 1;
   return (
-    <nav className="pager" aria-label="Findings pages">
+    <nav className={styles.pager} aria-label="Findings pages">
       <span className="muted small" data-testid="findings-page">
         {shown === 0
           ? 'No rows on this page'
@@ -33,7 +34,7 @@ export function FindingsPager({
             : `Rows ${formatCount(first)}–${formatCount(first + shown - 1)}`}
         {pageNumber !== null ? ` · page ${formatCount(pageNumber)}` : ''}
       </span>
-      <div className="pager__buttons">
+      <div className={styles.pager__buttons}>
         {pageNumber === null || pageNumber > 2 ? (
           <button type="button" className="button button--small" onClick={onFirst} disabled={!hasPrevious}>
             First page

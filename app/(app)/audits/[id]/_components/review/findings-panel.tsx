@@ -25,6 +25,7 @@ import { gscAgreementText } from '@/lib/gsc/xref/labels';
 import { verdictLabel } from '@/lib/spot-check/labels';
 import { VerdictBadge } from '../spot-checks/spot-checks-verdict';
 import { GscBadge } from './findings-table';
+import styles from './review.module.css';
 
 function rawValue(value: unknown): string {
   if (typeof value === 'string') return value;
@@ -189,8 +190,12 @@ export function FindingsPanel({
   const href = safeHref(finding.url);
 
   return (
-    <aside className="side-panel" aria-labelledby="finding-panel-heading" data-testid="finding-panel">
-      <div className="side-panel__header">
+    <aside
+      className={styles['side-panel']}
+      aria-labelledby="finding-panel-heading"
+      data-testid="finding-panel"
+    >
+      <div className={styles['side-panel__header']}>
         <h2 id="finding-panel-heading" ref={heading} tabIndex={-1}>
           {listLabel(finding.list)} · {reasonLabel(finding.reason)}
         </h2>
@@ -198,8 +203,8 @@ export function FindingsPanel({
           Close details
         </button>
       </div>
-      <div className="side-panel__body stack">
-        <p className="mono side-panel__url">
+      <div className={`${styles['side-panel__body']} stack`}>
+        <p className={`mono ${styles['side-panel__url']}`}>
           {/* Only an http(s) URL is a link: a stored javascript: or data: location stays text. */}
           {href ? (
             <a href={href} target="_blank" rel="noreferrer noopener">
@@ -212,7 +217,7 @@ export function FindingsPanel({
         {canDecide ? (
           <fieldset className="fieldset">
             <legend>Decision for this URL</legend>
-            <div className="choice-group choice-group--inline decision-choices">
+            <div className={`choice-group ${styles['choice-group--inline']} ${styles['decision-choices']}`}>
               {DECISIONS.map((decision) => (
                 <label key={decision} className="choice">
                   <input
@@ -257,7 +262,7 @@ export function FindingsPanel({
         <section className="stack" style={{ gap: '0.4rem' }} aria-labelledby="panel-evidence">
           <h3 id="panel-evidence">Evidence</h3>
           {lines.length > 0 ? (
-            <ul className="evidence-lines" data-testid="evidence-lines">
+            <ul className={styles['evidence-lines']} data-testid="evidence-lines">
               {lines.map((line) => (
                 <li key={line}>{line}</li>
               ))}
@@ -285,7 +290,7 @@ export function FindingsPanel({
             {finding.sitemapFiles.length === 0 ? (
               <span className="muted">Not declared in a sitemap</span>
             ) : (
-              <ul className="panel-files">
+              <ul className={styles['panel-files']}>
                 {finding.sitemapFiles.map((file) => (
                   <li key={file.id} className="mono" title={file.url ?? undefined}>
                     {sitemapFileLabel(file)}
@@ -308,7 +313,7 @@ export function FindingsPanel({
         </dl>
         <details>
           <summary className="small">Raw evidence ({evidence.length})</summary>
-          <dl className="kv kv--raw">
+          <dl className={`kv ${styles['kv--raw']}`}>
             {evidence.map(([key, value]) => (
               <div key={key} style={{ display: 'contents' }}>
                 <dt className="mono">{key}</dt>

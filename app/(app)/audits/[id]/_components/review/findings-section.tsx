@@ -34,6 +34,7 @@ import { FindingsPager } from './findings-pager';
 import { FindingsPanel } from './findings-panel';
 import { FindingsTable } from './findings-table';
 import { FindingsTabs, TAB_PANEL_ID, tabId } from './findings-tabs';
+import styles from './review.module.css';
 import { ReviewSpotCheck } from './review-spot-check';
 import type { HistoryMode } from './use-finding-view';
 import { useReviewKeys } from './use-review-keys';
@@ -330,7 +331,7 @@ export function FindingsSection({
           hasInlinks={showInlinks}
           onChange={setView}
         />
-        <div className="findings-meta">
+        <div className={styles['findings-meta']}>
           <p
             data-testid="findings-total"
             data-value={isCurrent ? total : undefined}
@@ -345,7 +346,7 @@ export function FindingsSection({
               'Loading…'
             )}
           </p>
-          <p id="findings-keys-help" className="muted small findings-keys">
+          <p id="findings-keys-help" className={`muted small ${styles['findings-keys']}`}>
             {canDecide ? (
               <>
                 Keys: <kbd>j</kbd>/<kbd>k</kbd> move, <kbd>x</kbd> select, <kbd>a</kbd> approve, <kbd>r</kbd>{' '}
@@ -392,7 +393,7 @@ export function FindingsSection({
           onCancel={() => setBulk(null)}
         />
         {page.isError ? <Alert title="Could not load the findings">{page.error.message}</Alert> : null}
-        <div aria-busy={page.isFetching && page.isPlaceholderData} className="findings-table-wrap">
+        <div aria-busy={page.isFetching && page.isPlaceholderData} className={styles['findings-table-wrap']}>
           <FindingsTable
             items={items}
             columns={page.data?.columns ?? NO_COLUMNS}

@@ -18,6 +18,7 @@ import { signalInfo } from '@/lib/findings/reasons';
 import type { FindingDto, FindingGsc, FindingList, FindingPage, FindingSort } from '@/lib/findings/schema';
 import { gscBadgeText } from '@/lib/gsc/xref/labels';
 import { VerdictBadge } from '../spot-checks/spot-checks-verdict';
+import styles from './review.module.css';
 import { SortHeader } from './sort-header';
 
 /** Declared rows show their lastmod; add rows were never declared, so they show when they were crawled. */
@@ -35,16 +36,18 @@ function TargetCell({ finding }: { finding: FindingDto }) {
   const { target } = finding;
   if (!target) return dash;
   return (
-    <span className="target-cell" title={`${targetKindLabel(target.kind)}: ${target.url}`}>
+    <span className={styles['target-cell']} title={`${targetKindLabel(target.kind)}: ${target.url}`}>
       <span
-        className={`target-cell__line mono${isBadTargetStatus(target.status) ? ' target-cell--bad' : ''}`}
+        className={`${styles['target-cell__line']} mono${isBadTargetStatus(target.status) ? ' target-cell--bad' : ''}`}
       >
-        <span className="target-cell__url">
+        <span className={styles['target-cell__url']}>
           → <BreakableUrl url={shortTargetUrl(target.url, finding.url)} />
         </span>
-        {target.status !== null ? <span className="target-cell__status"> ({target.status})</span> : null}
+        {target.status !== null ? (
+          <span className={styles['target-cell__status']}> ({target.status})</span>
+        ) : null}
       </span>
-      <span className="target-cell__kind">{targetKindLabel(target.kind)}</span>
+      <span className={styles['target-cell__kind']}>{targetKindLabel(target.kind)}</span>
     </span>
   );
 }
@@ -53,10 +56,10 @@ function TargetCell({ finding }: { finding: FindingDto }) {
  * the tiny box, takes the tap. `text` is said beside it on a card, where there is no column header. */
 function CheckHit({ text, ...input }: { text?: string } & Omit<ComponentPropsWithRef<'input'>, 'type'>) {
   return (
-    <label className="check-hit">
+    <label className={styles['check-hit']}>
       <input type="checkbox" {...input} />
       {text ? (
-        <span className="check-hit__text" aria-hidden="true">
+        <span className={styles['check-hit__text']} aria-hidden="true">
           {text}
         </span>
       ) : null}
@@ -71,7 +74,7 @@ export function GscBadge({ gsc, list }: { gsc: FindingGsc; list: FindingList }) 
   const modifier = isCare ? 'care' : gsc.state;
   return (
     <span
-      className={`gsc-badge gsc-badge--${modifier}`}
+      className={`${styles['gsc-badge']} ${styles[`gsc-badge--${modifier}`] ?? ''}`}
       data-testid={isCare ? 'gsc-prune-with-care' : undefined}
       title={gsc.reason ?? undefined}
     >
@@ -124,12 +127,13 @@ const Row = memo(function Row({
       }}
       onClick={(event) => {
         // A tap on the checkbox's label selects (the checkbox's own click handles it); it does not open.
-        if (event.target instanceof Element && event.target.closest('.finding-row__check')) return;
+        if (event.target instanceof Element && event.target.closest(`.${styles['finding-row__check']}`))
+          return;
         onOpen(index);
       }}
     >
       {canSelect ? (
-        <td className="finding-row__check">
+        <td className={styles['finding-row__check']}>
           <CheckHit
             tabIndex={-1}
             checked={isSelected}
@@ -143,23 +147,23 @@ const Row = memo(function Row({
           />
         </td>
       ) : null}
-      <td className="finding-row__url">
-        <div className="finding-row__stack">
+      <td className={styles['finding-row__url']} data-testid="finding-url">
+        <div className={styles['finding-row__stack']}>
           <span className="mono" title={finding.url}>
             <BreakableUrl url={finding.url} />
           </span>
           {finding.sitemapFile ? (
-            <span className="finding-row__file" data-testid="finding-file">
+            <span className={styles['finding-row__file']} data-testid="finding-file">
               {sitemapFileLabel(finding.sitemapFile)}
               {otherFiles > 0 ? ` +${otherFiles} more ${otherFiles === 1 ? 'file' : 'files'}` : ''}
             </span>
           ) : null}
           {finding.signals.length > 0 ? (
-            <span className="signal-badges">
+            <span className={styles['signal-badges']}>
               {finding.signals.map((signal) => (
                 <span
                   key={signal}
-                  className="signal-badge"
+                  className={styles['signal-badge']}
                   data-signal={signal}
                   title={signalInfo(signal).definition}
                 >
@@ -170,8 +174,8 @@ const Row = memo(function Row({
           ) : null}
         </div>
       </td>
-      <td className="finding-row__reason">
-        <span className="reason-tag">
+      <td className={styles['finding-row__reason']}>
+        <span className={styles['reason-tag']}>
           <span
             className="reason-dot"
             style={{ background: reasonColour(finding.reason) }}
@@ -187,7 +191,7 @@ const Row = memo(function Row({
         ) : null}
       </td>
       {hasTargets ? (
-        <td className="finding-row__target">
+        <td className={styles['finding-row__target']} data-testid="finding-target">
           <TargetCell finding={finding} />
         </td>
       ) : null}
@@ -207,7 +211,7 @@ const Row = memo(function Row({
       </td>
       {hasLive ? (
         <td
-          className="finding-row__live"
+          className={styles['finding-row__live']}
           data-label="Live"
           data-testid="finding-live"
           data-verdict={finding.spotCheck?.verdict}
@@ -217,7 +221,7 @@ const Row = memo(function Row({
       ) : null}
       {hasGsc ? (
         <td
-          className="finding-row__gsc"
+          className={styles['finding-row__gsc']}
           data-label="Search Console"
           data-testid="finding-gsc"
           data-gsc-state={finding.gsc?.state}
@@ -225,8 +229,10 @@ const Row = memo(function Row({
           {finding.gsc ? <GscBadge gsc={finding.gsc} list={finding.list} /> : dash}
         </td>
       ) : null}
-      <td className="finding-row__decision">
-        <span className={`decision decision--${finding.decision}`}>{decisionLabel(finding.decision)}</span>
+      <td className={styles['finding-row__decision']}>
+        <span className={`decision ${styles[`decision--${finding.decision}`]}`}>
+          {decisionLabel(finding.decision)}
+        </span>
       </td>
     </tr>
   );
@@ -304,7 +310,7 @@ export function FindingsTable({
   const hasLive = columns.live;
   const hasGsc = columns.gsc;
   return (
-    <div className="table-wrap findings-table-scroll">
+    <div className={`table-wrap ${styles['findings-table-scroll']}`}>
       <table
         onFocus={() => {
           hasFocus.current = true;
@@ -323,7 +329,7 @@ export function FindingsTable({
         <thead>
           <tr>
             {canSelect ? (
-              <th scope="col" className="finding-row__check col-check">
+              <th scope="col" className={`${styles['finding-row__check']} ${styles['col-check']}`}>
                 <CheckHit
                   text="All rows on this page"
                   ref={headerBox}
@@ -334,40 +340,50 @@ export function FindingsTable({
                 />
               </th>
             ) : null}
-            <SortHeader {...header} column="url" label="URL" className="col-url" />
-            <SortHeader {...header} column="reason" label="Reason" className="col-reason" />
+            <SortHeader {...header} column="url" label="URL" className={styles['col-url']} />
+            <SortHeader {...header} column="reason" label="Reason" className={styles['col-reason']} />
             {hasTargets ? (
-              <th scope="col" className="col-target">
+              <th scope="col" className={styles['col-target']}>
                 Target
               </th>
             ) : null}
-            <SortHeader {...header} column="status" label="HTTP" className="col-num num" />
-            <SortHeader {...header} column="depth" label="Depth" className="col-num num" />
+            <SortHeader {...header} column="status" label="HTTP" className={`${styles['col-num']} num`} />
+            <SortHeader {...header} column="depth" label="Depth" className={`${styles['col-num']} num`} />
             {hasInlinks ? (
-              <SortHeader {...header} column="inlinks" label="Inlinks" className="col-inlinks num" />
+              <SortHeader
+                {...header}
+                column="inlinks"
+                label="Inlinks"
+                className={`${styles['col-inlinks']} num`}
+              />
             ) : null}
             {list === 'add' ? (
-              <th scope="col" className="col-date num">
+              <th scope="col" className={`${styles['col-date']} num`}>
                 Crawled
               </th>
             ) : (
-              <SortHeader {...header} column="lastmod" label="Lastmod" className="col-date num" />
+              <SortHeader
+                {...header}
+                column="lastmod"
+                label="Lastmod"
+                className={`${styles['col-date']} num`}
+              />
             )}
             {hasLive ? (
-              <th scope="col" className="col-live" title="The latest finished spot-check's verdict">
+              <th scope="col" className={styles['col-live']} title="The latest finished spot-check's verdict">
                 Live
               </th>
             ) : null}
             {hasGsc ? (
               <th
                 scope="col"
-                className="col-gsc"
+                className={styles['col-gsc']}
                 title="What Google Search Console says of the URL (latest import)"
               >
                 Search Console
               </th>
             ) : null}
-            <SortHeader {...header} column="decision" label="Decision" className="col-decision" />
+            <SortHeader {...header} column="decision" label="Decision" className={styles['col-decision']} />
           </tr>
         </thead>
         <tbody>
@@ -390,7 +406,7 @@ export function FindingsTable({
           ))}
         </tbody>
       </table>
-      {items.length === 0 ? <p className="muted findings-empty">{emptyMessage}</p> : null}
+      {items.length === 0 ? <p className={`muted ${styles['findings-empty']}`}>{emptyMessage}</p> : null}
     </div>
   );
 }

@@ -1,6 +1,7 @@
 // A sortable column header: a button in the <th>, which carries aria-sort while the column sorts. A click
 // (or Enter / Space) sorts ascending, then descending, then back to the default order.
 import type { FindingSort } from '@/lib/findings/schema';
+import styles from './review.module.css';
 
 export type SortColumn = 'url' | 'reason' | 'status' | 'depth' | 'inlinks' | 'lastmod' | 'decision';
 
@@ -29,12 +30,12 @@ export function SortHeader({
     <th scope="col" className={className} aria-sort={direction}>
       <button
         type="button"
-        className="sort-button"
+        className={styles['sort-button']}
         data-testid={`sort-${column}`}
         onClick={() => onSort(nextSort(sort, column))}
       >
         {label}
-        <span className="sort-button__icon" aria-hidden="true" data-direction={direction ?? 'none'}>
+        <span className={styles['sort-button__icon']} aria-hidden="true" data-direction={direction ?? 'none'}>
           {direction === 'ascending' ? '▲' : direction === 'descending' ? '▼' : '↕'}
         </span>
       </button>

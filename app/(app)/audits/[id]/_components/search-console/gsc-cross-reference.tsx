@@ -13,6 +13,7 @@ import { useGscCrossReference } from '@/lib/gsc/xref/hooks';
 import { gscBucketLabel } from '@/lib/gsc/xref/labels';
 import type { GscFilter, GscMatch } from '@/lib/gsc/xref/sql';
 import type { GscCrossReferenceRow } from '@/lib/gsc/xref/types';
+import styles from './search-console.module.css';
 
 type ReviewFilter = { list: FindingList; gsc: GscFilter; gscMatch?: GscMatch };
 
@@ -46,7 +47,7 @@ function Cell({
 }) {
   return (
     <td
-      className={`num gsc-xref__cell ${className}`.trim()}
+      className={`num ${styles['gsc-xref__cell']} ${className}`.trim()}
       data-label={label}
       title={title}
       colSpan={colSpan}
@@ -60,10 +61,10 @@ function BucketRow({ row }: { row: GscCrossReferenceRow }) {
   const name = gscBucketLabel(row.bucket);
   const ours = row.matchingReasons.map(reasonLabel).join(', ');
   return (
-    <tr className="gsc-xref__row" data-testid="gsc-xref-row" data-bucket={row.bucket}>
-      <th scope="row" className="gsc-xref__bucket">
+    <tr className={styles['gsc-xref__row']} data-testid="gsc-xref-row" data-bucket={row.bucket}>
+      <th scope="row" className={styles['gsc-xref__bucket']}>
         Not indexed: {name}
-        <span className="gsc-xref__reason">{row.reasons.join('; ')}</span>
+        <span className={styles['gsc-xref__reason']}>{row.reasons.join('; ')}</span>
       </th>
       <Cell label="URLs">{formatCount(row.named)}</Cell>
       <Cell label="Declared">{formatCount(row.declared)}</Cell>
@@ -113,8 +114,8 @@ export function GscCrossReference({ auditId }: { auditId: string }) {
     <div className="stack gsc-xref" data-testid="gsc-cross-reference">
       <h3>Search Console against our findings</h3>
       <div className="table-wrap">
-        <table className="table gsc-xref__table">
-          <thead className="gsc-xref__head">
+        <table className={`table ${styles['gsc-xref__table']}`}>
+          <thead className={styles['gsc-xref__head']}>
             <tr>
               <th scope="col">Google says</th>
               <th scope="col" className="num">
@@ -137,17 +138,17 @@ export function GscCrossReference({ auditId }: { auditId: string }) {
               </th>
             </tr>
           </thead>
-          <tbody className="gsc-xref__body">
+          <tbody className={styles['gsc-xref__body']}>
             {rows.map((row) => (
               <BucketRow key={row.bucket} row={row} />
             ))}
-            <tr className="gsc-xref__row" data-testid="gsc-xref-indexed">
-              <th scope="row" className="gsc-xref__bucket">
+            <tr className={styles['gsc-xref__row']} data-testid="gsc-xref-indexed">
+              <th scope="row" className={styles['gsc-xref__bucket']}>
                 Indexed
               </th>
               <Cell label="URLs">{formatCount(indexed.named)}</Cell>
               <Cell label="Declared">{formatCount(indexed.declared)}</Cell>
-              <Cell label="On the prune list" colSpan={2} className="gsc-xref__care">
+              <Cell label="On the prune list" colSpan={2} className={styles['gsc-xref__care']}>
                 <span data-testid="gsc-xref-care">
                   <CountLink
                     n={indexed.prune}

@@ -18,6 +18,7 @@ import {
 import type { PropertyTotals, SitemapGapDto } from '@/lib/gsc/gaps-shape';
 import { useGscGaps } from '@/lib/gsc/hooks-gaps';
 import { GapBarsChart, IndexedOverTimeChart } from './gsc-gaps-charts';
+import styles from './search-console.module.css';
 
 const BAND_BADGE: Record<GapBand, string> = {
   normal: 'badge--success',
@@ -46,7 +47,7 @@ function Reasons({ row }: { row: SitemapGapDto }) {
     <>
       <strong>{formatCount(row.notIndexed)}</strong>
       {top.length > 0 ? (
-        <ul className="gsc-gaps__reasons">
+        <ul className={styles['gsc-gaps__reasons']}>
           {top.map((r) => (
             <li key={`${r.bucket}:${r.reason}`}>
               {formatCount(r.count)} {r.reason ?? r.bucket ?? 'no reason given'}
@@ -99,7 +100,7 @@ function GapTable({ rows }: { rows: SitemapGapDto[] }) {
         <tbody>
           {rows.map((row) => (
             <tr key={row.fileId} data-testid="gsc-gap-row">
-              <td data-label="Sitemap file" className="gsc-gaps__file" title={row.sitemap}>
+              <td data-label="Sitemap file" className={styles['gsc-gaps__file']} title={row.sitemap}>
                 {shortSitemapName(row.sitemap)}
               </td>
               <td data-label="Submitted">{formatCount(row.submitted)}</td>
@@ -160,7 +161,7 @@ export function GscGaps({ auditId }: { auditId: string }) {
     <div className="stack gsc-gaps" data-testid="gsc-gaps">
       <h3>Gaps per sitemap file</h3>
       {data.property ? <PropertyLine property={data.property} /> : null}
-      <div className="gsc-gaps__charts">
+      <div className={styles['gsc-gaps__charts']}>
         {bars.isEmpty ? null : <GapBarsChart data={bars} />}
         {series.length > 0 ? <IndexedOverTimeChart points={series} /> : null}
       </div>

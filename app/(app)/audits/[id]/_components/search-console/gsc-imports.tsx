@@ -17,6 +17,7 @@ import { describeExport, problemPlace } from '@/lib/gsc/import-labels';
 import type { GscImportDto } from '@/lib/gsc/import-schema';
 import { GSC_ISSUE_CHOICES } from '@/lib/gsc/reasons';
 import { StatusBadge } from '../../../_components/status-badge';
+import styles from './search-console.module.css';
 
 function ImportForm({ auditId }: { auditId: string }) {
   const id = useId();
@@ -25,7 +26,7 @@ function ImportForm({ auditId }: { auditId: string }) {
   const [issue, setIssue] = useState('');
   return (
     <form
-      className="stack gsc-import-form"
+      className={`stack ${styles['gsc-import-form']}`}
       aria-label="Import from Search Console"
       onSubmit={(event) => {
         event.preventDefault();
@@ -116,14 +117,14 @@ function ImportBody({ item }: { item: GscImportDto }) {
   }
   if (item.status === 'failed') {
     return (
-      <div className="stack gsc-import__problems" data-testid="gsc-import-problems">
+      <div className={`stack ${styles['gsc-import__problems']}`} data-testid="gsc-import-problems">
         <p className="small">Nothing was imported: these files could not be read.</p>
         {item.problems.length > 0 ? (
-          <ul className="gsc-import__list">
+          <ul className={styles['gsc-import__list']}>
             {item.problems.flatMap((file) =>
               file.problems.map((p) => (
                 <li key={`${file.name}:${p.line}:${p.message}`} className="small">
-                  <strong className="gsc-import__place">{problemPlace(file.name, p.line)}</strong>:{' '}
+                  <strong className={styles['gsc-import__place']}>{problemPlace(file.name, p.line)}</strong>:{' '}
                   {p.message}
                 </li>
               )),
@@ -139,7 +140,7 @@ function ImportBody({ item }: { item: GscImportDto }) {
     return <p className="small muted">Cancelled before the files were read.</p>;
   return (
     <div className="stack gsc-import__covered">
-      <ul className="gsc-import__list" aria-label="What this import covered">
+      <ul className={styles['gsc-import__list']} aria-label="What this import covered">
         {item.exports.map((exp) => (
           <li
             key={`${exp.folder}:${exp.kind}:${exp.files.join('|')}`}
@@ -156,10 +157,10 @@ function ImportBody({ item }: { item: GscImportDto }) {
           <summary>
             {formatCount(item.ignored.length)} {item.ignored.length === 1 ? 'file' : 'files'} ignored
           </summary>
-          <ul className="gsc-import__list" data-testid="gsc-import-ignored">
+          <ul className={styles['gsc-import__list']} data-testid="gsc-import-ignored">
             {item.ignored.map((f) => (
               <li key={f.name}>
-                <span className="gsc-import__place">{f.name}</span>: {f.reason}
+                <span className={styles['gsc-import__place']}>{f.name}</span>: {f.reason}
               </li>
             ))}
           </ul>
@@ -196,7 +197,7 @@ export function GscImports({ auditId }: { auditId: string }) {
                 <span className="muted small">
                   by <strong>{item.createdBy}</strong>
                 </span>
-                <span className="muted small gsc-import__uploads">
+                <span className={`muted small ${styles['gsc-import__uploads']}`}>
                   {item.uploads.map((u) => `${u.name} (${formatBytes(u.bytes)})`).join(', ')}
                 </span>
                 {canDelete && !isActiveStatus(item.status) ? (

@@ -25,11 +25,12 @@ import { inspectionVerdictWords } from '@/lib/gsc/inspection-labels';
 import type { GscInspectionItemDto, GscInspectionRunDto } from '@/lib/gsc/inspection-schema';
 import { StatusBadge } from '../../../_components/status-badge';
 import { RunPeople } from '../spot-checks/spot-checks-runs';
+import styles from './search-console.module.css';
 
 /** A Search Console property kept whole: "sc-domain:" split at its hyphen reads as two words. */
 function PropertyName({ name }: { name: string }) {
   return (
-    <span className="mono gsc-property-name" title={name}>
+    <span className={`mono ${styles['gsc-property-name']}`} title={name}>
       {name}
     </span>
   );

@@ -9,6 +9,7 @@ import { ConfirmButton } from '@/components/ui/confirm-button';
 import { formatDateTime } from '@/lib/audits/format';
 import { useCreateShare, useRevokeShare, useShares } from '@/lib/auth/hooks';
 import type { ShareDto, ShareStatus } from '@/lib/auth/types';
+import styles from './sharing.module.css';
 
 const EXPIRY_DAYS = [
   { value: '', label: 'Never expires' },
@@ -52,8 +53,8 @@ function CreatedLink({ url }: { url: string }) {
   return (
     <div className="share-created stack" data-testid="share-created">
       <p className="small">Copy the link now: it is shown only once.</p>
-      <div className="share-created__row">
-        <p className="token-reveal share-created__url" data-testid="share-url" ref={text}>
+      <div className={styles['share-created__row']}>
+        <p className={`token-reveal ${styles['share-created__url']}`} data-testid="share-url" ref={text}>
           {url}
         </p>
         <button type="button" className="button button--small" onClick={copyLink} data-testid="share-copy">
@@ -84,21 +85,21 @@ function ShareItem({
   const created = formatDateTime(share.createdAt);
   return (
     <li
-      className={`share-item share-item--${share.status}`}
+      className={`${styles['share-item']} ${styles[`share-item--${share.status}`] ?? ''}`}
       data-testid="share-row"
       data-status={share.status}
       id={`share-${share.id}`}
       tabIndex={-1}
     >
-      <div className="share-item__head">
+      <div className={styles['share-item__head']}>
         <Badge tone={status.tone} testId="share-status">
           {status.label}
         </Badge>
-        <span className="share-item__created">
+        <span className={styles['share-item__created']}>
           Created {created} by {share.createdBy}
         </span>
       </div>
-      <dl className="share-item__facts small">
+      <dl className={`${styles['share-item__facts']} small`}>
         {share.status === 'revoked' && share.revokedAt ? (
           <div>
             <dt>Revoked</dt>
@@ -118,7 +119,7 @@ function ShareItem({
         </div>
       </dl>
       {share.status === 'active' ? (
-        <div className="share-item__actions">
+        <div className={styles['share-item__actions']}>
           <ConfirmButton
             title="Revoke this share link?"
             message={`The link created ${created} by ${share.createdBy} stops opening the report at once, for everyone who has it. This cannot be undone; create a new link to share again.`}
@@ -170,13 +171,13 @@ export function SharePanel({ auditId }: { auditId: string }) {
           Anyone with the link sees this audit's summary and lists with their decisions — nothing else, and
           they cannot change anything. Links are not indexed by search engines.
         </p>
-        <div className="share-create">
+        <div className={styles['share-create']}>
           <label htmlFor="share-expiry" className="field__label field__label--small">
             Link expiry
           </label>
           <select
             id="share-expiry"
-            className="select select--small share-create__select"
+            className={`select select--small ${styles['share-create__select']}`}
             value={days}
             onChange={(e) => setDays(e.target.value)}
           >
@@ -199,13 +200,13 @@ export function SharePanel({ auditId }: { auditId: string }) {
         {created ? <CreatedLink key={created} url={created} /> : null}
         {items.length > 0 ? (
           <div className="stack">
-            <h3 className="share-list__title">
+            <h3 className={styles['share-list__title']}>
               Links{' '}
               <span className="muted small">
                 ({active} active of {items.length})
               </span>
             </h3>
-            <ul className="share-list" data-testid="share-list">
+            <ul className={styles['share-list']} data-testid="share-list">
               {items.map((s) => (
                 <ShareItem
                   key={s.id}

@@ -17,6 +17,7 @@ import {
   type SetLayout,
   type SitemapSetSummaryDto,
 } from '@/lib/sitemap-set/schema';
+import styles from './sitemap-set.module.css';
 
 const SECTIONS_SHOWN = 10;
 /** Changed files listed by name; the rest are counted (all are in the zip's summary.json). */
@@ -28,7 +29,7 @@ const urlsText = (n: number) => countText(n, 'URL');
 /** The before/after figures of either layout, one row a figure. */
 function BeforeAfter({ rows }: { rows: readonly (readonly [string, string])[] }) {
   return (
-    <table className="sitemap-set__summary">
+    <table className={styles['sitemap-set__summary']}>
       <caption className="visually-hidden">Before and after</caption>
       <tbody>
         {rows.map(([label, value]) => (
@@ -98,22 +99,24 @@ function InputSummary({ summary }: { summary: SitemapSetSummaryDto }) {
         </div>
       )}
       <div className="stack" data-testid="sitemap-set-files">
-        <h3 className="sitemap-set__files-title">Changes by file</h3>
+        <h3 className={styles['sitemap-set__files-title']}>Changes by file</h3>
         {changed.length === 0 ? (
           <p className="small">No file changes: every file is written back as it was read.</p>
         ) : (
-          <ul className="sitemap-set__files">
+          <ul className={styles['sitemap-set__files']}>
             {changed.slice(0, FILES_SHOWN).map((file) => (
               <li
                 key={`${file.name} ${file.source ?? ''}`}
-                className="sitemap-set__file"
+                className={styles['sitemap-set__file']}
                 data-testid="sitemap-set-file"
               >
-                <span className="mono sitemap-set__file-name">{file.name}</span>{' '}
-                <span className={`sitemap-set__status sitemap-set__status--${file.status}`}>
+                <span className={`mono ${styles['sitemap-set__file-name']}`}>{file.name}</span>{' '}
+                <span
+                  className={`${styles['sitemap-set__status']} ${styles[`sitemap-set__status--${file.status}`] ?? ''}`}
+                >
                   {STATUS_LABELS[file.status]}
                 </span>
-                <span className="small sitemap-set__file-change">{changeText(file)}</span>
+                <span className={`small ${styles['sitemap-set__file-change']}`}>{changeText(file)}</span>
               </li>
             ))}
           </ul>
@@ -216,9 +219,9 @@ export function SitemapSetBuilder({
         The declared sitemap with the approved prune rows removed, approved url variants replaced by their
         crawled URL and the approved add rows added. Pending and rejected rows change nothing.
       </p>
-      <fieldset className="sitemap-set__layout">
+      <fieldset className={styles['sitemap-set__layout']}>
         <legend className="field__label">Layout</legend>
-        <label className="sitemap-set__check">
+        <label className={styles['sitemap-set__check']}>
           <input
             type="radio"
             name={`${id}-layout`}
@@ -227,7 +230,7 @@ export function SitemapSetBuilder({
           />
           Keep my files: same names, index, order and extensions (recommended)
         </label>
-        <label className="sitemap-set__check">
+        <label className={styles['sitemap-set__check']}>
           <input
             type="radio"
             name={`${id}-layout`}
@@ -237,7 +240,13 @@ export function SitemapSetBuilder({
           Regroup by section: new files, one per section
         </label>
       </fieldset>
-      <div className={isSections ? 'sitemap-set__fields' : 'sitemap-set__fields sitemap-set__fields--one'}>
+      <div
+        className={
+          isSections
+            ? styles['sitemap-set__fields']
+            : `${styles['sitemap-set__fields']} ${styles['sitemap-set__fields--one']}`
+        }
+      >
         {isSections && (
           <div className="field">
             <label htmlFor={`${id}-max`} className="field__label">
@@ -285,7 +294,7 @@ export function SitemapSetBuilder({
         </div>
       </div>
       {isSections && (
-        <label className="sitemap-set__check">
+        <label className={styles['sitemap-set__check']}>
           <input type="checkbox" checked={gzip} onChange={(e) => setGzip(e.target.checked)} />
           Gzip the sitemap files (.xml.gz)
         </label>

@@ -17,6 +17,7 @@ import type {
   SpotCheckSide,
 } from '@/lib/spot-check/schema';
 import type { Proportion, SpotCheckSummary } from '@/lib/spot-check/stats';
+import styles from './spot-checks.module.css';
 import { VerdictBadge } from './spot-checks-verdict';
 
 const COUNTS: { key: keyof SpotCheckCompareCounts; label: string }[] = [
@@ -45,9 +46,9 @@ function statusText(side: SpotCheckSide): string {
 
 function Signals({ base, other }: { base: SpotCheckSummary | null; other: SpotCheckSummary | null }) {
   return (
-    <dl className="spot-shares" data-testid="spot-compare-signals">
+    <dl className={styles['spot-shares']} data-testid="spot-compare-signals">
       {SIGNALS.map(({ key, label }) => (
-        <div key={key} className="spot-share">
+        <div key={key} className={styles['spot-share']}>
           <dt>{label}</dt>
           <dd>
             <span>
@@ -118,9 +119,9 @@ function Comparison({ auditId, base, other }: { auditId: string; base: string; o
       <p className="small muted" data-testid="spot-compare-runs">
         {comparisonLine(data.base, data.other, formatTime)}
       </p>
-      <ul className="spot-verdicts" aria-label="What changed">
+      <ul className={styles['spot-verdicts']} aria-label="What changed">
         {COUNTS.map(({ key, label }) => (
-          <li key={key} className="spot-verdict" data-testid={`spot-compare-${key}`}>
+          <li key={key} className={styles['spot-verdict']} data-testid={`spot-compare-${key}`}>
             <span className="spot-verdict__count">{formatCount(data.counts[key])}</span> {label}
           </li>
         ))}

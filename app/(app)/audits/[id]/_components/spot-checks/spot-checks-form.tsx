@@ -4,6 +4,7 @@
 import { type FormEvent, useId, useState } from 'react';
 import { Alert } from '@/components/ui/alert';
 import type { TSpotCheckRequest } from '@/lib/spot-check/schema';
+import styles from './spot-checks.module.css';
 
 const DEFAULT_SAMPLE = 50;
 
@@ -99,11 +100,11 @@ export function SpotChecksForm({
           error="Give a whole number, 0 or more."
         />
       </div>
-      <label className="spot-form__check">
+      <label className={styles['spot-form__check']}>
         <input type="checkbox" checked={includeAdd} onChange={(e) => setIncludeAdd(e.target.checked)} />
         Also check the add list
       </label>
-      <label className="spot-form__check">
+      <label className={styles['spot-form__check']}>
         <input
           type="checkbox"
           checked={ignoreRobots}
@@ -112,7 +113,7 @@ export function SpotChecksForm({
         />
         Ignore robots.txt
       </label>
-      <p id={`${id}-robots-hint`} className="field__hint spot-form__robots-hint">
+      <p id={`${id}-robots-hint`} className={`field__hint ${styles['spot-form__robots-hint']}`}>
         Off by default: URLs a site's robots.txt disallows are not fetched and show as errors. Tick it only
         for a site you own or may check, such as a staging site closed to crawlers.
       </p>

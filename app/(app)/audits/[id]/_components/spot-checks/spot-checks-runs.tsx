@@ -10,6 +10,7 @@ import { isActiveStatus } from '@/lib/audits/labels';
 import { describeBudget, describeRequest, runName } from '@/lib/spot-check/labels';
 import type { SpotCheckRunDto } from '@/lib/spot-check/schema';
 import { StatusBadge } from '../../../_components/status-badge';
+import styles from './spot-checks.module.css';
 
 /** "Run again" and, when the run has rows it could not check, "Re-check N errors". */
 function RetryButtons({
@@ -113,7 +114,7 @@ export function SpotChecksRuns({
                 aria-pressed={isSelected}
                 onClick={() => onSelect(run.id)}
               >
-                <span className="spot-run__name">{runName(run)}</span> · {formatTime(run.createdAt)}
+                <span className={styles['spot-run__name']}>{runName(run)}</span> · {formatTime(run.createdAt)}
               </button>
               <StatusBadge status={run.status} testId="spot-run-status" />
               <RunPeople run={run} />

@@ -4,6 +4,7 @@ import { formatCount } from '@/lib/audits/format';
 import { verdictLabel } from '@/lib/spot-check/labels';
 import type { Proportion, SpotCheckSummary } from '@/lib/spot-check/stats';
 import { VERDICTS } from '@/lib/spot-check/stats';
+import styles from './spot-checks.module.css';
 
 function percent(value: number | null): string {
   return value === null ? '—' : `${(value * 100).toFixed(value > 0 && value < 0.1 ? 1 : 0)} %`;
@@ -11,7 +12,7 @@ function percent(value: number | null): string {
 
 function Share({ name, share, hint }: { name: string; share: Proportion; hint: string }) {
   return (
-    <div className="spot-share" data-testid="spot-share">
+    <div className={styles['spot-share']} data-testid="spot-share">
       <dt>{name}</dt>
       <dd>
         <strong>{percent(share.value)}</strong>{' '}
@@ -21,12 +22,12 @@ function Share({ name, share, hint }: { name: string; share: Proportion; hint: s
             : `95 % interval ${percent(share.low)}–${percent(share.high)}, n = ${formatCount(share.n)}`}
         </span>
         {share.value !== null && share.low !== null && share.high !== null ? (
-          <span className="spot-share__bar" aria-hidden="true">
+          <span className={styles['spot-share__bar']} aria-hidden="true">
             <span
-              className="spot-share__range"
+              className={styles['spot-share__range']}
               style={{ left: `${share.low * 100}%`, width: `${(share.high - share.low) * 100}%` }}
             />
-            <span className="spot-share__value" style={{ left: `${share.value * 100}%` }} />
+            <span className={styles['spot-share__value']} style={{ left: `${share.value * 100}%` }} />
           </span>
         ) : null}
         <span className="field__hint">{hint}</span>
@@ -39,16 +40,16 @@ export function SpotChecksSummary({ summary }: { summary: SpotCheckSummary }) {
   return (
     <div className="stack">
       {summary.staleCrawl ? (
-        <div className="alert alert--warning spot-stale" role="alert" data-testid="spot-stale">
+        <div className={`alert alert--warning ${styles['spot-stale']}`} role="alert" data-testid="spot-stale">
           <strong>The crawl looks stale</strong>
           <div>{summary.staleCrawl.message}</div>
         </div>
       ) : null}
-      <ul className="spot-verdicts" aria-label="Verdicts">
+      <ul className={styles['spot-verdicts']} aria-label="Verdicts">
         {VERDICTS.map((verdict) => (
           <li
             key={verdict}
-            className={`spot-verdict spot-verdict--${verdict}`}
+            className={`${styles['spot-verdict']} ${styles[`spot-verdict--${verdict}`] ?? ''}`}
             data-testid={`spot-count-${verdict}`}
           >
             <span className="spot-verdict__count">{formatCount(summary.byVerdict[verdict])}</span>{' '}
@@ -56,7 +57,7 @@ export function SpotChecksSummary({ summary }: { summary: SpotCheckSummary }) {
           </li>
         ))}
       </ul>
-      <dl className="spot-shares">
+      <dl className={styles['spot-shares']}>
         <Share
           name="Rot rate"
           share={summary.rotRate}

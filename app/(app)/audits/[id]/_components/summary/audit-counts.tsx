@@ -2,6 +2,7 @@
 import { formatCount } from '@/lib/audits/format';
 import { isActiveStatus } from '@/lib/audits/labels';
 import type { AuditDto } from '@/lib/audits/schema';
+import styles from './summary.module.css';
 
 interface Stat {
   label: string;
@@ -51,7 +52,7 @@ export function AuditCounts({ audit }: { audit: AuditDto }) {
         ))}
       </dl>
       {isUniquePending ? (
-        <p id="counts-live-note" className="card__footnote">
+        <p id="counts-live-note" className={styles.card__footnote}>
           {isActive
             ? 'Counting as files are read; unique URLs are known when reading finishes.'
             : `Counts of the files read before the audit ${audit.status === 'cancelled' ? 'was cancelled' : 'failed'}; unique URLs are not counted, as reading did not finish.`}

@@ -7,6 +7,7 @@ import { WarningExamples } from '@/components/findings/summary-parts';
 import { formatCount } from '@/lib/audits/format';
 import type { AuditDto, AuditError, AuditIssue } from '@/lib/audits/schema';
 import { issueTitle } from '@/lib/findings/issue-titles';
+import styles from './summary.module.css';
 
 const FIRST = 8;
 
@@ -37,8 +38,8 @@ function IssueCard({
             return (
               // biome-ignore lint/suspicious/noArrayIndexKey: server-built list that is only ever appended to
               <li key={`${issue.code}-${index}`} className="issue" data-code={issue.code}>
-                <div className="issue__text">
-                  {title ? <strong className="issue__title">{title}</strong> : null}
+                <div className={styles.issue__text}>
+                  {title ? <strong className={styles.issue__title}>{title}</strong> : null}
                   {issue.message}
                   {/* The source is often already in the message; repeat it only when it adds something. */}
                   {source && !issue.message.includes(source) ? (
