@@ -1,7 +1,7 @@
 'use client';
 // The live progress of a running audit: its phase and what that phase has counted. The count is the
 // audit's own tile (files read, crawl rows stored: lib/audits/progress.ts), so the two always agree.
-import { ProgressBar } from '@/components/ui/progress-bar';
+import { RunStatus } from '@/components/ui/run-status';
 import { progressPercent } from '@/lib/audits/format';
 import { progressText } from '@/lib/audits/progress';
 import type { AuditDto } from '@/lib/audits/schema';
@@ -9,7 +9,6 @@ import { phaseLabel } from '@/lib/runs/phases';
 import styles from './frame.module.css';
 
 export function ProgressPanel({ audit }: { audit: AuditDto }) {
-  const isQueued = audit.status === 'queued';
   const percent = progressPercent(audit.progress);
   const text = progressText(audit.phase, audit.progress);
   return (
@@ -18,13 +17,15 @@ export function ProgressPanel({ audit }: { audit: AuditDto }) {
       aria-label="Progress"
       data-testid="audit-progress"
     >
-      <div className={styles['progress-card__row']}>
-        <strong>{isQueued ? 'Waiting for a worker…' : phaseLabel(audit.phase)}</strong>
-        <span className="muted" data-testid="progress-text">
-          {isQueued || !text ? '' : percent === null ? text : `${text} (${percent}%)`}
-        </span>
-      </div>
-      <ProgressBar value={isQueued ? 0 : percent} label="Audit progress" />
+      <RunStatus
+        layout="panel"
+        status={audit.status}
+        phase={phaseLabel(audit.phase)}
+        progress={audit.progress}
+        words={!text ? '' : percent === null ? text : `${text} (${percent}%)`}
+        barLabel="Audit progress"
+        testId="progress-text"
+      />
     </section>
   );
 }

@@ -8,8 +8,8 @@ import { useCan } from '@/app/session-context';
 import { Alert } from '@/components/ui/alert';
 import { ConfirmButton } from '@/components/ui/confirm-button';
 import { DropZone } from '@/components/ui/drop-zone';
-import { ProgressBar } from '@/components/ui/progress-bar';
-import { formatBytes, formatCount, formatDateTime, progressPercent } from '@/lib/audits/format';
+import { RunStatus, RunStatusHead } from '@/components/ui/run-status';
+import { formatBytes, formatCount, formatDateTime } from '@/lib/audits/format';
 import { isActiveStatus } from '@/lib/audits/labels';
 import { mergeFiles } from '@/lib/audits/new-audit-input';
 import { useDeleteGscImport, useGscImports, useStartGscImport } from '@/lib/gsc/hooks-imports';
@@ -103,16 +103,16 @@ function ImportForm({ auditId }: { auditId: string }) {
 
 function ImportBody({ item }: { item: GscImportDto }) {
   if (isActiveStatus(item.status)) {
-    const percent = progressPercent(item.progress);
     return (
-      <div className="spot-run__progress">
-        <span className="small" data-testid="gsc-import-progress">
-          {item.status === 'queued'
-            ? 'Waiting for a worker…'
-            : `Reading files: ${formatCount(item.progress.done)} of ${formatCount(item.progress.total)}`}
-        </span>
-        <ProgressBar value={item.status === 'queued' ? 0 : (percent ?? 0)} label="Import progress" />
-      </div>
+      <RunStatus
+        status={item.status}
+        phase="Reading files"
+        progress={item.progress}
+        words={`Reading files: ${formatCount(item.progress.done)} of ${formatCount(item.progress.total)}`}
+        barLabel="Import progress"
+        unknownTotal="empty"
+        testId="gsc-import-progress"
+      />
     );
   }
   if (item.status === 'failed') {
@@ -191,7 +191,7 @@ export function GscImports({ auditId }: { auditId: string }) {
         <ol className="spot-runs" aria-label="Search Console imports">
           {list.map((item) => (
             <li key={item.id} className="spot-run" data-testid="gsc-import">
-              <div className="spot-run__head">
+              <RunStatusHead>
                 <strong className="small">{formatDateTime(item.createdAt)}</strong>
                 <StatusBadge status={item.status} testId="gsc-import-status" />
                 <span className="muted small">
@@ -213,7 +213,7 @@ export function GscImports({ auditId }: { auditId: string }) {
                     Delete
                   </ConfirmButton>
                 ) : null}
-              </div>
+              </RunStatusHead>
               <ImportBody item={item} />
             </li>
           ))}

@@ -9,8 +9,8 @@ import { Alert } from '@/components/ui/alert';
 import { BreakableUrl } from '@/components/ui/breakable-url';
 import { ConfirmButton } from '@/components/ui/confirm-button';
 import { CursorPager, useCursorStack } from '@/components/ui/cursor-pager';
-import { ProgressBar } from '@/components/ui/progress-bar';
-import { formatCount, formatDateTime, progressPercent } from '@/lib/audits/format';
+import { RunStatus, RunStatusHead } from '@/components/ui/run-status';
+import { formatCount, formatDateTime } from '@/lib/audits/format';
 import { isActiveStatus } from '@/lib/audits/labels';
 import {
   useCancelGscInspection,
@@ -225,16 +225,14 @@ function RunProgress({ run }: { run: GscInspectionRunDto }) {
     );
   }
   return (
-    <div className="spot-run__progress">
-      <span className="small" data-testid="gsc-run-progress">
-        {run.status === 'queued'
-          ? 'Waiting for a worker…'
-          : run.progress.total > 0
-            ? `${run.phaseLabel}: ${formatCount(run.progress.done)} of ${formatCount(run.progress.total)}`
-            : `${run.phaseLabel}…`}
-      </span>
-      <ProgressBar value={progressPercent(run.progress) ?? 0} label="URL inspection progress" />
-    </div>
+    <RunStatus
+      status={run.status}
+      phase={run.phaseLabel}
+      progress={run.progress}
+      barLabel="URL inspection progress"
+      unknownTotal="empty"
+      testId="gsc-run-progress"
+    />
   );
 }
 
@@ -255,7 +253,7 @@ function Runs({
     <ol className="spot-runs" aria-label="URL inspection runs">
       {runs.map((run) => (
         <li key={run.id} className="spot-run" data-selected={run.id === selectedId} data-testid="gsc-run">
-          <div className="spot-run__head">
+          <RunStatusHead>
             <button
               type="button"
               className="button button--link spot-run__select"
@@ -266,7 +264,7 @@ function Runs({
             </button>
             <StatusBadge status={run.status} testId="gsc-run-status" />
             <RunPeople run={run} />
-          </div>
+          </RunStatusHead>
           <p className="small muted spot-run__request">
             {formatCount(run.request.sample)} URLs of <PropertyName name={run.property} />, seed{' '}
             {run.request.seed}

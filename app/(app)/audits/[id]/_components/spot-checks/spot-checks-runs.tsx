@@ -4,8 +4,8 @@
 // run shows its results below.
 import { ConfirmButton } from '@/components/ui/confirm-button';
 import { useDateTimeFormat } from '@/components/ui/date-time';
-import { ProgressBar } from '@/components/ui/progress-bar';
-import { formatCount, progressPercent } from '@/lib/audits/format';
+import { RunStatus, RunStatusHead } from '@/components/ui/run-status';
+import { formatCount } from '@/lib/audits/format';
 import { isActiveStatus } from '@/lib/audits/labels';
 import { describeBudget, describeRequest, runName } from '@/lib/spot-check/labels';
 import type { SpotCheckRunDto } from '@/lib/spot-check/schema';
@@ -103,11 +103,10 @@ export function SpotChecksRuns({
     <ol className="spot-runs" aria-label="Spot-check runs">
       {runs.map((run) => {
         const isActive = isActiveStatus(run.status);
-        const percent = progressPercent(run.progress);
         const isSelected = run.id === selectedId;
         return (
           <li key={run.id} className="spot-run" data-selected={isSelected} data-testid="spot-run">
-            <div className="spot-run__head">
+            <RunStatusHead>
               <button
                 type="button"
                 className="button button--link spot-run__select"
@@ -118,7 +117,7 @@ export function SpotChecksRuns({
               </button>
               <StatusBadge status={run.status} testId="spot-run-status" />
               <RunPeople run={run} />
-            </div>
+            </RunStatusHead>
             <p className="small muted spot-run__request">
               {describeRequest(run)}
               {run.retryOf ? (
@@ -134,16 +133,13 @@ export function SpotChecksRuns({
               </p>
             ) : null}
             {isActive ? (
-              <div className="spot-run__progress">
-                <span className="small" data-testid="spot-run-progress">
-                  {run.status === 'queued'
-                    ? 'Waiting for a worker…'
-                    : run.progress.total > 0
-                      ? `${run.phaseLabel}: ${formatCount(run.progress.done)} of ${formatCount(run.progress.total)}`
-                      : `${run.phaseLabel}…`}
-                </span>
-                <ProgressBar value={run.status === 'queued' ? 0 : percent} label="Spot-check progress" />
-              </div>
+              <RunStatus
+                status={run.status}
+                phase={run.phaseLabel}
+                progress={run.progress}
+                barLabel="Spot-check progress"
+                testId="spot-run-progress"
+              />
             ) : null}
             {run.errorMessage ? <p className="small field__error">{run.errorMessage}</p> : null}
             {isActive && canManage ? (
