@@ -9,6 +9,7 @@ import { formatCount } from '@/lib/audits/format';
 import { bulkDecisionTitle } from '@/lib/findings/bulk-title';
 import { useDecisionPreview } from '@/lib/findings/hooks';
 import type { Decision, TFindingFilter } from '@/lib/findings/schema';
+import styles from './review.module.css';
 
 export interface BulkRequest {
   /** New for every request, so the dialog starts again unticked. */
@@ -72,7 +73,7 @@ function DialogBody({ auditId, request, isBusy, error, titleId, messageId, onCon
         </button>
         <button
           type="button"
-          className={`button ${decision === 'approved' ? 'button--approve' : 'button--primary'}`}
+          className={`button ${decision === 'approved' ? styles['button--approve'] : 'button--primary'}`}
           // aria-disabled, not disabled: a button that disables itself while working would drop focus.
           aria-disabled={!canConfirm}
           data-testid="bulk-confirm"

@@ -38,7 +38,7 @@ function TargetCell({ finding }: { finding: FindingDto }) {
   return (
     <span className={styles['target-cell']} title={`${targetKindLabel(target.kind)}: ${target.url}`}>
       <span
-        className={`${styles['target-cell__line']} mono${isBadTargetStatus(target.status) ? ' target-cell--bad' : ''}`}
+        className={`${styles['target-cell__line']} mono${isBadTargetStatus(target.status) ? ` ${styles['target-cell--bad']}` : ''}`}
       >
         <span className={styles['target-cell__url']}>
           → <BreakableUrl url={shortTargetUrl(target.url, finding.url)} />
