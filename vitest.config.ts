@@ -20,7 +20,12 @@ export default defineConfig({
         resolve: { alias },
         test: {
           name: 'unit',
-          include: ['lib/**/*.test.ts', 'components/**/*.test.ts', 'scripts/**/*.test.ts'],
+          include: [
+            'lib/**/*.test.ts',
+            'components/**/*.test.ts',
+            'app/**/*.test.ts',
+            'scripts/**/*.test.ts',
+          ],
           exclude: ['**/*.int.test.ts', 'node_modules/**'],
           environment: 'node',
         },

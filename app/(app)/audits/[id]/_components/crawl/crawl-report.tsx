@@ -3,12 +3,20 @@
 // the column chips take the card's full width, below their term: beside it they had ~150 px and broke
 // "canonical_url" mid-word.
 import { useCan } from '@/app/session-context';
+import { type DataColumn, DataTable } from '@/components/ui/data-table';
 import { CRAWL_FIELD_LABELS, type CrawlField } from '@/lib/audits/crawl-fields';
 import { formatCount } from '@/lib/audits/format';
 import { crawlFormatLabel } from '@/lib/audits/labels';
 import type { AuditDto } from '@/lib/audits/schema';
 import { AddCrawlForm } from './add-crawl-form';
 import styles from './crawl.module.css';
+
+type Rejection = AuditDto['crawl']['rejections'][number];
+
+const REJECTION_COLUMNS: DataColumn<Rejection>[] = [
+  { id: 'line', header: 'Line', cellClassName: 'mono', cell: (rejection) => rejection.line },
+  { id: 'reason', header: 'Reason', cell: (rejection) => rejection.reason },
+];
 
 function fieldLabel(field: string): string {
   return (CRAWL_FIELD_LABELS as Record<string, string | undefined>)[field] ?? field;
@@ -92,23 +100,14 @@ export function CrawlReport({ audit }: { audit: AuditDto }) {
                     ? `First ${formatCount(crawl.rejections.length)} of ${formatCount(crawl.rowsRejected)} rejected rows`
                     : 'Rejected rows'}
                 </h3>
-                <table className={styles['sub-table']} data-testid="crawl-rejections">
-                  <thead>
-                    <tr>
-                      <th scope="col">Line</th>
-                      <th scope="col">Reason</th>
-                    </tr>
-                  </thead>
-                  <tbody>
-                    {crawl.rejections.map((rejection, index) => (
-                      // biome-ignore lint/suspicious/noArrayIndexKey: server-built list that is only ever appended to
-                      <tr key={`${rejection.line}-${index}`}>
-                        <td className="mono">{rejection.line}</td>
-                        <td>{rejection.reason}</td>
-                      </tr>
-                    ))}
-                  </tbody>
-                </table>
+                <DataTable
+                  columns={REJECTION_COLUMNS}
+                  rows={crawl.rejections}
+                  // A server-built list that is only ever appended to: its place is part of its identity.
+                  rowKey={(rejection, index) => `${rejection.line}-${index}`}
+                  className={styles['sub-table']}
+                  testId="crawl-rejections"
+                />
               </div>
             ) : null}
           </>

@@ -4,35 +4,18 @@
 import { type CSSProperties, memo } from 'react';
 import { Badge } from '@/components/ui/badge';
 import { BreakableUrl } from '@/components/ui/breakable-url';
-import { formatBytes, formatCount } from '@/lib/audits/format';
+import { formatCount } from '@/lib/audits/format';
 import { fileKindLabel, fileLabel, isNotRead } from '@/lib/audits/labels';
 import type { SitemapFileDto } from '@/lib/audits/schema';
 import { issueTitle } from '@/lib/findings/issue-titles';
 import { StatusBadge } from '../../../_components/status-badge';
 import styles from './files.module.css';
-
-function sizeText(file: SitemapFileDto): { text: string; title?: string } | null {
-  const { compressedBytes: packed, uncompressedBytes: raw } = file;
-  if (packed !== null && raw !== null && packed !== raw) {
-    return {
-      text: `${formatBytes(packed)} → ${formatBytes(raw)}`,
-      title: `${formatBytes(packed)} compressed, ${formatBytes(raw)} uncompressed`,
-    };
-  }
-  const size = raw ?? packed;
-  return size === null ? null : { text: formatBytes(size) };
-}
+import { position, sizeText } from './tree-words';
 
 /** An error's or warning's title before its message (readers get words; the code is in data-code). */
 function IssueTitle({ code }: { code: string }) {
   const title = issueTitle(code);
   return title ? <strong className="tree-row__issue-title">{title}: </strong> : null;
-}
-
-/** The parser's position, unless its message already says it. */
-function position(error: NonNullable<SitemapFileDto['error']>): string {
-  if (error.line === null || error.message.includes(`line ${error.line}`)) return '';
-  return error.column === null ? ` (line ${error.line})` : ` (line ${error.line}, column ${error.column})`;
 }
 
 export interface TreeRowProps {

@@ -10,17 +10,12 @@ import { Badge } from '@/components/ui/badge';
 import { DateTime } from '@/components/ui/date-time';
 import { formErrors } from '@/lib/api/field-errors';
 import { formatCount } from '@/lib/audits/format';
-import { RULES } from '@/lib/hygiene/rules';
 import type { Severity } from '@/lib/hygiene/types';
 import { useAuditLint, useRecheckLint } from '@/lib/lint/hooks';
 import { isLintActive, LINT_FILES_MAX, type LintFileDto, type LintRuleDto } from '@/lib/lint/schema';
 import { SitemapSetBuilder } from '../sitemap-set/sitemap-set-builder';
 import styles from './hygiene.module.css';
-
-/** A rule's title for people (its code for one the catalogue does not know, e.g. from a newer worker). */
-function ruleTitle(code: string): string {
-  return code in RULES ? RULES[code as keyof typeof RULES].title : code;
-}
+import { flaggedSentence, percent, ruleTitle } from './hygiene-words';
 
 const FILES_PAGE = 50;
 
@@ -29,13 +24,6 @@ const GROUPS: { severity: Severity; title: string; tone: 'danger' | 'warning' | 
   { severity: 'warning', title: 'Warnings', tone: 'warning' },
   { severity: 'info', title: 'Info', tone: 'info' },
 ];
-
-/** 0 %, <0.1 %, one decimal below 10 % (the 1 % flag is visible: 0.9 % vs 1.2 %), whole percents above. */
-function percent(share: number): string {
-  const value = share * 100;
-  if (value === 0) return '0 %';
-  return `${value < 0.1 ? '<0.1' : value.toFixed(value < 10 ? 1 : 0)} %`;
-}
 
 function RuleItem({ rule }: { rule: LintRuleDto }) {
   return (
@@ -112,16 +100,6 @@ function RuleGroups({ rules, flagged }: { rules: LintRuleDto[]; flagged: number 
       })}
     </>
   );
-}
-
-/** "1 of 2 files has…", "All 3 files have…", "The one file has…": the verb agrees with the count. */
-function flaggedSentence(flagged: number, total: number): string {
-  const share = (whose: string) => `more than 1 % of ${whose} entries on the prune list.`;
-  if (flagged === 0) return `No file has ${share('its')}`;
-  if (total === 1) return `The one file has ${share('its')}`;
-  if (flagged === total) return `All ${formatCount(total)} files have ${share('their')}`;
-  const has = flagged === 1 ? `has ${share('its')}` : `have ${share('their')}`;
-  return `${formatCount(flagged)} of ${formatCount(total)} files ${has}`;
 }
 
 function FileRanking({

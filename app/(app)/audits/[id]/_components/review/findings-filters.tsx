@@ -12,13 +12,14 @@ import { rankReasons, reasonColour } from '@/lib/findings/chart-data';
 import { decisionLabel, type FindingView, filterOf, SORT_LABELS } from '@/lib/findings/format';
 import { useReasonCounts } from '@/lib/findings/hooks';
 import { reasonInfo, signalInfo } from '@/lib/findings/reasons';
-import { DECISIONS, type Decision, type FindingSort, SIGNALS, SORTS } from '@/lib/findings/schema';
+import { DECISIONS, type Decision, SIGNALS, SORTS } from '@/lib/findings/schema';
 import { gscFilterLabel } from '@/lib/gsc/xref/labels';
 import { GSC_FILTERS } from '@/lib/gsc/xref/sql';
 import { verdictLabel } from '@/lib/spot-check/labels';
 import { VERDICT_FILTERS, type VerdictFilter } from '@/lib/spot-check/latest';
 import { declaresUrls } from '../files/sitemap-tree';
 import styles from './review.module.css';
+import { sortOptions } from './review-view';
 import type { HistoryMode } from './use-finding-view';
 
 const HELP_ID = 'reason-help';
@@ -28,15 +29,6 @@ function verdictFilterLabel(value: VerdictFilter): string {
   if (value === 'confirming') return 'Confirmed or dead';
   if (value === 'unchecked') return 'No finished check';
   return verdictLabel(value);
-}
-
-/** Sorts that mean something for the list: add rows have no lastmod; inlinks only when the crawl had them. */
-function sortOptions(view: FindingView, hasInlinks: boolean): FindingSort[] {
-  return SORTS.filter(
-    (sort) =>
-      sort === view.sort ||
-      ((view.list !== 'add' || !sort.endsWith('lastmod')) && (hasInlinks || !sort.endsWith('inlinks'))),
-  );
 }
 
 export function FindingsFilters({

@@ -1,16 +1,9 @@
-// A sortable column header: a button in the <th>, which carries aria-sort while the column sorts. A click
-// (or Enter / Space) sorts ascending, then descending, then back to the default order.
+// The review's sortable column header (components/ui/data-table.tsx draws it). A click (or Enter / Space)
+// sorts ascending, then descending, then back to the default order.
+import { SortableHeader } from '@/components/ui/data-table';
 import type { FindingSort } from '@/lib/findings/schema';
 import styles from './review.module.css';
-
-export type SortColumn = 'url' | 'reason' | 'status' | 'depth' | 'inlinks' | 'lastmod' | 'decision';
-
-/** The sort a click on the column's header asks for. */
-export function nextSort(sort: FindingSort, column: SortColumn): FindingSort {
-  if (sort === column) return `-${column}`;
-  if (sort === `-${column}`) return 'id';
-  return column;
-}
+import { nextSort, type SortColumn, sortDirection } from './review-view';
 
 export function SortHeader({
   column,
@@ -25,20 +18,15 @@ export function SortHeader({
   onSort: (sort: FindingSort) => void;
   className?: string;
 }) {
-  const direction = sort === column ? 'ascending' : sort === `-${column}` ? 'descending' : undefined;
   return (
-    <th scope="col" className={className} aria-sort={direction}>
-      <button
-        type="button"
-        className={styles['sort-button']}
-        data-testid={`sort-${column}`}
-        onClick={() => onSort(nextSort(sort, column))}
-      >
-        {label}
-        <span className={styles['sort-button__icon']} aria-hidden="true" data-direction={direction ?? 'none'}>
-          {direction === 'ascending' ? '▲' : direction === 'descending' ? '▼' : '↕'}
-        </span>
-      </button>
-    </th>
+    <SortableHeader
+      className={className}
+      buttonClassName={styles['sort-button']}
+      direction={sortDirection(sort, column)}
+      onSort={() => onSort(nextSort(sort, column))}
+      testId={`sort-${column}`}
+    >
+      {label}
+    </SortableHeader>
   );
 }

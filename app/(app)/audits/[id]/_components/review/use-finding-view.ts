@@ -9,6 +9,7 @@ import { firstNonEmptyList } from '@/components/findings/review-words';
 import { type FindingView, findingQueryFromSearchParams, toSearchParams } from '@/lib/findings/format';
 import type { FindingList, FindingsOverview } from '@/lib/findings/schema';
 import { SECTIONS_ID } from '../frame/audit-sections';
+import { declaredListFor } from './review-view';
 
 export type HistoryMode = 'push' | 'replace';
 
@@ -55,13 +56,7 @@ export function useReviewView(
   const [view, setView] = useFindingView(firstNonEmptyList(findings));
   const filterReview = useCallback<FilterReview>(
     (patch) => {
-      const list: FindingList =
-        view.list !== 'add'
-          ? view.list
-          : findings.prune.total === 0 && findings.held.total > 0
-            ? 'held'
-            : 'prune';
-      setView({ ...view, ...patch, list, cursor: undefined });
+      setView({ ...view, ...patch, list: declaredListFor(view.list, findings), cursor: undefined });
       revealReview();
     },
     [view, setView, findings],

@@ -2,6 +2,7 @@
 // The Search Console gaps on the audit page: the property's totals from the
 // overview chart, the gap per sitemap file over the bands, indexed vs not indexed over time, and the table
 // of every file sorted by gap (docs/search-console.md "Gaps per sitemap file").
+import { type DataColumn, DataTable } from '@/components/ui/data-table';
 import { formatCount } from '@/lib/audits/format';
 import type { GapBand } from '@/lib/gsc/gap-stats';
 import {
@@ -78,67 +79,67 @@ function PropertyLine({ property }: { property: PropertyTotals }) {
   );
 }
 
+const GAP_COLUMNS: DataColumn<SitemapGapDto>[] = [
+  {
+    id: 'file',
+    header: 'Sitemap file',
+    cellClassName: styles['gsc-gaps__file'],
+    cellProps: (row) => ({ title: row.sitemap }),
+    cell: (row) => shortSitemapName(row.sitemap),
+  },
+  { id: 'submitted', header: 'Submitted', cell: (row) => formatCount(row.submitted) },
+  { id: 'indexed', header: 'Indexed', cell: (row) => formatCount(row.indexed) },
+  { id: 'not-indexed', header: 'Not indexed', cell: (row) => <Reasons row={row} /> },
+  { id: 'unknown', header: 'Unknown', cell: (row) => formatCount(row.unknown) },
+  {
+    id: 'gap',
+    header: 'Gap',
+    cell: (row) => (
+      <>
+        {formatGap(row)}
+        {row.basis === 'estimate' ? (
+          <div className="muted small">from {formatCount(row.sampled)} inspected</div>
+        ) : null}
+        {row.band === 'insufficient' ? (
+          <div className="muted small" data-testid="gsc-gap-known">
+            only {formatCount(row.indexed + row.notIndexed)} of {formatCount(row.submitted)} known
+          </div>
+        ) : null}
+      </>
+    ),
+  },
+  { id: 'band', header: 'Band', cell: (row) => <BandBadge band={row.band} basis={row.basis} /> },
+  {
+    id: 'read',
+    header: 'Last read',
+    cell: (row) => (
+      <>
+        {row.lastRead ?? '—'}
+        {row.status ? <div className="muted small">{row.status}</div> : null}
+        {flagWords(row).map((flag) => (
+          <div key={flag}>
+            <span className="badge badge--warning badge--plain" data-testid="gsc-flag">
+              {flag}
+            </span>
+          </div>
+        ))}
+      </>
+    ),
+  },
+];
+
 function GapTable({ rows }: { rows: SitemapGapDto[] }) {
   return (
-    <div className="table-wrap">
-      <table className="table gsc-gaps__table" data-testid="gsc-gap-table">
-        <caption className="visually-hidden">
-          Submitted and indexed URLs per sitemap file, largest gap first
-        </caption>
-        <thead>
-          <tr>
-            <th scope="col">Sitemap file</th>
-            <th scope="col">Submitted</th>
-            <th scope="col">Indexed</th>
-            <th scope="col">Not indexed</th>
-            <th scope="col">Unknown</th>
-            <th scope="col">Gap</th>
-            <th scope="col">Band</th>
-            <th scope="col">Last read</th>
-          </tr>
-        </thead>
-        <tbody>
-          {rows.map((row) => (
-            <tr key={row.fileId} data-testid="gsc-gap-row">
-              <td data-label="Sitemap file" className={styles['gsc-gaps__file']} title={row.sitemap}>
-                {shortSitemapName(row.sitemap)}
-              </td>
-              <td data-label="Submitted">{formatCount(row.submitted)}</td>
-              <td data-label="Indexed">{formatCount(row.indexed)}</td>
-              <td data-label="Not indexed">
-                <Reasons row={row} />
-              </td>
-              <td data-label="Unknown">{formatCount(row.unknown)}</td>
-              <td data-label="Gap">
-                {formatGap(row)}
-                {row.basis === 'estimate' ? (
-                  <div className="muted small">from {formatCount(row.sampled)} inspected</div>
-                ) : null}
-                {row.band === 'insufficient' ? (
-                  <div className="muted small" data-testid="gsc-gap-known">
-                    only {formatCount(row.indexed + row.notIndexed)} of {formatCount(row.submitted)} known
-                  </div>
-                ) : null}
-              </td>
-              <td data-label="Band">
-                <BandBadge band={row.band} basis={row.basis} />
-              </td>
-              <td data-label="Last read">
-                {row.lastRead ?? '—'}
-                {row.status ? <div className="muted small">{row.status}</div> : null}
-                {flagWords(row).map((flag) => (
-                  <div key={flag}>
-                    <span className="badge badge--warning badge--plain" data-testid="gsc-flag">
-                      {flag}
-                    </span>
-                  </div>
-                ))}
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
+    <DataTable
+      columns={GAP_COLUMNS}
+      rows={rows}
+      rowKey={(row) => row.fileId}
+      rowProps={() => ({ 'data-testid': 'gsc-gap-row' })}
+      caption={{ text: 'Submitted and indexed URLs per sitemap file, largest gap first' }}
+      className="table gsc-gaps__table"
+      wrapClassName="table-wrap"
+      testId="gsc-gap-table"
+    />
   );
 }
 

@@ -9,6 +9,7 @@ import { Alert } from '@/components/ui/alert';
 import { BreakableUrl } from '@/components/ui/breakable-url';
 import { ConfirmButton } from '@/components/ui/confirm-button';
 import { CursorPager, useCursorStack } from '@/components/ui/cursor-pager';
+import { type DataColumn, DataTable } from '@/components/ui/data-table';
 import { RunStatus, RunStatusHead } from '@/components/ui/run-status';
 import { formatCount, formatDateTime } from '@/lib/audits/format';
 import { isActiveStatus } from '@/lib/audits/labels';
@@ -314,67 +315,76 @@ function VerdictWords({ verdict }: { verdict: string | null }) {
   );
 }
 
+function Canonicals({ item }: { item: GscInspectionItemDto }) {
+  if (!item.googleCanonical && !item.userCanonical) return '—';
+  if (item.googleCanonical === item.userCanonical)
+    return (
+      <span className="mono spot-url">
+        <BreakableUrl url={item.googleCanonical ?? ''} />
+      </span>
+    );
+  return (
+    <span data-testid="gsc-item-canonical-differs">
+      <span className="muted small">Google: </span>
+      <span className="mono spot-url">
+        {item.googleCanonical ? <BreakableUrl url={item.googleCanonical} /> : '—'}
+      </span>
+      <br />
+      <span className="muted small">Page: </span>
+      <span className="mono spot-url">
+        {item.userCanonical ? <BreakableUrl url={item.userCanonical} /> : '—'}
+      </span>
+    </span>
+  );
+}
+
+const ITEM_COLUMNS: DataColumn<GscInspectionItemDto>[] = [
+  {
+    id: 'url',
+    header: 'URL',
+    cellClassName: 'spot-items__url',
+    cell: (item) => (
+      <span className="mono spot-url">
+        <BreakableUrl url={item.url} />
+      </span>
+    ),
+  },
+  {
+    id: 'verdict',
+    header: 'Verdict',
+    cell: (item) => (
+      <>
+        <strong>{stateLabel(item)}</strong>
+        <VerdictWords verdict={item.verdict} />
+      </>
+    ),
+  },
+  { id: 'coverage', header: 'Coverage', cell: (item) => item.coverageState ?? '—' },
+  {
+    id: 'canonical',
+    header: 'Canonical (Google / page)',
+    label: 'Canonical',
+    cell: (item) => <Canonicals item={item} />,
+  },
+  {
+    id: 'crawl',
+    header: 'Last crawl',
+    cell: (item) => (item.lastCrawlTime ? formatDateTime(item.lastCrawlTime) : '—'),
+  },
+];
+
 function Items({ items }: { items: GscInspectionItemDto[] }) {
   if (items.length === 0) return <p className="muted">No URL inspected yet.</p>;
   return (
-    <div className="spot-items-wrap">
-      <table className="spot-items" data-testid="gsc-items">
-        <thead>
-          <tr>
-            <th scope="col">URL</th>
-            <th scope="col">Verdict</th>
-            <th scope="col">Coverage</th>
-            <th scope="col">Canonical (Google / page)</th>
-            <th scope="col">Last crawl</th>
-          </tr>
-        </thead>
-        <tbody>
-          {items.map((item) => {
-            const sameCanonical = item.googleCanonical === item.userCanonical;
-            return (
-              <tr key={item.position} data-testid="gsc-item">
-                <td data-label="URL" className="spot-items__url">
-                  <span className="mono spot-url">
-                    <BreakableUrl url={item.url} />
-                  </span>
-                </td>
-                <td data-label="Verdict">
-                  <strong>{stateLabel(item)}</strong>
-                  <VerdictWords verdict={item.verdict} />
-                </td>
-                <td data-label="Coverage">{item.coverageState ?? '—'}</td>
-                <td data-label="Canonical">
-                  {item.googleCanonical || item.userCanonical ? (
-                    sameCanonical ? (
-                      <span className="mono spot-url">
-                        <BreakableUrl url={item.googleCanonical ?? ''} />
-                      </span>
-                    ) : (
-                      <span data-testid="gsc-item-canonical-differs">
-                        <span className="muted small">Google: </span>
-                        <span className="mono spot-url">
-                          {item.googleCanonical ? <BreakableUrl url={item.googleCanonical} /> : '—'}
-                        </span>
-                        <br />
-                        <span className="muted small">Page: </span>
-                        <span className="mono spot-url">
-                          {item.userCanonical ? <BreakableUrl url={item.userCanonical} /> : '—'}
-                        </span>
-                      </span>
-                    )
-                  ) : (
-                    '—'
-                  )}
-                </td>
-                <td data-label="Last crawl">
-                  {item.lastCrawlTime ? formatDateTime(item.lastCrawlTime) : '—'}
-                </td>
-              </tr>
-            );
-          })}
-        </tbody>
-      </table>
-    </div>
+    <DataTable
+      columns={ITEM_COLUMNS}
+      rows={items}
+      rowKey={(item) => item.position}
+      rowProps={() => ({ 'data-testid': 'gsc-item' })}
+      className="spot-items"
+      wrapClassName="spot-items-wrap"
+      testId="gsc-items"
+    />
   );
 }
 

@@ -7,7 +7,7 @@
 // files against (given with "Re-check with this site URL"); kept, each file stays where its index lists it.
 import { useId, useState } from 'react';
 import { QueryStatus } from '@/components/ui/query-status';
-import { countText, formatCount } from '@/lib/audits/format';
+import { formatCount } from '@/lib/audits/format';
 import { reasonLabel } from '@/lib/findings/format';
 import { type SetOptions, sitemapSetZipHref, useSitemapSetSummary } from '@/lib/sitemap-set/hooks';
 import {
@@ -18,13 +18,13 @@ import {
   type SitemapSetSummaryDto,
 } from '@/lib/sitemap-set/schema';
 import styles from './sitemap-set.module.css';
+import { changeText, isBaseValid, urlsText } from './sitemap-set-words';
 
 const SECTIONS_SHOWN = 10;
 /** Changed files listed by name; the rest are counted (all are in the zip's summary.json). */
 const FILES_SHOWN = 100;
 
 const filesText = (n: number) => `${formatCount(n)} ${n === 1 ? 'file' : 'files'}`;
-const urlsText = (n: number) => countText(n, 'URL');
 
 /** The before/after figures of either layout, one row a figure. */
 function BeforeAfter({ rows }: { rows: readonly (readonly [string, string])[] }) {
@@ -42,9 +42,6 @@ function BeforeAfter({ rows }: { rows: readonly (readonly [string, string])[] })
     </table>
   );
 }
-function isBaseValid(text: string): boolean {
-  return text === '' || (/^https?:\/\/[^/?#\s]+(\/[^?#\s]*)?$/i.test(text) && URL.canParse(text));
-}
 
 const STATUS_LABELS: Record<SetFileChange['status'], string> = {
   unchanged: 'Unchanged',
@@ -53,29 +50,6 @@ const STATUS_LABELS: Record<SetFileChange['status'], string> = {
   new: 'New file',
   kept_as_is: 'Not rewritten',
 };
-
-/** What the set does to one file, in words. */
-function changeText(file: SetFileChange): string {
-  if (file.status === 'kept_as_is') {
-    return file.kind === 'feed'
-      ? 'A feed: not rewritten, its index keeps listing it.'
-      : 'Not read in full: not rewritten, its index keeps listing it.';
-  }
-  if (file.kind === 'added') return `${urlsText(file.added)} added (approved add rows).`;
-  const unit = file.kind === 'index' ? (n: number) => countText(n, 'child', 'children') : urlsText;
-  const parts: string[] = [];
-  if (file.status === 'dropped') parts.push(`every entry removed: left out of the set and of its index`);
-  else
-    parts.push(file.entries === file.urls ? unit(file.urls) : `${unit(file.entries)} → ${unit(file.urls)}`);
-  if (file.removed > 0 && file.status !== 'dropped')
-    parts.push(
-      file.kind === 'index' ? `${formatCount(file.removed)} dropped` : `${formatCount(file.removed)} removed`,
-    );
-  if (file.replaced > 0) parts.push(`${formatCount(file.replaced)} replaced by the crawled URL`);
-  if (file.parts.length > 1) parts.push(`split into ${file.parts.join(', ')}`);
-  if (file.renamedFrom !== null) parts.push(`renamed from “${file.renamedFrom}”`);
-  return `${parts.join('; ')}.`;
-}
 
 function InputSummary({ summary }: { summary: SitemapSetSummaryDto }) {
   const totalRemoved = Object.values(summary.removed).reduce((n, count) => n + count, 0);

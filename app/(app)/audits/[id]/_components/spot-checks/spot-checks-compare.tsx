@@ -6,19 +6,16 @@ import { useId, useState } from 'react';
 import { Alert } from '@/components/ui/alert';
 import { BreakableUrl } from '@/components/ui/breakable-url';
 import { CursorPager, useCursorStack } from '@/components/ui/cursor-pager';
+import { type DataColumn, DataTable } from '@/components/ui/data-table';
 import { useDateTimeFormat } from '@/components/ui/date-time';
 import { formatCount } from '@/lib/audits/format';
 import { useSpotCheckComparison } from '@/lib/spot-check/hooks';
 import { compareChoiceLabel, comparisonLine } from '@/lib/spot-check/labels';
-import type {
-  SpotCheckChange,
-  SpotCheckCompareCounts,
-  SpotCheckRunDto,
-  SpotCheckSide,
-} from '@/lib/spot-check/schema';
-import type { Proportion, SpotCheckSummary } from '@/lib/spot-check/stats';
+import type { SpotCheckChange, SpotCheckCompareCounts, SpotCheckRunDto } from '@/lib/spot-check/schema';
+import type { SpotCheckSummary } from '@/lib/spot-check/stats';
 import styles from './spot-checks.module.css';
 import { VerdictBadge } from './spot-checks-verdict';
+import { share, statusText } from './spot-checks-words';
 
 const COUNTS: { key: keyof SpotCheckCompareCounts; label: string }[] = [
   { key: 'same', label: 'unchanged' },
@@ -34,15 +31,6 @@ const SIGNALS: { key: 'rotRate' | 'redirectRatio' | 'orphanShare'; label: string
   { key: 'redirectRatio', label: 'Redirect ratio' },
   { key: 'orphanShare', label: 'Orphan share' },
 ];
-
-function share(p: Proportion | undefined): string {
-  if (!p || p.value === null) return '—';
-  return `${(p.value * 100).toFixed(p.value > 0 && p.value < 0.1 ? 1 : 0)} % (n = ${formatCount(p.n)})`;
-}
-
-function statusText(side: SpotCheckSide): string {
-  return side.finalStatus === null ? 'no answer' : String(side.finalStatus);
-}
 
 function Signals({ base, other }: { base: SpotCheckSummary | null; other: SpotCheckSummary | null }) {
   return (
@@ -61,48 +49,54 @@ function Signals({ base, other }: { base: SpotCheckSummary | null; other: SpotCh
   );
 }
 
+const CHANGE_COLUMNS: DataColumn<SpotCheckChange>[] = [
+  {
+    id: 'url',
+    header: 'URL',
+    cellClassName: 'spot-items__url',
+    cell: (change) => (
+      <span className="mono spot-url">
+        <BreakableUrl url={change.url} />
+      </span>
+    ),
+  },
+  {
+    id: 'verdict',
+    header: 'Verdict',
+    cell: (change) =>
+      change.before.verdict === change.after.verdict ? (
+        <VerdictBadge verdict={change.after.verdict} />
+      ) : (
+        <span data-testid="spot-compare-verdict">
+          <VerdictBadge verdict={change.before.verdict} /> → <VerdictBadge verdict={change.after.verdict} />
+        </span>
+      ),
+  },
+  {
+    id: 'status',
+    header: 'Status',
+    cellClassName: 'spot-items__nowrap',
+    cellProps: () => ({ 'data-testid': 'spot-compare-status' }),
+    cell: (change) =>
+      change.before.finalStatus === change.after.finalStatus
+        ? statusText(change.after)
+        : `${statusText(change.before)} → ${statusText(change.after)}`,
+  },
+  { id: 'content', header: 'Content', cell: (change) => (change.contentChanged ? 'Content changed' : '—') },
+];
+
 function Changes({ changes }: { changes: SpotCheckChange[] }) {
   if (changes.length === 0) return <p className="muted">No row both runs checked has changed.</p>;
   return (
-    <div className="spot-items-wrap">
-      <table className="spot-items" data-testid="spot-compare-changes">
-        <thead>
-          <tr>
-            <th scope="col">URL</th>
-            <th scope="col">Verdict</th>
-            <th scope="col">Status</th>
-            <th scope="col">Content</th>
-          </tr>
-        </thead>
-        <tbody>
-          {changes.map((change) => (
-            <tr key={change.findingId} data-testid="spot-compare-change">
-              <td data-label="URL" className="spot-items__url">
-                <span className="mono spot-url">
-                  <BreakableUrl url={change.url} />
-                </span>
-              </td>
-              <td data-label="Verdict">
-                {change.before.verdict === change.after.verdict ? (
-                  <VerdictBadge verdict={change.after.verdict} />
-                ) : (
-                  <span data-testid="spot-compare-verdict">
-                    <VerdictBadge verdict={change.before.verdict} /> →{' '}
-                    <VerdictBadge verdict={change.after.verdict} />
-                  </span>
-                )}
-              </td>
-              <td data-label="Status" className="spot-items__nowrap" data-testid="spot-compare-status">
-                {change.before.finalStatus === change.after.finalStatus
-                  ? statusText(change.after)
-                  : `${statusText(change.before)} → ${statusText(change.after)}`}
-              </td>
-              <td data-label="Content">{change.contentChanged ? 'Content changed' : '—'}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
+    <DataTable
+      columns={CHANGE_COLUMNS}
+      rows={changes}
+      rowKey={(change) => change.findingId}
+      rowProps={() => ({ 'data-testid': 'spot-compare-change' })}
+      className="spot-items"
+      wrapClassName="spot-items-wrap"
+      testId="spot-compare-changes"
+    />
   );
 }
 

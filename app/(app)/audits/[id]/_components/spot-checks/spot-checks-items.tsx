@@ -2,6 +2,7 @@
 // A finished run's checked rows, one page at a time (the API's cursor): URL, reason, verdict with its
 // explanation, final status, the hop chain in order, noindex, canonical and time. Stacked rows at phone width.
 import { BreakableUrl } from '@/components/ui/breakable-url';
+import { type DataColumn, DataTable } from '@/components/ui/data-table';
 import { formatCount } from '@/lib/audits/format';
 import { reasonLabel } from '@/lib/findings/format';
 import { safeHref } from '@/lib/findings/links';
@@ -40,56 +41,51 @@ function HopChain({ item }: { item: SpotCheckItemDto }) {
   );
 }
 
+const COLUMNS: DataColumn<SpotCheckItemDto>[] = [
+  { id: 'url', header: 'URL', cellClassName: 'spot-items__url', cell: (item) => <UrlText url={item.url} /> },
+  {
+    id: 'reason',
+    header: 'Reason',
+    cellClassName: 'spot-items__nowrap',
+    cell: (item) => reasonLabel(item.reason),
+  },
+  {
+    id: 'verdict',
+    header: 'Verdict',
+    cell: (item) => (
+      <div className="spot-items__verdict">
+        <VerdictBadge verdict={item.verdict} />
+        <span className="small">{item.explanation}</span>
+      </div>
+    ),
+  },
+  {
+    id: 'final',
+    header: 'Final',
+    isNumeric: true,
+    cellClassName: 'spot-items__nowrap',
+    cell: (item) => item.finalStatus ?? '—',
+  },
+  { id: 'hops', header: 'Hops', cell: (item) => <HopChain item={item} /> },
+  { id: 'noindex', header: 'Noindex', cell: (item) => (item.noindex ? 'Yes' : 'No') },
+  {
+    id: 'canonical',
+    header: 'Canonical',
+    cell: (item) => (item.canonical ? <UrlText url={item.canonical} /> : '—'),
+  },
+  { id: 'ms', header: 'ms', isNumeric: true, cell: (item) => formatCount(item.ms) },
+];
+
 export function SpotChecksItems({ items }: { items: SpotCheckItemDto[] }) {
   return (
-    <div className="spot-items-wrap">
-      <table className="spot-items" data-testid="spot-items">
-        <thead>
-          <tr>
-            <th scope="col">URL</th>
-            <th scope="col">Reason</th>
-            <th scope="col">Verdict</th>
-            <th scope="col" className="num">
-              Final
-            </th>
-            <th scope="col">Hops</th>
-            <th scope="col">Noindex</th>
-            <th scope="col">Canonical</th>
-            <th scope="col" className="num">
-              ms
-            </th>
-          </tr>
-        </thead>
-        <tbody>
-          {items.map((item) => (
-            <tr key={item.findingId} data-testid="spot-item" data-verdict={item.verdict}>
-              <td data-label="URL" className="spot-items__url">
-                <UrlText url={item.url} />
-              </td>
-              <td data-label="Reason" className="spot-items__nowrap">
-                {reasonLabel(item.reason)}
-              </td>
-              <td data-label="Verdict">
-                <div className="spot-items__verdict">
-                  <VerdictBadge verdict={item.verdict} />
-                  <span className="small">{item.explanation}</span>
-                </div>
-              </td>
-              <td data-label="Final" className="num spot-items__nowrap">
-                {item.finalStatus ?? '—'}
-              </td>
-              <td data-label="Hops">
-                <HopChain item={item} />
-              </td>
-              <td data-label="Noindex">{item.noindex ? 'Yes' : 'No'}</td>
-              <td data-label="Canonical">{item.canonical ? <UrlText url={item.canonical} /> : '—'}</td>
-              <td data-label="ms" className="num">
-                {formatCount(item.ms)}
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
+    <DataTable
+      columns={COLUMNS}
+      rows={items}
+      rowKey={(item) => item.findingId}
+      rowProps={(item) => ({ 'data-testid': 'spot-item', 'data-verdict': item.verdict })}
+      className="spot-items"
+      wrapClassName="spot-items-wrap"
+      testId="spot-items"
+    />
   );
 }
