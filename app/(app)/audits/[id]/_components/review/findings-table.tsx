@@ -121,7 +121,7 @@ const Row = memo(function Row({
       aria-selected={canSelect ? isSelected : undefined}
       data-current={isFocusable || undefined}
       tabIndex={isFocusable ? 0 : -1}
-      className="finding-row"
+      className={styles['finding-row']}
       onFocus={(event) => {
         if (event.target === event.currentTarget) onFocusRow(index);
       }}
@@ -319,7 +319,7 @@ export function FindingsTable({
           hasFocus.current = event.currentTarget.contains(event.relatedTarget as Node | null);
         }}
         ref={tableRef}
-        className={`table findings-table${hasInlinks ? ' findings-table--inlinks' : ''}`}
+        className={`table ${styles['findings-table']}${hasInlinks ? ' findings-table--inlinks' : ''}`}
         // biome-ignore lint/a11y/noNoninteractiveElementToInteractiveRole: rows are focusable and selectable (aria-selected), which needs grid semantics
         role="grid"
         aria-multiselectable={canSelect || undefined}
