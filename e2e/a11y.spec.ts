@@ -196,9 +196,9 @@ test('at 390 px the review is cards of one layout: a Sort select, 44 px targets,
 
   // 44 px targets: the checkboxes through their labels, the reason's "?", the decisions, the pager.
   const targets = [
-    rows.first().locator('label.check-hit'),
-    page.locator('th label.check-hit'),
-    page.locator('.chip-help').first(),
+    rows.first().locator('label:has(> input[type="checkbox"])'),
+    page.locator('th label:has(> input[type="checkbox"])'),
+    page.getByRole('button', { name: /^What “.+” means$/ }).first(),
     page.getByRole('button', { name: 'Approve', exact: true }),
     page.getByRole('button', { name: 'Reset', exact: true }),
     page.getByRole('button', { name: 'Next page' }),
@@ -209,16 +209,16 @@ test('at 390 px the review is cards of one layout: a Sort select, 44 px targets,
   }
 
   // A tap on the label beside the box (not the box itself) selects the row and opens nothing.
-  await rows.nth(1).locator('label.check-hit').scrollIntoViewIfNeeded();
-  const label = await box(rows.nth(1).locator('label.check-hit'));
+  await rows.nth(1).locator('label:has(> input[type="checkbox"])').scrollIntoViewIfNeeded();
+  const label = await box(rows.nth(1).locator('label:has(> input[type="checkbox"])'));
   await page.mouse.click(label.x + 4, label.y + label.height - 4);
   await expect(rows.nth(1)).toHaveAttribute('aria-selected', 'true');
   await expect(page.getByTestId('finding-panel')).toHaveCount(0);
   // The page's checkbox is named on a card, and selects the page.
-  await expect(page.locator('th label.check-hit')).toContainText('All rows on this page');
-  await page.locator('th label.check-hit').click();
+  await expect(page.locator('th label:has(> input[type="checkbox"])')).toContainText('All rows on this page');
+  await page.locator('th label:has(> input[type="checkbox"])').click();
   await expect(rows.and(page.locator('[aria-selected="true"]'))).toHaveCount(3);
-  await page.locator('th label.check-hit').click();
+  await page.locator('th label:has(> input[type="checkbox"])').click();
   await expect(rows.and(page.locator('[aria-selected="true"]'))).toHaveCount(0);
 
   // The focused card has one outline around it, not a line across each of its cells.

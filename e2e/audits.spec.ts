@@ -52,7 +52,7 @@ test('create an audit by uploading a gzip sitemap tree and a crawl export', asyn
   for (const child of ['sitemap-01.xml.gz', 'sitemap-02.xml.gz', 'sitemap-03.xml.gz'])
     await expect(tree).toContainText(child);
   // An upload was never fetched: its HTTP cell is a dash (named for screen readers), not the word "upload".
-  const http = tree.getByTestId('sitemap-file').first().locator('.tree-cell').first();
+  const http = tree.getByTestId('sitemap-file').first().locator('[data-label="HTTP"]');
   await expect(http).toHaveText('— uploaded, not fetched');
   await expect(page.getByTestId('tree-summary')).toHaveText('4 files · 0 failed · 0 with problems');
   await page.screenshot({ path: path.join(shots, 'audit-upload.png'), fullPage: true });

@@ -16,7 +16,10 @@ async function shoot(page: Page, name: string) {
     const cut = await page.getByTestId('sitemap-file').evaluateAll((rows) =>
       rows.flatMap((row) => {
         const box = row.getBoundingClientRect();
-        const parts = [row.querySelector('.tree-row__label'), ...row.querySelectorAll('.tree-cell')];
+        const parts = [
+          row.querySelector('[id^="tree-label-"]'),
+          ...row.querySelectorAll('[data-testid="tree-cell"]'),
+        ];
         return parts
           .filter((part): part is Element => part !== null)
           .filter((part) => {

@@ -106,7 +106,7 @@ async function expectReadableUrls(page: Page, width: number) {
     return;
   }
   expect.soft(display, 'a table at 1440 px').toBe('table-row');
-  const cell = await row.locator('td.finding-row__url').boundingBox();
+  const cell = await row.getByTestId('finding-url').boundingBox();
   expect.soft(cell?.width ?? 0, 'the URL column at 1440 px, in px').toBeGreaterThanOrEqual(280);
 }
 

@@ -276,7 +276,7 @@ test('the review filters by sitemap file from the file tree and the chart, and b
   // b-31, b-32 (redirects) and b-35 (a noindex page): the blog file's prune rows.
   await expectTotal(page, 3);
   const rows = page.getByTestId('finding-row');
-  for (const url of await rows.locator('.finding-row__url .mono').allTextContents())
+  for (const url of await rows.getByTestId('finding-url').locator('.mono').allTextContents())
     expect(url).toMatch(/\/blog\/b-3[125]$/);
   await expect(page.locator('#findings-file option:checked')).toHaveText('bulk-blog.xml');
   // The tree shows the file the review is filtered to; the filter stays while another tab is open.
@@ -287,8 +287,8 @@ test('the review filters by sitemap file from the file tree and the chart, and b
   await expectTotal(page, 3);
   // The new columns: the redirect target and its status, depth, signals.
   const b32 = rows.filter({ hasText: `${H}/blog/b-32` });
-  await expect(b32.locator('.finding-row__target')).toContainText('→ /blog/moved-32 (404)');
-  await expect(b32.locator('.signal-badge')).toHaveText('In several sitemap files');
+  await expect(b32.getByTestId('finding-target')).toContainText('→ /blog/moved-32 (404)');
+  await expect(b32.locator('[data-signal]')).toHaveText('In several sitemap files');
   await shoot(page, 'review-table');
 
   // Column headers sort, by keyboard too, and the sort is in the URL.

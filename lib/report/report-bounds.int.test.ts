@@ -313,7 +313,7 @@ describe('the API list of an audit holding megabyte rows', () => {
 // The side panel of the review UI, rendered as the browser would render it (a client component).
 describe('the review side panel', () => {
   it('links an http(s) URL and shows a javascript: one as text', async () => {
-    const { FindingsPanel } = await import('@/app/(app)/audits/[id]/_components/findings-panel');
+    const { FindingsPanel } = await import('@/app/(app)/audits/[id]/_components/review/findings-panel');
     const { QueryClient, QueryClientProvider } = await import('@tanstack/react-query');
     const viewer = await testCaller('viewer');
     const res = await listRoute(

@@ -200,8 +200,8 @@ describe("a row's live verdict is its latest finished check", () => {
   });
 
   it('shows the verdict in the table and the chain, in order, in the side panel', async () => {
-    const { FindingsPanel } = await import('@/app/(app)/audits/[id]/_components/findings-panel');
-    const { FindingsTable } = await import('@/app/(app)/audits/[id]/_components/findings-table');
+    const { FindingsPanel } = await import('@/app/(app)/audits/[id]/_components/review/findings-panel');
+    const { FindingsTable } = await import('@/app/(app)/audits/[id]/_components/review/findings-table');
     const { QueryClient, QueryClientProvider } = await import('@tanstack/react-query');
     const page = await list(auditId, 'list=prune&reason=unreached_by_crawl&limit=100');
     const finding = page.items.find((f) => f.id === id(ids, 'p-6')) as FindingPage['items'][number];

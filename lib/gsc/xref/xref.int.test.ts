@@ -316,9 +316,11 @@ describe('Search Console in the review, on cowboykimono (R4)', () => {
   });
 
   it('shows the column, the prune-with-care badge, the panel section and the linked cross-reference', async () => {
-    const { FindingsPanel } = await import('@/app/(app)/audits/[id]/_components/findings-panel');
-    const { FindingsTable } = await import('@/app/(app)/audits/[id]/_components/findings-table');
-    const { GscCrossReference } = await import('@/app/(app)/audits/[id]/_components/gsc-cross-reference');
+    const { FindingsPanel } = await import('@/app/(app)/audits/[id]/_components/review/findings-panel');
+    const { FindingsTable } = await import('@/app/(app)/audits/[id]/_components/review/findings-table');
+    const { GscCrossReference } = await import(
+      '@/app/(app)/audits/[id]/_components/search-console/gsc-cross-reference'
+    );
     const { QueryClient, QueryClientProvider } = await import('@tanstack/react-query');
     const client = new QueryClient();
     const render = (node: ReactElement) =>

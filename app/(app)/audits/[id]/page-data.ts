@@ -9,7 +9,7 @@ import { reasonCountsHref } from '@/lib/findings/links';
 import { ZFindingQuery, ZReasonCountsQuery } from '@/lib/findings/schema';
 import { findingsByFile, listFindings, reasonCounts } from '@/lib/review/data';
 import { listSpotChecks } from '@/lib/spot-check/data';
-import type { AuditPageSeed } from './_components/audit-seed';
+import type { AuditPageSeed } from './_components/frame/audit-seed';
 
 /** As the API's JSON: dates become strings, byte counts (bigint) numbers (lib/server/respond.ts does the same). */
 function asJson<T>(value: unknown): T {

@@ -1,7 +1,7 @@
 // One audit: live status while it ingests, then its counts, issues, findings and sections. The server
 // reads the first screen's data while it renders (page-data.ts), so the summary comes with the HTML.
 import { requirePageActor } from '@/lib/auth/page';
-import { AuditView } from './_components/audit-view';
+import { AuditView } from './_components/frame/audit-view';
 import { loadAuditPage } from './page-data';
 
 export default async function AuditPage({

@@ -3,7 +3,7 @@
 // scroll={false}; prefetch off, since each render records a view); each page is 100 rows read by keyset
 // from the server. A row the latest finished spot-check checked carries its verdict under the reason.
 import Link from 'next/link';
-import { VerdictBadge } from '@/app/(app)/audits/[id]/_components/spot-checks-verdict';
+import { VerdictBadge } from '@/app/(app)/audits/[id]/_components/spot-checks/spot-checks-verdict';
 import { BreakableUrl } from '@/components/ui/breakable-url';
 import { countText, formatCount } from '@/lib/core/format';
 import { rankReasons } from '@/lib/findings/chart-data';

@@ -2,8 +2,8 @@
 // the app's own summary (verdict counts, stale-crawl warning, the three shares with their intervals) and its
 // first checked rows with their verdict, final status and hop chain. URLs are text, never links, as in the
 // rest of the report; nothing names who started the run.
-import { SpotChecksSummary } from '@/app/(app)/audits/[id]/_components/spot-checks-summary';
-import { VerdictBadge } from '@/app/(app)/audits/[id]/_components/spot-checks-verdict';
+import { SpotChecksSummary } from '@/app/(app)/audits/[id]/_components/spot-checks/spot-checks-summary';
+import { VerdictBadge } from '@/app/(app)/audits/[id]/_components/spot-checks/spot-checks-verdict';
 import { BreakableUrl } from '@/components/ui/breakable-url';
 import { countText } from '@/lib/core/format';
 import { reasonLabel } from '@/lib/findings/format';

@@ -1,7 +1,0 @@
-// A verdict's badge (its name comes from lib/spot-check/labels.ts, shared with the report's PDF).
-import { verdictLabel } from '@/lib/spot-check/labels';
-import type { Verdict } from '@/lib/spot-check/types';
-
-export function VerdictBadge({ verdict }: { verdict: Verdict }) {
-  return <span className={`spot-verdict-badge spot-verdict--${verdict}`}>{verdictLabel(verdict)}</span>;
-}
