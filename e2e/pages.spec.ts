@@ -21,6 +21,7 @@ const CRAWLED_AT = '2026-11-27T09:00:00Z';
 // A spec may not import e2e/auth.setup.ts: the reviewer it made, by address.
 const REVIEWER_EMAIL = 'reviewer@e2e.test';
 const VIEWER = { email: `viewer-pages-${Date.now()}@e2e.test`, password: 'viewer password 1' };
+const HOLD_KEY = `pages-${Date.now().toString(36)}`;
 
 type Role = 'anonymous' | 'viewer' | 'reviewer' | 'admin';
 /** What beforeAll made, for the states to open. */
@@ -200,12 +201,13 @@ const STATES: State[] = [
   {
     name: 'audit-running',
     as: 'reviewer',
-    // The fixture server's slow index: 20 children answering after 3 s each, read 4 at a time.
+    // The fixture server's held index: 20 children, the first 2 answering at once and the rest held until
+    // cleanUp releases them.
     open: async (page, made) => {
       const started = await page.request.post('/api/v1/audits', {
         data: {
           name: 'Slow site, running',
-          sitemapUrls: [`${fixtureOrigin}/slow-index.xml?children=20&delayMs=3000`],
+          sitemapUrls: [`${fixtureOrigin}/held-index.xml?key=${HOLD_KEY}&children=20&free=2`],
         },
         headers: { origin: made.origin },
       });
@@ -213,10 +215,11 @@ const STATES: State[] = [
       await page.goto(`/audits/${id}`);
       await expect(page.getByTestId('audit-status')).toHaveText('Running');
     },
-    // Cancelled, so the worker is free for the next specs.
+    // Cancelled and released, so the worker is free for the other specs.
     cleanUp: async (page, made) => {
       const id = new URL(page.url()).pathname.split('/').pop();
       await page.request.post(`/api/v1/audits/${id}/cancel`, { headers: { origin: made.origin } });
+      await page.request.post(`${fixtureOrigin}/__release/${HOLD_KEY}`);
     },
   },
   {
