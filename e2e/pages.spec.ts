@@ -513,9 +513,10 @@ for (const state of STATES) {
       await state.open(page, made);
       for (const width of WIDTHS) {
         await page.setViewportSize({ width, height: 900 });
-        // One frame for layout to follow the new width (charts measure their container then).
+        // Two frames for layout to follow the new width: in the first, charts measure their container
+        // (ResizeObserver) and set their width; by the second, React has drawn them at it.
         await page.evaluate(
-          () => new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 50))),
+          () => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))),
         );
         const overflow = await sidewaysOverflow(page);
         expect

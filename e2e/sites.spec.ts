@@ -15,8 +15,9 @@ test.use({ storageState: path.join(auth, 'admin.json') });
 async function shoot(page: Page, name: string) {
   for (const width of [390, 1440]) {
     await page.setViewportSize({ width, height: 900 });
+    // Two frames: charts measure their box in the first and are drawn at its width by the second.
     await page.evaluate(
-      () => new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 100))),
+      () => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))),
     );
     const scroll = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
     expect.soft(scroll, `${name} at ${width} px scrolls sideways`).toBeLessThanOrEqual(0);
