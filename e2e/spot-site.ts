@@ -2,7 +2,8 @@
 // FIXTURE_PORT + 1): a crawl that saw /gone-a and /back answer 404, /moved redirect to /target and
 // /hidden noindex, and a sitemap declaring them (plus any extra paths a spec needs).
 import path from 'node:path';
-import { expect, type Page, test } from '@playwright/test';
+import { expect, type Page } from '@playwright/test';
+import { uploadAudit } from './seed';
 
 const fixturePort = Number(process.env.FIXTURE_PORT ?? 3218);
 export const site = `http://127.0.0.1:${Number(process.env.SPOT_SITE_PORT ?? fixturePort + 1)}`;
@@ -38,26 +39,14 @@ export async function releaseSlowPages(page: Page): Promise<void> {
   expect((await page.request.post(`${site}/__release`)).status()).toBe(204);
 }
 
-/** Creates an audit of the site through the API (the form is audits.spec's to test), opens its page and
- * waits until it has succeeded. */
+/** Creates an audit of the site, opens its page and waits until it has succeeded. */
 export async function auditSpotSite(page: Page, name: string, extraPaths: string[] = []): Promise<void> {
-  const origin = String(test.info().project.use.baseURL);
-  const created = await page.request.post('/api/v1/audits', {
-    headers: { origin },
-    multipart: {
-      name,
-      sitemap: {
-        name: 'sitemap.xml',
-        mimeType: 'application/xml',
-        buffer: Buffer.from(spotSitemap(extraPaths)),
-      },
-      crawl: { name: 'crawl.jsonl', mimeType: 'application/x-ndjson', buffer: Buffer.from(spotCrawl) },
-    },
+  await uploadAudit(page, name, {
+    sitemaps: [
+      { name: 'sitemap.xml', mimeType: 'application/xml', buffer: Buffer.from(spotSitemap(extraPaths)) },
+    ],
+    crawl: { name: 'crawl.jsonl', mimeType: 'application/x-ndjson', buffer: Buffer.from(spotCrawl) },
   });
-  expect(created.status(), await created.text()).toBe(202);
-  const { id } = (await created.json()) as { id: string };
-  await page.goto(`/audits/${id}`);
-  await expect(page.getByTestId('audit-status')).toHaveText(/succeeded/i, { timeout: 60_000 });
 }
 
 /** Fails when the page scrolls sideways at its current width. */
