@@ -10,13 +10,20 @@ const gscFakePort = Number(process.env.GSC_FAKE_PORT ?? fixturePort + 2);
 const executablePath =
   process.env.CHROMIUM_PATH ?? (existsSync('/usr/bin/chromium') ? '/usr/bin/chromium' : undefined);
 
+const reviewer = path.join('test-results', '.auth', 'reviewer.json');
+const SPOT_SITE_SPECS = /(spot-checks|spot-check-runs|spot-check-report)\.spec\.ts/;
+
 export default defineConfig({
   testDir: 'e2e',
   outputDir: 'test-results/playwright',
   timeout: 90_000,
   expect: { timeout: 30_000 },
+  // Spec files run side by side (the tests of a file in order, in one worker), against one app server. Two
+  // workers on the 2-core CI machine: a third only made each test slower (server, worker, Postgres and the
+  // browsers share the cores). Specs are independent: each makes its own audits, sites, users and holds,
+  // and finds them by their own names.
   fullyParallel: false,
-  workers: 1,
+  workers: Number(process.env.E2E_WORKERS ?? 2),
   retries: 0,
   reporter: [['list'], ['json', { outputFile: 'test-results/playwright.json' }]],
   use: {
@@ -36,11 +43,28 @@ export default defineConfig({
   },
   projects: [
     { name: 'setup', testMatch: /auth\.setup\.ts/ },
+    // The longest file first, so it is not the one left running alone at the end.
+    {
+      name: 'pages',
+      testMatch: /pages\.spec\.ts/,
+      dependencies: ['setup'],
+      use: { storageState: reviewer },
+    },
+    // The specs that spot-check the fixture's spot site, one at a time: its hold (POST /__hold) holds
+    // /gone-a and /back for every run that fetches them, not only the holding spec's.
+    {
+      name: 'spot-site',
+      testMatch: SPOT_SITE_SPECS,
+      dependencies: ['setup'],
+      workers: 1,
+      use: { storageState: reviewer },
+    },
     {
       name: 'app',
       testMatch: /\.spec\.ts/,
+      testIgnore: [/pages\.spec\.ts/, SPOT_SITE_SPECS],
       dependencies: ['setup'],
-      use: { storageState: path.join('test-results', '.auth', 'reviewer.json') },
+      use: { storageState: reviewer },
     },
   ],
   webServer: [
@@ -63,9 +87,11 @@ export default defineConfig({
         GOOGLE_OAUTH_TOKEN_URL: `http://127.0.0.1:${gscFakePort}/token`,
         GSC_API_BASE_URL: `http://127.0.0.1:${gscFakePort}`,
         GSC_INSPECTION_DAILY_QUOTA: '4',
-        // e2e/sites.spec.ts waits for a `* * * * *` schedule: pg-boss looks for due cron schedules each
-        // second instead of every 30 s, and a failed webhook delivery is tried again within seconds.
-        SCHEDULER_MONITOR_SECONDS: '1',
+        // Two audits' steps at once, as two specs run at once (one slot per queue made one spec's audits
+        // wait behind another's).
+        WORKER_CONCURRENCY: '2',
+        // (e2e/sites.spec.ts sends the schedules' tick itself: e2e/database.ts.) A failed webhook delivery
+        // is tried again within seconds.
         WEBHOOK_RETRY_BASE_SECONDS: '1',
         // e2e/site-webhooks.spec.ts: a webhook to a closed port is paused at its first failed attempt.
         WEBHOOK_PAUSE_AFTER_FAILURES: '1',

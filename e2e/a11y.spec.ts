@@ -272,7 +272,12 @@ test('a viewer’s review has no checkboxes, bulk bar or decision keys, and its 
   });
   const first = await focusFirstRow(page);
   for (const key of ['a', 'r', 'x']) await page.keyboard.press(key);
-  await page.waitForTimeout(500);
+  // Keys are handled in order, each at once (no timer): once j and k have moved the focus down and back,
+  // a, r and x were handled before them, and a request they started would have been sent by then.
+  await page.keyboard.press('j');
+  await expect(page.getByTestId('finding-row').nth(1)).toBeFocused();
+  await page.keyboard.press('k');
+  await expect(first).toBeFocused();
   expect(sent).toEqual([]);
   await expect(first).toHaveAttribute('data-decision', 'pending');
   await expect(first).not.toHaveAttribute('aria-selected');

@@ -190,7 +190,8 @@ test('a running audit shows the phase and what it has counted', async ({ page })
   const request = page.request;
   const id = await create(request, {
     name: `Running ${token}`,
-    sitemapUrls: [`${fixtureOrigin}/slow-index.xml?children=20&delayMs=3000`],
+    // The fixture server's held index: 2 children answer at once, the other 18 wait for the release.
+    sitemapUrls: [`${fixtureOrigin}/held-index.xml?key=${token}&children=20&free=2`],
   });
   try {
     await page.goto(`/?q=${encodeURIComponent(`Running ${token}`)}`);
@@ -199,6 +200,7 @@ test('a running audit shows the phase and what it has counted', async ({ page })
     });
   } finally {
     await request.post(`/api/v1/audits/${id}/cancel`, { headers: { origin } });
+    await request.post(`${fixtureOrigin}/__release/${token}`);
   }
 });
 

@@ -1,11 +1,23 @@
-// End to end: a reviewer cancels an audit whose sitemaps take long to read (the fixture server's slow
-// index: 40 children answering after 3 s each, read 4 at a time), and it stays cancelled.
+// End to end: a reviewer cancels an audit whose sitemaps are still being read (the fixture server's held
+// index: 40 children, the first 8 answering at once and the rest held until the spec releases them), and it
+// stays cancelled.
 import path from 'node:path';
 import { expect, type Page, test } from '@playwright/test';
+import { expectStepEnded } from './database';
 
 const fixtureOrigin = `http://127.0.0.1:${process.env.FIXTURE_PORT ?? 3218}`;
 const shots = path.resolve(import.meta.dirname, '..', 'test-results', 'screenshots');
 const WIDTHS = [390, 1440] as const;
+
+/** A held index of `children` sitemaps, the first `free` answering at once (lib/test-support/fixture-server.ts). */
+function heldIndex(children: number, free: number) {
+  const key = `cancel-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}`;
+  return {
+    url: `${fixtureOrigin}/held-index.xml?key=${key}&children=${children}&free=${free}`,
+    release: async (page: Page) =>
+      expect((await page.request.post(`${fixtureOrigin}/__release/${key}`)).status()).toBe(204),
+  };
+}
 
 /** The page as a phone and a laptop show it; the test goes on at laptop width. On the phone the file tree
  * is a stacked list: every file's whole URL, its HTTP status, entries, size and status are in view. */
@@ -49,9 +61,10 @@ function countsOnPage(page: Page) {
 }
 
 test('cancel a running audit: confirm, see who cancelled it, and it stays cancelled', async ({ page }) => {
+  const index = heldIndex(40, 8);
   await page.goto('/audits/new');
   await page.getByLabel('Audit name').fill('Slow site, cancelled');
-  await page.getByLabel('Sitemap URLs').fill(`${fixtureOrigin}/slow-index.xml?children=40&delayMs=3000`);
+  await page.getByLabel('Sitemap URLs').fill(index.url);
   await page.getByRole('button', { name: 'Create audit' }).click();
   await expect(page).toHaveURL(/\/audits\/[0-9a-f-]{36}$/);
   const auditId = new URL(page.url()).pathname.split('/').pop() ?? '';
@@ -61,7 +74,7 @@ test('cancel a running audit: confirm, see who cancelled it, and it stays cancel
   await expect(page.getByTestId('audit-progress')).toBeVisible();
   const cancel = page.getByTestId('cancel-audit');
   await expect(cancel).toHaveText('Cancel audit');
-  // Some children read (4 at a time, 3 s each): the tree, its header and the tiles say the same.
+  // Some children read (the 8 not held, 4 at a time): the tree, its header and the tiles say the same.
   await expect(page.getByTestId('tree-summary')).toHaveText(/^([2-9]|\d\d) of \d+ files read · 0 failed/, {
     timeout: 15_000,
   });
@@ -104,8 +117,10 @@ test('cancel a running audit: confirm, see who cancelled it, and it stays cancel
   expect(ended.summary).toMatch(/ · 1 not read$/);
   await shoot(page, 'cancel-done');
 
-  // Longer than two of the remaining files take: the worker has stopped, nothing brings the audit back.
-  await page.waitForTimeout(7_000);
+  // The held files answer at once from now on: a worker still reading would read them all. It has let go of
+  // the audit (its ingest job ended), and nothing brought the audit back.
+  await index.release(page);
+  await expectStepEnded(auditId, 'ingest');
   await page.reload();
   await expect(status).toHaveText('Cancelled');
   await expect(cancelled).toContainText('Cancelled by Rita Reviewer');
@@ -118,9 +133,10 @@ test('cancel a running audit: confirm, see who cancelled it, and it stays cancel
 });
 
 test('when someone else cancelled it first, the page says why it could not cancel', async ({ page }) => {
+  const index = heldIndex(20, 0);
   await page.goto('/audits/new');
   await page.getByLabel('Audit name').fill('Cancelled by a colleague first');
-  await page.getByLabel('Sitemap URLs').fill(`${fixtureOrigin}/slow-index.xml?children=20&delayMs=3000`);
+  await page.getByLabel('Sitemap URLs').fill(index.url);
   await page.getByRole('button', { name: 'Create audit' }).click();
   await expect(page).toHaveURL(/\/audits\/[0-9a-f-]{36}$/);
   const cancelPath = `${new URL(page.url()).pathname.replace('/audits/', '/api/v1/audits/')}/cancel`;
@@ -146,4 +162,5 @@ test('when someone else cancelled it first, the page says why it could not cance
   await expect(page.getByTestId('audit-status')).toHaveText('Cancelled');
   await expect(page.getByTestId('cancel-audit')).toHaveCount(0);
   await page.screenshot({ path: path.join(shots, 'cancel-conflict.png'), fullPage: true });
+  await index.release(page);
 });

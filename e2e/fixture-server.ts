@@ -1,8 +1,9 @@
 // Entry point Playwright starts as a web server: the fixture corpus over HTTP on a fixed port, and beside it
 // (port FIXTURE_PORT + 1, or SPOT_SITE_PORT) a tiny live site for spot-checks, with a robots.txt of its own:
 //   /robots.txt  disallows /private only;  /, /target, /back  200 HTML pages (no canonical tag: self-canonical)
-//   /gone-a and /back answer after 2 s, or while held (POST /__hold) once released (POST /__release, or
-//   30 s after the hold), so a spec can act on a run in progress however slow the machine;  /moved  301 to /target;  /hidden  200 with a robots noindex meta;  anything else  404
+//   /gone-a and /back answer at once, or while held (POST /__hold) once released (POST /__release, or
+//   30 s after the hold), so a spec can act on a run in progress however slow the machine;
+//   /moved  301 to /target;  /hidden  200 with a robots noindex meta;  anything else  404
 //   POST /monitor/sites  starts a monitored site whose sitemaps change between runs (e2e/monitor-site.ts)
 import { generateKeyPairSync } from 'node:crypto';
 import http from 'node:http';
@@ -24,8 +25,8 @@ const PAGES: Record<string, string> = {
   '/hidden': page('Hidden page', 'Kept out of search engines.', '<meta name="robots" content="noindex">'),
 };
 
-/** Pages that answer late, so a run is seen in progress. */
-const SLOW = new Set(['/gone-a', '/back']);
+/** Pages a spec can hold, so a run is seen in progress. */
+const HOLDABLE = new Set(['/gone-a', '/back']);
 
 /** While a spec holds the slow pages: their answers waiting for the release. */
 let held: { answers: (() => void)[]; timer: NodeJS.Timeout } | null = null;
@@ -48,8 +49,7 @@ const spotSite = http.createServer((req, res) => {
     release();
     return void res.writeHead(204).end();
   }
-  if (SLOW.has(path) && held) held.answers.push(() => answer(path, res));
-  else if (SLOW.has(path)) setTimeout(() => answer(path, res), 2000);
+  if (HOLDABLE.has(path) && held) held.answers.push(() => answer(path, res));
   else answer(path, res);
 });
 

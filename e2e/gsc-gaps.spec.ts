@@ -9,6 +9,7 @@ import path from 'node:path';
 import { expect, type Page, test } from '@playwright/test';
 import { fixturesDir } from '../lib/test-support/fixtures';
 import { openAuditTab } from './audit-tabs';
+import { uploadAudit } from './seed';
 import { expectNoSidewaysScroll, shots } from './spot-site';
 
 const HOST = 'https://www.dhmguide.com';
@@ -79,24 +80,20 @@ test('Search Console exports become a gap per sitemap file, with bands, flags an
   page,
   browser,
 }) => {
-  await page.goto('/audits/new');
-  await page.getByLabel('Audit name').fill('Search Console gaps');
-  await page.getByLabel('Sitemap files').setInputFiles([
-    { name: 'sitemap.xml', mimeType: 'application/xml', buffer: Buffer.from(dhmXml) },
-    { name: 'extra.xml', mimeType: 'application/xml', buffer: Buffer.from(extraXml) },
-    { name: 'thin.xml', mimeType: 'application/xml', buffer: Buffer.from(thinXml) },
-  ]);
   const crawl = JSON.stringify({
     url: `${HOST}/`,
     status: 200,
     indexable: true,
     crawled_at: '2026-11-27T09:00:00Z',
   });
-  await page
-    .getByLabel('Crawl export file')
-    .setInputFiles({ name: 'crawl.jsonl', mimeType: 'application/x-ndjson', buffer: Buffer.from(crawl) });
-  await page.getByRole('button', { name: 'Create audit' }).click();
-  await expect(page.getByTestId('audit-status')).toHaveText(/succeeded/i, { timeout: 60_000 });
+  await uploadAudit(page, 'Search Console gaps', {
+    sitemaps: [
+      { name: 'sitemap.xml', mimeType: 'application/xml', buffer: Buffer.from(dhmXml) },
+      { name: 'extra.xml', mimeType: 'application/xml', buffer: Buffer.from(extraXml) },
+      { name: 'thin.xml', mimeType: 'application/xml', buffer: Buffer.from(thinXml) },
+    ],
+    crawl: { name: 'crawl.jsonl', mimeType: 'application/x-ndjson', buffer: Buffer.from(crawl) },
+  });
 
   await openAuditTab(page, 'Search Console');
   const section = page.getByTestId('gsc-section');

@@ -9,6 +9,7 @@ import { expect, type Page, test } from '@playwright/test';
 import { buildZip } from '@/lib/gsc/test-zip';
 import { fixturePath } from '@/lib/test-support/fixtures';
 import { openAuditTab } from './audit-tabs';
+import { uploadAudit } from './seed';
 import { expectNoSidewaysScroll, shots } from './spot-site';
 
 const folderFiles = (folder: string) =>
@@ -30,17 +31,11 @@ const fssSitemap = `<?xml version="1.0"?><urlset xmlns="http://www.sitemaps.org/
   .join('')}</urlset>`;
 
 async function auditOfFirstServeSeattle(page: Page): Promise<void> {
-  await page.goto('/audits/new');
-  await page.getByLabel('Audit name').fill('Search Console import site');
-  await page
-    .getByLabel('Sitemap files')
-    .setInputFiles({ name: 'sitemap.xml', mimeType: 'application/xml', buffer: Buffer.from(fssSitemap) });
   const crawl = JSON.stringify({ url: 'https://firstserveseattle.com/', status: 200, indexable: true });
-  await page
-    .getByLabel('Crawl export file')
-    .setInputFiles({ name: 'crawl.jsonl', mimeType: 'application/x-ndjson', buffer: Buffer.from(crawl) });
-  await page.getByRole('button', { name: 'Create audit' }).click();
-  await expect(page.getByTestId('audit-status')).toHaveText(/succeeded/i, { timeout: 60_000 });
+  await uploadAudit(page, 'Search Console import site', {
+    sitemaps: [{ name: 'sitemap.xml', mimeType: 'application/xml', buffer: Buffer.from(fssSitemap) }],
+    crawl: { name: 'crawl.jsonl', mimeType: 'application/x-ndjson', buffer: Buffer.from(crawl) },
+  });
 }
 
 async function shoot(page: Page, name: string) {

@@ -5,6 +5,7 @@
 import path from 'node:path';
 import { expect, type Page, test } from '@playwright/test';
 import { openAuditTab } from './audit-tabs';
+import { uploadAudit } from './seed';
 import { expectNoSidewaysScroll, shots } from './spot-site';
 
 const fixtures =
@@ -39,14 +40,10 @@ test('the Hygiene tab: rules by severity with fix and examples, files ranked by 
   page,
 }) => {
   test.setTimeout(120_000);
-  await page.goto('/audits/new');
-  await page.getByLabel('Audit name').fill('Hygiene of the squirrelscan sitemaps');
-  await page.getByLabel('Sitemap files').setInputFiles([BAD, GOOD]);
-  await page
-    .getByLabel('Crawl export file')
-    .setInputFiles({ name: 'crawl.jsonl', mimeType: 'application/x-ndjson', buffer: crawl() });
-  await page.getByRole('button', { name: 'Create audit' }).click();
-  await expect(page.getByTestId('audit-status')).toHaveText(/succeeded/i, { timeout: 60_000 });
+  await uploadAudit(page, 'Hygiene of the squirrelscan sitemaps', {
+    sitemaps: [BAD, GOOD],
+    crawl: { name: 'crawl.jsonl', mimeType: 'application/x-ndjson', buffer: crawl() },
+  });
 
   await openAuditTab(page, 'Hygiene');
   const section = page.getByTestId('hygiene-section');

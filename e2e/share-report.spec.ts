@@ -5,6 +5,7 @@
 // panel at 390 and 1440 px, with no sideways scroll at 390.
 import path from 'node:path';
 import { expect, type Page, test } from '@playwright/test';
+import { uploadAudit } from './seed';
 import { expectNoSidewaysScroll, shots } from './spot-site';
 
 const S = 'https://keep.example.com';
@@ -84,16 +85,10 @@ test('the shared report keeps the scroll position through tab, filter, search an
   page,
   browser,
 }) => {
-  await page.goto('/audits/new');
-  await page.getByLabel('Audit name').fill('Keep my place');
-  await page
-    .getByLabel('Sitemap files')
-    .setInputFiles({ name: 'sitemap.xml', mimeType: 'application/xml', buffer: Buffer.from(sitemap()) });
-  await page
-    .getByLabel('Crawl export file')
-    .setInputFiles({ name: 'crawl.jsonl', mimeType: 'application/x-ndjson', buffer: Buffer.from(crawl()) });
-  await page.getByRole('button', { name: 'Create audit' }).click();
-  await expect(page.getByTestId('audit-status')).toHaveText(/succeeded/i, { timeout: 60_000 });
+  await uploadAudit(page, 'Keep my place', {
+    sitemaps: [{ name: 'sitemap.xml', mimeType: 'application/xml', buffer: Buffer.from(sitemap()) }],
+    crawl: { name: 'crawl.jsonl', mimeType: 'application/x-ndjson', buffer: Buffer.from(crawl()) },
+  });
 
   await openSharing(page);
   await page.getByRole('button', { name: 'Create share link' }).click();

@@ -3,6 +3,7 @@
 // /hidden noindex, and a sitemap declaring them (plus any extra paths a spec needs).
 import path from 'node:path';
 import { expect, type Page } from '@playwright/test';
+import { uploadAudit } from './seed';
 
 const fixturePort = Number(process.env.FIXTURE_PORT ?? 3218);
 export const site = `http://127.0.0.1:${Number(process.env.SPOT_SITE_PORT ?? fixturePort + 1)}`;
@@ -38,20 +39,14 @@ export async function releaseSlowPages(page: Page): Promise<void> {
   expect((await page.request.post(`${site}/__release`)).status()).toBe(204);
 }
 
-/** Creates an audit of the site from the new-audit form and waits until it has succeeded. */
+/** Creates an audit of the site, opens its page and waits until it has succeeded. */
 export async function auditSpotSite(page: Page, name: string, extraPaths: string[] = []): Promise<void> {
-  await page.goto('/audits/new');
-  await page.getByLabel('Audit name').fill(name);
-  await page.getByLabel('Sitemap files').setInputFiles({
-    name: 'sitemap.xml',
-    mimeType: 'application/xml',
-    buffer: Buffer.from(spotSitemap(extraPaths)),
+  await uploadAudit(page, name, {
+    sitemaps: [
+      { name: 'sitemap.xml', mimeType: 'application/xml', buffer: Buffer.from(spotSitemap(extraPaths)) },
+    ],
+    crawl: { name: 'crawl.jsonl', mimeType: 'application/x-ndjson', buffer: Buffer.from(spotCrawl) },
   });
-  await page
-    .getByLabel('Crawl export file')
-    .setInputFiles({ name: 'crawl.jsonl', mimeType: 'application/x-ndjson', buffer: Buffer.from(spotCrawl) });
-  await page.getByRole('button', { name: 'Create audit' }).click();
-  await expect(page.getByTestId('audit-status')).toHaveText(/succeeded/i, { timeout: 60_000 });
 }
 
 /** Fails when the page scrolls sideways at its current width. */

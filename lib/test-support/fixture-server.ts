@@ -4,9 +4,10 @@
 //   /robots.txt        the minisite's robots-with-sitemapindex/robots.txt (so "/" works as a site root)
 //   /transport-gzip/<path>  a minisite .gz file sent with Content-Encoding: gzip (decoded in transport)
 //   /status/<code>     an empty response with that status;  /slow  headers, then nothing for 10 s
-//   /slow-index.xml?children=N&delayMs=D  a sitemap index of N children (default 20, at most 40), each
-//                      answering after D ms (default 3000, at most 8000: under the fetcher's idle timeout),
-//                      so an audit of it stays running for about N×D ms and then ends by itself
+//   /held-index.xml?key=K&children=N&free=F  a sitemap index of N children (default 20, at most 40): the first
+//                      F (default 0) answer at once, the rest wait until POST /__release/K (or 60 s, so a
+//                      failed test does not keep a worker busy), then answer at once; an audit of it runs
+//                      for exactly as long as a test needs, on a machine of any speed
 //   /health  200
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import http from 'node:http';
@@ -53,9 +54,37 @@ function boundedParam(url: URL, name: string, fallback: number, max: number): nu
   return Number.isInteger(value) && value >= 0 ? Math.min(value, max) : fallback;
 }
 
+/** The children of one held index (by its key): answers waiting for the release, and whether it came. */
+interface Hold {
+  released: boolean;
+  waiting: Set<() => void>;
+  timer: NodeJS.Timeout;
+}
+
+/** Longest a held child waits without a release: a test that failed before releasing frees the worker. */
+const HOLD_LIMIT_MS = 60_000;
+
 export async function startFixtureServer(port = 0): Promise<FixtureServer> {
   const minisite = path.join(fixturesDir, 'index', 'aafeher-minisite');
   let host = '';
+  const holds = new Map<string, Hold>();
+  const release = (key: string) => {
+    const hold = holds.get(key);
+    if (!hold || hold.released) return;
+    hold.released = true;
+    clearTimeout(hold.timer);
+    for (const send of hold.waiting) send();
+    hold.waiting.clear();
+  };
+  const holdOf = (key: string): Hold => {
+    let hold = holds.get(key);
+    if (!hold) {
+      hold = { released: false, waiting: new Set(), timer: setTimeout(() => release(key), HOLD_LIMIT_MS) };
+      hold.timer.unref();
+      holds.set(key, hold);
+    }
+    return hold;
+  };
   const server = http.createServer((req, res) => {
     const url = new URL(req.url ?? '/', 'http://x');
     const send = (status: number, body: Buffer | string = '', type = 'text/plain') => {
@@ -72,24 +101,34 @@ export async function startFixtureServer(port = 0): Promise<FixtureServer> {
       res.on('close', () => clearTimeout(timer));
       return;
     }
-    if (url.pathname === '/slow-index.xml') {
+    if (url.pathname === '/held-index.xml') {
+      const key = url.searchParams.get('key') ?? '';
+      if (!/^[\w-]{1,80}$/.test(key)) return send(400, 'a key of letters, digits, _ and - is needed');
+      holdOf(key);
       const children = boundedParam(url, 'children', 20, 40);
-      const delayMs = boundedParam(url, 'delayMs', 3000, 8000);
+      const free = boundedParam(url, 'free', 0, children);
       const locs = Array.from(
         { length: children },
-        (_, i) => `<sitemap><loc>http://${host}/slow-child/${i + 1}.xml?delayMs=${delayMs}</loc></sitemap>`,
+        (_, i) =>
+          `<sitemap><loc>http://${host}/held-child/${key}/${i + 1}.xml${i < free ? '?free=1' : ''}</loc></sitemap>`,
       );
       return send(200, `${SITEMAP_INDEX_OPEN}${locs.join('')}</sitemapindex>`, 'application/xml');
     }
-    const slowChild = /^\/slow-child\/(\d+)\.xml$/.exec(url.pathname);
-    if (slowChild) {
-      const body = `${URLSET_OPEN}<url><loc>http://${host}/slow-page/${slowChild[1]}</loc></url></urlset>`;
-      const timer = setTimeout(
-        () => send(200, body, 'application/xml'),
-        boundedParam(url, 'delayMs', 3000, 8000),
-      );
-      res.on('close', () => clearTimeout(timer));
+    const heldChild = /^\/held-child\/([\w-]{1,80})\/(\d+)\.xml$/.exec(url.pathname);
+    if (heldChild) {
+      const [, key = '', n] = heldChild;
+      const body = `${URLSET_OPEN}<url><loc>http://${host}/held-page/${n}</loc></url></urlset>`;
+      const hold = holdOf(key);
+      if (hold.released || url.searchParams.has('free')) return send(200, body, 'application/xml');
+      const answer = () => send(200, body, 'application/xml');
+      hold.waiting.add(answer);
+      res.on('close', () => hold.waiting.delete(answer));
       return;
+    }
+    const releasing = /^\/__release\/([\w-]{1,80})$/.exec(url.pathname);
+    if (releasing && req.method === 'POST') {
+      release(releasing[1] ?? '');
+      return send(204);
     }
     if (url.pathname.startsWith('/transport-gzip/')) {
       const file = resolveInside(minisite, url.pathname.slice('/transport-gzip/'.length));
