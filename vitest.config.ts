@@ -61,10 +61,6 @@ export default defineConfig({
           include: ['lib/**/*.test.ts', 'components/**/*.test.ts', 'scripts/**/*.test.ts'],
           exclude: ['**/*.int.test.ts', 'node_modules/**'],
           environment: 'node',
-          // Each file still gets a fresh module graph, in a worker thread: starting a thread costs far less
-          // than the process a fork starts for each of the hundred-odd unit files. Integration files stay in
-          // forks: they set the process's environment, signal handlers and database pools.
-          pool: 'threads',
         },
       },
       {
