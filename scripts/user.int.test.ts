@@ -20,7 +20,8 @@ function user(args: string[], input?: string) {
   return child;
 }
 
-describe('npm run user', () => {
+// Each test spawns the script several times over users of its own: the tests run at once.
+describe('npm run user', { concurrent: true }, () => {
   it('creates a user from a password on stdin and prints a working token alone on the last line', async () => {
     const email = `cli-${randomUUID()}@test.example`;
     const created = await user(

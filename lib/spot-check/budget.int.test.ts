@@ -224,7 +224,9 @@ describe('spot-check budgets', () => {
   });
 
   it("serves another audit's 1-URL run while a run waits on a host answering 429 Retry-After: 30", async () => {
-    const worker = startWorker();
+    // Heartbeats every 2 s instead of 5 s (a quarter of the stale window): the cancelled run is let go at its
+    // next heartbeat, and the worker's stop below waits for that.
+    const worker = startWorker({ JOB_STALE_SECONDS: '8' });
     await vi.waitFor(() => expect(worker.output()).toContain('worker ready'), {
       timeout: 30_000,
       interval: 100,

@@ -30,6 +30,13 @@ let server: EmbeddedServer;
 let http_: http.Server;
 let origin = '';
 let chunksServed = 0;
+/** /slow.xml stops after this many chunks until `release()`: the audit stays mid-file through the crash
+ * without a pace that every run waits out. */
+const HELD_AFTER = 5;
+let release: () => void = () => {};
+const released = new Promise<void>((r) => {
+  release = r;
+});
 let worker: (ChildProcess & { output: () => string }) | null = null;
 
 beforeAll(async () => {
@@ -38,7 +45,7 @@ beforeAll(async () => {
   await migrateDatabase(server.url);
   // This file's own database: the pool and queue of this process are created lazily from it.
   process.env.DATABASE_URL = server.url;
-  // A 2,000-URL urlset served over 2 s (/slow.xml), or at once (/small.xml).
+  // A 2,000-URL urlset that holds mid-file until released (/slow.xml), and a small one (/small.xml).
   http_ = http.createServer(async (req, res) => {
     res.writeHead(200, { 'content-type': 'application/xml' });
     const open = '<?xml version="1.0"?><urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">';
@@ -58,7 +65,7 @@ beforeAll(async () => {
         chunk += `<url><loc>https://outage.example/p/${c * perChunk + i}</loc></url>`;
       res.write(chunk);
       chunksServed += 1;
-      await new Promise((r) => setTimeout(r, 100));
+      if (c + 1 === HELD_AFTER) await released;
       if (res.destroyed) return;
     }
     res.end('</urlset>');
@@ -68,6 +75,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
+  release();
   worker?.kill('SIGKILL');
   await stopBoss().catch(() => {});
   await closeDb();
@@ -138,12 +146,14 @@ describe('a worker when Postgres is killed mid-audit', () => {
       { role: 'sitemap', kind: 'url', url: `${origin}/slow.xml` },
     ]);
     await startRun(auditRun, interrupted);
-    await waitFor('the audit to be mid-file', async () => chunksServed >= 5);
+    await waitFor('the audit to be mid-file', async () => chunksServed >= HELD_AFTER);
 
     const before = postmasterPid(dataDir) as number;
     process.kill(before, 'SIGKILL');
-    // Down for a while: the worker's heartbeat, polls and step all fail meanwhile.
-    await new Promise((r) => setTimeout(r, 2500));
+    // Down for a while: the worker's heartbeat, polls and step all fail meanwhile. The file is whole for
+    // whoever reads it next.
+    release();
+    await waitFor('the worker to see its heartbeat fail', async () => output.includes('heartbeat failed'));
     expect(child.exitCode).toBeNull();
     server = await restartPostgres();
     expect(postmasterPid(dataDir)).not.toBe(before);

@@ -22,13 +22,18 @@ import { SERVER_NODE_ARGS } from '@/scripts/node-args';
 const root = path.resolve(import.meta.dirname, '..', '..');
 const URLS = 3000;
 const CHUNKS = 30;
+/** The chunk after which /slow.xml holds its answer until `release()`: a worker is then mid-file for as long
+ * as the test needs, without a pace that every run of the file waits out. */
+const HELD_AFTER = 10;
 let server: http.Server;
 let origin = '';
 let chunksServed = 0;
+let release: () => void = () => {};
+let released = Promise.resolve();
 const workers: ChildProcess[] = [];
 
-// Serves a 3,000-URL urlset slowly (about 3 s), so a worker can be killed in the middle of it, and a small
-// one at once (/small.xml).
+// Serves a 3,000-URL urlset: /slow.xml stops after its first chunks while held, /wake.xml all at once, and
+// a small one (/small.xml).
 beforeAll(async () => {
   server = http.createServer(async (req, res) => {
     res.writeHead(200, { 'content-type': 'application/xml' });
@@ -47,7 +52,7 @@ beforeAll(async () => {
         chunk += `<url><loc>https://slow.example/p/${c * perChunk + i}</loc></url>`;
       if (!res.write(chunk)) await new Promise((r) => res.once('drain', r));
       chunksServed += 1;
-      await new Promise((r) => setTimeout(r, 100));
+      if (req.url === '/slow.xml' && c + 1 === HELD_AFTER) await released;
       if (res.destroyed) return;
     }
     res.end('</urlset>');
@@ -57,6 +62,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
+  release();
   for (const w of workers) w.kill('SIGKILL');
   await stopBoss();
   server.closeAllConnections();
@@ -78,6 +84,14 @@ function startWorker(env: Record<string, string> = {}): ChildProcess & { output:
   child.stderr?.on('data', (d) => process.env.DEBUG_WORKER && process.stderr.write(d));
   workers.push(child);
   return Object.assign(child, { output: () => output });
+}
+
+/** Stops a worker with SIGTERM and waits for it to exit: a worker still stopping would otherwise reap
+ * the rows the next test makes stale on purpose (its reaper runs every second here). */
+async function stopped(worker: ChildProcess): Promise<void> {
+  const exited = new Promise((r) => worker.once('exit', r));
+  worker.kill('SIGTERM');
+  await exited;
 }
 
 async function waitFor<T>(
@@ -108,21 +122,27 @@ describe('a worker killed mid-job', () => {
       { role: 'sitemap', kind: 'url', url: `${origin}/slow.xml` },
     ]);
     await startRun(auditRun, id);
+    released = new Promise((r) => {
+      release = () => r();
+    });
 
     const first = startWorker();
     // Rows of a file become visible when its COPY ends, so "mid-file" is judged by what the server sent.
-    await waitFor('the first worker to be mid-file', async () => chunksServed >= 10);
+    await waitFor('the first worker to be mid-file', async () => chunksServed >= HELD_AFTER);
     expect(await entryCount(id)).toBe(0);
     first.kill('SIGKILL');
     await new Promise((r) => first.once('exit', r));
     expect((await getAudit(id))?.status).toBe('running');
+    expect(chunksServed).toBe(HELD_AFTER);
+    // The file is whole for the next reader, at once.
+    release();
 
     const second = startWorker();
     const audit = await waitFor('the audit to finish', async () => {
       const a = await getAudit(id);
       return a && isFinal(a.status) ? a : null;
     });
-    second.kill('SIGTERM');
+    await stopped(second);
     expect(audit.status).toBe('succeeded');
     expect(audit.sitemap.entries).toBe(URLS);
     expect(await entryCount(id)).toBe(URLS);
@@ -152,7 +172,7 @@ describe('a job queued by another process', () => {
       },
       30_000,
     );
-    worker.kill('SIGTERM');
+    await stopped(worker);
     expect(audit.status).toBe('succeeded');
     expect(audit.sitemap.entries).toBe(URLS);
   }, 60_000);
@@ -267,9 +287,16 @@ describe('fifty audits created at once', () => {
         [ids],
       );
       expect(waiting[0].n).toBe(50);
-      await new Promise((r) => setTimeout(r, 1500)); // past the stale window
+      // Their last heartbeats an hour past the stale window, as if they had waited that long (the reaper
+      // judges heartbeat_at against now()).
+      await pool().query(
+        `UPDATE audits SET heartbeat_at = heartbeat_at - interval '1 hour',
+           claimed_at = claimed_at - interval '1 hour' WHERE id = ANY($1)`,
+        [ids],
+      );
       expect((await reapStaleRuns([auditRun])).filter((r) => ids.includes(r.id))).toEqual([]);
-      for (const id of ids) await runAuditStep('reconcile', id);
+      for (let i = 0; i < ids.length; i += 2)
+        await Promise.all(ids.slice(i, i + 2).map((id) => runAuditStep('reconcile', id)));
     } finally {
       restoreEnv('JOB_STALE_SECONDS', stale);
       restoreEnv('ALLOW_PRIVATE_NETWORK', privateNetwork);
