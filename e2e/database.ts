@@ -52,9 +52,9 @@ export async function expectStepEnded(runId: string, step: string): Promise<void
 /**
  * The scheduler's tick, now instead of at the next minute: the site's enabled schedules are made due (their
  * next time is now, as when their minute comes) and the tick job goes through the queue, as pg-boss's cron
- * sends it every minute (lib/jobs/worker.ts SCHEDULE_TICK). The worker's tick then claims them and starts
- * their runs by its usual path (lib/jobs/site-schedules.ts); that the cron sends the tick each minute is
- * lib/jobs/schedule-worker.int.test.ts's to prove.
+ * sends it every minute (lib/worker/worker.ts SCHEDULE_TICK). The worker's tick then claims them and starts
+ * their runs by its usual path (lib/audit-runs/jobs/schedule-tick.ts); that the cron sends the tick each minute is
+ * lib/audit-runs/jobs/schedule-worker.int.test.ts's to prove.
  */
 export async function tickSchedulesNow(siteId: string): Promise<void> {
   const due = await withClient(async (client) => {
