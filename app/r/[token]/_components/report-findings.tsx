@@ -42,7 +42,7 @@ function LiveVerdict({ verdict }: { verdict: Verdict | undefined }) {
   if (!verdict) return null;
   return (
     <span className="report-live" data-testid="report-live-verdict" data-verdict={verdict}>
-      <span className="muted small">Live check:</span> <VerdictBadge verdict={verdict} />
+      <span className="muted small">Live check:</span> <VerdictBadge verdict={verdict} compact />
     </span>
   );
 }
