@@ -1,6 +1,7 @@
 // The report's summary (a server component): audit facts, warnings, counts per list, reason and decision,
 // and the two charts (client components, fed data prepared on the server).
 import { ListCounts, ReasonCharts, WarningAlerts } from '@/components/findings/summary-parts';
+import summaryParts from '@/components/findings/summary-parts.module.css';
 import type { AuditDto } from '@/lib/audits/schema';
 import { formatCount } from '@/lib/core/format';
 import type { ReasonsPerFileData, ReasonsPerListData } from '@/lib/findings/chart-data';
@@ -65,7 +66,7 @@ export function ReportSummary({
         <WarningAlerts warnings={audit.warnings} testId="report-warnings" />
         {findings ? (
           <>
-            <div className="summary-lists">
+            <div className={summaryParts['summary-lists']}>
               {LISTS.map((list) => (
                 <ListCounts key={list} list={list} findings={findings} label={reasonWithDefinition} />
               ))}
