@@ -230,7 +230,10 @@ const Row = memo(function Row({
         </td>
       ) : null}
       <td className={styles['finding-row__decision']}>
-        <span className={`decision ${styles[`decision--${finding.decision}`]}`}>
+        <span
+          className={`${styles.decision} ${styles[`decision--${finding.decision}`]}`}
+          data-testid="finding-decision"
+        >
           {decisionLabel(finding.decision)}
         </span>
       </td>
