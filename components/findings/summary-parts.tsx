@@ -3,6 +3,7 @@
 // server): counts per list, reason and decision, the warnings with their example URLs, the add-rule
 // exclusions explained, and the two charts. No hooks, so both kinds of component can use them.
 import type { ReactNode } from 'react';
+import chartStyles from '@/components/charts/chart.module.css';
 import { ReasonsPerFileChart } from '@/components/charts/reasons-per-file-chart';
 import { ReasonsPerListChart } from '@/components/charts/reasons-per-list-chart';
 import { Alert } from '@/components/ui/alert';
@@ -206,7 +207,10 @@ export function ReasonCharts({
 }) {
   return (
     <div className={className}>
-      <figure className="chart chart--contained" data-testid="chart-reasons-per-list">
+      <figure
+        className={`${chartStyles['chart']} ${chartStyles['chart--contained']}`}
+        data-testid="chart-reasons-per-list"
+      >
         <figcaption>Reasons per list</figcaption>
         {perList.isEmpty ? (
           <p className="muted small">No findings to chart.</p>
@@ -222,7 +226,10 @@ export function ReasonCharts({
           </p>
         ) : null}
       </figure>
-      <figure className="chart chart--contained" data-testid="chart-reasons-per-file">
+      <figure
+        className={`${chartStyles['chart']} ${chartStyles['chart--contained']}`}
+        data-testid="chart-reasons-per-file"
+      >
         <figcaption>Prune and held reasons per sitemap file</figcaption>
         {perFileState ??
           (perFile.isEmpty ? (

@@ -3,6 +3,7 @@
 // indexed vs not indexed per day as an SVG with its days in a hidden table, and the gap table. URLs are
 // text, never links. With nothing imported, one line.
 import tableStyles from '@/app/(app)/audits/[id]/_components/search-console/gsc-gaps-table.module.css';
+import chartStyles from '@/components/charts/chart.module.css';
 import { IndexPointsTable } from '@/components/charts/index-points-table';
 import { formatCount } from '@/lib/core/format';
 import {
@@ -31,7 +32,7 @@ const BAND_BADGE = {
 
 function GapBars({ data }: { data: GapBarsData }) {
   return (
-    <figure className="chart report-gsc-bars" data-testid="report-gsc-bars">
+    <figure className={`report-gsc-bars ${chartStyles['chart']}`} data-testid="report-gsc-bars">
       <figcaption>Gap per sitemap file</figcaption>
       <ul className={styles['report-gsc-bars__list']}>
         {data.bars.map((bar) => (
@@ -87,7 +88,7 @@ function IndexSvg({ points }: { points: IndexPoint[] }) {
   const first = points[0];
   const last = points[points.length - 1];
   return (
-    <figure className="chart" data-testid="report-gsc-index">
+    <figure className={chartStyles['chart']} data-testid="report-gsc-index">
       <figcaption>Indexed and not indexed pages over time (whole property)</figcaption>
       {/* The SVG stretches to the width; its scale and dates are HTML beside it, so text never stretches. */}
       <div className={styles['report-gsc-index']}>
