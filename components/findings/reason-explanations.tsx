@@ -7,14 +7,14 @@ import styles from './reason-explanations.module.css';
 
 function Explanation({ info, note, code }: { info: ReasonInfo; note?: string; code: string }) {
   return (
-    <li className={styles['explanation']} data-code={code}>
+    <li className={styles.explanation} data-code={code}>
       <p>
         <strong>{info.label}</strong>
         {note ? <span className="muted small"> · {note}</span> : null}
       </p>
       <p>{info.definition}</p>
       <p className="small">
-        <span className={styles['explanation__fix']}>Usual fix:</span> {info.fix}
+        <span className={styles.explanation__fix}>Usual fix:</span> {info.fix}
       </p>
     </li>
   );
@@ -28,7 +28,7 @@ export function ReasonExplanations({
   signals: readonly string[];
 }) {
   return (
-    <section className={`stack ${styles['explanations']}`} data-testid="reason-explanations">
+    <section className={`stack ${styles.explanations}`} data-testid="reason-explanations">
       <h3>{reasons.length === 1 ? 'Reason' : 'Reasons'}</h3>
       <ul className={styles['explanation-list']}>
         {reasons.map((reason, index) => (

@@ -208,7 +208,7 @@ export function ReasonCharts({
   return (
     <div className={className}>
       <figure
-        className={`${chartStyles['chart']} ${chartStyles['chart--contained']}`}
+        className={`${chartStyles.chart} ${chartStyles['chart--contained']}`}
         data-testid="chart-reasons-per-list"
       >
         <figcaption>Reasons per list</figcaption>
@@ -227,7 +227,7 @@ export function ReasonCharts({
         ) : null}
       </figure>
       <figure
-        className={`${chartStyles['chart']} ${chartStyles['chart--contained']}`}
+        className={`${chartStyles.chart} ${chartStyles['chart--contained']}`}
         data-testid="chart-reasons-per-file"
       >
         <figcaption>Prune and held reasons per sitemap file</figcaption>

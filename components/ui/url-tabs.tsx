@@ -102,7 +102,7 @@ export function UrlTabs({
         id={tablistId}
         role="tablist"
         aria-label={label}
-        className={`${styles['tabs']} ${styles['audit-sections__tabs']}`}
+        className={`${styles.tabs} ${styles['audit-sections__tabs']}`}
         onKeyDown={onKeyDown}
       >
         {tabs.map((tab) => {
@@ -120,7 +120,7 @@ export function UrlTabs({
               aria-selected={isSelected}
               aria-controls={panelId}
               tabIndex={isSelected ? 0 : -1}
-              className={styles['tab']}
+              className={styles.tab}
               data-testid={tabId(tab.id)}
               onClick={() => select(tab.id)}
             >

@@ -19,7 +19,7 @@ import { ReportFilters } from './report-filters';
 
 function Tabs({ base, view, findings }: { base: string; view: ReportView; findings: FindingsOverview }) {
   return (
-    <nav aria-label="Lists" className={`report-tabs ${tabStyles['tabs']}`}>
+    <nav aria-label="Lists" className={`report-tabs ${tabStyles.tabs}`}>
       {LISTS.map((list) => (
         <Link
           key={list}
@@ -27,12 +27,11 @@ function Tabs({ base, view, findings }: { base: string; view: ReportView; findin
           href={`${base}${reportHref({ list, q: view.q })}`}
           scroll={false}
           prefetch={false}
-          className={tabStyles['tab']}
+          className={tabStyles.tab}
           aria-current={list === view.list ? 'page' : undefined}
           data-testid={`report-tab-${list}`}
         >
-          {listLabel(list)}{' '}
-          <span className={tabStyles['tab__count']}>{formatCount(findings[list].total)}</span>
+          {listLabel(list)} <span className={tabStyles.tab__count}>{formatCount(findings[list].total)}</span>
         </Link>
       ))}
     </nav>

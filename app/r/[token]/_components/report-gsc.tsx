@@ -32,7 +32,7 @@ const BAND_BADGE = {
 
 function GapBars({ data }: { data: GapBarsData }) {
   return (
-    <figure className={`report-gsc-bars ${chartStyles['chart']}`} data-testid="report-gsc-bars">
+    <figure className={`report-gsc-bars ${chartStyles.chart}`} data-testid="report-gsc-bars">
       <figcaption>Gap per sitemap file</figcaption>
       <ul className={styles['report-gsc-bars__list']}>
         {data.bars.map((bar) => (
@@ -88,7 +88,7 @@ function IndexSvg({ points }: { points: IndexPoint[] }) {
   const first = points[0];
   const last = points[points.length - 1];
   return (
-    <figure className={chartStyles['chart']} data-testid="report-gsc-index">
+    <figure className={chartStyles.chart} data-testid="report-gsc-index">
       <figcaption>Indexed and not indexed pages over time (whole property)</figcaption>
       {/* The SVG stretches to the width; its scale and dates are HTML beside it, so text never stretches. */}
       <div className={styles['report-gsc-index']}>

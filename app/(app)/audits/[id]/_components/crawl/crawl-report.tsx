@@ -66,7 +66,7 @@ export function CrawlReport({ audit }: { audit: AuditDto }) {
                     data-testid="crawl-mapped-columns"
                   >
                     {mapped.map(([field, header]) => (
-                      <li key={field} className={styles['chip']}>
+                      <li key={field} className={styles.chip}>
                         {fieldLabel(field)}
                         <span className={styles.chip__arrow} aria-hidden="true">
                           →
@@ -88,7 +88,7 @@ export function CrawlReport({ audit }: { audit: AuditDto }) {
                     data-testid="crawl-unmapped-columns"
                   >
                     {crawl.unmappedColumns.map((column) => (
-                      <li key={column} className={`mono ${styles['chip']}`}>
+                      <li key={column} className={`mono ${styles.chip}`}>
                         {column}
                       </li>
                     ))}

@@ -250,7 +250,7 @@ export function SitemapTree({
             ref={treeRef}
             role="tree"
             aria-label="Sitemap files"
-            className={styles['tree']}
+            className={styles.tree}
             onKeyDown={onKeyDown}
           >
             {rows.map((row) =>

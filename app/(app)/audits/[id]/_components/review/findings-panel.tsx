@@ -328,7 +328,7 @@ export function FindingsPanel({
           {history === undefined && !detail.isError ? <p className="muted small">Loading…</p> : null}
           {history && history.length === 0 ? <p className="muted small">No decisions yet.</p> : null}
           {history && history.length > 0 ? (
-            <ol className={styles['history']} data-testid="decision-history">
+            <ol className={styles.history} data-testid="decision-history">
               {history.map((entry) => (
                 <li key={`${entry.at}-${entry.to}-${entry.by}`}>
                   <strong>{decisionLabel(entry.to)}</strong>{' '}

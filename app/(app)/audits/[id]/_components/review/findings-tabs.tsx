@@ -33,7 +33,7 @@ export function FindingsTabs({
     refs.current.get(next)?.focus();
   };
   return (
-    <div role="tablist" aria-label="Findings lists" className={tabStyles['tabs']} onKeyDown={onKeyDown}>
+    <div role="tablist" aria-label="Findings lists" className={tabStyles.tabs} onKeyDown={onKeyDown}>
       {LISTS.map((list) => {
         const isActive = list === active;
         return (
@@ -51,11 +51,11 @@ export function FindingsTabs({
             aria-labelledby={`${tabId(list)}-label`}
             aria-describedby={`${tabId(list)}-count`}
             tabIndex={isActive ? 0 : -1}
-            className={tabStyles['tab']}
+            className={tabStyles.tab}
             onClick={() => onChange(list)}
           >
             <span id={`${tabId(list)}-label`}>{listLabel(list)}</span>
-            <span id={`${tabId(list)}-count`} className={tabStyles['tab__count']}>
+            <span id={`${tabId(list)}-count`} className={tabStyles.tab__count}>
               {formatCount(totals[list])}
               <span className="visually-hidden"> findings</span>
             </span>

@@ -38,10 +38,7 @@ export function GapBarsChart({ data }: { data: GapBarsData }) {
   const byKey = new Map(data.bars.map((bar) => [bar.key, bar]));
   const height = data.bars.length * ROW_HEIGHT + 48;
   return (
-    <figure
-      className={`${chartStyles['chart']} ${chartStyles['chart--contained']}`}
-      data-testid="gsc-gap-chart"
-    >
+    <figure className={`${chartStyles.chart} ${chartStyles['chart--contained']}`} data-testid="gsc-gap-chart">
       <figcaption>Gap per sitemap file</figcaption>
       <BarChart
         responsive
@@ -130,7 +127,7 @@ export function GapBarsChart({ data }: { data: GapBarsData }) {
 export function IndexedOverTimeChart({ points }: { points: IndexPoint[] }) {
   return (
     <figure
-      className={`${chartStyles['chart']} ${chartStyles['chart--contained']}`}
+      className={`${chartStyles.chart} ${chartStyles['chart--contained']}`}
       data-testid="gsc-index-chart"
     >
       <figcaption>Indexed and not indexed pages over time (whole property)</figcaption>

@@ -97,7 +97,7 @@ export function FindingsSummary({
         </div>
         <AddExcluded excluded={findings.addExcluded} otherHosts={findings.otherHosts} />
         {signalWarnings.length > 0 ? (
-          <section className={`stack ${styles['signals']}`} aria-labelledby="signals-heading">
+          <section className={`stack ${styles.signals}`} aria-labelledby="signals-heading">
             <h3 id="signals-heading">Signals</h3>
             <WarningAlerts
               warnings={signalWarnings}

@@ -37,7 +37,7 @@ function IssueCard({
             const title = issueTitle(issue.code);
             return (
               // biome-ignore lint/suspicious/noArrayIndexKey: server-built list that is only ever appended to
-              <li key={`${issue.code}-${index}`} className={styles['issue']} data-code={issue.code}>
+              <li key={`${issue.code}-${index}`} className={styles.issue} data-code={issue.code}>
                 <div className={styles.issue__text}>
                   {title ? <strong className={styles.issue__title}>{title}</strong> : null}
                   {issue.message}
