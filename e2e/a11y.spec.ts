@@ -183,7 +183,7 @@ test('at 390 px the review is cards of one layout: a Sort select, 44 px targets,
   // Every card names what the desktop row shows, dashes included, and keeps its decision in one place.
   for (const label of ['HTTP', 'Depth', 'Lastmod'])
     await expect(rows.locator(`td[data-label="${label}"]`)).toHaveCount(3);
-  const decisions = await Promise.all([0, 1, 2].map((i) => box(rows.nth(i).locator('.decision'))));
+  const decisions = await Promise.all([0, 1, 2].map((i) => box(rows.nth(i).getByTestId('finding-decision'))));
   const cards = await Promise.all([0, 1, 2].map((i) => box(rows.nth(i))));
   for (const [i, decision] of decisions.entries()) {
     expect(Math.round(decision.x + decision.width)).toBe(

@@ -57,8 +57,8 @@ test('the shared report shows the latest spot-check: stale warning, verdicts, sh
   const moved = items.filter({ hasText: `${site}/moved` });
   await expect(moved).toHaveAttribute('data-verdict', 'confirmed');
   await moved.getByText('301 → 200').click();
-  await expect(moved.locator('.spot-hops li')).toHaveCount(2);
-  await expect(moved.locator('.spot-hops li').nth(0)).toContainText('Location: /target');
+  await expect(moved.getByTestId('spot-hop')).toHaveCount(2);
+  await expect(moved.getByTestId('spot-hop').nth(0)).toContainText('Location: /target');
 
   // The prune list's rows carry their verdict under the reason.
   const back = report.getByTestId('report-table').locator('tr', { hasText: `${site}/back` });

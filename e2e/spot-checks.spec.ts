@@ -88,7 +88,7 @@ test('spot-check an audit from its page: progress, verdicts, hop chain and the s
   await expect(moved).toHaveAttribute('data-verdict', 'confirmed');
   await moved.getByText('2 responses').focus();
   await page.keyboard.press('Enter');
-  const hops = moved.locator('.spot-hops li');
+  const hops = moved.getByTestId('spot-hop');
   await expect(hops).toHaveCount(2);
   await expect(hops.nth(0)).toContainText(`301 ${site}/moved`);
   await expect(hops.nth(0)).toContainText('Location: /target');

@@ -1,6 +1,6 @@
 // A chart's text alternative: a visually hidden table of the same numbers, read by screen readers in place
 // of the drawing (the chart itself is aria-hidden and no Tab stop). Cells are text, already formatted.
-// Rendered inside the chart's figure, which holds it (see .chart in the a11y block of globals.css).
+// Rendered inside the chart's figure, which holds it (see .chart in chart.module.css).
 export function ChartTable({
   caption,
   columns,

@@ -62,7 +62,7 @@ export function HorizontalBars<Row extends { key: string }>({
       {width === null ? null : (
         // Sized from the one measurement above, not Recharts' own `responsive` observer as well: the height
         // follows the width (narrow rows are taller), and the two observers took several frames to agree,
-        // drawing the old size's viewBox in the new box meanwhile (globals.css, .chart .recharts-surface).
+        // drawing the old size's viewBox in the new box meanwhile (chart.module.css, .chart .recharts-surface).
         <BarChart
           accessibilityLayer={false}
           layout="vertical"

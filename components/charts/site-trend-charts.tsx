@@ -6,6 +6,7 @@ import type { ReactNode } from 'react';
 import { Bar, BarChart, CartesianGrid, Legend, Line, LineChart, Tooltip, XAxis, YAxis } from 'recharts';
 import { formatCount } from '@/lib/core/format';
 import type { DeclaredPoint, ListTrend } from '@/lib/sites/trends';
+import chartStyles from './chart.module.css';
 import { ChartTable } from './chart-table';
 
 const HEIGHT = 220;
@@ -52,7 +53,7 @@ function TrendLine<K extends string>({
   testId: string;
 }) {
   return (
-    <figure className="chart chart--contained" data-testid={testId}>
+    <figure className={`${chartStyles.chart} ${chartStyles['chart--contained']}`} data-testid={testId}>
       <figcaption>{title}</figcaption>
       <div aria-hidden="true">
         <LineChart
@@ -115,7 +116,7 @@ export function ListByReasonChart({
   // Runs with no row on the list draw an empty frame with no scale, which reads as a broken chart.
   if (trend.rows.every((row) => row.total === 0)) {
     return (
-      <figure className="chart chart--contained" data-testid={testId}>
+      <figure className={`${chartStyles.chart} ${chartStyles['chart--contained']}`} data-testid={testId}>
         <figcaption>{title}</figcaption>
         <p className="muted small" data-testid={`${testId}-empty`}>
           None in {trend.rows.length === 1 ? 'this run' : `these ${trend.rows.length} runs`}.
@@ -124,7 +125,7 @@ export function ListByReasonChart({
     );
   }
   return (
-    <figure className="chart chart--contained" data-testid={testId}>
+    <figure className={`${chartStyles.chart} ${chartStyles['chart--contained']}`} data-testid={testId}>
       <figcaption>{title}</figcaption>
       <div aria-hidden="true">
         <BarChart

@@ -3,17 +3,18 @@
 
 import type { ReasonInfo } from '@/lib/findings/reasons';
 import { reasonInfo, signalInfo } from '@/lib/findings/reasons';
+import styles from './reason-explanations.module.css';
 
 function Explanation({ info, note, code }: { info: ReasonInfo; note?: string; code: string }) {
   return (
-    <li className="explanation" data-code={code}>
+    <li className={styles.explanation} data-code={code}>
       <p>
         <strong>{info.label}</strong>
         {note ? <span className="muted small"> · {note}</span> : null}
       </p>
       <p>{info.definition}</p>
       <p className="small">
-        <span className="explanation__fix">Usual fix:</span> {info.fix}
+        <span className={styles.explanation__fix}>Usual fix:</span> {info.fix}
       </p>
     </li>
   );
@@ -27,9 +28,9 @@ export function ReasonExplanations({
   signals: readonly string[];
 }) {
   return (
-    <section className="stack explanations" data-testid="reason-explanations">
+    <section className={`stack ${styles.explanations}`} data-testid="reason-explanations">
       <h3>{reasons.length === 1 ? 'Reason' : 'Reasons'}</h3>
-      <ul className="explanation-list">
+      <ul className={styles['explanation-list']}>
         {reasons.map((reason, index) => (
           <Explanation
             key={reason}
@@ -42,7 +43,7 @@ export function ReasonExplanations({
       {signals.length > 0 ? (
         <>
           <h3>Signals</h3>
-          <ul className="explanation-list" data-testid="signal-explanations">
+          <ul className={styles['explanation-list']} data-testid="signal-explanations">
             {signals.map((signal) => (
               <Explanation key={signal} code={signal} info={signalInfo(signal)} />
             ))}

@@ -3,6 +3,7 @@
 // server): counts per list, reason and decision, the warnings with their example URLs, the add-rule
 // exclusions explained, and the two charts. No hooks, so both kinds of component can use them.
 import type { ReactNode } from 'react';
+import chartStyles from '@/components/charts/chart.module.css';
 import { ReasonsPerFileChart } from '@/components/charts/reasons-per-file-chart';
 import { ReasonsPerListChart } from '@/components/charts/reasons-per-list-chart';
 import { Alert } from '@/components/ui/alert';
@@ -18,6 +19,7 @@ import {
 import { LIST_HINTS, listLabel, reasonLabel, sanityWarningTitle } from '@/lib/findings/format';
 import { ADD_EXCLUSIONS, EXCLUDED_INFO, signalInfo } from '@/lib/findings/reasons';
 import type { FindingList, FindingsOverview, TAddExcluded, TOtherHost } from '@/lib/findings/schema';
+import styles from './summary-parts.module.css';
 import { isSignalWarning, warningMessage } from './warning-words';
 
 /** Renders a list or reason label, e.g. as a link to that part of the list; plain text by default. */
@@ -36,11 +38,11 @@ export function ListCounts({
   const decisions = findings.decisions[list];
   const reasons = rankReasons(summary.byReason);
   return (
-    <div className="summary-list" data-testid={`summary-${list}`}>
+    <div className={styles['summary-list']} data-testid={`summary-${list}`}>
       <h3>
         {label(list, undefined, listLabel(list))}{' '}
         <span
-          className="summary-list__total"
+          className={styles['summary-list__total']}
           data-testid={`summary-${list}-total`}
           data-value={summary.total}
         >
@@ -49,12 +51,12 @@ export function ListCounts({
       </h3>
       <p className="muted small">{LIST_HINTS[list]}</p>
       {reasons.length > 0 ? (
-        <ul className="reason-counts">
+        <ul className={styles['reason-counts']}>
           {reasons.map(([reason, count]) => (
-            <li key={reason} className="reason-counts__item">
+            <li key={reason} className={styles['reason-counts__item']}>
               <span className="reason-dot" style={{ background: reasonColour(reason) }} aria-hidden="true" />
               <span>{label(list, reason, reasonLabel(reason))}</span>
-              <span className="reason-counts__n">{formatCount(count)}</span>
+              <span className={styles['reason-counts__n']}>{formatCount(count)}</span>
             </li>
           ))}
         </ul>
@@ -62,7 +64,7 @@ export function ListCounts({
         <p className="muted small">Nothing in this list.</p>
       )}
       {decisions ? (
-        <p className="small decision-counts">
+        <p className={`small ${styles['decision-counts']}`}>
           <span>{formatCount(decisions.approved)} approved</span>
           <span>{formatCount(decisions.rejected)} rejected</span>
           <span>{formatCount(decisions.pending)} pending</span>
@@ -83,13 +85,13 @@ export function WarningExamples({
   if (examples.length === 0) return null;
   const total = Math.max(count ?? examples.length, examples.length);
   return (
-    <details className="warning-examples" data-testid="warning-examples">
+    <details className={styles['warning-examples']} data-testid="warning-examples">
       <summary className="small">
         {total > examples.length
           ? `Show the first ${formatCount(examples.length)} of ${formatCount(total)} URLs`
           : `Show the ${examples.length === 1 ? 'URL' : `${formatCount(examples.length)} URLs`}`}
       </summary>
-      <ul className="warning-examples__list">
+      <ul className={styles['warning-examples__list']}>
         {examples.map((example) => (
           <li key={example} className="mono">
             {example}
@@ -123,7 +125,7 @@ export function WarningAlerts({
           title={isSignalWarning(warning) ? signalInfo(warning.code).label : sanityWarningTitle(warning.code)}
         >
           {/* The code is for API users and tests (data-code), not for readers: the title says it in words. */}
-          <p className="warning-text" data-code={warning.code}>
+          <p className={styles['warning-text']} data-code={warning.code}>
             {warningMessage(warning, findings)}
           </p>
           <WarningExamples count={warning.count} examples={warning.examples ?? []} />
@@ -145,7 +147,7 @@ export function AddExcluded({
 }) {
   const total = ADD_EXCLUSIONS.reduce((sum, bucket) => sum + excluded[bucket], 0);
   return (
-    <section className="not-added" data-testid="add-excluded" aria-labelledby="not-added-heading">
+    <section className={styles['not-added']} data-testid="add-excluded" aria-labelledby="not-added-heading">
       <h3 id="not-added-heading">
         Not added{' '}
         <span className="muted small">
@@ -153,24 +155,24 @@ export function AddExcluded({
           list: each is counted under the first of these that applies
         </span>
       </h3>
-      <dl className="not-added__list">
+      <dl className={styles['not-added__list']}>
         {ADD_EXCLUSIONS.map((bucket) => {
           const info = EXCLUDED_INFO[bucket];
           return (
             <div
               key={bucket}
-              className="not-added__item"
+              className={styles['not-added__item']}
               data-bucket={bucket}
               data-testid={`add-excluded-${bucket}`}
               data-value={excluded[bucket]}
             >
               <dt>
-                <span className="not-added__n">{formatCount(excluded[bucket])}</span> {info.label}
+                <span className={styles['not-added__n']}>{formatCount(excluded[bucket])}</span> {info.label}
               </dt>
               <dd>
                 {info.definition} <span className="muted">{info.fix}</span>
                 {bucket === 'otherHost' && otherHosts.length > 0 ? (
-                  <ul className="not-added__hosts" data-testid="add-excluded-hosts">
+                  <ul className={styles['not-added__hosts']} data-testid="add-excluded-hosts">
                     {otherHosts.map((h) => (
                       <li key={h.host}>
                         <BreakableUrl url={h.host} />: {formatCount(h.n)} {h.n === 1 ? 'page' : 'pages'}, e.g.{' '}
@@ -205,7 +207,10 @@ export function ReasonCharts({
 }) {
   return (
     <div className={className}>
-      <figure className="chart chart--contained" data-testid="chart-reasons-per-list">
+      <figure
+        className={`${chartStyles.chart} ${chartStyles['chart--contained']}`}
+        data-testid="chart-reasons-per-list"
+      >
         <figcaption>Reasons per list</figcaption>
         {perList.isEmpty ? (
           <p className="muted small">No findings to chart.</p>
@@ -221,7 +226,10 @@ export function ReasonCharts({
           </p>
         ) : null}
       </figure>
-      <figure className="chart chart--contained" data-testid="chart-reasons-per-file">
+      <figure
+        className={`${chartStyles.chart} ${chartStyles['chart--contained']}`}
+        data-testid="chart-reasons-per-file"
+      >
         <figcaption>Prune and held reasons per sitemap file</figcaption>
         {perFileState ??
           (perFile.isEmpty ? (

@@ -2,6 +2,7 @@
 // the cursors of the pages seen so far, so Previous goes back without the API knowing about it, and the
 // Previous / Next buttons over them.
 import { type ReactNode, useState } from 'react';
+import styles from './cursor-pager.module.css';
 
 export interface CursorStack {
   /** The cursor of the page shown (null: the first page). */
@@ -37,7 +38,7 @@ export function CursorPager({
   children?: ReactNode;
 }) {
   return (
-    <div className="spot-pager">
+    <div className={styles['spot-pager']}>
       <button type="button" className="button button--small" disabled={stack.page === 1} onClick={stack.back}>
         Previous
       </button>

@@ -8,6 +8,7 @@
 import { usePathname, useSearchParams } from 'next/navigation';
 import { type KeyboardEvent, type ReactNode, useCallback, useEffect, useRef } from 'react';
 import { chosenSection, sectionSearch } from '@/lib/audits/section-url';
+import styles from './tabs.module.css';
 
 /** One tab: adding a section to a page is one more of these in its list. */
 export interface UrlTab {
@@ -101,7 +102,7 @@ export function UrlTabs({
         id={tablistId}
         role="tablist"
         aria-label={label}
-        className="tabs audit-sections__tabs"
+        className={`${styles.tabs} ${styles['audit-sections__tabs']}`}
         onKeyDown={onKeyDown}
       >
         {tabs.map((tab) => {
@@ -119,7 +120,7 @@ export function UrlTabs({
               aria-selected={isSelected}
               aria-controls={panelId}
               tabIndex={isSelected ? 0 : -1}
-              className="tab"
+              className={styles.tab}
               data-testid={tabId(tab.id)}
               onClick={() => select(tab.id)}
             >
@@ -134,7 +135,7 @@ export function UrlTabs({
         aria-labelledby={tabId(current.id)}
         // biome-ignore lint/a11y/noNoninteractiveTabindex: the ARIA tabs pattern: Tab from the strip lands in the panel even when it opens with text
         tabIndex={0}
-        className="audit-sections__panel stack"
+        className={`stack ${styles['audit-sections__panel']}`}
         data-testid={panelId}
         data-section={current.id}
       >

@@ -5,6 +5,7 @@ import { Alert } from '@/components/ui/alert';
 import { ConfirmButton } from '@/components/ui/confirm-button';
 import { Field } from '@/components/ui/field';
 import { QueryStatus } from '@/components/ui/query-status';
+import revealStyles from '@/components/ui/token-reveal.module.css';
 import { useCreateToken, useRevokeToken, useTokens } from '@/lib/auth/hooks';
 import type { CreatedTokenDto, TokenDto } from '@/lib/auth/types';
 import { formErrors } from '@/lib/client/field-errors';
@@ -189,11 +190,11 @@ function TokenReveal({ token, onDone }: { token: CreatedTokenDto; onDone: () => 
       <strong>Token “{token.name}” created</strong>
       <div className="stack">
         <p>Copy it now: it will not be shown again.</p>
-        <div className="token-reveal" data-testid="token-secret">
+        <div className={revealStyles['token-reveal']} data-testid="token-secret">
           {token.token}
         </div>
         <p className="small">Try it:</p>
-        <div className="token-reveal">
+        <div className={revealStyles['token-reveal']}>
           <code>{curl}</code>
         </div>
         <div className="form-actions">

@@ -3,6 +3,7 @@
 // filters half way down the page stays where they were; the URL keeps the filters, so a link shows them.
 import Form from 'next/form';
 import Link from 'next/link';
+import chipStyles from '@/components/ui/filter-chips.module.css';
 import { formatCount } from '@/lib/core/format';
 import { reasonInfo } from '@/lib/findings/reasons';
 import { type ReportView, reportHref } from '@/lib/report/shared';
@@ -25,11 +26,11 @@ function ReasonLink({
       href={`${base}${reportHref({ list: view.list, reason, q: view.q })}`}
       scroll={false}
       prefetch={false}
-      className="filter-chip"
+      className={chipStyles['filter-chip']}
       aria-current={view.reason === reason ? 'true' : undefined}
       data-testid={`report-reason-filter-${reason ?? 'all'}`}
     >
-      {label} <span className="filter-chip__n">{formatCount(count)}</span>
+      {label} <span className={chipStyles['filter-chip__n']}>{formatCount(count)}</span>
     </Link>
   );
 }

@@ -5,6 +5,7 @@
 import Link from 'next/link';
 import { VerdictBadge } from '@/app/(app)/audits/[id]/_components/spot-checks/spot-checks-verdict';
 import { BreakableUrl } from '@/components/ui/breakable-url';
+import tabStyles from '@/components/ui/tabs.module.css';
 import { countText, formatCount } from '@/lib/core/format';
 import { rankReasons } from '@/lib/findings/chart-data';
 import { decisionLabel, LIST_HINTS, listLabel } from '@/lib/findings/format';
@@ -18,7 +19,7 @@ import { ReportFilters } from './report-filters';
 
 function Tabs({ base, view, findings }: { base: string; view: ReportView; findings: FindingsOverview }) {
   return (
-    <nav aria-label="Lists" className="tabs report-tabs">
+    <nav aria-label="Lists" className={`report-tabs ${tabStyles.tabs}`}>
       {LISTS.map((list) => (
         <Link
           key={list}
@@ -26,11 +27,11 @@ function Tabs({ base, view, findings }: { base: string; view: ReportView; findin
           href={`${base}${reportHref({ list, q: view.q })}`}
           scroll={false}
           prefetch={false}
-          className="tab"
+          className={tabStyles.tab}
           aria-current={list === view.list ? 'page' : undefined}
           data-testid={`report-tab-${list}`}
         >
-          {listLabel(list)} <span className="tab__count">{formatCount(findings[list].total)}</span>
+          {listLabel(list)} <span className={tabStyles.tab__count}>{formatCount(findings[list].total)}</span>
         </Link>
       ))}
     </nav>
@@ -42,7 +43,7 @@ function LiveVerdict({ verdict }: { verdict: Verdict | undefined }) {
   if (!verdict) return null;
   return (
     <span className="report-live" data-testid="report-live-verdict" data-verdict={verdict}>
-      <span className="muted small">Live check:</span> <VerdictBadge verdict={verdict} />
+      <span className="muted small">Live check:</span> <VerdictBadge verdict={verdict} compact />
     </span>
   );
 }

@@ -2,6 +2,8 @@
 // gap per sitemap file as a bar list over the 10 % and 30 % lines (HTML: the page ships no chart script),
 // indexed vs not indexed per day as an SVG with its days in a hidden table, and the gap table. URLs are
 // text, never links. With nothing imported, one line.
+import tableStyles from '@/app/(app)/audits/[id]/_components/search-console/gsc-gaps-table.module.css';
+import chartStyles from '@/components/charts/chart.module.css';
 import { IndexPointsTable } from '@/components/charts/index-points-table';
 import { formatCount } from '@/lib/core/format';
 import {
@@ -19,6 +21,7 @@ import {
   prepareIndexSeries,
 } from '@/lib/gsc/gaps-chart';
 import type { GscGapsDto, SitemapGapDto } from '@/lib/gsc/gaps-shape';
+import styles from './report-gsc.module.css';
 
 const BAND_BADGE = {
   normal: 'badge--success',
@@ -29,23 +32,26 @@ const BAND_BADGE = {
 
 function GapBars({ data }: { data: GapBarsData }) {
   return (
-    <figure className="chart report-gsc-bars" data-testid="report-gsc-bars">
+    <figure className={`report-gsc-bars ${chartStyles.chart}`} data-testid="report-gsc-bars">
       <figcaption>Gap per sitemap file</figcaption>
-      <ul className="report-gsc-bars__list">
+      <ul className={styles['report-gsc-bars__list']}>
         {data.bars.map((bar) => (
-          <li key={bar.key} className="report-gsc-bars__row" data-testid="report-gsc-bar">
-            <span className="report-gsc-bars__label mono" title={bar.title}>
+          <li key={bar.key} className={styles['report-gsc-bars__row']} data-testid="report-gsc-bar">
+            <span className={`mono ${styles['report-gsc-bars__label']}`} title={bar.title}>
               {bar.label}
             </span>
-            <span className="report-gsc-bars__track" aria-hidden="true">
-              <span className="report-gsc-bars__line" style={{ left: `${BAND_LINES.investigate}%` }} />
-              <span className="report-gsc-bars__line" style={{ left: `${BAND_LINES.problem}%` }} />
+            <span className={styles['report-gsc-bars__track']} aria-hidden="true">
               <span
-                className="report-gsc-bars__bar"
+                className={styles['report-gsc-bars__line']}
+                style={{ left: `${BAND_LINES.investigate}%` }}
+              />
+              <span className={styles['report-gsc-bars__line']} style={{ left: `${BAND_LINES.problem}%` }} />
+              <span
+                className={styles['report-gsc-bars__bar']}
                 style={{ width: `${Math.max(bar.gap, 0.5)}%`, background: BAND_COLOURS[bar.band] }}
               />
             </span>
-            <span className="report-gsc-bars__value">
+            <span className={styles['report-gsc-bars__value']}>
               {bar.gap} % {BAND_LABELS[bar.band].toLowerCase()}
             </span>
           </li>
@@ -82,11 +88,11 @@ function IndexSvg({ points }: { points: IndexPoint[] }) {
   const first = points[0];
   const last = points[points.length - 1];
   return (
-    <figure className="chart" data-testid="report-gsc-index">
+    <figure className={chartStyles.chart} data-testid="report-gsc-index">
       <figcaption>Indexed and not indexed pages over time (whole property)</figcaption>
       {/* The SVG stretches to the width; its scale and dates are HTML beside it, so text never stretches. */}
-      <div className="report-gsc-index">
-        <div className="report-gsc-index__y" aria-hidden="true" data-testid="report-gsc-index-y">
+      <div className={styles['report-gsc-index']}>
+        <div className={styles['report-gsc-index__y']} aria-hidden="true" data-testid="report-gsc-index-y">
           {yTicks.map((tick) => (
             <span key={tick} style={{ bottom: `${(tick / top) * 100}%` }}>
               {formatCount(tick)}
@@ -96,7 +102,7 @@ function IndexSvg({ points }: { points: IndexPoint[] }) {
         <svg
           viewBox={`0 0 ${W} ${H}`}
           preserveAspectRatio="none"
-          className="report-gsc-index__svg"
+          className={styles['report-gsc-index__svg']}
           role="img"
           aria-label={`Indexed and not indexed pages per day, ${first?.date} to ${last?.date}, on a scale of 0 to ${formatCount(top)}; the days are in the table below`}
         >
@@ -126,7 +132,7 @@ function IndexSvg({ points }: { points: IndexPoint[] }) {
             vectorEffect="non-scaling-stroke"
           />
         </svg>
-        <div className="report-gsc-index__x" aria-hidden="true" data-testid="report-gsc-index-x">
+        <div className={styles['report-gsc-index__x']} aria-hidden="true" data-testid="report-gsc-index-x">
           {xTicks.map((tick) => (
             <span
               key={tick.index}
@@ -159,7 +165,10 @@ function GapTable({ rows, total }: { rows: SitemapGapDto[]; total: number }) {
   return (
     <>
       <div className="table-wrap">
-        <table className="table report-table gsc-gaps__table" data-testid="report-gsc-table">
+        <table
+          className={`table report-table ${tableStyles['gsc-gaps__table']}`}
+          data-testid="report-gsc-table"
+        >
           <thead>
             <tr>
               <th scope="col">Sitemap file</th>

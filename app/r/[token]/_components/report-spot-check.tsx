@@ -4,6 +4,7 @@
 // rest of the report; nothing names who started the run.
 import { SpotChecksSummary } from '@/app/(app)/audits/[id]/_components/spot-checks/spot-checks-summary';
 import { VerdictBadge } from '@/app/(app)/audits/[id]/_components/spot-checks/spot-checks-verdict';
+import spotItems from '@/app/(app)/audits/[id]/_components/spot-checks/spot-items.module.css';
 import { BreakableUrl } from '@/components/ui/breakable-url';
 import { countText } from '@/lib/core/format';
 import { reasonLabel } from '@/lib/findings/format';
@@ -13,14 +14,14 @@ import { chainText, utcDateTime } from '@/lib/report/format';
 function HopChain({ item }: { item: ReportSpotItem }) {
   if (item.chain.length === 0) return <span className="muted">no answer</span>;
   return (
-    <details className="spot-hops">
+    <details className={spotItems['spot-hops']}>
       <summary>{chainText(item.chain)}</summary>
       <ol>
         {item.chain.map((hop, index) => (
           // biome-ignore lint/suspicious/noArrayIndexKey: a chain's order is its identity and never changes
-          <li key={index}>
-            <span className="spot-hops__status">{hop.status}</span>{' '}
-            <span className="mono spot-url">
+          <li key={index} data-testid="spot-hop">
+            <span className={spotItems['spot-hops__status']}>{hop.status}</span>{' '}
+            <span className={`mono ${spotItems['spot-url']}`}>
               <BreakableUrl url={hop.url} />
             </span>
             {hop.location ? <span className="muted small"> → Location: {hop.location}</span> : null}
@@ -35,8 +36,8 @@ function CheckedRows({ items, total }: { items: ReportSpotItem[]; total: number 
   const more = total - items.length;
   return (
     <>
-      <div className="spot-items-wrap">
-        <table className="spot-items" data-testid="report-spot-items">
+      <div className={spotItems['spot-items-wrap']}>
+        <table className={spotItems['spot-items']} data-testid="report-spot-items">
           <thead>
             <tr>
               <th scope="col">URL</th>
@@ -51,21 +52,21 @@ function CheckedRows({ items, total }: { items: ReportSpotItem[]; total: number 
           <tbody>
             {items.map((item) => (
               <tr key={item.findingId} data-testid="report-spot-item" data-verdict={item.verdict}>
-                <td data-label="URL" className="spot-items__url">
-                  <span className="mono spot-url">
+                <td data-label="URL" className={spotItems['spot-items__url']}>
+                  <span className={`mono ${spotItems['spot-url']}`}>
                     <BreakableUrl url={item.url} />
                   </span>
                 </td>
-                <td data-label="Reason" className="spot-items__nowrap">
+                <td data-label="Reason" className={spotItems['spot-items__nowrap']}>
                   {reasonLabel(item.reason)}
                 </td>
                 <td data-label="Verdict">
-                  <div className="spot-items__verdict">
+                  <div className={spotItems['spot-items__verdict']}>
                     <VerdictBadge verdict={item.verdict} />
                     <span className="small">{item.explanation}</span>
                   </div>
                 </td>
-                <td data-label="Final" className="num spot-items__nowrap">
+                <td data-label="Final" className={`num ${spotItems['spot-items__nowrap']}`}>
                   {item.finalStatus ?? '—'}
                 </td>
                 <td data-label="Hops">

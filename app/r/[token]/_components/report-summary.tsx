@@ -1,6 +1,9 @@
 // The report's summary (a server component): audit facts, warnings, counts per list, reason and decision,
 // and the two charts (client components, fed data prepared on the server).
+
+import counts from '@/app/(app)/audits/[id]/_components/summary/audit-counts.module.css';
 import { ListCounts, ReasonCharts, WarningAlerts } from '@/components/findings/summary-parts';
+import summaryParts from '@/components/findings/summary-parts.module.css';
 import type { AuditDto } from '@/lib/audits/schema';
 import { formatCount } from '@/lib/core/format';
 import type { ReasonsPerFileData, ReasonsPerListData } from '@/lib/findings/chart-data';
@@ -36,28 +39,28 @@ export function ReportSummary({
         ) : null}
       </div>
       <div className="card__body stack">
-        <dl className="stats report-stats">
-          <div className="stat">
+        <dl className={`report-stats ${counts.stats}`}>
+          <div className={counts.stat}>
             <dt>Sitemap files</dt>
             <dd>{formatCount(audit.sitemap.files)}</dd>
           </div>
-          <div className={`stat${audit.sitemap.filesFailed > 0 ? ' stat--bad' : ''}`}>
+          <div className={`${counts.stat} ${audit.sitemap.filesFailed > 0 ? counts['stat--bad'] : ''}`}>
             <dt>Files failed</dt>
             <dd>{formatCount(audit.sitemap.filesFailed)}</dd>
           </div>
-          <div className="stat">
+          <div className={counts.stat}>
             <dt>Sitemap entries</dt>
             <dd>{formatCount(audit.sitemap.entries)}</dd>
           </div>
-          <div className="stat">
+          <div className={counts.stat}>
             <dt>Unique URLs</dt>
             <dd>{formatCount(audit.sitemap.uniqueUrls)}</dd>
           </div>
-          <div className="stat">
+          <div className={counts.stat}>
             <dt>Crawl rows</dt>
             <dd>{formatCount(audit.crawl.rows)}</dd>
           </div>
-          <div className={`stat${audit.crawl.rowsRejected > 0 ? ' stat--bad' : ''}`}>
+          <div className={`${counts.stat} ${audit.crawl.rowsRejected > 0 ? counts['stat--bad'] : ''}`}>
             <dt>Crawl rows rejected</dt>
             <dd>{formatCount(audit.crawl.rowsRejected)}</dd>
           </div>
@@ -65,7 +68,7 @@ export function ReportSummary({
         <WarningAlerts warnings={audit.warnings} testId="report-warnings" />
         {findings ? (
           <>
-            <div className="summary-lists">
+            <div className={summaryParts['summary-lists']}>
               {LISTS.map((list) => (
                 <ListCounts key={list} list={list} findings={findings} label={reasonWithDefinition} />
               ))}

@@ -18,6 +18,7 @@ import {
 import { formErrors } from '@/lib/client/field-errors';
 import { CrawlSection } from './crawl-section';
 import { FileList } from './file-list';
+import styles from './new-audit-form.module.css';
 import { NormalizationSection } from './normalization-section';
 
 /** The API's names of the form's fields, as a sentence names them (the client checks most first). */
@@ -85,7 +86,7 @@ export function NewAuditForm() {
         <Alert
           title={`Fix ${errorCount === 1 ? 'this problem' : `these ${errorCount} problems`} to create the audit`}
         >
-          <ul className="issue-list">
+          <ul className={styles['error-list']}>
             {Object.values(errors).map((message) => (
               <li key={message}>{message}</li>
             ))}

@@ -61,9 +61,12 @@ export function CrawlReport({ audit }: { audit: AuditDto }) {
                 {mapped.length === 0 ? (
                   <span className="muted">None</span>
                 ) : (
-                  <ul className={`chips ${styles['crawl-report__chips']}`} data-testid="crawl-mapped-columns">
+                  <ul
+                    className={`${styles.chips} ${styles['crawl-report__chips']}`}
+                    data-testid="crawl-mapped-columns"
+                  >
                     {mapped.map(([field, header]) => (
-                      <li key={field} className="chip">
+                      <li key={field} className={styles.chip}>
                         {fieldLabel(field)}
                         <span className={styles.chip__arrow} aria-hidden="true">
                           →
@@ -81,11 +84,11 @@ export function CrawlReport({ audit }: { audit: AuditDto }) {
                   <span className="muted">None</span>
                 ) : (
                   <ul
-                    className={`chips ${styles['crawl-report__chips']}`}
+                    className={`${styles.chips} ${styles['crawl-report__chips']}`}
                     data-testid="crawl-unmapped-columns"
                   >
                     {crawl.unmappedColumns.map((column) => (
-                      <li key={column} className="chip mono">
+                      <li key={column} className={`mono ${styles.chip}`}>
                         {column}
                       </li>
                     ))}

@@ -246,7 +246,13 @@ export function SitemapTree({
           </div>
         ) : null}
         {rows.length > 0 ? (
-          <div ref={treeRef} role="tree" aria-label="Sitemap files" className="tree" onKeyDown={onKeyDown}>
+          <div
+            ref={treeRef}
+            role="tree"
+            aria-label="Sitemap files"
+            className={styles.tree}
+            onKeyDown={onKeyDown}
+          >
             {rows.map((row) =>
               row.type === 'node' ? (
                 <TreeRow

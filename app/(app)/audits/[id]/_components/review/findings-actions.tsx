@@ -22,7 +22,7 @@ export interface ConfirmedRows {
 
 function ReviewingAs() {
   const user = useSessionUser();
-  return user ? <span className="small reviewer">Deciding as {user.name}</span> : null;
+  return user ? <span className={`small ${styles.reviewer}`}>Deciding as {user.name}</span> : null;
 }
 
 export function FindingsActions({

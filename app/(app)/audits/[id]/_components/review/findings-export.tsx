@@ -82,7 +82,7 @@ export function FindingsExport({
         )}
         <details
           ref={menu}
-          className="menu"
+          className={styles.menu}
           onKeyDown={(event) => {
             if (event.key !== 'Escape' || !menu.current?.open) return;
             event.preventDefault();

@@ -5,6 +5,7 @@
 // review status and sort. Every change becomes the URL (and starts again from the first page).
 import { useState } from 'react';
 import { DebouncedInput } from '@/components/ui/debounced-input';
+import chipStyles from '@/components/ui/filter-chips.module.css';
 import { useSitemapFiles } from '@/lib/audits/hooks';
 import { fileLabel } from '@/lib/audits/labels';
 import { formatCount } from '@/lib/core/format';
@@ -84,16 +85,16 @@ export function FindingsFilters({
 
   return (
     <div className={styles['findings-filters']}>
-      <fieldset className="reason-chips" aria-busy={counts.isFetching}>
+      <fieldset className={chipStyles['reason-chips']} aria-busy={counts.isFetching}>
         <legend className="visually-hidden">Reason</legend>
         <button
           type="button"
-          className="filter-chip"
+          className={chipStyles['filter-chip']}
           aria-pressed={!view.reason}
           onClick={() => update({ reason: undefined })}
         >
           All reasons{' '}
-          <span className="filter-chip__n" data-testid="reason-chip-count" data-reason="">
+          <span className={chipStyles['filter-chip__n']} data-testid="reason-chip-count" data-reason="">
             {formatCount(allCount)}
           </span>
         </button>
@@ -103,7 +104,7 @@ export function FindingsFilters({
             <span key={reason} className={styles['chip-group']}>
               <button
                 type="button"
-                className="filter-chip"
+                className={chipStyles['filter-chip']}
                 aria-pressed={view.reason === reason}
                 data-reason={reason}
                 title={info.definition}
@@ -115,7 +116,11 @@ export function FindingsFilters({
                   aria-hidden="true"
                 />
                 {info.label}{' '}
-                <span className="filter-chip__n" data-testid="reason-chip-count" data-reason={reason}>
+                <span
+                  className={chipStyles['filter-chip__n']}
+                  data-testid="reason-chip-count"
+                  data-reason={reason}
+                >
                   {formatCount(count)}
                 </span>
               </button>
@@ -257,7 +262,7 @@ export function FindingsFilters({
           {view.gscMatch ? (
             <button
               type="button"
-              className="filter-chip"
+              className={chipStyles['filter-chip']}
               aria-pressed="true"
               data-testid="gsc-match-chip"
               onClick={() => update({ gscMatch: undefined })}

@@ -65,7 +65,7 @@ function LiveCheck({ finding, detail }: { finding: FindingDto; detail: FindingDe
             </p>
           ) : null}
           {evidence && evidence.chain.length > 0 ? (
-            <ol className="live-chain" data-testid="panel-live-chain">
+            <ol className={styles['live-chain']} data-testid="panel-live-chain">
               {evidence.chain.map((hop, index) => (
                 // biome-ignore lint/suspicious/noArrayIndexKey: a chain's order is its identity and never changes
                 <li key={index}>
@@ -328,7 +328,7 @@ export function FindingsPanel({
           {history === undefined && !detail.isError ? <p className="muted small">Loading…</p> : null}
           {history && history.length === 0 ? <p className="muted small">No decisions yet.</p> : null}
           {history && history.length > 0 ? (
-            <ol className="history" data-testid="decision-history">
+            <ol className={styles.history} data-testid="decision-history">
               {history.map((entry) => (
                 <li key={`${entry.at}-${entry.to}-${entry.by}`}>
                   <strong>{decisionLabel(entry.to)}</strong>{' '}

@@ -312,7 +312,12 @@ export function FindingsSection({
   const showInlinks = hasInlinks || items.some((item) => item.inlinks !== null);
 
   return (
-    <section ref={region} id="findings" className="card findings" aria-labelledby="findings-heading">
+    <section
+      ref={region}
+      id="findings"
+      className={`card findings ${styles.findings}`}
+      aria-labelledby="findings-heading"
+    >
       <div className="card__header">
         <h2 id="findings-heading">Review</h2>
         <FindingsExport auditId={auditId} list={view.list} findings={findings} />

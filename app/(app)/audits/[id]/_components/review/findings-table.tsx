@@ -9,7 +9,7 @@ import { isBadTargetStatus, shortTargetUrl, targetKindLabel } from '@/components
 // sort (the sort lives in the URL). Keys are handled by the page (use-review-keys); this component only
 // renders and reports clicks. Without `canSelect` (a viewer) there are no checkboxes and nothing is
 // selectable: the rows are still focusable and open the side panel. In a narrow box each row is a card
-// (app/globals.css): every cell says what it is (data-label), and sorting is the filters' Sort select.
+// (review.module.css): every cell says what it is (data-label), and sorting is the filters' Sort select.
 import { BreakableUrl } from '@/components/ui/breakable-url';
 import { formatCount } from '@/lib/core/format';
 import { reasonColour } from '@/lib/findings/chart-data';
@@ -52,7 +52,7 @@ function TargetCell({ finding }: { finding: FindingDto }) {
   );
 }
 
-/** A checkbox inside a label that gives it a 44 px box on touch screens (app/globals.css): the label, not
+/** A checkbox inside a label that gives it a 44 px box on touch screens (review.module.css): the label, not
  * the tiny box, takes the tap. `text` is said beside it on a card, where there is no column header. */
 function CheckHit({ text, ...input }: { text?: string } & Omit<ComponentPropsWithRef<'input'>, 'type'>) {
   return (
@@ -230,7 +230,10 @@ const Row = memo(function Row({
         </td>
       ) : null}
       <td className={styles['finding-row__decision']}>
-        <span className={`decision ${styles[`decision--${finding.decision}`]}`}>
+        <span
+          className={`${styles.decision} ${styles[`decision--${finding.decision}`]}`}
+          data-testid="finding-decision"
+        >
           {decisionLabel(finding.decision)}
         </span>
       </td>

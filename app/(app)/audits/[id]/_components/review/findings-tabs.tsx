@@ -2,6 +2,7 @@
 // The Prune / Add / Held tabs (ARIA tabs, automatic activation with the arrow keys). The count is a
 // description, so each tab's name stays exactly its list name.
 import { type KeyboardEvent, useRef } from 'react';
+import tabStyles from '@/components/ui/tabs.module.css';
 import { formatCount } from '@/lib/core/format';
 import { listLabel } from '@/lib/findings/format';
 import { type FindingList, LISTS } from '@/lib/findings/schema';
@@ -32,7 +33,7 @@ export function FindingsTabs({
     refs.current.get(next)?.focus();
   };
   return (
-    <div role="tablist" aria-label="Findings lists" className="tabs" onKeyDown={onKeyDown}>
+    <div role="tablist" aria-label="Findings lists" className={tabStyles.tabs} onKeyDown={onKeyDown}>
       {LISTS.map((list) => {
         const isActive = list === active;
         return (
@@ -50,11 +51,11 @@ export function FindingsTabs({
             aria-labelledby={`${tabId(list)}-label`}
             aria-describedby={`${tabId(list)}-count`}
             tabIndex={isActive ? 0 : -1}
-            className="tab"
+            className={tabStyles.tab}
             onClick={() => onChange(list)}
           >
             <span id={`${tabId(list)}-label`}>{listLabel(list)}</span>
-            <span id={`${tabId(list)}-count`} className="tab__count">
+            <span id={`${tabId(list)}-count`} className={tabStyles.tab__count}>
               {formatCount(totals[list])}
               <span className="visually-hidden"> findings</span>
             </span>

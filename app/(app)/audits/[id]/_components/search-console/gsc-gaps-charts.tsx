@@ -13,6 +13,7 @@ import {
   XAxis,
   YAxis,
 } from 'recharts';
+import chartStyles from '@/components/charts/chart.module.css';
 // The Search Console charts: the gap per sitemap file over the 10 % and 30 % bands, and
 // the property's indexed vs not indexed pages per day. Render prepared data only (lib/gsc/gaps-chart.ts);
 // each figure carries a visually hidden table as its text alternative.
@@ -37,7 +38,7 @@ export function GapBarsChart({ data }: { data: GapBarsData }) {
   const byKey = new Map(data.bars.map((bar) => [bar.key, bar]));
   const height = data.bars.length * ROW_HEIGHT + 48;
   return (
-    <figure className="chart chart--contained" data-testid="gsc-gap-chart">
+    <figure className={`${chartStyles.chart} ${chartStyles['chart--contained']}`} data-testid="gsc-gap-chart">
       <figcaption>Gap per sitemap file</figcaption>
       <BarChart
         responsive
@@ -125,7 +126,10 @@ export function GapBarsChart({ data }: { data: GapBarsData }) {
 
 export function IndexedOverTimeChart({ points }: { points: IndexPoint[] }) {
   return (
-    <figure className="chart chart--contained" data-testid="gsc-index-chart">
+    <figure
+      className={`${chartStyles.chart} ${chartStyles['chart--contained']}`}
+      data-testid="gsc-index-chart"
+    >
       <figcaption>Indexed and not indexed pages over time (whole property)</figcaption>
       <LineChart
         responsive

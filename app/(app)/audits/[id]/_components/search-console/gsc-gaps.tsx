@@ -19,6 +19,7 @@ import {
 import type { PropertyTotals, SitemapGapDto } from '@/lib/gsc/gaps-shape';
 import { useGscGaps } from '@/lib/gsc/hooks-gaps';
 import { GapBarsChart, IndexedOverTimeChart } from './gsc-gaps-charts';
+import tableStyles from './gsc-gaps-table.module.css';
 import styles from './search-console.module.css';
 
 const BAND_BADGE: Record<GapBand, string> = {
@@ -83,7 +84,7 @@ const GAP_COLUMNS: DataColumn<SitemapGapDto>[] = [
   {
     id: 'file',
     header: 'Sitemap file',
-    cellClassName: styles['gsc-gaps__file'],
+    cellClassName: tableStyles['gsc-gaps__file'],
     cellProps: (row) => ({ title: row.sitemap }),
     cell: (row) => shortSitemapName(row.sitemap),
   },
@@ -136,7 +137,7 @@ function GapTable({ rows }: { rows: SitemapGapDto[] }) {
       rowKey={(row) => row.fileId}
       rowProps={() => ({ 'data-testid': 'gsc-gap-row' })}
       caption={{ text: 'Submitted and indexed URLs per sitemap file, largest gap first' }}
-      className="table gsc-gaps__table"
+      className={`table ${tableStyles['gsc-gaps__table']}`}
       wrapClassName="table-wrap"
       testId="gsc-gap-table"
     />

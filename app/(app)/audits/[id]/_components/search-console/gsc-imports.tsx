@@ -18,6 +18,7 @@ import { useDeleteGscImport, useGscImports, useStartGscImport } from '@/lib/gsc/
 import { describeExport, problemPlace } from '@/lib/gsc/import-labels';
 import type { GscImportDto } from '@/lib/gsc/import-schema';
 import { StatusBadge } from '../../../_components/status-badge';
+import spotRuns from '../spot-checks/spot-runs.module.css';
 import styles from './search-console.module.css';
 
 function ImportForm({ auditId }: { auditId: string }) {
@@ -189,9 +190,9 @@ export function GscImports({ auditId }: { auditId: string }) {
         </p>
       ) : null}
       {list.length > 0 ? (
-        <ol className="spot-runs" aria-label="Search Console imports">
+        <ol className={spotRuns['spot-runs']} aria-label="Search Console imports">
           {list.map((item) => (
-            <li key={item.id} className="spot-run" data-testid="gsc-import">
+            <li key={item.id} className={spotRuns['spot-run']} data-testid="gsc-import">
               <RunStatusHead>
                 <strong className="small">{formatDateTime(item.createdAt)}</strong>
                 <StatusBadge status={item.status} testId="gsc-import-status" />

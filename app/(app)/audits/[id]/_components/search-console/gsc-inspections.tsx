@@ -4,11 +4,13 @@
 // follow its progress (or its wait for the next day's quota) and cancel it; everyone sees the runs and a
 // run's inspections. Data through lib/gsc/hooks-inspections.ts.
 import { type FormEvent, useId, useState } from 'react';
+import spotItems from '@/app/(app)/audits/[id]/_components/spot-checks/spot-items.module.css';
 import { useCan } from '@/app/session-context';
 import { Alert } from '@/components/ui/alert';
 import { BreakableUrl } from '@/components/ui/breakable-url';
 import { ConfirmButton } from '@/components/ui/confirm-button';
 import { CursorPager, useCursorStack } from '@/components/ui/cursor-pager';
+import pagerStyles from '@/components/ui/cursor-pager.module.css';
 import { type DataColumn, DataTable } from '@/components/ui/data-table';
 import { ProgressBar } from '@/components/ui/progress-bar';
 import { RunStatus, RunStatusHead } from '@/components/ui/run-status';
@@ -27,6 +29,7 @@ import { inspectionVerdictWords } from '@/lib/gsc/inspection-labels';
 import type { GscInspectionItemDto, GscInspectionRunDto } from '@/lib/gsc/inspection-schema';
 import { StatusBadge } from '../../../_components/status-badge';
 import { RunPeople } from '../spot-checks/spot-checks-runs';
+import spotRuns from '../spot-checks/spot-runs.module.css';
 import styles from './search-console.module.css';
 
 /** A Search Console property kept whole: "sc-domain:" split at its hyphen reads as two words. */
@@ -58,8 +61,13 @@ function KeyForm({ auditId, onDone }: { auditId: string; onDone?: () => void }) 
     save.mutate({ property: property.trim(), key }, { onSuccess: () => onDone?.() });
   };
   return (
-    <form className="spot-form" onSubmit={submit} aria-label="Search Console key" data-testid="gsc-key-form">
-      <div className="spot-form__fields">
+    <form
+      className={spotRuns['spot-form']}
+      onSubmit={submit}
+      aria-label="Search Console key"
+      data-testid="gsc-key-form"
+    >
+      <div className={spotRuns['spot-form__fields']}>
         <div className="field">
           <label htmlFor={`${id}-property`} className="field__label">
             Property
@@ -137,7 +145,7 @@ function KeyPanel({ auditId }: { auditId: string }) {
         </span>
       </p>
       {isAdmin ? (
-        <div className="spot-pager">
+        <div className={pagerStyles['spot-pager']}>
           <button type="button" className="button button--small" onClick={() => setReplacing((v) => !v)}>
             {isReplacing ? 'Keep this key' : 'Replace key'}
           </button>
@@ -169,8 +177,8 @@ function StartForm({ auditId, onStarted }: { auditId: string; onStarted: (runId:
     if (isValid) start.mutate({ sample: size }, { onSuccess: ({ runId }) => onStarted(runId) });
   };
   return (
-    <form className="spot-form" onSubmit={submit} noValidate aria-label="Start a URL inspection">
-      <div className="spot-form__fields">
+    <form className={spotRuns['spot-form']} onSubmit={submit} noValidate aria-label="Start a URL inspection">
+      <div className={spotRuns['spot-form__fields']}>
         <div className="field">
           <label htmlFor={`${id}-sample`} className="field__label">
             URLs to inspect
@@ -252,9 +260,14 @@ function Runs({
   const canReview = useCan('reviewer');
   const cancel = useCancelGscInspection(auditId);
   return (
-    <ol className="spot-runs" aria-label="URL inspection runs">
+    <ol className={spotRuns['spot-runs']} aria-label="URL inspection runs">
       {runs.map((run) => (
-        <li key={run.id} className="spot-run" data-selected={run.id === selectedId} data-testid="gsc-run">
+        <li
+          key={run.id}
+          className={spotRuns['spot-run']}
+          data-selected={run.id === selectedId}
+          data-testid="gsc-run"
+        >
           <RunStatusHead>
             <button
               type="button"
@@ -267,7 +280,7 @@ function Runs({
             <StatusBadge status={run.status} testId="gsc-run-status" />
             <RunPeople run={run} />
           </RunStatusHead>
-          <p className="small muted spot-run__request">
+          <p className={`small muted ${spotRuns['spot-run__request']}`}>
             {formatCount(run.request.sample)} URLs of <PropertyName name={run.property} />, seed{' '}
             {run.request.seed}
             {run.summary
@@ -320,19 +333,19 @@ function Canonicals({ item }: { item: GscInspectionItemDto }) {
   if (!item.googleCanonical && !item.userCanonical) return '—';
   if (item.googleCanonical === item.userCanonical)
     return (
-      <span className="mono spot-url">
+      <span className={`mono ${spotItems['spot-url']}`}>
         <BreakableUrl url={item.googleCanonical ?? ''} />
       </span>
     );
   return (
     <span data-testid="gsc-item-canonical-differs">
       <span className="muted small">Google: </span>
-      <span className="mono spot-url">
+      <span className={`mono ${spotItems['spot-url']}`}>
         {item.googleCanonical ? <BreakableUrl url={item.googleCanonical} /> : '—'}
       </span>
       <br />
       <span className="muted small">Page: </span>
-      <span className="mono spot-url">
+      <span className={`mono ${spotItems['spot-url']}`}>
         {item.userCanonical ? <BreakableUrl url={item.userCanonical} /> : '—'}
       </span>
     </span>
@@ -343,9 +356,9 @@ const ITEM_COLUMNS: DataColumn<GscInspectionItemDto>[] = [
   {
     id: 'url',
     header: 'URL',
-    cellClassName: 'spot-items__url',
+    cellClassName: spotItems['spot-items__url'],
     cell: (item) => (
-      <span className="mono spot-url">
+      <span className={`mono ${spotItems['spot-url']}`}>
         <BreakableUrl url={item.url} />
       </span>
     ),
@@ -382,8 +395,8 @@ function Items({ items }: { items: GscInspectionItemDto[] }) {
       rows={items}
       rowKey={(item) => item.position}
       rowProps={() => ({ 'data-testid': 'gsc-item' })}
-      className="spot-items"
-      wrapClassName="spot-items-wrap"
+      className={spotItems['spot-items']}
+      wrapClassName={spotItems['spot-items-wrap']}
       testId="gsc-items"
     />
   );

@@ -6,6 +6,7 @@ import { useEffect, useRef, useState } from 'react';
 import { Alert } from '@/components/ui/alert';
 import { Badge, type BadgeTone } from '@/components/ui/badge';
 import { ConfirmButton } from '@/components/ui/confirm-button';
+import revealStyles from '@/components/ui/token-reveal.module.css';
 import { useCreateShare, useRevokeShare, useShares } from '@/lib/auth/hooks';
 import type { ShareDto, ShareStatus } from '@/lib/auth/types';
 import { formatDateTime } from '@/lib/core/format';
@@ -54,7 +55,11 @@ function CreatedLink({ url }: { url: string }) {
     <div className="share-created stack" data-testid="share-created">
       <p className="small">Copy the link now: it is shown only once.</p>
       <div className={styles['share-created__row']}>
-        <p className={`token-reveal ${styles['share-created__url']}`} data-testid="share-url" ref={text}>
+        <p
+          className={`${revealStyles['token-reveal']} ${styles['share-created__url']}`}
+          data-testid="share-url"
+          ref={text}
+        >
           {url}
         </p>
         <button type="button" className="button button--small" onClick={copyLink} data-testid="share-copy">

@@ -16,6 +16,8 @@ import type { SpotCheckSummary } from '@/lib/spot-check/stats';
 import styles from './spot-checks.module.css';
 import { VerdictBadge } from './spot-checks-verdict';
 import { share, statusText } from './spot-checks-words';
+import spotItems from './spot-items.module.css';
+import spotRuns from './spot-runs.module.css';
 
 const COUNTS: { key: keyof SpotCheckCompareCounts; label: string }[] = [
   { key: 'same', label: 'unchanged' },
@@ -53,9 +55,9 @@ const CHANGE_COLUMNS: DataColumn<SpotCheckChange>[] = [
   {
     id: 'url',
     header: 'URL',
-    cellClassName: 'spot-items__url',
+    cellClassName: spotItems['spot-items__url'],
     cell: (change) => (
-      <span className="mono spot-url">
+      <span className={`mono ${spotItems['spot-url']}`}>
         <BreakableUrl url={change.url} />
       </span>
     ),
@@ -75,7 +77,7 @@ const CHANGE_COLUMNS: DataColumn<SpotCheckChange>[] = [
   {
     id: 'status',
     header: 'Status',
-    cellClassName: 'spot-items__nowrap',
+    cellClassName: spotItems['spot-items__nowrap'],
     cellProps: () => ({ 'data-testid': 'spot-compare-status' }),
     cell: (change) =>
       change.before.finalStatus === change.after.finalStatus
@@ -93,8 +95,8 @@ function Changes({ changes }: { changes: SpotCheckChange[] }) {
       rows={changes}
       rowKey={(change) => change.findingId}
       rowProps={() => ({ 'data-testid': 'spot-compare-change' })}
-      className="spot-items"
-      wrapClassName="spot-items-wrap"
+      className={spotItems['spot-items']}
+      wrapClassName={spotItems['spot-items-wrap']}
       testId="spot-compare-changes"
     />
   );
@@ -116,7 +118,7 @@ function Comparison({ auditId, base, other }: { auditId: string; base: string; o
       <ul className={styles['spot-verdicts']} aria-label="What changed">
         {COUNTS.map(({ key, label }) => (
           <li key={key} className={styles['spot-verdict']} data-testid={`spot-compare-${key}`}>
-            <span className="spot-verdict__count">{formatCount(data.counts[key])}</span> {label}
+            <span className={styles['spot-verdict__count']}>{formatCount(data.counts[key])}</span> {label}
           </li>
         ))}
       </ul>
@@ -151,7 +153,7 @@ export function SpotChecksCompare({
     <section className="stack" aria-labelledby={`${selectId}-heading`}>
       <h3 id={`${selectId}-heading`}>Compare runs</h3>
       {/* The form's field grid: the choice keeps a readable width instead of spanning a wide screen. */}
-      <div className="spot-form__fields">
+      <div className={spotRuns['spot-form__fields']}>
         <div className="field">
           <label htmlFor={selectId} className="field__label">
             Compare with…

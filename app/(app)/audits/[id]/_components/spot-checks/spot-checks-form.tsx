@@ -3,8 +3,10 @@
 // list on request, and robots.txt obeyed unless the reviewer deliberately ticks the override.
 import { type FormEvent, useId, useState } from 'react';
 import { Alert } from '@/components/ui/alert';
+import pagerStyles from '@/components/ui/cursor-pager.module.css';
 import type { TSpotCheckRequest } from '@/lib/spot-check/schema';
 import styles from './spot-checks.module.css';
+import spotRuns from './spot-runs.module.css';
 
 const DEFAULT_SAMPLE = 50;
 
@@ -77,8 +79,8 @@ export function SpotChecksForm({
   };
 
   return (
-    <form className="spot-form" onSubmit={submit} noValidate aria-label="Start a spot-check">
-      <div className="spot-form__fields">
+    <form className={spotRuns['spot-form']} onSubmit={submit} noValidate aria-label="Start a spot-check">
+      <div className={spotRuns['spot-form__fields']}>
         <NumberField
           id={`${id}-sample`}
           label="Sample size"
@@ -118,7 +120,7 @@ export function SpotChecksForm({
         for a site you own or may check, such as a staging site closed to crawlers.
       </p>
       {error ? <Alert title="The spot-check could not start">{error.message}</Alert> : null}
-      <div className="spot-pager">
+      <div className={pagerStyles['spot-pager']}>
         <button
           type="submit"
           className="button button--primary"

@@ -8,16 +8,17 @@ import { reasonLabel } from '@/lib/findings/format';
 import { safeHref } from '@/lib/findings/links';
 import type { SpotCheckItemDto } from '@/lib/spot-check/schema';
 import { VerdictBadge } from './spot-checks-verdict';
+import spotItems from './spot-items.module.css';
 
 /** A stored URL: a link only when safeHref allows it (never javascript:, data: or a clipped URL). */
 function UrlText({ url }: { url: string }) {
   const href = safeHref(url);
   return href ? (
-    <a className="mono spot-url" href={href} target="_blank" rel="noreferrer noopener">
+    <a className={`mono ${spotItems['spot-url']}`} href={href} target="_blank" rel="noreferrer noopener">
       <BreakableUrl url={url} />
     </a>
   ) : (
-    <span className="mono spot-url">
+    <span className={`mono ${spotItems['spot-url']}`}>
       <BreakableUrl url={url} />
     </span>
   );
@@ -26,13 +27,13 @@ function UrlText({ url }: { url: string }) {
 function HopChain({ item }: { item: SpotCheckItemDto }) {
   if (item.chain.length === 0) return <span className="muted">no answer</span>;
   return (
-    <details className="spot-hops">
+    <details className={spotItems['spot-hops']}>
       <summary>{item.chain.length === 1 ? '1 response' : `${item.chain.length} responses`}</summary>
       <ol>
         {item.chain.map((hop, index) => (
           // biome-ignore lint/suspicious/noArrayIndexKey: a chain's order is its identity and never changes
-          <li key={index}>
-            <span className="spot-hops__status">{hop.status}</span> <UrlText url={hop.url} />
+          <li key={index} data-testid="spot-hop">
+            <span className={spotItems['spot-hops__status']}>{hop.status}</span> <UrlText url={hop.url} />
             {hop.location ? <span className="muted small"> → Location: {hop.location}</span> : null}
           </li>
         ))}
@@ -42,18 +43,23 @@ function HopChain({ item }: { item: SpotCheckItemDto }) {
 }
 
 const COLUMNS: DataColumn<SpotCheckItemDto>[] = [
-  { id: 'url', header: 'URL', cellClassName: 'spot-items__url', cell: (item) => <UrlText url={item.url} /> },
+  {
+    id: 'url',
+    header: 'URL',
+    cellClassName: spotItems['spot-items__url'],
+    cell: (item) => <UrlText url={item.url} />,
+  },
   {
     id: 'reason',
     header: 'Reason',
-    cellClassName: 'spot-items__nowrap',
+    cellClassName: spotItems['spot-items__nowrap'],
     cell: (item) => reasonLabel(item.reason),
   },
   {
     id: 'verdict',
     header: 'Verdict',
     cell: (item) => (
-      <div className="spot-items__verdict">
+      <div className={spotItems['spot-items__verdict']}>
         <VerdictBadge verdict={item.verdict} />
         <span className="small">{item.explanation}</span>
       </div>
@@ -63,7 +69,7 @@ const COLUMNS: DataColumn<SpotCheckItemDto>[] = [
     id: 'final',
     header: 'Final',
     isNumeric: true,
-    cellClassName: 'spot-items__nowrap',
+    cellClassName: spotItems['spot-items__nowrap'],
     cell: (item) => item.finalStatus ?? '—',
   },
   { id: 'hops', header: 'Hops', cell: (item) => <HopChain item={item} /> },
@@ -83,8 +89,8 @@ export function SpotChecksItems({ items }: { items: SpotCheckItemDto[] }) {
       rows={items}
       rowKey={(item) => item.findingId}
       rowProps={(item) => ({ 'data-testid': 'spot-item', 'data-verdict': item.verdict })}
-      className="spot-items"
-      wrapClassName="spot-items-wrap"
+      className={spotItems['spot-items']}
+      wrapClassName={spotItems['spot-items-wrap']}
       testId="spot-items"
     />
   );

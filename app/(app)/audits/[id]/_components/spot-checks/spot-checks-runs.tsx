@@ -3,6 +3,7 @@
 // Cancel while it runs, Run again / Re-check its errors once it has ended (reviewers and admins). Choosing a
 // run shows its results below.
 import { ConfirmButton } from '@/components/ui/confirm-button';
+import pagerStyles from '@/components/ui/cursor-pager.module.css';
 import { useDateTimeFormat } from '@/components/ui/date-time';
 import { ProgressBar } from '@/components/ui/progress-bar';
 import { RunStatus, RunStatusHead } from '@/components/ui/run-status';
@@ -12,6 +13,7 @@ import { describeBudget, describeRequest, runName } from '@/lib/spot-check/label
 import type { SpotCheckRunDto } from '@/lib/spot-check/schema';
 import { StatusBadge } from '../../../_components/status-badge';
 import styles from './spot-checks.module.css';
+import spotRuns from './spot-runs.module.css';
 
 /** "Run again" and, when the run has rows it could not check, "Re-check N errors". */
 function RetryButtons({
@@ -25,7 +27,7 @@ function RetryButtons({
 }) {
   const errors = run.summary?.byVerdict.error ?? 0;
   return (
-    <div className="spot-pager">
+    <div className={pagerStyles['spot-pager']}>
       <button
         type="button"
         className="button button--small"
@@ -101,12 +103,12 @@ export function SpotChecksRuns({
   // One run at a time: a second would fetch the same site twice over (the form says so too).
   const hasActive = runs.some((run) => isActiveStatus(run.status));
   return (
-    <ol className="spot-runs" aria-label="Spot-check runs">
+    <ol className={spotRuns['spot-runs']} aria-label="Spot-check runs">
       {runs.map((run) => {
         const isActive = isActiveStatus(run.status);
         const isSelected = run.id === selectedId;
         return (
-          <li key={run.id} className="spot-run" data-selected={isSelected} data-testid="spot-run">
+          <li key={run.id} className={spotRuns['spot-run']} data-selected={isSelected} data-testid="spot-run">
             <RunStatusHead>
               <button
                 type="button"
@@ -119,7 +121,7 @@ export function SpotChecksRuns({
               <StatusBadge status={run.status} testId="spot-run-status" />
               <RunPeople run={run} />
             </RunStatusHead>
-            <p className="small muted spot-run__request">
+            <p className={`small muted ${spotRuns['spot-run__request']}`}>
               {describeRequest(run)}
               {run.retryOf ? (
                 <span data-testid="spot-run-retry-of">
@@ -129,7 +131,7 @@ export function SpotChecksRuns({
               ) : null}
             </p>
             {describeBudget(run) ? (
-              <p className="small muted spot-run__request" data-testid="spot-run-budget">
+              <p className={`small muted ${spotRuns['spot-run__request']}`} data-testid="spot-run-budget">
                 {describeBudget(run)}
               </p>
             ) : null}

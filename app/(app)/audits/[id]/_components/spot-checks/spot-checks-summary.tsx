@@ -52,7 +52,7 @@ export function SpotChecksSummary({ summary }: { summary: SpotCheckSummary }) {
             className={`${styles['spot-verdict']} ${styles[`spot-verdict--${verdict}`] ?? ''}`}
             data-testid={`spot-count-${verdict}`}
           >
-            <span className="spot-verdict__count">{formatCount(summary.byVerdict[verdict])}</span>{' '}
+            <span className={styles['spot-verdict__count']}>{formatCount(summary.byVerdict[verdict])}</span>{' '}
             {verdictLabel(verdict)}
           </li>
         ))}

@@ -3,6 +3,7 @@
 import { isActiveStatus } from '@/lib/audits/labels';
 import type { AuditDto } from '@/lib/audits/schema';
 import { formatCount } from '@/lib/core/format';
+import counts from './audit-counts.module.css';
 import styles from './summary.module.css';
 
 interface Stat {
@@ -42,9 +43,12 @@ export function AuditCounts({ audit }: { audit: AuditDto }) {
       aria-label="Totals"
       aria-describedby={isUniquePending ? 'counts-live-note' : undefined}
     >
-      <dl className="stats">
+      <dl className={counts.stats}>
         {stats.map((stat) => (
-          <div key={stat.testId} className={`stat${stat.isBad && (stat.value ?? 0) > 0 ? ' stat--bad' : ''}`}>
+          <div
+            key={stat.testId}
+            className={`${counts.stat} ${stat.isBad && (stat.value ?? 0) > 0 ? counts['stat--bad'] : ''}`}
+          >
             <dt>{stat.label}</dt>
             <dd data-testid={stat.testId} data-value={stat.value ?? undefined}>
               {formatCount(stat.value)}

@@ -4,6 +4,7 @@
 // charts (a file's bar filters the review too).
 import { type MouseEvent, useMemo } from 'react';
 import { AddExcluded, ListCounts, ReasonCharts, WarningAlerts } from '@/components/findings/summary-parts';
+import summaryParts from '@/components/findings/summary-parts.module.css';
 import { useDateTimeFormat } from '@/components/ui/date-time';
 import type { AuditIssue } from '@/lib/audits/schema';
 import { prepareReasonsPerFile, prepareReasonsPerList } from '@/lib/findings/chart-data';
@@ -11,6 +12,7 @@ import { toSearchParams } from '@/lib/findings/format';
 import { type FindingList, type FindingSignal, type FindingsOverview, LISTS } from '@/lib/findings/schema';
 import { useFindingsByFile } from '@/lib/review/hooks';
 import type { FilterReview } from '../review/use-finding-view';
+import styles from './summary.module.css';
 
 const NO_BREAK = { whiteSpace: 'nowrap' } as const;
 
@@ -79,7 +81,7 @@ export function FindingsSummary({
       </div>
       <div className="card__body stack">
         <WarningAlerts warnings={warnings} testId="sanity-warnings" findings={findings} />
-        <div className="summary-lists">
+        <div className={summaryParts['summary-lists']}>
           {LISTS.map((list) => (
             <ListCounts
               key={list}
@@ -95,7 +97,7 @@ export function FindingsSummary({
         </div>
         <AddExcluded excluded={findings.addExcluded} otherHosts={findings.otherHosts} />
         {signalWarnings.length > 0 ? (
-          <section className="stack signals" aria-labelledby="signals-heading">
+          <section className={`stack ${styles.signals}`} aria-labelledby="signals-heading">
             <h3 id="signals-heading">Signals</h3>
             <WarningAlerts
               warnings={signalWarnings}

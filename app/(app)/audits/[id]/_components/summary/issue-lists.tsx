@@ -31,13 +31,13 @@ function IssueCard({
         </h2>
       </div>
       <div className="card__body stack" style={{ gap: '0.75rem' }}>
-        <ul className="issue-list">
+        <ul className={styles['issue-list']}>
           {shown.map((issue, index) => {
             const source = 'source' in issue ? issue.source : null;
             const title = issueTitle(issue.code);
             return (
               // biome-ignore lint/suspicious/noArrayIndexKey: server-built list that is only ever appended to
-              <li key={`${issue.code}-${index}`} className="issue" data-code={issue.code}>
+              <li key={`${issue.code}-${index}`} className={styles.issue} data-code={issue.code}>
                 <div className={styles.issue__text}>
                   {title ? <strong className={styles.issue__title}>{title}</strong> : null}
                   {issue.message}

@@ -11,6 +11,7 @@ import { useDateTimeFormat } from '@/components/ui/date-time';
 import { DebouncedInput } from '@/components/ui/debounced-input';
 import { EmptyState } from '@/components/ui/empty-state';
 import { Field } from '@/components/ui/field';
+import chipStyles from '@/components/ui/filter-chips.module.css';
 import { formatCount } from '@/lib/core/format';
 import { formatLastmod } from '@/lib/findings/format';
 import { useSiteChanges } from '@/lib/sites/hooks';
@@ -86,16 +87,16 @@ export function ChangeFeed({ site }: { site: SiteDetailDto }) {
       </div>
       <div className="card__body stack">
         <search className={styles.filters} aria-label="Filter changes">
-          <fieldset className="reason-chips">
+          <fieldset className={chipStyles['reason-chips']}>
             <legend className="visually-hidden">Type of change</legend>
             <button
               type="button"
-              className="filter-chip"
+              className={chipStyles['filter-chip']}
               aria-pressed={!filters.type}
               onClick={() => setFilters({ ...filters, type: undefined })}
             >
               All
-              <span className="filter-chip__n">
+              <span className={chipStyles['filter-chip__n']}>
                 {counts ? formatCount(CHANGE_TYPES.reduce((sum, type) => sum + counts[type], 0)) : '…'}
               </span>
             </button>
@@ -103,13 +104,13 @@ export function ChangeFeed({ site }: { site: SiteDetailDto }) {
               <button
                 key={type}
                 type="button"
-                className="filter-chip"
+                className={chipStyles['filter-chip']}
                 aria-pressed={filters.type === type}
                 data-testid={`change-chip-${type}`}
                 onClick={() => setFilters({ ...filters, type: filters.type === type ? undefined : type })}
               >
                 {CHANGE_LABELS[type]}
-                <span className="filter-chip__n" data-testid={`change-count-${type}`}>
+                <span className={chipStyles['filter-chip__n']} data-testid={`change-count-${type}`}>
                   {counts ? formatCount(counts[type]) : '…'}
                 </span>
               </button>

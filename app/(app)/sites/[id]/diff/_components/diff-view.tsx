@@ -9,6 +9,7 @@ import { Alert } from '@/components/ui/alert';
 import { Badge, type BadgeTone } from '@/components/ui/badge';
 import { CursorPager, useCursorStack } from '@/components/ui/cursor-pager';
 import { EmptyState } from '@/components/ui/empty-state';
+import chipStyles from '@/components/ui/filter-chips.module.css';
 import { formatCount } from '@/lib/core/format';
 import { formatLastmod, reasonLabel } from '@/lib/findings/format';
 import { useAuditDiff } from '@/lib/sites/hooks';
@@ -181,16 +182,16 @@ export function DiffView({ siteId }: { siteId: string }) {
       ) : (
         <section className="card" aria-label="Differences">
           <div className="card__body stack">
-            <fieldset className="reason-chips">
+            <fieldset className={chipStyles['reason-chips']}>
               <legend className="visually-hidden">Type of difference</legend>
               <button
                 type="button"
-                className="filter-chip"
+                className={chipStyles['filter-chip']}
                 aria-pressed={type === null}
                 onClick={() => setType(null)}
               >
                 All
-                <span className="filter-chip__n" data-testid="diff-count-all">
+                <span className={chipStyles['filter-chip__n']} data-testid="diff-count-all">
                   {data ? formatCount(diffTotal(data.counts)) : '…'}
                 </span>
               </button>
@@ -198,13 +199,13 @@ export function DiffView({ siteId }: { siteId: string }) {
                 <button
                   key={value}
                   type="button"
-                  className="filter-chip"
+                  className={chipStyles['filter-chip']}
                   aria-pressed={type === value}
                   data-testid={`diff-chip-${value}`}
                   onClick={() => setType(type === value ? null : value)}
                 >
                   {DIFF_LABELS[value]}
-                  <span className="filter-chip__n" data-testid={`diff-count-${value}`}>
+                  <span className={chipStyles['filter-chip__n']} data-testid={`diff-count-${value}`}>
                     {data ? formatCount(data.counts[value]) : '…'}
                   </span>
                 </button>
