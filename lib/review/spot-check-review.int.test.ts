@@ -226,7 +226,7 @@ describe("a row's live verdict is its latest finished check", () => {
     );
     expect(panel).toContain('Live check');
     expect(panel).toMatch(
-      /<ol class="live-chain"[^>]*><li><strong>301<\/strong> <span class="mono">https:\/\/a\.example\/p-6<\/span>.*Location: <span class="mono">\/gone<\/span>.*<\/li><li><strong>404<\/strong> <span class="mono">https:\/\/a\.example\/gone<\/span><\/li><\/ol>/,
+      /<ol class="[^"]*live-chain[^"]*"[^>]*><li><strong>301<\/strong> <span class="mono">https:\/\/a\.example\/p-6<\/span>.*Location: <span class="mono">\/gone<\/span>.*<\/li><li><strong>404<\/strong> <span class="mono">https:\/\/a\.example\/gone<\/span><\/li><\/ol>/,
     );
     expect(panel).toContain('checked in a test');
     // Approving is off, with the reason beside it.
