@@ -1,4 +1,4 @@
-// The audit run kind: ingest → reconcile → review indexes (a crawl added later: add_crawl → reconcile → …). The one place that says which steps an audit
+// The audit run kind: ingest → (crawl_site →) reconcile → review indexes (a crawl added later: add_crawl → reconcile → …). The one place that says which steps an audit
 // goes through, which phases it reports and what each step's handler is (lib/runs does the rest).
 
 import { settleUnfinishedIngest } from '@/lib/audits/mutations';
@@ -55,6 +55,17 @@ export const auditRun: RunKind<AuditStep, AuditPhase> = {
       failure: 'The crawl export could not be imported; see the worker log for details',
       handler: async () => (await import('@/lib/audits/steps/add-crawl')).addCrawlStep,
       discard: async (id) => (await import('@/lib/ingest/mutations')).dropCrawlRows(id),
+    },
+    {
+      // An audit that crawls the site itself (options.crawler): after the ingest, the built-in crawler
+      // fetches the site; its frontier is in Postgres, so a step re-run after a dead worker resumes it.
+      name: 'crawl_site',
+      queue: 'crawl-site',
+      phase: 'crawling',
+      waitingPhase: 'queued',
+      failure: 'The crawl failed unexpectedly; see the worker log for details',
+      handler: async () => (await import('@/lib/crawler/steps/crawl-site')).crawlSiteStep,
+      discard: async (id) => (await import('@/lib/crawler/mutations')).dropCrawlState(id),
     },
     {
       name: 'reconcile',

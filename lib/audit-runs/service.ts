@@ -13,6 +13,7 @@ import {
   ZSitemapUrl,
 } from '@/lib/audits/schema';
 import { parseMultipart } from '@/lib/audits/uploads';
+import { type TCrawlerSettings, ZCrawlerRequest } from '@/lib/audits/crawler-schema';
 import { AppError } from '@/lib/core/errors';
 import { jsonBody } from '@/lib/core/params';
 import { ingestLimits, uploadsDir } from '@/lib/db/config';
@@ -54,6 +55,53 @@ function validateSources(sources: NewSource[]): void {
       'Give one crawl export: either a crawl file or a crawlUrl, not both',
     );
   }
+}
+
+/** The crawler's settings as the audit stores them: defaults filled in, a site crawl's start URL resolved
+ * (the site root of the first sitemap URL), and never beside a crawl export. */
+function withCrawler(
+  options: TAuditOptions,
+  given: TCrawlerSettings | undefined,
+  sources: NewSource[],
+): TAuditOptions {
+  if (given && options.crawler) {
+    throw new AppError('validation_failed', 'crawler: give it once, not also inside options');
+  }
+  const crawler = given ?? options.crawler;
+  if (!crawler) return options;
+  if (sources.some((s) => s.role === 'crawl')) {
+    throw new AppError(
+      'validation_failed',
+      'crawler: give either a crawl export (crawl, crawlUrl) or crawler to crawl the site, not both',
+    );
+  }
+  if (crawler.mode === 'site' && !crawler.startUrl) {
+    const first = sources.find((s) => s.role === 'sitemap' && s.url)?.url;
+    if (!first) {
+      throw new AppError(
+        'validation_failed',
+        'crawler.startUrl: the sitemaps were uploaded, so there is no site to start from: give a startUrl, or use mode "list"',
+      );
+    }
+    return { ...options, crawler: { ...crawler, startUrl: `${new URL(first).origin}/` } };
+  }
+  return { ...options, crawler };
+}
+
+/** The multipart `crawler` field: its JSON text, through the same rules as the JSON body's. */
+function parseCrawlerText(text: string | undefined): TCrawlerSettings | undefined {
+  if (text === undefined || text.trim() === '') return undefined;
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text);
+  } catch (error) {
+    throw new AppError('validation_failed', `crawler is not valid JSON: ${(error as Error).message}`);
+  }
+  const result = ZCrawlerRequest.safeParse(raw);
+  if (result.success) return result.data;
+  const issue = result.error.issues[0];
+  const where = issue?.path.length ? `crawler.${issue.path.join('.')}` : 'crawler';
+  throw new AppError('validation_failed', `${where}: ${issue?.message ?? 'is not valid'}`);
 }
 
 /** A multipart field's value through its schema, with a message that names the field. */
@@ -108,7 +156,11 @@ async function fromMultipart(request: Request, id: string) {
       sources.push({ role: 'crawl', kind: 'url', url: fieldValue(ZSitemapUrl, 'crawlUrl', url) });
     }
     validateSources(sources);
-    const options = parseOptionsText(fields.get('options')?.[0]);
+    const options = withCrawler(
+      parseOptionsText(fields.get('options')?.[0]),
+      parseCrawlerText(fields.get('crawler')?.[0]),
+      sources,
+    );
     const given = fields.get('name')?.[0];
     const name = (given === undefined ? '' : fieldValue(ZAuditName, 'name', given)) || defaultName(sources);
     return { name, options, sources, dir };
@@ -123,7 +175,7 @@ async function fromJson(request: Request) {
   const sources: NewSource[] = input.sitemapUrls.map((url) => ({ role: 'sitemap', kind: 'url', url }));
   if (input.crawlUrl) sources.push({ role: 'crawl', kind: 'url', url: input.crawlUrl });
   validateSources(sources);
-  const options = ZAuditOptions.parse(input.options ?? {});
+  const options = withCrawler(ZAuditOptions.parse(input.options ?? {}), input.crawler, sources);
   return { name: input.name?.trim() || defaultName(sources), options, sources, dir: null };
 }
 

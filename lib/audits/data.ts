@@ -7,6 +7,8 @@ import { db, pool } from '@/lib/db/client';
 import type { Audit, AuditSource, SitemapFile } from '@/lib/generated/prisma/client';
 import { siteSettingsOf } from '@/lib/review/approval/schema';
 import { getFindingsOverview } from '@/lib/review/data';
+import type { CrawlProgress } from '@/lib/crawler/types';
+import type { CrawlerDto } from './crawler-schema';
 import { progressOf } from './progress';
 import {
   type AuditDto,
@@ -46,6 +48,18 @@ function crawlSummary(audit: AuditWithSources): CrawlSummary {
     sha256: audit.crawlSha256,
     latestAt: audit.crawlLatestAt?.toISOString() ?? null,
     repeatOf: audit.crawlRepeatOf,
+    crawler: crawlerOf(audit),
+  };
+}
+
+/** The built-in crawl's settings (as stored at creation, start URL resolved) and its last totals. */
+function crawlerOf(audit: AuditWithSources): CrawlerDto | null {
+  const options = ZAuditOptions.safeParse(audit.options);
+  const crawler = options.success ? options.data.crawler : undefined;
+  if (!crawler) return null;
+  return {
+    settings: { ...crawler, startUrl: crawler.startUrl ?? null },
+    progress: (audit.crawlProgress ?? null) as CrawlProgress | null,
   };
 }
 

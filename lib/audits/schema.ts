@@ -1,6 +1,7 @@
 // Shapes of audit input and output (isomorphic: used by route handlers, the worker and the UI).
 import { z } from 'zod';
 import { zText } from '@/lib/core/text';
+import { type CrawlerDto, ZCrawlerRequest } from './crawler-schema';
 import type { FindingsOverview } from '@/lib/findings/schema';
 import type { TSiteSettings } from '@/lib/sites/schema';
 
@@ -42,6 +43,8 @@ export const ZAuditOptions = z
      * one bad minute of a server is no reason to drop it; `prune`: pruned as `http_<status>`, as the
      * playbook's script does. */
     serverErrors: z.enum(['hold', 'prune']).optional(),
+    /** Crawl the site itself (lib/crawler) instead of importing a crawl export; its defaults filled in. */
+    crawler: ZCrawlerRequest.optional(),
   })
   .strict();
 export type TAuditOptions = z.infer<typeof ZAuditOptions>;
@@ -62,6 +65,8 @@ export const ZCreateAuditJson = z
     name: ZAuditName.optional(),
     sitemapUrls: z.array(httpUrl).min(1, 'give at least one sitemap URL').max(100),
     crawlUrl: httpUrl.optional(),
+    /** Crawl the site instead of importing an export (exclusive with crawlUrl). */
+    crawler: ZCrawlerRequest.optional(),
     options: ZAuditOptions.optional(),
   })
   .strict();
@@ -71,7 +76,7 @@ export const ZSitemapUrl = httpUrl;
 
 /** The crawl options `POST /audits/{id}/crawl` takes (the New audit form's, for its crawl export).
  * `normalization` may be sent, as the form sends it, but only as the audit's own: its entries were keyed so. */
-export const ZAddCrawlOptions = ZAuditOptions.partial();
+export const ZAddCrawlOptions = ZAuditOptions.omit({ crawler: true }).partial();
 export type TAddCrawlOptions = z.infer<typeof ZAddCrawlOptions>;
 
 /** `POST /audits/{id}/crawl` as JSON: the export's URL and its options. */
@@ -119,6 +124,8 @@ export interface CrawlSummary {
   /** The site's previous complete run whose crawl this run repeated (same bytes or crawl date): its
    * unreached rows were not confirmed across two crawls. Null otherwise. */
   repeatOf: string | null;
+  /** The built-in crawler's settings and totals, when the audit crawls the site itself; null otherwise. */
+  crawler: CrawlerDto | null;
 }
 
 export interface AuditTimings {

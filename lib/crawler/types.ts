@@ -85,6 +85,8 @@ export type PageFetcher = (url: string, signal: AbortSignal) => Promise<PageFetc
 
 /** A fetched page as the store keeps it: its answer, with the links it adds to the frontier. */
 export interface CrawledPage extends PageFetch {
+  /** The frontier item's seq: what ties the answer to its URL in the store. */
+  seq: number;
   key: string;
   depth: number;
   /** Links to other hosts (counted, never fetched). */

@@ -5,6 +5,7 @@
 export const QUEUES = [
   'ingest',
   'add-crawl',
+  'crawl-site',
   'reconcile',
   'site-history',
   'index-findings',

@@ -16,8 +16,11 @@ export async function resetIngestRows(auditId: string): Promise<void> {
   await dropPartition('crawl_pages', auditId);
   await transaction(async (client) => {
     await client.query('DELETE FROM sitemap_files WHERE audit_id = $1', [auditId]);
+    // A built-in crawl follows the ingest and starts over with it (lib/crawler).
+    for (const table of ['crawl_frontier', 'crawl_results', 'crawl_inlinks'])
+      await client.query(`DELETE FROM ${table} WHERE audit_id = $1`, [auditId]);
     await client.query(
-      `UPDATE audits SET sitemap_files = 0, sitemap_files_failed = 0, sitemap_entries = 0, sitemap_unique_urls = 0,
+      `UPDATE audits SET crawl_progress = NULL, sitemap_files = 0, sitemap_files_failed = 0, sitemap_entries = 0, sitemap_unique_urls = 0,
          crawl_rows = 0, crawl_rows_rejected = 0, crawl_report = NULL, warnings = '[]', errors = '[]',
          sitemap_duplicate_keys = NULL, sitemap_newest_lastmod = NULL, crawl_duplicate_keys = NULL, crawl_latest_at = NULL,
          crawl_sha256 = NULL, crawl_repeat_of = NULL,

@@ -139,13 +139,18 @@ interface IngestFacts {
   crawlRows: number;
   crawlDuplicates: number | null;
   latestCrawl: Date | null;
+  /** Sections the built-in crawler cut at a limit (lib/crawler): not crawled completely, so their
+   * unreached URLs are held, not pruned. Empty for an imported export. */
+  cutSections: string[];
 }
 
 async function ingestFacts(auditId: string): Promise<IngestFacts> {
   const { rows } = await pool().query(
     `SELECT sitemap_unique_urls AS "sitemapUnique", sitemap_duplicate_keys AS "sitemapDuplicates",
             sitemap_newest_lastmod AS "newestLastmod", crawl_rows AS "crawlRows",
-            crawl_duplicate_keys AS "crawlDuplicates", crawl_latest_at AS "latestCrawl"
+            crawl_duplicate_keys AS "crawlDuplicates", crawl_latest_at AS "latestCrawl",
+            coalesce((SELECT array_agg(s->>'section') FROM jsonb_array_elements(crawl_progress->'sections') s
+                       WHERE s->'cut' <> '{}'::jsonb), '{}') AS "cutSections"
        FROM audits WHERE id = $1`,
     [auditId],
   );
@@ -335,6 +340,9 @@ async function buildSets(n: Sets, auditId: string, known: IngestFacts, exact: bo
     }),
     onOwnSession(auditId, async (query) => {
       await query(sectionsSql(n));
+      // A section the crawler cut at a limit was reached, but not crawled completely.
+      if (known.cutSections.length > 0)
+        await query(`DELETE FROM ${n.sec} WHERE section = ANY($1::text[])`, [known.cutSections]);
       await query(fileBasesSql(n), [auditId]);
       await query(redirectTargetsSql(n));
       await query(declaredCanonicalsSql(n));

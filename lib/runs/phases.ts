@@ -15,6 +15,7 @@ export const PHASE_LABELS = {
   starting: 'Starting',
   sitemaps: 'Reading sitemaps',
   crawl: 'Importing crawl export',
+  crawling: 'Crawling the site',
   indexing_sitemaps: 'Indexing sitemap entries',
   reconcile_queued: 'Queued for reconciliation',
   reconciling: 'Reconciling',
@@ -52,8 +53,16 @@ export function phaseLabel(phase: string): string {
 }
 
 /** The steps of the audit run, in order (ingest → reconcile → review indexes). `add_crawl` starts a settled
- * audit again when a crawl export is added to it later: it reads only the crawl, then reconcile follows. */
-export const AUDIT_STEPS = ['ingest', 'add_crawl', 'reconcile', 'site_history', 'review_indexes'] as const;
+ * audit again when a crawl export is added to it later: it reads only the crawl, then reconcile follows.
+ * `crawl_site` follows the ingest of an audit that crawls the site itself (lib/crawler). */
+export const AUDIT_STEPS = [
+  'ingest',
+  'add_crawl',
+  'crawl_site',
+  'reconcile',
+  'site_history',
+  'review_indexes',
+] as const;
 export type AuditStep = (typeof AUDIT_STEPS)[number];
 
 /** The phases of the audit run: its table's CHECK constraint lists exactly these. */
@@ -62,6 +71,7 @@ export const AUDIT_PHASES = [
   'starting',
   'sitemaps',
   'crawl',
+  'crawling',
   'indexing_sitemaps',
   'reconcile_queued',
   'reconciling',

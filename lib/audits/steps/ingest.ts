@@ -214,7 +214,12 @@ export const ingestStep: StepHandler<AuditStep, AuditPhase> = async ({ run, prog
     message: source && !message.includes(source) ? `${source}: ${message}` : message,
   }));
   const crawl = await crawlRun;
-  if (!crawlSource) {
+  // An audit that crawls the site itself has its crawl next, as a step of its own (lib/crawler/step.ts);
+  // a list crawl needs declared URLs to fetch.
+  const crawler = options.crawler;
+  const crawlNext =
+    crawler !== undefined && tree.files > tree.filesFailed && (crawler.mode === 'site' || tree.entries > 0);
+  if (!crawlSource && !crawlNext) {
     warnings.push({
       code: 'no_crawl',
       message: 'No crawl export was given: the sitemap is not reconciled until one is added',
@@ -222,6 +227,7 @@ export const ingestStep: StepHandler<AuditStep, AuditPhase> = async ({ run, prog
   }
   warnings.push(...crawlWarnings(crawl.report));
   const { status, message } = decideStatus(tree, crawl);
+  const siteCrawlNext = crawlNext && status !== 'failed';
   const reconcileNext =
     status !== 'failed' && tree.entries > 0 && !crawl.error && (crawl.report?.rows ?? 0) > 0;
   const results: IngestResults = {
@@ -238,8 +244,9 @@ export const ingestStep: StepHandler<AuditStep, AuditPhase> = async ({ run, prog
   const write = async (client: DbClient) => {
     await saveIngestResults(client, audit.id, results);
     // An audit without a crawl export settles here; an upload joins its site with its outcome.
-    if (!reconcileNext) await attachSite(client, audit.id);
+    if (!reconcileNext && !siteCrawlNext) await attachSite(client, audit.id);
   };
+  if (siteCrawlNext) return { next: 'crawl_site', write };
   if (reconcileNext) return { next: 'reconcile', write };
   // Its sitemap is still a run of its site (change events need no crawl): its history follows.
   return status === 'failed'
