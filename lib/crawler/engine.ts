@@ -393,7 +393,8 @@ class Crawl {
         }
         if (linked.has(link.key)) continue;
         linked.add(link.key);
-        if (!page.nofollow) this.admit(link, item.depth + 1, 'link');
+        // A list crawl follows no links (only redirects); it still counts them as inlinks.
+        if (!page.nofollow && this.run.settings.mode === 'site') this.admit(link, item.depth + 1, 'link');
         if (this.frontier.has(link.key)) this.inlinks.set(link.key, (this.inlinks.get(link.key) ?? 0) + 1);
       }
       internal = linked.size;
