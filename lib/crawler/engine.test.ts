@@ -259,6 +259,35 @@ describe('runCrawl, site mode', () => {
     expect(calendar?.example).toMatch(/\/calendar\/\d+\/\d+$/);
   });
 
+  it('cuts by a pattern budget only what a page of that pattern breeds, not a catalog found on its categories', async () => {
+    const range = (from: number, to: number) =>
+      Array.from({ length: to - from + 1 }, (_, i) => `/p/${from + i}`);
+    const { calls, fetcher } = site((url) => {
+      if (url === `${H}/`) return links('/cat/a', '/cat/b');
+      if (url === `${H}/cat/a`) return links(...range(1, 30));
+      if (url === `${H}/cat/b`) return links(...range(31, 60), '/cat/deep');
+      if (url === `${H}/cat/deep`) return links('/p/500');
+      const n = Number(url.split('/').pop());
+      // Each product links a "related" product that only products link to; the first also /p/500, which a
+      // category deeper down links too.
+      return n === 1 ? links(`/p/${n + 100}`, '/p/500') : links(`/p/${n + 100}`);
+    });
+    const progress = await crawl(fetcher, {
+      trap: { patternBudget: 10 },
+      settings: { concurrencyPerHost: 1 },
+    }).done;
+    const products = calls.filter((u) => u.includes('/p/'));
+    expect(products).toHaveLength(61);
+    expect(calls).toContain(`${H}/p/500`);
+    expect(calls).not.toContain(`${H}/p/101`);
+    // The related products of the 61 were cut (/p/101 to /p/160 and /p/600); /p/500, cut at first, was
+    // admitted from /cat/deep and no longer counts as cut.
+    expect(progress.sections.find((s) => s.section === 'h.test/p')).toMatchObject({
+      pages: 61,
+      cut: { pattern_budget: 61 },
+    });
+  });
+
   it('bounds ever-changing query strings on one path by the query variants limit', async () => {
     const { calls, fetcher } = site((url) => {
       if (url === `${H}/`) return links('/list?page=1', '/list');

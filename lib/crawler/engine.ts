@@ -155,6 +155,8 @@ class Crawl {
     } finally {
       signal?.removeEventListener('abort', onAbort);
       this.lanes.close();
+      // Ends the flush timer's sleep, so nothing of the crawl keeps the process alive after it.
+      if (!this.inner.signal.aborted) this.inner.abort();
     }
   }
 
@@ -218,9 +220,9 @@ class Crawl {
   }
 
   /** Admits a URL, or counts it cut; a URL of a given-up host or a stopped crawl is cut at once. */
-  private admit(link: FrontierUrl, depth: number, kind: AdmitKind): void {
+  private admit(link: FrontierUrl, depth: number, kind: AdmitKind, from: URL | null = null): void {
     const forced = this.halted ?? (this.lanes.refusedHost(link.host) ? 'host_refused' : null);
-    const got = this.frontier.admit(link, depth, kind, forced);
+    const got = this.frontier.admit(link, depth, kind, forced, from);
     if (got === 'seen') return;
     if (typeof got === 'string') {
       if (got === 'max_pages' && !this.stopped) {
@@ -273,11 +275,12 @@ class Crawl {
     const rules = await this.robotsOf(origin, item.host);
     if (signal.aborted) return this.leftOver(item);
     if (rules === null) return this.leftOver(item);
-    const refusal = rules.refusal(new URL(item.url));
+    const parsed = new URL(item.url);
+    const refusal = rules.refusal(parsed);
     if (refusal?.code === 'cancelled') return this.leftOver(item);
     if (refusal) {
       const blocked = refusal.code === 'robots_disallowed';
-      return this.record(item, {
+      return this.record(item, parsed, {
         ...this.noRequest(item.url),
         blockedByRobots: blocked,
         error: blocked ? null : { code: refusal.code, message: refusal.message },
@@ -317,7 +320,7 @@ class Crawl {
       this.spawn(item.host);
       return;
     }
-    this.record(item, page);
+    this.record(item, parsed, page);
     if (verdict.stop) this.stop(verdict.stop, verdict.message ?? '', item.host);
   }
 
@@ -371,7 +374,7 @@ class Crawl {
   }
 
   /** Records a page: its status, the links it adds to the frontier and the inlinks it gives. */
-  private record(item: QueuedItem, page: PageFetch): void {
+  private record(item: QueuedItem, from: URL, page: PageFetch): void {
     this.fetched++;
     const group = page.blockedByRobots
       ? 'blocked'
@@ -394,7 +397,8 @@ class Crawl {
         if (linked.has(link.key)) continue;
         linked.add(link.key);
         // A list crawl follows no links (only redirects); it still counts them as inlinks.
-        if (!page.nofollow && this.run.settings.mode === 'site') this.admit(link, item.depth + 1, 'link');
+        if (!page.nofollow && this.run.settings.mode === 'site')
+          this.admit(link, item.depth + 1, 'link', from);
         if (this.frontier.has(link.key)) this.inlinks.set(link.key, (this.inlinks.get(link.key) ?? 0) + 1);
       }
       internal = linked.size;
@@ -407,7 +411,7 @@ class Crawl {
           if (this.scope.add(target.host)) this.joined.push(target.host);
           this.chainKey = target.key;
         }
-        if (this.scope.has(target.host)) this.admit(target, item.depth + 1, 'redirect');
+        if (this.scope.has(target.host)) this.admit(target, item.depth + 1, 'redirect', from);
       }
     }
     this.pages.push({

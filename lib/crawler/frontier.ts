@@ -102,6 +102,7 @@ interface Coverage {
 export class Frontier {
   private readonly seen = new Set<string>();
   private readonly cutSeen = new Set<string>();
+  private readonly patternCut = new Set<string>();
   private readonly patterns = new Map<string, number>();
   private readonly queries = new Map<string, number>();
   private readonly sections = new Map<string, Coverage>();
@@ -133,11 +134,20 @@ export class Frontier {
   }
 
   /** Why `link` would be cut now, or null when it may be admitted. */
-  private limitOf(link: FrontierUrl, depth: number, kind: AdmitKind): CutReason | null {
+  private limitOf(link: FrontierUrl, depth: number, kind: AdmitKind, from: URL | null): CutReason | null {
     if (depth > this.limits.maxDepth && kind !== 'start' && kind !== 'seed') return 'max_depth';
     if (this.trapsApply(kind)) {
       const trap = trapKeys(link.parsed);
-      if ((this.patterns.get(trap.pattern) ?? 0) >= this.limits.patternBudget) return 'pattern_budget';
+      // A trap breeds itself: next month from this month, page n+1 from page n. Only a URL found on a page of
+      // its own pattern is cut by the pattern's budget, so a catalog's 50,000 /p/123 pages, found on its
+      // category pages, are not (the page limit bounds those), while a calendar stops at its budget.
+      if (
+        from !== null &&
+        (this.patterns.get(trap.pattern) ?? 0) >= this.limits.patternBudget &&
+        trapKeys(from).pattern === trap.pattern
+      ) {
+        return 'pattern_budget';
+      }
       if (trap.query !== '' && (this.queries.get(trap.path) ?? 0) >= this.limits.queryVariants) {
         return 'query_variants';
       }
@@ -148,18 +158,27 @@ export class Frontier {
 
   /**
    * Admits `link` (the item, queued on its host), or counts it cut (the reason), or does nothing when its
-   * key was admitted or counted before ('seen'). `forced` cuts it with that reason whatever the limits.
+   * key was admitted or counted before ('seen'). `forced` cuts it with that reason whatever the limits;
+   * `from` is the page it was found on (its redirect or link), null for a start or declared URL.
    */
   admit(
     link: FrontierUrl,
     depth: number,
     kind: AdmitKind,
     forced: CutReason | null = null,
+    from: URL | null = null,
   ): QueuedItem | CutReason | 'seen' {
     if (this.seen.has(link.key) || this.cutSeen.has(link.key)) return 'seen';
-    const reason = forced ?? this.limitOf(link, depth, kind);
-    if (reason !== null) {
-      if (this.cutSeen.size < CUT_MEMORY) this.cutSeen.add(link.key);
+    const patternCut = this.patternCut.has(link.key);
+    const reason = forced ?? this.limitOf(link, depth, kind, from);
+    if (patternCut) {
+      // Cut once as its pattern's offspring; found now on another page, it may be admitted after all.
+      if (reason !== null) return 'seen';
+      this.patternCut.delete(link.key);
+      this.uncountCut(link.key, 'pattern_budget');
+    } else if (reason !== null) {
+      const memory = reason === 'pattern_budget' ? this.patternCut : this.cutSeen;
+      if (this.cutSeen.size + this.patternCut.size < CUT_MEMORY) memory.add(link.key);
       this.countCut(link.key, link.url, reason);
       return reason;
     }
@@ -215,6 +234,14 @@ export class Frontier {
       for (const reason of reasons) delete coverage.cut[reason];
       if (Object.keys(coverage.cut).length === 0) coverage.example = null;
     }
+  }
+
+  private uncountCut(key: string, reason: CutReason): void {
+    const coverage = this.coverage(sectionOf(key));
+    const left = (coverage.cut[reason] ?? 0) - 1;
+    if (left > 0) coverage.cut[reason] = left;
+    else delete coverage.cut[reason];
+    if (Object.keys(coverage.cut).length === 0) coverage.example = null;
   }
 
   countCut(key: string, url: string, reason: CutReason): void {

@@ -34,8 +34,10 @@ export function frontierUrl(raw: string, profile: NormalizationProfile): Frontie
   let url = parsed.href;
   // An emptied query leaves nothing behind (`/a?` is `/a`).
   if (url.endsWith('?')) url = url.slice(0, -1);
-  const key = normalizeUrl(url, profile);
-  if (key === null) return null;
+  const normal = normalizeUrl(url, profile);
+  if (normal === null) return null;
+  // One string where they are equal (the exact profile, mostly): the frontier keeps both per URL.
+  const key = normal === url ? url : normal;
   return { url, key, host: parsed.host, parsed };
 }
 

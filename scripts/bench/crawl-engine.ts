@@ -66,7 +66,8 @@ export async function measureCrawlEngine(size = 20_000, concurrency = 16): Promi
       concurrencyPerHost: concurrency,
       render: false,
     },
-    // Every page here shares one path pattern (digits as *): the default budget of 2,000 would cut the rest.
+    // Every page here shares one path pattern (digits as *) and is found on a page of it: the default budget
+    // of 2,000 would cut the rest as a trap.
     trap: { patternBudget: size * 2 },
     scopeHosts: ['bench.test'],
     profile: 'exact',
