@@ -12,6 +12,8 @@ export interface EngineBench {
   pagesPerSecond: number;
   cpuMsPerPage: number;
   rssMb: number;
+  /** The most live heap seen after a full GC at every 50th flush (run node with --expose-gc), else null. */
+  liveHeapMb: number | null;
 }
 
 const ORIGIN = 'https://bench.test';
@@ -55,6 +57,9 @@ export async function measureCrawlEngine(size = 20_000, concurrency = 16): Promi
     return new Promise((resolve) => setImmediate(() => resolve(pageOf(n, size))));
   };
   const store = new MemoryCrawlStore({ keepPages: false });
+  const gc = (globalThis as { gc?: () => void }).gc;
+  let flushes = 0;
+  let liveHeap: number | null = null;
   const cpu = process.cpuUsage();
   const started = performance.now();
   const progress = await runCrawl({
@@ -74,6 +79,11 @@ export async function measureCrawlEngine(size = 20_000, concurrency = 16): Promi
     fetcher,
     robots: async () => ({ refusal: () => null, crawlDelayMs: null }),
     store,
+    onFlush: () => {
+      if (!gc || ++flushes % 50 !== 0) return;
+      gc();
+      liveHeap = Math.max(liveHeap ?? 0, process.memoryUsage().heapUsed);
+    },
   });
   const seconds = (performance.now() - started) / 1000;
   const used = process.cpuUsage(cpu);
@@ -85,6 +95,7 @@ export async function measureCrawlEngine(size = 20_000, concurrency = 16): Promi
     pagesPerSecond: progress.fetched / seconds,
     cpuMsPerPage: (used.user + used.system) / 1000 / progress.fetched,
     rssMb: process.memoryUsage().rss / 2 ** 20,
+    liveHeapMb: liveHeap === null ? null : liveHeap / 2 ** 20,
   };
 }
 
@@ -92,6 +103,6 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   const size = Number(process.env.BENCH_ENGINE_PAGES ?? 20_000);
   const result = await measureCrawlEngine(size);
   console.log(
-    `[bench] crawl engine: ${result.pages} pages in ${result.seconds.toFixed(2)} s = ${Math.round(result.pagesPerSecond)} pages/s, ${result.cpuMsPerPage.toFixed(3)} ms CPU a page, RSS ${Math.round(result.rssMb)} MB`,
+    `[bench] crawl engine: ${result.pages} pages in ${result.seconds.toFixed(2)} s = ${Math.round(result.pagesPerSecond)} pages/s, ${result.cpuMsPerPage.toFixed(3)} ms CPU a page, RSS ${Math.round(result.rssMb)} MB${result.liveHeapMb === null ? '' : `, live heap at most ${Math.round(result.liveHeapMb)} MB`}`,
   );
 }
