@@ -5,6 +5,7 @@
 import { setMaxListeners } from 'node:events';
 import type { RobotsRules } from '@/lib/spot-check/robots-rules';
 import type { NormalizationProfile } from '@/lib/urls/normalize';
+import { Flusher } from './flusher';
 import { type AdmitKind, Frontier, type QueuedItem } from './frontier';
 import {
   type Clock,
@@ -16,9 +17,7 @@ import {
 } from './lanes';
 import { CrawlScope, type FrontierUrl } from './scope';
 import type {
-  CrawledPage,
   CrawlerSettings,
-  CrawlFlush,
   CrawlProgress,
   CrawlStore,
   CutReason,
@@ -33,7 +32,8 @@ export type CrawlRobots = RobotsRules & { crawlDelayMs?: number | null };
 export interface CrawlRun {
   /** `startUrl` must be set in site mode (the caller resolves the default). */
   settings: CrawlerSettings;
-  /** List mode: the declared URLs, in order (one array, or batches as they are read). */
+  /** List mode: the declared URLs, in order (one array, or batches as they are read). A resumed crawl is
+   * given the whole list again: what was admitted before is skipped by its key. */
   seeds?: readonly string[] | AsyncIterable<readonly string[]>;
   /** host:port the crawl may fetch (the start URL's host joins it). */
   scopeHosts: readonly string[];
@@ -59,8 +59,6 @@ const MAX_ATTEMPTS = 3;
 /** List mode reads more declared URLs while fewer than this many wait. */
 const FEED_LOW = 5_000;
 const FEED_CHUNK = 1_000;
-/** Admitted URLs (list mode reads them fast) also trigger a flush, so one save stays small. */
-const FLUSH_ADMITTED = 5_000;
 
 /**
  * Resolves with the final totals once everything admitted is fetched or cut and the last flush is saved
@@ -80,8 +78,6 @@ class Crawl {
   private readonly lanes: HostLanes;
   private readonly inner = new AbortController();
   private readonly robots = new Map<string, Promise<CrawlRobots | null>>();
-  private readonly flushPages: number;
-  private readonly flushMs: number;
   private readonly concurrency: number;
   private joined: string[] = [];
   /** The start URL, then each of its redirect targets: a host it redirects to joins the scope. */
@@ -93,14 +89,8 @@ class Crawl {
   private halted: CutReason | null = null;
   private error: unknown = null;
   private running = 0;
-  private pages: CrawledPage[] = [];
-  private admitted: Omit<FrontierItem, 'done'>[] = [];
-  private inlinks = new Map<string, number>();
-  private lastFlushAt: number;
-  private flushTimer = false;
-  private saving: Promise<void> | null = null;
+  private readonly flusher: Flusher;
   private finished = false;
-  private roomWaiters: (() => void)[] = [];
   private feedWaiter: (() => void) | null = null;
   private settle!: { resolve: (p: CrawlProgress) => void; reject: (e: unknown) => void };
 
@@ -125,9 +115,18 @@ class Crawl {
       // A list is finite by itself: its URLs and their redirects are not a trap to bound.
       (kind: AdmitKind) => settings.mode === 'site' && (kind === 'link' || kind === 'redirect'),
     );
-    this.flushPages = run.flushEveryPages ?? 200;
-    this.flushMs = run.flushEveryMs ?? 1_000;
-    this.lastFlushAt = this.clock.now();
+    this.flusher = new Flusher({
+      store: run.store,
+      clock: this.clock,
+      everyPages: run.flushEveryPages ?? 200,
+      everyMs: run.flushEveryMs ?? 1_000,
+      progress: () => this.progress(),
+      mayFlush: () => !this.error && !this.run.signal?.aborted,
+      signal: this.inner.signal,
+      saved: (progress) => this.run.onFlush?.(progress),
+      failed: (err) => this.fail(err),
+      settled: () => this.checkDone(),
+    });
     // Every worker's fetch and wait listens to this signal: many listeners at once is the design.
     setMaxListeners(0, this.inner.signal);
   }
@@ -204,7 +203,7 @@ class Crawl {
           const link = this.frontier.resolve(raw);
           if (link) this.admit(link, 0, 'seed');
         }
-        this.wantFlush();
+        this.flusher.want();
         while (this.frontier.queued > FEED_LOW && !this.inner.signal.aborted) {
           await new Promise<void>((resolve) => {
             this.feedWaiter = resolve;
@@ -233,7 +232,7 @@ class Crawl {
       }
       return;
     }
-    this.admitted.push({ url: got.url, key: got.key, depth: got.depth, seq: got.seq });
+    this.flusher.addAdmitted({ url: got.url, key: got.key, depth: got.depth, seq: got.seq });
     this.spawn(got.host);
   }
 
@@ -250,7 +249,7 @@ class Crawl {
     this.running++;
     try {
       while (!this.inner.signal.aborted) {
-        if (this.pages.length >= this.flushPages * 4) await this.room();
+        if (this.flusher.full) await this.flusher.room();
         const item = this.frontier.take(queue);
         if (!item) break;
         if (this.feedWaiter && this.frontier.queued <= FEED_LOW) {
@@ -399,7 +398,7 @@ class Crawl {
         // A list crawl follows no links (only redirects); it still counts them as inlinks.
         if (!page.nofollow && this.run.settings.mode === 'site')
           this.admit(link, item.depth + 1, 'link', from);
-        if (this.frontier.has(link.key)) this.inlinks.set(link.key, (this.inlinks.get(link.key) ?? 0) + 1);
+        if (this.frontier.has(link.key)) this.flusher.addInlink(link.key);
       }
       internal = linked.size;
     }
@@ -414,14 +413,14 @@ class Crawl {
         if (this.scope.has(target.host)) this.admit(target, item.depth + 1, 'redirect', from);
       }
     }
-    this.pages.push({
+    this.flusher.addPage({
       ...page,
       key: item.key,
       depth: item.depth,
       outlinksExternal: external,
       outlinksInternal: internal,
     });
-    this.wantFlush();
+    this.flusher.want();
   }
 
   /** A host given up (its waiting URLs cut) or the whole crawl stopped (everything waiting cut). */
@@ -456,66 +455,6 @@ class Crawl {
     };
   }
 
-  /** Starts a flush when enough pages (or admitted URLs) wait, or arms the timer for the ones that do. */
-  private wantFlush(): void {
-    if (this.saving || this.finished) return;
-    const pending = this.pages.length + this.admitted.length;
-    if (pending === 0) return;
-    if (
-      this.pages.length >= this.flushPages ||
-      this.admitted.length >= FLUSH_ADMITTED ||
-      this.clock.now() - this.lastFlushAt >= this.flushMs
-    ) {
-      this.saving = this.flush().finally(() => {
-        this.saving = null;
-        for (const wake of this.roomWaiters.splice(0)) wake();
-        if (this.running === 0) this.checkDone();
-        else this.wantFlush();
-      });
-      return;
-    }
-    if (!this.flushTimer) {
-      this.flushTimer = true;
-      const wait = this.lastFlushAt + this.flushMs - this.clock.now();
-      void this.clock.sleep(Math.max(0, wait), this.inner.signal).then(() => {
-        this.flushTimer = false;
-        if (!this.inner.signal.aborted) this.wantFlush();
-      });
-    }
-  }
-
-  private async flush(): Promise<void> {
-    if (this.inner.signal.aborted && !this.halted) return;
-    const batch: CrawlFlush = {
-      pages: this.pages,
-      admitted: this.admitted,
-      inlinks: this.inlinks,
-      progress: this.progress(),
-    };
-    this.pages = [];
-    this.admitted = [];
-    this.inlinks = new Map();
-    this.lastFlushAt = this.clock.now();
-    try {
-      await this.run.store.save(batch);
-    } catch (err) {
-      this.fail(err);
-      return;
-    }
-    if (this.run.signal?.aborted) return;
-    this.run.onFlush?.(batch.progress);
-  }
-
-  private room(): Promise<void> {
-    return new Promise((resolve) => {
-      if (!this.saving) {
-        this.wantFlush();
-        if (!this.saving) return resolve();
-      }
-      this.roomWaiters.push(resolve);
-    });
-  }
-
   private fail(err: unknown): void {
     this.error ??= err;
     this.abortAll();
@@ -525,24 +464,19 @@ class Crawl {
     if (!this.inner.signal.aborted) this.inner.abort(this.run.signal?.reason ?? this.error);
     this.lanes.close();
     this.feedWaiter?.();
-    for (const wake of this.roomWaiters.splice(0)) wake();
+    this.flusher.release();
   }
 
   /** Once nothing runs: the final flush and the answer (or, cancelled or failed, only the answer). */
   private checkDone(): void {
-    if (this.running > 0 || this.finished || this.saving) return;
+    if (this.running > 0 || this.finished || this.flusher.busy) return;
     this.finished = true;
-    const aborted = this.run.signal?.aborted;
-    if (this.error || aborted) {
+    if (this.error || this.run.signal?.aborted) {
       this.settle.reject(this.error ?? this.run.signal?.reason);
       return;
     }
     const progress = this.progress();
-    const batch: CrawlFlush = { pages: this.pages, admitted: this.admitted, inlinks: this.inlinks, progress };
-    this.pages = [];
-    this.admitted = [];
-    this.inlinks = new Map();
-    this.run.store.save(batch).then(
+    this.flusher.final(progress).then(
       () => {
         if (this.run.signal?.aborted) return this.settle.reject(this.run.signal.reason);
         this.run.onFlush?.(progress);
