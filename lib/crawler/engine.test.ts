@@ -472,6 +472,91 @@ describe('runCrawl, resume', () => {
   });
 });
 
+describe('runCrawl, flushes', () => {
+  it('saves every N pages, and within the interval when pages come slowly', async () => {
+    const sizes: number[] = [];
+    const times: number[] = [];
+    const clock = new FakeClock();
+    const store = new MemoryCrawlStore();
+    const save = store.save.bind(store);
+    store.save = async (flush) => {
+      sizes.push(flush.pages.length);
+      times.push(clock.now());
+      return save(flush);
+    };
+    const answers = bigSite(40);
+    // Slow pages: one every 400 ms (one at a time), so 1 s passes long before 200 pages.
+    const fetcher: PageFetcher = async (url) => {
+      await clock.sleep(400);
+      return page(url, answers(url) ?? { status: 404 });
+    };
+    await clock.run(
+      runCrawl({
+        settings: settings({ concurrencyPerHost: 1 }),
+        scopeHosts: ['h.test'],
+        profile: 'exact',
+        fetcher,
+        robots: async () => allowAll,
+        store,
+        clock,
+      }),
+    );
+    expect(sizes.reduce((a, b) => a + b, 0)).toBe(41); // 40 pages and /missing
+    // No page waited much more than the interval: each save holds the 2 or 3 pages of about a second.
+    expect(Math.max(...sizes)).toBeLessThanOrEqual(3);
+    for (let i = 1; i < times.length; i++)
+      expect((times[i] as number) - (times[i - 1] as number)).toBeLessThanOrEqual(1_200);
+
+    const fast = site(bigSite(500));
+    const counted = new MemoryCrawlStore();
+    const pagesPerSave: number[] = [];
+    const saveFast = counted.save.bind(counted);
+    counted.save = async (flush) => {
+      pagesPerSave.push(flush.pages.length);
+      return saveFast(flush);
+    };
+    await crawl(fast.fetcher, { store: counted, flushEveryPages: 50 }).done;
+    expect(pagesPerSave.reduce((a, b) => a + b, 0)).toBe(501);
+    // Saves start at 50 pages; pages answered while one is under way join the next.
+    expect(pagesPerSave.length).toBeGreaterThanOrEqual(5);
+    expect(Math.max(...pagesPerSave)).toBeLessThan(100);
+  });
+});
+
+describe('runCrawl, list mode resume', () => {
+  it('given the list again after a crash, fetches only what was not saved and ends with the same rows', async () => {
+    const seeds = Array.from({ length: 120 }, (_, i) => `${H}/item/${i}${i % 10 === 0 ? '-old' : ''}`);
+    const answers = (url: string): Answer | undefined =>
+      url.endsWith('-old') ? redirect(url.replace(/-old$/, '')) : {};
+    const whole = crawl(site(answers).fetcher, {
+      settings: { mode: 'list', startUrl: null },
+      seeds,
+      flushEveryPages: 10,
+    });
+    await whole.done;
+
+    const store = new MemoryCrawlStore({ failOnSave: 4 });
+    const first = site(answers);
+    await expect(
+      crawl(first.fetcher, { store, settings: { mode: 'list', startUrl: null }, seeds, flushEveryPages: 10 })
+        .done,
+    ).rejects.toThrow('simulated crash');
+    const saved = store.pagesSaved;
+    store.failOnSave = null;
+    const second = site(answers);
+    await crawl(second.fetcher, {
+      store,
+      settings: { mode: 'list', startUrl: null },
+      seeds,
+      flushEveryPages: 10,
+    }).done;
+    expect(saved).toBeGreaterThan(0);
+    expect(second.calls).toHaveLength(132 - saved);
+    expect(statuses(store)).toEqual(statuses(whole.store));
+    expect(Object.keys(statuses(store))).toHaveLength(132);
+  });
+});
+
 describe('runCrawl, cancel', () => {
   it('aborts requests in flight, saves nothing after, and rejects with the reason', async () => {
     const clock = new FakeClock();
