@@ -23,6 +23,7 @@ export const FLOORS: readonly { name: string; why: string; folders: readonly str
       'audits',
       'hygiene',
       'spot-check',
+      'crawler',
       'gsc',
       'sitemap-set',
       'report',

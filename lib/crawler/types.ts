@@ -117,6 +117,9 @@ export interface CrawlProgress {
   sections: SectionCoverage[];
   /** Set when the crawl stopped early as a whole (the safeguard, a host given up, the page limit). */
   stopped: { reason: CutReason; message: string } | null;
+  /** What a resumed crawl needs to keep its scope: hosts the start URL's redirects brought in, and the
+   * key its redirect chain has reached (null once it ended in a page, or in list mode). */
+  scope?: { joined: string[]; chain: string | null };
 }
 
 /** One flush, written in one transaction: pages fetched, URLs they admitted, inlinks they add, totals. */
