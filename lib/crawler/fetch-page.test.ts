@@ -70,8 +70,10 @@ describe('createPageFetcher on pages', () => {
     expect(site.requestsTo('/js-only/app.js')).toHaveLength(0);
   });
 
-  it('decodes the charset the Content-Type names, and a gzip-encoded page', async () => {
+  it('decodes the charset the Content-Type or the meta names, and a gzip-encoded page', async () => {
     expect((await get('/latin1')).links).toEqual([at('/caf%C3%A9')]);
+    // No charset in the header: the page's <meta charset> names it, as a browser would read it.
+    expect((await get('/latin1-meta')).links).toEqual([at('/caf%C3%A9')]);
     expect((await get('/gzipped')).links).toEqual([at('/docs/gzip-only')]);
   });
 });

@@ -190,7 +190,9 @@ async function readHtml(
   cap: number,
 ): Promise<{ signals: PageSignals; truncated: boolean }> {
   const reader = createPageReader(pageUrl);
-  const decoder = decoderFor(contentType);
+  // The header's charset wins; without one, the page's own <meta> says it (read from the first bytes).
+  const declared = charsetOf(contentType);
+  let decoder: TextDecoder | null = declared === null ? null : decoderFor(declared);
   const chunks = res.body[Symbol.asyncIterator]();
   let read = 0;
   let truncated = false;
@@ -198,6 +200,7 @@ async function readHtml(
     while (true) {
       const step = await chunks.next();
       if (step.done) break;
+      decoder ??= decoderFor(sniffCharset(step.value));
       const room = cap - read;
       if (step.value.length >= room) {
         reader.write(decoder.decode(step.value.subarray(0, room), { stream: true }));
@@ -211,7 +214,7 @@ async function readHtml(
   } finally {
     res.body.destroy();
   }
-  reader.write(decoder.decode());
+  if (decoder) reader.write(decoder.decode());
   return { signals: reader.end(), truncated };
 }
 
@@ -222,9 +225,22 @@ function isHtml(contentType: string | null): boolean {
   return type === 'text/html' || type === 'application/xhtml+xml';
 }
 
-function decoderFor(contentType: string | null): TextDecoder {
-  const charset = /charset\s*=\s*"?([^";\s]+)/i.exec(contentType ?? '')?.[1];
-  if (charset === undefined || /^utf-?8$/i.test(charset)) return new TextDecoder('utf-8');
+function charsetOf(contentType: string | null): string | null {
+  return /charset\s*=\s*["']?([^"';\s]+)/i.exec(contentType ?? '')?.[1] ?? null;
+}
+
+// A browser looks for the charset in the first 1,024 bytes: <meta charset> or <meta http-equiv content>.
+const META_CHARSET = /<meta[^>]*?charset\s*=\s*["']?\s*([a-zA-Z0-9_:.-]+)/i;
+
+function sniffCharset(first: Uint8Array): string | null {
+  const head = Buffer.from(first.buffer, first.byteOffset, Math.min(first.length, 1024)).toString('latin1');
+  return META_CHARSET.exec(head)?.[1] ?? null;
+}
+
+/** A decoder for the charset (UTF-8 when none is named, the name is unknown, or it says UTF-16: a page
+ * whose bytes were read as ASCII to find the name cannot be UTF-16, as the HTML standard reasons). */
+function decoderFor(charset: string | null): TextDecoder {
+  if (charset === null || /^utf-?(8|16)/i.test(charset)) return new TextDecoder('utf-8');
   try {
     return new TextDecoder(charset);
   } catch {

@@ -26,6 +26,7 @@
 //   /rate-limited        429 + Retry-After: spec.retryAfterSeconds for the first spec.refusals requests (per
 //                        host), then 200 (default: no refusals)
 //   /latin1              text/html; charset=iso-8859-1, links to /caf%C3%A9 (written as "/café" in Latin-1)
+//   /latin1-meta         the same bytes as plain text/html: only its <meta charset="iso-8859-1"> names it
 //   /gzipped             Content-Encoding: gzip, links to /docs/gzip-only
 //   /js-only/            links exist only after /js-only/app.js runs: it appends /js-only/a and /js-only/b
 //   /calendar/YYYY/MM    trap: links to the previous and next month, forever (home links /calendar/2026/01)
@@ -137,6 +138,7 @@ const ROUTES: Record<string, Route> = {
       '/images/logo.png',
       '/rate-limited',
       '/latin1',
+      '/latin1-meta',
       '/gzipped',
       '/js-only/',
       '/calendar/2026/01',
@@ -197,6 +199,7 @@ const ROUTES: Record<string, Route> = {
   '/caf%C3%A9': { status: 200, links: ['/'] },
   // Served as fixed bytes below (Latin-1, gzip); their links are listed here for the facts.
   '/latin1': { status: 200, links: ['/caf%C3%A9'] },
+  '/latin1-meta': { status: 200, links: ['/caf%C3%A9'] },
   '/gzipped': { status: 200, links: ['/docs/gzip-only'] },
   '/js-only/': { status: 200, body: '<div id="app"></div><script src="/js-only/app.js"></script>' },
   '/js-only/a': { status: 200, links: ['/js-only/'] },
@@ -324,6 +327,7 @@ export async function startCrawlSite(spec: CrawlSiteSpec = {}): Promise<CrawlSit
     }
     if (path === '/js-only/app.js') return send(200, 'text/javascript; charset=utf-8', JS_ONLY_SCRIPT);
     if (path === '/latin1') return send(200, 'text/html; charset=iso-8859-1', LATIN1_PAGE);
+    if (path === '/latin1-meta') return send(200, 'text/html', LATIN1_PAGE);
     if (path === '/gzipped') {
       return send(200, 'text/html; charset=utf-8', GZIPPED_PAGE, { 'content-encoding': 'gzip' });
     }
