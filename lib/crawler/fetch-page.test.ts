@@ -63,6 +63,20 @@ describe('createPageFetcher on pages', () => {
     expect((await get('/search?q=a')).links).toEqual([at('/search?q=aa'), at('/search?q=a&sort=new')]);
   });
 
+  it('reads the generated section: children, parent and next page, and a 404 past its end', async () => {
+    const gen = await startCrawlSite({ generatedPages: 20 });
+    try {
+      const page = (n: number) => fetchPage(`${gen.origin}/gen/${n}`, new AbortController().signal);
+      const path = (n: number) => `${gen.origin}/gen/${n}`;
+      expect((await page(0)).links).toEqual([1, 2, 3, 4, 5, 6, 7, 8].map(path));
+      expect((await page(2)).links).toEqual([17, 18, 19, 0, 3].map(path));
+      expect((await page(19)).links).toEqual([path(2)]);
+      expect(await page(20)).toMatchObject({ status: 404, links: [] });
+    } finally {
+      await gen.close();
+    }
+  });
+
   it('sees no links on a page whose links only JavaScript adds', async () => {
     const page = await get('/js-only/');
     expect(page.status).toBe(200);
