@@ -73,6 +73,8 @@ export interface PageFetch {
   /** Absolute http(s) links of an HTML answer (a, area, link rel=next/prev), fragments dropped, each once,
    * in document order; empty for non-HTML answers (never parsed). */
   links: string[];
+  /** Distinct URLs the page links to only with rel=nofollow (left out of `links`); absent when not read. */
+  nofollowLinks?: number;
   /** The Retry-After asked for with a 429/503, in ms. */
   retryAfterMs: number | null;
   /** The body was cut at the byte cap: links after the cut are unseen. */

@@ -1,6 +1,6 @@
 // Indexing signals a response carries in its headers: X-Robots-Tag noindex (for every crawler or
 // Googlebot) and a `Link: <…>; rel="canonical"`. Pure text parsing, no network.
-import { saysNoindex } from './html-signals';
+import { saysNofollow, saysNoindex } from './html-signals';
 
 type HeaderValue = string | string[] | undefined;
 
@@ -18,6 +18,15 @@ const VALUED_DIRECTIVES = new Set([
  * name; Node joins repeated headers with ", ", so each header line is read the same way.
  */
 export function headerSaysNoindex(value: HeaderValue): boolean {
+  return headerSays(value, saysNoindex);
+}
+
+/** True when an X-Robots-Tag applies nofollow/none to all crawlers or to Googlebot (scoped as above). */
+export function headerSaysNofollow(value: HeaderValue): boolean {
+  return headerSays(value, saysNofollow);
+}
+
+function headerSays(value: HeaderValue, says: (directives: string) => boolean): boolean {
   const lines = value === undefined ? [] : Array.isArray(value) ? value : [value];
   for (const line of lines) {
     let agent: string | null = null;
@@ -31,7 +40,7 @@ export function headerSaysNoindex(value: HeaderValue): boolean {
           directive = directive.slice(colon + 1).trim();
         }
       }
-      if ((agent === null || agent === 'googlebot') && saysNoindex(directive)) return true;
+      if ((agent === null || agent === 'googlebot') && says(directive)) return true;
     }
   }
   return false;

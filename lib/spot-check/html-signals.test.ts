@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { canonicalFromLinkHeader, headerSaysNoindex } from './header-signals';
+import { canonicalFromLinkHeader, headerSaysNofollow, headerSaysNoindex } from './header-signals';
 import { createHtmlSignalReader, type HtmlSignals } from './html-signals';
 
 const PAGE = 'https://example.com/dir/page.html';
@@ -66,6 +66,14 @@ describe('header signals', () => {
     expect(headerSaysNoindex(['otherbot: nofollow', 'googlebot: none'])).toBe(true);
     expect(headerSaysNoindex('unavailable_after: 25 Jun 2030 15:00:00 PST, nofollow')).toBe(false);
     expect(headerSaysNoindex(undefined)).toBe(false);
+  });
+
+  it('reads nofollow from X-Robots-Tag the same way', () => {
+    expect(headerSaysNofollow('noindex, nofollow')).toBe(true);
+    expect(headerSaysNofollow('none')).toBe(true);
+    expect(headerSaysNofollow('noindex')).toBe(false);
+    expect(headerSaysNofollow('otherbot: nofollow')).toBe(false);
+    expect(headerSaysNofollow(['otherbot: noindex', 'googlebot: nofollow'])).toBe(true);
   });
 
   it('takes the first rel=canonical Link target, resolved against the page', () => {

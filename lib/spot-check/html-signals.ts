@@ -25,7 +25,7 @@ const MAX_TITLE = 500;
 // Text inside these is not shown to a reader (and a template's only when cloned by script).
 const HIDDEN = new Set(['script', 'style', 'noscript', 'template', 'title']);
 // Elements that may stand in <head>; any other one starts the body, as in a browser's parser.
-const HEAD_ELEMENTS = new Set([
+export const HEAD_ELEMENTS = new Set([
   'html',
   'head',
   'title',
@@ -50,6 +50,14 @@ export function saysNoindex(directives: string): boolean {
     .split(',')
     .map((d) => d.trim().toLowerCase())
     .some((d) => d === 'noindex' || d === 'none');
+}
+
+/** Directives that mean "do not follow the links" in a robots meta content or an X-Robots-Tag value. */
+export function saysNofollow(directives: string): boolean {
+  return directives
+    .split(',')
+    .map((d) => d.trim().toLowerCase())
+    .some((d) => d === 'nofollow' || d === 'none');
 }
 
 function collapseWhitespace(text: string): string {

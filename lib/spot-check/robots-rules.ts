@@ -9,6 +9,9 @@ import type { LiveError } from './types';
 export interface RobotsRules {
   /** Why `url` may not be fetched, or null when it may. */
   refusal(url: URL): LiveError | null;
+  /** The Crawl-delay of the group that applies to the token, in ms (capped at MAX_CRAWL_DELAY_MS); null
+   * when the file sets none (or there is no file). The spot-check does not read it; the crawler paces by it. */
+  crawlDelayMs: number | null;
 }
 
 export interface RobotsFetchOptions {
@@ -28,7 +31,11 @@ export interface RobotsFetchOptions {
 // Google reads the first 500 KiB of a robots.txt and ignores the rest.
 const ROBOTS_CAP = 500 * 1024;
 
-const ALLOW_ALL: RobotsRules = { refusal: () => null };
+/** A longer Crawl-delay is read as this: a site asking for minutes between requests would never be
+ * crawled at all, and such values are typos or leftovers more often than intent. */
+export const MAX_CRAWL_DELAY_MS = 60_000;
+
+const ALLOW_ALL: RobotsRules = { refusal: () => null, crawlDelayMs: null };
 
 /** The product token of a User-Agent ("SitemapAuditBot/0.1 (+…)" → "SitemapAuditBot"). */
 export function robotsTokenOf(userAgent: string): string {
@@ -72,6 +79,7 @@ export async function fetchRobotsRules(origin: string, opts: RobotsFetchOptions)
     }
     const robot = robotsParser(robotsUrl, await readText(res.body));
     return {
+      crawlDelayMs: crawlDelayMsOf(robot.getCrawlDelay(opts.token)),
       refusal(url) {
         // undefined: another origin, which this file does not govern.
         if (robot.isAllowed(url.href, opts.token) !== false) return null;
@@ -98,11 +106,18 @@ export async function fetchRobotsRules(origin: string, opts: RobotsFetchOptions)
   }
 }
 
+/** robots-parser's delay (seconds, fractions allowed; NaN when unreadable) in ms, capped; null when unset. */
+export function crawlDelayMsOf(seconds: number | undefined): number | null {
+  if (seconds === undefined || !Number.isFinite(seconds) || seconds < 0) return null;
+  return Math.min(Math.round(seconds * 1000), MAX_CRAWL_DELAY_MS);
+}
+
 function cancelled(message: string): RobotsRules {
-  return { refusal: () => ({ code: 'cancelled', message }) };
+  return { refusal: () => ({ code: 'cancelled', message }), crawlDelayMs: null };
 }
 
 const UNRESOLVED: RobotsRules = {
+  crawlDelayMs: null,
   refusal: (url) => ({
     code: 'network',
     message: `${url.hostname} (in ${url.href}) could not be resolved${DNS_ADVICE}`,
@@ -111,6 +126,7 @@ const UNRESOLVED: RobotsRules = {
 
 function disallowAll(why: string): RobotsRules {
   return {
+    crawlDelayMs: null,
     refusal: (url) => ({
       code: 'robots_disallowed',
       message: `${why}, so ${url.href} is treated as disallowed (as Google does); tick the robots.txt override to check it anyway`,
