@@ -101,7 +101,13 @@ beforeAll(async () => {
       );
     }
     if (path === '/api/links') {
-      const links = ['/js/one', '/js/two#reviews', '/js/one', `${elsewhere}/partner`, 'mailto:shop@example.com'];
+      const links = [
+        '/js/one',
+        '/js/two#reviews',
+        '/js/one',
+        `${elsewhere}/partner`,
+        'mailto:shop@example.com',
+      ];
       return send(res, 'application/json', JSON.stringify({ links }));
     }
     // A same-origin script that redirects to another origin: not followed.
@@ -192,7 +198,12 @@ describe('createRenderingFetcher', () => {
   it('returns a redirect as the answer, unrendered, with its Location', async () => {
     site.requests.length = 0;
     const page = await fetcher.fetch(`${site.origin}/moved`, never);
-    expect(page).toMatchObject({ status: 301, redirectUrl: `${site.origin}/app-new`, links: [], error: null });
+    expect(page).toMatchObject({
+      status: 301,
+      redirectUrl: `${site.origin}/app-new`,
+      links: [],
+      error: null,
+    });
     expect(site.requests).toEqual(['GET /moved']);
   });
 
