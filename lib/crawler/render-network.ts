@@ -1,9 +1,10 @@
 // The network of one rendered page: every request Chromium makes is answered here, through lib/net's
 // safeFetch (SSRF rules, size and time limits), or refused. It also tells when the page's network has
 // gone quiet, which is when its scripts are taken to have finished drawing links.
-import type { BrowserContext, Request, Route } from 'playwright-core';
+import type { Request, Route } from 'playwright-core';
 import { safeFetch } from '@/lib/net/safe-fetch';
 import { NetError, type SafeFetchOptions, type SafeResponse } from '@/lib/net/types';
+import type { CachedResponse, ScriptCache } from './render-cache';
 
 /** The document's own answer, read before Chromium sees it. */
 export interface DocumentAnswer {
@@ -24,6 +25,8 @@ export interface PageNetworkOptions {
   maxBytes: number;
   /** Whether a same-origin script or XHR may be fetched (the crawl's robots.txt rules, for instance). */
   allowResource: (url: string) => boolean;
+  /** Same-origin scripts already fetched by this crawl. */
+  scripts: ScriptCache;
 }
 
 // The only subresources a render fetches: what can add links, a canonical or a robots meta to the DOM.
@@ -52,6 +55,8 @@ const DROPPED_RESPONSE_HEADERS = new Set([
 ]);
 
 export interface PageNetwork {
+  /** Answers one request of the page (the tab's router calls it for every request while this render runs). */
+  handle(route: Route): Promise<void>;
   /** The document's answer once it came (null: not yet, or it failed: see `error`). */
   document(): DocumentAnswer | null;
   error(): NetError | null;
@@ -59,12 +64,8 @@ export interface PageNetwork {
   quiet(quietMs: number, maxMs: number): Promise<void>;
 }
 
-/** Routes every request of `context` (one page's) through safeFetch; `pageUrl` is its document. */
-export async function routePageNetwork(
-  context: BrowserContext,
-  pageUrl: string,
-  options: PageNetworkOptions,
-): Promise<PageNetwork> {
+/** The network of one render of `pageUrl`. */
+export function createPageNetwork(pageUrl: string, options: PageNetworkOptions): PageNetwork {
   const origin = new URL(pageUrl).origin;
   let answer: DocumentAnswer | null = null;
   let failure: NetError | null = null;
@@ -80,9 +81,7 @@ export async function routePageNetwork(
     if (inFlight === 0) for (const wake of idleWaiters) wake();
   };
 
-  // WebSockets never open (the dead proxy of render.ts stops them too; this says so before connecting).
-  await context.routeWebSocket(/.*/, (ws) => ws.close());
-  await context.route(/.*/, async (route) => {
+  async function handle(route: Route): Promise<void> {
     const request = route.request();
     if (isMainDocument(request) && !documentAsked) {
       documentAsked = true;
@@ -113,7 +112,9 @@ export async function routePageNetwork(
     }
     begin();
     try {
-      const resource = await fetchResource(request, origin, options);
+      const load = () => fetchResource(request, origin, options);
+      const resource =
+        request.resourceType() === 'script' ? await options.scripts.get(request.url(), load) : await load();
       if (resource === null) await abortQuietly(route);
       else await fulfil(route, resource.status, resource.headers, resource.body);
     } catch {
@@ -122,9 +123,10 @@ export async function routePageNetwork(
     } finally {
       end();
     }
-  });
+  }
 
   return {
+    handle,
     document: () => answer,
     error: () => failure,
     quiet(quietMs, maxMs) {
@@ -188,7 +190,7 @@ async function fetchResource(
   request: Request,
   origin: string,
   options: PageNetworkOptions,
-): Promise<{ status: number; headers: SafeResponse['headers']; body: Buffer } | null> {
+): Promise<CachedResponse | null> {
   const headers = passedHeaders(request.headers());
   let url = request.url();
   for (let hop = 0; hop <= MAX_SCRIPT_REDIRECTS; hop++) {

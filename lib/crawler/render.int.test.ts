@@ -132,7 +132,42 @@ beforeAll(async () => {
       return send(
         res,
         'text/html',
-        `<!doctype html><body><script>const a = document.createElement('a'); a.href = '/list/${n}/child'; document.body.append(a);</script></body>`,
+        `<!doctype html><body><script src="/shared.js"></script><script>addLink('/list/${n}/child');</script></body>`,
+      );
+    }
+    if (path === '/shared.js') {
+      return send(
+        res,
+        'text/javascript',
+        `function addLink(href) {
+  const a = document.createElement('a');
+  a.href = href;
+  document.body.append(a);
+}`,
+      );
+    }
+    // One page stores a cookie and local storage; a page rendered after it must not see them.
+    if (path === '/state/write') {
+      return send(
+        res,
+        'text/html',
+        `<!doctype html><body><script>
+document.cookie = 'visited=1; path=/';
+localStorage.setItem('visited', '1');
+if (document.cookie.includes('server=1') && localStorage.getItem('visited')) {
+  const a = document.createElement('a'); a.href = '/stored'; document.body.append(a);
+}</script></body>`,
+        { 'set-cookie': 'server=1; Path=/' },
+      );
+    }
+    if (path === '/state/read') {
+      return send(
+        res,
+        'text/html',
+        `<!doctype html><body><script>
+if (document.cookie !== '' || localStorage.length > 0) {
+  const a = document.createElement('a'); a.href = '/leaked'; document.body.append(a);
+}</script></body>`,
       );
     }
     if (path === '/slow') {
@@ -233,13 +268,24 @@ describe('createRenderingFetcher', () => {
     expect(page.error?.message).toContain('169.254.169.254');
   });
 
-  it('renders pages called at once, each its own', async () => {
+  it('renders pages called at once, each its own, asking for their shared script once', async () => {
+    site.requests.length = 0;
     const pages = await Promise.all(
       [1, 2, 3, 4].map((n) => fetcher.fetch(`${site.origin}/list/${n}`, never)),
     );
     expect(pages.map((page) => page.links)).toEqual(
       [1, 2, 3, 4].map((n) => [`${site.origin}/list/${n}/child`]),
     );
+    expect(requestsFor('/shared.js')).toBe(1);
+  });
+
+  it('leaves no cookie or storage of one page to the next', async () => {
+    const writer = await fetcher.fetch(`${site.origin}/state/write`, never);
+    // The page could store both: so the next page's empty jar is the wipe's doing.
+    expect(writer.links).toEqual([`${site.origin}/stored`]);
+    const reader = await fetcher.fetch(`${site.origin}/state/read`, never);
+    expect(reader.error).toBeNull();
+    expect(reader.links).toEqual([]);
   });
 
   it('ends a render that is cancelled while the page waits on its network', async () => {
