@@ -301,4 +301,22 @@ describe('createRenderingFetcher', () => {
     expect(page.error?.code).toBe('aborted');
     expect(requestsFor('/api/hold')).toBe(1);
   });
+
+  it('says so on every page when Chromium cannot start', async () => {
+    const missing = createRenderingFetcher({
+      executablePath: '/nonexistent/chromium',
+      allowPrivateNetwork: true,
+      allowedPorts: [site.port],
+    });
+    try {
+      for (const path of ['/app', '/static']) {
+        const page = await missing.fetch(`${site.origin}${path}`, never);
+        expect(page.status).toBeNull();
+        expect(page.error?.code).toBe('render_failed');
+        expect(page.error?.message).toContain('/nonexistent/chromium');
+      }
+    } finally {
+      await missing.close();
+    }
+  });
 });

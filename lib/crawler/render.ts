@@ -90,26 +90,33 @@ export function createRenderingFetcher(options: RenderingFetcherOptions = {}): R
     const launching = (async () => {
       proxy ??= await startDeadProxy();
       const { port } = proxy.address() as net.AddressInfo;
-      const launched = await chromium.launch({
-        executablePath,
-        timeout: 30_000,
-        // The worker closes the fetcher on its own shutdown; Chromium ends with the pipe if it is killed.
-        handleSIGINT: false,
-        handleSIGTERM: false,
-        handleSIGHUP: false,
-        args: [
-          '--no-sandbox',
-          '--disable-gpu',
-          '--disable-background-networking',
-          '--disable-component-update',
-          // Requests are answered by the router before they reach the network. What would bypass it
-          // (WebSockets, connection hints) meets a proxy that closes every connection, loopback
-          // included, so Chromium itself opens no socket to the site or anyone else.
-          `--proxy-server=http://127.0.0.1:${port}`,
-          '--proxy-bypass-list=<-loopback>',
-          '--force-webrtc-ip-handling-policy=disable_non_proxied_udp',
-        ],
-      });
+      const launched = await chromium
+        .launch({
+          executablePath,
+          timeout: 30_000,
+          // The worker closes the fetcher on its own shutdown; Chromium ends with the pipe if it is killed.
+          handleSIGINT: false,
+          handleSIGTERM: false,
+          handleSIGHUP: false,
+          args: [
+            '--no-sandbox',
+            '--disable-gpu',
+            '--disable-background-networking',
+            '--disable-component-update',
+            // Requests are answered by the router before they reach the network. What would bypass it
+            // (WebSockets, connection hints) meets a proxy that closes every connection, loopback
+            // included, so Chromium itself opens no socket to the site or anyone else.
+            `--proxy-server=http://127.0.0.1:${port}`,
+            '--proxy-bypass-list=<-loopback>',
+            '--force-webrtc-ip-handling-policy=disable_non_proxied_udp',
+          ],
+        })
+        .catch((err: unknown) => {
+          const why = firstLine(err).replace(/^browserType\.launch: /, '');
+          throw new Error(
+            `Chromium could not start from ${executablePath} (install Debian's chromium, or set CHROMIUM_PATH): ${why}`,
+          );
+        });
       launched.on('disconnected', () => {
         // A crashed browser is started again for the next page; its tabs went with it.
         if (browser === launching) browser = null;
