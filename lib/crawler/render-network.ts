@@ -15,7 +15,7 @@ export interface DocumentAnswer {
   body: Buffer | null;
   /** The body was cut at the byte cap. */
   truncated: boolean;
-  /** Request start to the last header (or, for an unrendered answer, to the last byte read). */
+  /** When its headers were in (performance.now()). */
   answeredAt: number;
 }
 
@@ -37,15 +37,9 @@ const FETCHED_KINDS = new Set(['script', 'xhr', 'fetch']);
 const MAX_SCRIPT_REDIRECTS = 5;
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);
 // Request headers never passed on from Chromium: safeFetch sets its own identity, encoding and host, and
-// the client hints would name HeadlessChrome beside the product's User-Agent.
-const DROPPED_REQUEST_HEADERS = new Set([
-  'host',
-  'user-agent',
-  'accept-encoding',
-  'connection',
-  'cookie',
-  'range',
-]);
+// the client hints would name HeadlessChrome beside the product's User-Agent. Cookies do pass: the page's
+// own, to its own origin, within this one render (the jar is wiped before the next page).
+const DROPPED_REQUEST_HEADERS = new Set(['host', 'user-agent', 'accept-encoding', 'connection', 'range']);
 // safeFetch hands over decoded bytes, so these no longer describe the body Chromium receives.
 const DROPPED_RESPONSE_HEADERS = new Set([
   'content-encoding',
@@ -191,7 +185,7 @@ async function fetchResource(
   origin: string,
   options: PageNetworkOptions,
 ): Promise<CachedResponse | null> {
-  const headers = passedHeaders(request.headers());
+  const headers = passedHeaders(await request.allHeaders());
   let url = request.url();
   for (let hop = 0; hop <= MAX_SCRIPT_REDIRECTS; hop++) {
     const response = await safeFetch(url, { ...options.net, followRedirects: false, headers });

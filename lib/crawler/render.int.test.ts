@@ -156,10 +156,16 @@ document.cookie = 'visited=1; path=/';
 localStorage.setItem('visited', '1');
 if (document.cookie.includes('server=1') && localStorage.getItem('visited')) {
   const a = document.createElement('a'); a.href = '/stored'; document.body.append(a);
-}</script></body>`,
+}
+fetch('/api/cookie').then((r) => r.text()).then((sent) => {
+  if (sent.includes('server=1') && sent.includes('visited=1')) {
+    const a = document.createElement('a'); a.href = '/cookie-sent'; document.body.append(a);
+  }
+});</script></body>`,
         { 'set-cookie': 'server=1; Path=/' },
       );
     }
+    if (path === '/api/cookie') return send(res, 'text/plain', req.headers.cookie ?? '');
     if (path === '/state/read') {
       return send(
         res,
@@ -281,8 +287,8 @@ describe('createRenderingFetcher', () => {
 
   it('leaves no cookie or storage of one page to the next', async () => {
     const writer = await fetcher.fetch(`${site.origin}/state/write`, never);
-    // The page could store both: so the next page's empty jar is the wipe's doing.
-    expect(writer.links).toEqual([`${site.origin}/stored`]);
+    // The page could store both (and its XHR sent its cookies): so the next page's empty jar is the wipe's.
+    expect(writer.links).toEqual([`${site.origin}/stored`, `${site.origin}/cookie-sent`]);
     const reader = await fetcher.fetch(`${site.origin}/state/read`, never);
     expect(reader.error).toBeNull();
     expect(reader.links).toEqual([]);

@@ -63,7 +63,13 @@ interface Tab {
   cdp: CDPSession;
   /** The render under way; requests arriving between renders are refused. */
   current: PageNetwork | null;
+  /** Pages rendered in it so far. */
+  uses: number;
 }
+
+// A tab is replaced after this many pages, so whatever a long crawl's pages leave behind in a renderer
+// (leaks of the sites' scripts, caches) is bounded.
+const PAGES_PER_TAB = 200;
 
 export function createRenderingFetcher(options: RenderingFetcherOptions = {}): RenderingFetcher {
   const settings = {
@@ -136,7 +142,7 @@ export function createRenderingFetcher(options: RenderingFetcherOptions = {}): R
       userAgent,
       viewport: { width: 1366, height: 900 },
     });
-    const router: { current: PageNetwork | null } = { current: null };
+    const router: { current: PageNetwork | null; uses: number } = { current: null, uses: 0 };
     await context.route(/.*/, (route) =>
       (router.current ? router.current.handle(route) : route.abort('blockedbyclient')).catch(() => undefined),
     );
@@ -156,12 +162,12 @@ export function createRenderingFetcher(options: RenderingFetcherOptions = {}): R
   }
 
   async function fetchPage(url: string, signal: AbortSignal): Promise<PageFetch> {
-    const fetchedAt = new Date();
-    if (closed) return failed(url, fetchedAt, 'aborted', 'The rendering browser was closed');
+    if (closed) return failed(url, new Date(), 'aborted', 'The rendering browser was closed');
     const release = await slots.take(signal);
-    if (release === null) return failed(url, fetchedAt, 'aborted', `The request for ${url} was cancelled`);
+    if (release === null) return failed(url, new Date(), 'aborted', `The request for ${url} was cancelled`);
     try {
-      return await render(url, signal, fetchedAt);
+      // Crawl time is when the page's turn came, not when it was asked for.
+      return await render(url, signal, new Date());
     } finally {
       release();
     }
@@ -205,6 +211,7 @@ export function createRenderingFetcher(options: RenderingFetcherOptions = {}): R
         scripts,
       });
       tab.current = network;
+      tab.uses++;
       const loaded = await tab.page.goto(url, { waitUntil: 'load', timeout: settings.timeoutMs }).then(
         () => null,
         (err: unknown) => (err instanceof Error ? err : new Error(String(err))),
@@ -241,7 +248,7 @@ export function createRenderingFetcher(options: RenderingFetcherOptions = {}): R
     } finally {
       clearTimeout(deadline);
       signal.removeEventListener('abort', onAbort);
-      if (tab && reusable && !closed) idleTabs.push(tab);
+      if (tab && reusable && !closed && tab.uses < PAGES_PER_TAB) idleTabs.push(tab);
       else if (tab) await tab.context.close().catch(() => undefined);
     }
   }
