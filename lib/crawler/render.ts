@@ -184,10 +184,18 @@ export function createRenderingFetcher(options: RenderingFetcherOptions = {}): R
     const onAbort = () => stop.abort();
     signal.addEventListener('abort', onAbort);
     if (signal.aborted) stop.abort();
-    const ended = () =>
-      timedOut
-        ? failed(url, fetchedAt, 'timeout', `${url} did not render within ${settings.timeoutMs / 1000} s`)
-        : failed(url, fetchedAt, 'aborted', `The request for ${url} was cancelled`);
+    let network: PageNetwork | null = null;
+    const ended = (): PageFetch => {
+      if (!timedOut) return failed(url, fetchedAt, 'aborted', `The request for ${url} was cancelled`);
+      const error = {
+        code: 'timeout',
+        message: `${url} did not render within ${settings.timeoutMs / 1000} s`,
+      };
+      // A page whose scripts never let it load still answered: its status and headers are kept.
+      const answer = network?.document();
+      if (answer) return { ...fromAnswer(answer, null, fetchedAt, null), error };
+      return failed(url, fetchedAt, error.code, error.message);
+    };
     let tab: Tab | null = null;
     let reusable = false;
     try {
@@ -196,7 +204,7 @@ export function createRenderingFetcher(options: RenderingFetcherOptions = {}): R
       const open = tab;
       // Closing the tab's context ends whatever the page is waiting for; the tab is not used again.
       stop.signal.addEventListener('abort', () => void open.context.close().catch(() => undefined));
-      const network = createPageNetwork(url, {
+      const current = createPageNetwork(url, {
         net: {
           allowPrivateNetwork: options.allowPrivateNetwork,
           allowedPorts: options.allowedPorts,
@@ -210,17 +218,18 @@ export function createRenderingFetcher(options: RenderingFetcherOptions = {}): R
         allowResource,
         scripts,
       });
-      tab.current = network;
+      network = current;
+      tab.current = current;
       tab.uses++;
       const loaded = await tab.page.goto(url, { waitUntil: 'load', timeout: settings.timeoutMs }).then(
         () => null,
         (err: unknown) => (err instanceof Error ? err : new Error(String(err))),
       );
       if (stop.signal.aborted) return ended();
-      const answer = network.document();
+      const answer = current.document();
       let result: PageFetch;
       if (answer === null) {
-        const error = network.error();
+        const error = current.error();
         result = error
           ? failed(url, fetchedAt, error.code, error.message)
           : failed(url, fetchedAt, 'render_failed', `${url} could not be rendered: ${firstLine(loaded)}`);
@@ -230,7 +239,7 @@ export function createRenderingFetcher(options: RenderingFetcherOptions = {}): R
         const message = `${url} answered but did not render: ${firstLine(loaded)}`;
         result = { ...fromAnswer(answer, null, fetchedAt, null), error: { code: 'render_failed', message } };
       } else {
-        await network.quiet(settings.quietMs, settings.settleMs);
+        await current.quiet(settings.quietMs, settings.settleMs);
         if (stop.signal.aborted) return ended();
         const dom = await tab.page.evaluate(readDom, settings.maxLinks);
         result = fromAnswer(answer, dom, fetchedAt, performance.now() - started);
