@@ -8,6 +8,7 @@ import { NetError } from '@/lib/net/types';
 import { createScriptCache } from './render-cache';
 import { failed, fromAnswer, readDom } from './render-dom';
 import { createPageNetwork, type PageNetwork } from './render-network';
+import { createSlots } from './render-slots';
 import type { PageFetch, PageFetcher } from './types';
 
 export interface RenderingFetcherOptions {
@@ -273,39 +274,6 @@ export function createRenderingFetcher(options: RenderingFetcherOptions = {}): R
       const server = proxy;
       proxy = null;
       if (server) await new Promise<void>((resolve) => server.close(() => resolve()));
-    },
-  };
-}
-
-/** Up to `size` renders at once; a cancelled wait gives null and takes no slot. */
-function createSlots(size: number) {
-  let busy = 0;
-  const waiting: (() => void)[] = [];
-  const release = () => {
-    const next = waiting.shift();
-    if (next) next();
-    else busy--;
-  };
-  return {
-    take(signal: AbortSignal): Promise<(() => void) | null> {
-      if (signal.aborted) return Promise.resolve(null);
-      if (busy < size) {
-        busy++;
-        return Promise.resolve(release);
-      }
-      return new Promise((resolve) => {
-        const turn = () => {
-          signal.removeEventListener('abort', cancel);
-          resolve(release);
-        };
-        const cancel = () => {
-          const at = waiting.indexOf(turn);
-          if (at >= 0) waiting.splice(at, 1);
-          resolve(null);
-        };
-        waiting.push(turn);
-        signal.addEventListener('abort', cancel, { once: true });
-      });
     },
   };
 }
