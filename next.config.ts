@@ -19,6 +19,8 @@ const nextConfig: NextConfig = {
     // (lib/audits/run.ts loads its handlers lazily, and only a worker runs them), and must not bundle it.
     'tsx',
     'esbuild',
+    // The rendering crawler drives Chromium from the worker; the web build reaches it the same lazy way.
+    'playwright-core',
   ],
   async headers() {
     return [
