@@ -3,6 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { rm } from 'node:fs/promises';
 import path from 'node:path';
 import type { z } from 'zod';
+import { type TCrawlerSettings, ZCrawlerRequest } from '@/lib/audits/crawler-schema';
 import { insertAudit, type NewSource, siteIdForHost } from '@/lib/audits/mutations';
 import {
   type TAuditOptions,
@@ -13,7 +14,6 @@ import {
   ZSitemapUrl,
 } from '@/lib/audits/schema';
 import { parseMultipart } from '@/lib/audits/uploads';
-import { type TCrawlerSettings, ZCrawlerRequest } from '@/lib/audits/crawler-schema';
 import { AppError } from '@/lib/core/errors';
 import { jsonBody } from '@/lib/core/params';
 import { ingestLimits, uploadsDir } from '@/lib/db/config';

@@ -3,11 +3,11 @@ import 'server-only';
 import { clipForDisplay, displaySql } from '@/lib/core/display';
 import { AppError } from '@/lib/core/errors';
 import { likeEscape } from '@/lib/core/text';
+import type { CrawlProgress } from '@/lib/crawler/types';
 import { db, pool } from '@/lib/db/client';
 import type { Audit, AuditSource, SitemapFile } from '@/lib/generated/prisma/client';
 import { siteSettingsOf } from '@/lib/review/approval/schema';
 import { getFindingsOverview } from '@/lib/review/data';
-import type { CrawlProgress } from '@/lib/crawler/types';
 import type { CrawlerDto } from './crawler-schema';
 import { progressOf } from './progress';
 import {
@@ -23,7 +23,6 @@ import {
   type SitemapFileDto,
   settingsOf,
   type TAuditListQuery,
-  type TAuditSettings,
   ZAuditOptions,
 } from './schema';
 

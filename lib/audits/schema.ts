@@ -1,9 +1,9 @@
 // Shapes of audit input and output (isomorphic: used by route handlers, the worker and the UI).
 import { z } from 'zod';
 import { zText } from '@/lib/core/text';
-import { type CrawlerDto, ZCrawlerRequest } from './crawler-schema';
 import type { FindingsOverview } from '@/lib/findings/schema';
 import type { TSiteSettings } from '@/lib/sites/schema';
+import { type CrawlerDto, ZCrawlerRequest } from './crawler-schema';
 
 export const CRAWL_FIELDS = [
   'url',

@@ -415,6 +415,7 @@ class Crawl {
     }
     this.flusher.addPage({
       ...page,
+      seq: item.seq,
       key: item.key,
       depth: item.depth,
       outlinksExternal: external,

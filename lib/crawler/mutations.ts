@@ -15,7 +15,13 @@ import type { CrawlFlush, CrawlProgress, CrawlStore, FrontierItem } from './type
 export function postgresCrawlStore(auditId: string, profile: NormalizationProfile): CrawlStore {
   return {
     async load() {
-      const { rows } = await pool().query<{ seq: number; key: string; url: string; depth: number; done: boolean }>(
+      const { rows } = await pool().query<{
+        seq: number;
+        key: string;
+        url: string;
+        depth: number;
+        done: boolean;
+      }>(
         `SELECT f.seq, f.key, f.url, f.depth, r.seq IS NOT NULL AS done
            FROM crawl_frontier f LEFT JOIN crawl_results r ON r.audit_id = f.audit_id AND r.seq = f.seq
           WHERE f.audit_id = $1 ORDER BY f.seq`,
@@ -85,7 +91,12 @@ export function postgresCrawlStore(auditId: string, profile: NormalizationProfil
 }
 
 /** The key of a page's canonical or redirect target; a self-reference reuses the page's own key. */
-function related(target: string | null, url: string, key: string, profile: NormalizationProfile): string | null {
+function related(
+  target: string | null,
+  url: string,
+  key: string,
+  profile: NormalizationProfile,
+): string | null {
   if (target === null) return null;
   if (target === url) return key;
   return normalizeUrl(target, profile);
