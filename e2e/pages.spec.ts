@@ -10,7 +10,8 @@ import path from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
 import { type Browser, type BrowserContext, expect, type Page, test } from '@playwright/test';
 import { sidewaysOverflow } from './fit';
-import { auth, shots } from './spot-site';
+import { screenshot } from './screenshots';
+import { auth } from './spot-site';
 
 const WIDTHS = [360, 390, 768, 1440] as const;
 const SHOT_WIDTHS = new Set<number>([390, 1440]);
@@ -534,11 +535,7 @@ for (const state of STATES) {
             .soft(await axeProblems(page, state.axeScope), `${state.name} at ${width} px: axe`)
             .toEqual([]);
         await state.check?.(page, width);
-        if (SHOT_WIDTHS.has(width))
-          await page.screenshot({
-            path: path.join(shots, `page-${state.name}-${width}.png`),
-            fullPage: true,
-          });
+        if (SHOT_WIDTHS.has(width)) await screenshot(page, `page-${state.name}-${width}`, { fullPage: true });
       }
     } finally {
       await state.cleanUp?.(page, made);
