@@ -1,8 +1,8 @@
 // Screenshots for people to look at (test-results/screenshots/<name>.png), saved only when
-// E2E_SCREENSHOTS=1 (README, "Tests"). They assert nothing and cost seconds on a slow machine, so a plain
-// run skips them; what a layout must be (no sideways scroll, no serious axe violation) is asserted at every
-// width either way. A screenshot of an element waited for the element to show: without it the element is
-// still expected visible, so a spec checks the same with or without them.
+// E2E_SCREENSHOTS=1 (README, Quick start). They assert nothing and cost seconds on a slow machine, so a
+// plain run skips them; what a layout must be (no sideways scroll, no serious axe violation) is asserted at
+// every width either way. A screenshot of an element waited for the element to show: without it the
+// element is still expected visible, so a spec checks the same with or without them.
 import path from 'node:path';
 import { expect, type Locator, type Page } from '@playwright/test';
 
