@@ -12,6 +12,12 @@ const executablePath =
 
 const reviewer = path.join('test-results', '.auth', 'reviewer.json');
 const SPOT_SITE_SPECS = /(spot-checks|spot-check-runs|spot-check-report)\.spec\.ts/;
+// The sweep of every page and state (e2e/page-sweep.ts), in two files that run side by side.
+const PAGES_SPECS = /(^|\/)pages-[\w-]+\.spec\.ts$/;
+// The slowest of the other specs (their time in test-results/playwright.json, a 2-core machine), queued
+// before the rest so that none of them starts last and runs alone at the end.
+const SLOW_SPECS =
+  /(^|\/)(review-bulk|audits|audit-page|a11y|share-report|audits-list|gsc-inspect|sites)\.spec\.ts$/;
 
 export default defineConfig({
   testDir: 'e2e',
@@ -43,10 +49,11 @@ export default defineConfig({
   },
   projects: [
     { name: 'setup', testMatch: /auth\.setup\.ts/ },
-    // The longest file first, so it is not the one left running alone at the end.
+    // Projects are queued in this order, and a project's files by name: the longest files first, so none
+    // of them is left running alone at the end.
     {
       name: 'pages',
-      testMatch: /pages\.spec\.ts/,
+      testMatch: PAGES_SPECS,
       dependencies: ['setup'],
       use: { storageState: reviewer },
     },
@@ -60,9 +67,15 @@ export default defineConfig({
       use: { storageState: reviewer },
     },
     {
+      name: 'app-slow',
+      testMatch: SLOW_SPECS,
+      dependencies: ['setup'],
+      use: { storageState: reviewer },
+    },
+    {
       name: 'app',
       testMatch: /\.spec\.ts/,
-      testIgnore: [/pages\.spec\.ts/, SPOT_SITE_SPECS],
+      testIgnore: [PAGES_SPECS, SPOT_SITE_SPECS, SLOW_SPECS],
       dependencies: ['setup'],
       use: { storageState: reviewer },
     },

@@ -1,4 +1,4 @@
-// End to end: what keyboard, phone and read-only users get beyond what e2e/pages.spec.ts checks on every
+// End to end: what keyboard, phone and read-only users get beyond what e2e/pages-*.spec.ts check on every
 // page — the header's menu at phone width, "Skip to review", a viewer's review without controls (and its
 // keys sending nothing), a refused decision said in words with the focus left on its row, and a form's
 // refused field said under it in a sentence. The audit is built through the API.

@@ -1,8 +1,8 @@
 // End to end: an admin adds a viewer and makes an API token; the viewer can read but not decide.
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
+import { screenshot } from './screenshots';
 
-const shots = path.resolve(import.meta.dirname, '..', 'test-results', 'screenshots');
 const auth = path.resolve(import.meta.dirname, '..', 'test-results', '.auth');
 
 test.describe('as admin', () => {
@@ -33,14 +33,14 @@ test.describe('as admin', () => {
     await page.getByLabel('Initial password').fill('viewer password 1');
     await page.getByRole('button', { name: 'Add user' }).click();
     await expect(page.getByRole('row', { name: /Vic Viewer/ })).toBeVisible();
-    await page.screenshot({ path: path.join(shots, 'users.png'), fullPage: true });
+    await screenshot(page, 'users', { fullPage: true });
 
     await page.goto('/account');
     await page.getByLabel('Token name').fill('ci');
     await page.getByRole('button', { name: 'Create token' }).click();
     const secret = (await page.getByTestId('token-secret').textContent())?.trim() ?? '';
     expect(secret).toMatch(/^sat_[\w-]{43}$/);
-    await page.screenshot({ path: path.join(shots, 'account.png'), fullPage: true });
+    await screenshot(page, 'account', { fullPage: true });
     const api = await page.request.get('/api/v1/auth/me', { headers: { authorization: `Bearer ${secret}` } });
     expect(await api.json()).toMatchObject({ user: { role: 'admin' }, via: 'token' });
 

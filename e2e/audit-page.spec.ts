@@ -6,7 +6,8 @@
 import path from 'node:path';
 import { expect, type Page, type Request, test } from '@playwright/test';
 import { type AuditTab, openAuditTab } from './audit-tabs';
-import { auth, expectNoSidewaysScroll, shots } from './spot-site';
+import { screenshot } from './screenshots';
+import { auth, expectNoSidewaysScroll } from './spot-site';
 
 test.use({ storageState: path.join(auth, 'admin.json') });
 
@@ -29,7 +30,7 @@ const tab = (page: Page, name: AuditTab) => tablist(page).getByRole('tab', { nam
 async function shoot(page: Page, name: string) {
   for (const width of [390, 1440]) {
     await page.setViewportSize({ width, height: 900 });
-    await page.screenshot({ path: path.join(shots, `audit-page-${name}-${width}.png`), fullPage: true });
+    await screenshot(page, `audit-page-${name}-${width}`, { fullPage: true });
     if (width === 390) await expectNoSidewaysScroll(page, `audit page, ${name}`);
   }
   await page.setViewportSize({ width: 1366, height: 900 });
@@ -103,9 +104,9 @@ test('the audit page: summary first, sections as tabs in the URL, each fetched w
   expect(nameBox?.width ?? 0).toBeGreaterThan(300);
   const actionsBox = await page.locator('.page-header__actions').boundingBox();
   expect(actionsBox?.y ?? 0).toBeGreaterThanOrEqual((nameBox?.y ?? 0) + (nameBox?.height ?? 0));
-  await page.locator('.page-header').screenshot({ path: path.join(shots, 'audit-page-header-390.png') });
+  await screenshot(page.locator('.page-header'), 'audit-page-header-390');
   await page.setViewportSize({ width: 1440, height: 900 });
-  await page.locator('.page-header').screenshot({ path: path.join(shots, 'audit-page-header-1440.png') });
+  await screenshot(page.locator('.page-header'), 'audit-page-header-1440');
   await page.setViewportSize({ width: 1366, height: 900 });
 
   // Keys: arrows, Home and End move and select; Tab goes on into the panel.

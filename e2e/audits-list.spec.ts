@@ -7,7 +7,8 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { type APIRequestContext, expect, type Page, test } from '@playwright/test';
 import { fixturePath } from '@/lib/test-support/fixtures';
-import { expectNoSidewaysScroll, shots } from './spot-site';
+import { screenshot } from './screenshots';
+import { expectNoSidewaysScroll } from './spot-site';
 
 const fixtureOrigin = `http://127.0.0.1:${process.env.FIXTURE_PORT ?? 3218}`;
 // Every audit of this spec carries the token in its name, so other specs' audits never enter a page.
@@ -126,11 +127,11 @@ test('each audit shows its findings per list and the share reviewed', async ({ p
   await expect(sitemapOnly.getByTestId('list-no-findings')).toHaveText('No crawl export');
   await expect(sitemapOnly.getByTestId('list-not-reviewed')).toHaveText('Nothing to review: no crawl export');
   await expect(page.getByTestId('audit-list-page')).toHaveText('Page 1 of 2');
-  await page.screenshot({ path: path.join(shots, 'audits-list-1440.png'), fullPage: true });
+  await screenshot(page, 'audits-list-1440', { fullPage: true });
   await page.setViewportSize({ width: 390, height: 844 });
   await expect(row.getByTestId('list-reviewed')).toBeVisible();
   await expectNoSidewaysScroll(page, 'audits list');
-  await page.screenshot({ path: path.join(shots, 'audits-list-390.png'), fullPage: true });
+  await screenshot(page, 'audits-list-390', { fullPage: true });
 });
 
 test('the status filter and the name search narrow the list and live in the URL', async ({ page }) => {
@@ -158,10 +159,10 @@ test('the status filter and the name search narrow the list and live in the URL'
   await search.fill(`nothing like this ${token}`);
   await expect(page.getByRole('heading', { name: 'No audit matches these filters' })).toBeVisible();
   await expect(page.getByText(`No failed audit has “nothing like this ${token}” in its name.`)).toBeVisible();
-  await page.screenshot({ path: path.join(shots, 'audits-list-no-match-1440.png'), fullPage: true });
+  await screenshot(page, 'audits-list-no-match-1440', { fullPage: true });
   await page.setViewportSize({ width: 390, height: 844 });
   await expectNoSidewaysScroll(page, 'audits list, no match');
-  await page.screenshot({ path: path.join(shots, 'audits-list-no-match-390.png'), fullPage: true });
+  await screenshot(page, 'audits-list-no-match-390', { fullPage: true });
   await page.getByRole('button', { name: 'Clear filters' }).click();
   await expect(page).toHaveURL(/\/$/);
   await expect(page.getByLabel('Status')).toHaveValue('');
@@ -242,10 +243,10 @@ test('a crawl of another site: "Succeeded with warnings" in the list, the warnin
   await expect(page.getByTestId('sanity-warnings').locator('[data-code="crawl_mismatch"]')).toHaveCount(0);
   await expect(page.getByTestId('add-excluded-otherHost')).toHaveAttribute('data-value', '525');
   await expect(page.getByTestId('add-excluded-hosts')).toContainText('kerkarmedia.com');
-  await page.getByTestId('add-excluded').screenshot({ path: path.join(shots, 'audit-other-hosts-1440.png') });
-  await page.screenshot({ path: path.join(shots, 'audit-crawl-mismatch-1440.png') });
+  await screenshot(page.getByTestId('add-excluded'), 'audit-other-hosts-1440');
+  await screenshot(page, 'audit-crawl-mismatch-1440');
   await page.setViewportSize({ width: 390, height: 844 });
   await expect(warning).toBeVisible();
   await expectNoSidewaysScroll(page, 'audit page with a crawl mismatch');
-  await page.screenshot({ path: path.join(shots, 'audit-crawl-mismatch-390.png') });
+  await screenshot(page, 'audit-crawl-mismatch-390');
 });

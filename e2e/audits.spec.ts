@@ -3,13 +3,13 @@ import path from 'node:path';
 import { expect, type Page, test } from '@playwright/test';
 import { openAuditTab } from './audit-tabs';
 import { overflowAt } from './fit';
+import { screenshot } from './screenshots';
 
 // The fixture corpus beside the clone (../shared/fixtures), or where FIXTURES_DIR says (a worktree elsewhere).
 const fixtures =
   process.env.FIXTURES_DIR ?? path.resolve(import.meta.dirname, '..', '..', 'shared', 'fixtures');
 const fixture = (relative: string) => path.join(fixtures, relative);
 const fixtureOrigin = `http://127.0.0.1:${process.env.FIXTURE_PORT ?? 3218}`;
-const shots = path.resolve(import.meta.dirname, '..', 'test-results', 'screenshots');
 
 async function countOf(page: Page, testId: string): Promise<string | null> {
   return page.getByTestId(testId).getAttribute('data-value');
@@ -55,7 +55,7 @@ test('create an audit by uploading a gzip sitemap tree and a crawl export', asyn
   const http = tree.getByTestId('sitemap-file').first().locator('[data-label="HTTP"]');
   await expect(http).toHaveText('— uploaded, not fetched');
   await expect(page.getByTestId('tree-summary')).toHaveText('4 files · 0 failed · 0 with problems');
-  await page.screenshot({ path: path.join(shots, 'audit-upload.png'), fullPage: true });
+  await screenshot(page, 'audit-upload', { fullPage: true });
 });
 
 test('create an audit from a site root URL, discovered through robots.txt', async ({ page }) => {
@@ -75,11 +75,11 @@ test('create an audit from a site root URL, discovered through robots.txt', asyn
   await expect(tree).toContainText(`${fixtureOrigin}/robots.txt`);
   await expect(tree).toContainText('sitemapindex-1.xml');
   await expect(tree.getByTestId('sitemap-file')).toHaveCount(5);
-  await page.screenshot({ path: path.join(shots, 'audit-url.png'), fullPage: true });
+  await screenshot(page, 'audit-url', { fullPage: true });
   // A nested tree of fetched URLs fits a phone.
   expect(await overflowAt(page, [360, 390])).toEqual([]);
   await page.setViewportSize({ width: 390, height: 900 });
-  await page.screenshot({ path: path.join(shots, 'audit-url-files-390.png'), fullPage: true });
+  await screenshot(page, 'audit-url-files-390', { fullPage: true });
 });
 
 test('a broken file fails alone: the audit ends partial and shows where the XML broke', async ({ page }) => {
@@ -98,11 +98,11 @@ test('a broken file fails alone: the audit ends partial and shows where the XML 
   await expect(failed).toHaveCount(1);
   await expect(failed.getByTestId('sitemap-file-error')).toContainText(/line \d+/i);
   await expect(page.getByTestId('audit-errors')).toContainText('adv-error_sitemap.xml');
-  await page.screenshot({ path: path.join(shots, 'audit-partial.png'), fullPage: true });
+  await screenshot(page, 'audit-partial', { fullPage: true });
   // A failed file's error and its line fit a phone.
   expect(await overflowAt(page, [360, 390])).toEqual([]);
   await page.setViewportSize({ width: 390, height: 900 });
-  await page.screenshot({ path: path.join(shots, 'audit-partial-files-390.png'), fullPage: true });
+  await screenshot(page, 'audit-partial-files-390', { fullPage: true });
 });
 
 test('a sitemap-only audit has Search Console and Hygiene, and reconciles a crawl export added later', async ({
@@ -121,7 +121,7 @@ test('a sitemap-only audit has Search Console and Hygiene, and reconciles a craw
   await expect(page.getByTestId('gsc-xref-unreconciled')).toBeVisible();
   for (const width of [390, 1440]) {
     await page.setViewportSize({ width, height: 900 });
-    await page.screenshot({ path: path.join(shots, `sitemap-only-gsc-${width}.png`), fullPage: true });
+    await screenshot(page, `sitemap-only-gsc-${width}`, { fullPage: true });
   }
   await page.setViewportSize({ width: 1366, height: 900 });
 
@@ -134,7 +134,7 @@ test('a sitemap-only audit has Search Console and Hygiene, and reconciles a craw
   expect(await overflowAt(page, [360, 390])).toEqual([]);
   for (const width of [390, 1440]) {
     await page.setViewportSize({ width, height: 900 });
-    await page.screenshot({ path: path.join(shots, `add-crawl-${width}.png`), fullPage: true });
+    await screenshot(page, `add-crawl-${width}`, { fullPage: true });
   }
   await page.setViewportSize({ width: 1366, height: 900 });
   await form.getByLabel('Crawl format').selectOption('auto');
@@ -155,7 +155,7 @@ test('a sitemap-only audit has Search Console and Hygiene, and reconciles a craw
   await expect(page.getByRole('row').nth(1)).toBeVisible();
   for (const width of [390, 1440]) {
     await page.setViewportSize({ width, height: 900 });
-    await page.screenshot({ path: path.join(shots, `add-crawl-reconciled-${width}.png`), fullPage: true });
+    await screenshot(page, `add-crawl-reconciled-${width}`, { fullPage: true });
   }
 });
 
@@ -164,7 +164,7 @@ test('the form explains what is missing instead of submitting nothing', async ({
   await page.getByRole('button', { name: 'Create audit' }).click();
   await expect(page.getByText(/at least one sitemap/i).first()).toBeVisible();
   await expect(page).toHaveURL(/\/audits\/new$/);
-  await page.screenshot({ path: path.join(shots, 'new-audit-validation.png'), fullPage: true });
+  await screenshot(page, 'new-audit-validation', { fullPage: true });
 });
 
 test('the audits list shows finished audits with their status', async ({ page }) => {
@@ -176,9 +176,9 @@ test('the audits list shows finished audits with their status', async ({ page })
   );
   await page.goto('/');
   await expect(page.getByTestId('audit-row').first()).toBeVisible();
-  await page.screenshot({ path: path.join(shots, 'audits-list.png'), fullPage: true });
+  await screenshot(page, 'audits-list', { fullPage: true });
   // Every kind of audit the specs made (uploads, a URL, partial, reconciled later) fits a tablet's width.
   expect(await overflowAt(page, [768, 390, 360])).toEqual([]);
   await page.setViewportSize({ width: 768, height: 900 });
-  await page.screenshot({ path: path.join(shots, 'audits-list-768.png'), fullPage: true });
+  await screenshot(page, 'audits-list-768', { fullPage: true });
 });

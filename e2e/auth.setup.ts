@@ -5,11 +5,11 @@ import { execFileSync } from 'node:child_process';
 import path from 'node:path';
 import { expect, test as setup } from '@playwright/test';
 import { SERVER_NODE_ARGS } from '../scripts/node-args';
+import { screenshot } from './screenshots';
 
 export const ADMIN = { email: 'admin@e2e.test', password: 'admin password 1' };
 export const REVIEWER = { email: 'reviewer@e2e.test', password: 'reviewer password 1' };
 const auth = path.resolve(import.meta.dirname, '..', 'test-results', '.auth');
-const shots = path.resolve(import.meta.dirname, '..', 'test-results', 'screenshots');
 
 setup(
   'first run: set up the admin, add a reviewer from the command line, sign in',
@@ -17,7 +17,7 @@ setup(
     await page.goto('/');
     if (page.url().endsWith('/setup')) {
       await expect(page.getByRole('heading', { name: 'Set up Sitemap Audit' })).toBeVisible();
-      await page.screenshot({ path: path.join(shots, 'setup.png') });
+      await screenshot(page, 'setup');
       await page.getByLabel('Your name').fill('Ada Admin');
       await page.getByLabel('Email').fill(ADMIN.email);
       await page.getByLabel('Password').fill(ADMIN.password);
@@ -41,7 +41,7 @@ setup(
     await expect(setupPage.getByRole('button', { name: 'Sign in' })).toBeVisible();
     for (const width of [390, 1440]) {
       await setupPage.setViewportSize({ width, height: 800 });
-      await setupPage.screenshot({ path: path.join(shots, `setup-done-${width}.png`) });
+      await screenshot(setupPage, `setup-done-${width}`);
     }
     await signedOut.close();
     await page.context().storageState({ path: path.join(auth, 'admin.json') });
@@ -79,7 +79,7 @@ setup(
     await page.getByLabel('Password').fill('wrong password here');
     await page.getByRole('button', { name: 'Sign in' }).click();
     await expect(page.locator('.alert')).toContainText('The email or password is not right');
-    await page.screenshot({ path: path.join(shots, 'login-error.png') });
+    await screenshot(page, 'login-error');
     await page.getByLabel('Password').fill(REVIEWER.password);
     await page.getByRole('button', { name: 'Sign in' }).click();
     await expect(page.getByText('Rita Reviewer')).toBeVisible();

@@ -1,12 +1,11 @@
 // End to end: a reviewer cancels an audit whose sitemaps are still being read (the fixture server's held
 // index: 40 children, the first 8 answering at once and the rest held until the spec releases them), and it
 // stays cancelled.
-import path from 'node:path';
 import { expect, type Page, test } from '@playwright/test';
 import { expectStepEnded } from './database';
+import { screenshot } from './screenshots';
 
 const fixtureOrigin = `http://127.0.0.1:${process.env.FIXTURE_PORT ?? 3218}`;
-const shots = path.resolve(import.meta.dirname, '..', 'test-results', 'screenshots');
 const WIDTHS = [390, 1440] as const;
 
 /** A held index of `children` sitemaps, the first `free` answering at once (lib/test-support/fixture-server.ts). */
@@ -24,7 +23,7 @@ function heldIndex(children: number, free: number) {
 async function shoot(page: Page, name: string) {
   for (const width of WIDTHS) {
     await page.setViewportSize({ width, height: 900 });
-    await page.screenshot({ path: path.join(shots, `${name}-${width}.png`), fullPage: true });
+    await screenshot(page, `${name}-${width}`, { fullPage: true });
     const cut = await page.getByTestId('sitemap-file').evaluateAll((rows) =>
       rows.flatMap((row) => {
         const box = row.getBoundingClientRect();
@@ -161,6 +160,6 @@ test('when someone else cancelled it first, the page says why it could not cance
   expect(colleague).toEqual({ status: 200, code: 'cancelled' });
   await expect(page.getByTestId('audit-status')).toHaveText('Cancelled');
   await expect(page.getByTestId('cancel-audit')).toHaveCount(0);
-  await page.screenshot({ path: path.join(shots, 'cancel-conflict.png'), fullPage: true });
+  await screenshot(page, 'cancel-conflict', { fullPage: true });
   await index.release(page);
 });

@@ -1,4 +1,4 @@
-// Whether a page fits its width: shared by the page-by-page sweep (pages.spec.ts) and the specs whose own
+// Whether a page fits its width: shared by the page-by-page sweep (page-sweep.ts) and the specs whose own
 // data makes the states worth checking (long URLs, nested trees, failed files).
 import type { Page } from '@playwright/test';
 

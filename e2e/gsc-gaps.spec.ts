@@ -9,8 +9,9 @@ import path from 'node:path';
 import { expect, type Page, test } from '@playwright/test';
 import { fixturesDir } from '../lib/test-support/fixtures';
 import { openAuditTab } from './audit-tabs';
+import { screenshot } from './screenshots';
 import { uploadAudit } from './seed';
-import { expectNoSidewaysScroll, shots } from './spot-site';
+import { expectNoSidewaysScroll } from './spot-site';
 
 const HOST = 'https://www.dhmguide.com';
 const dhmXml = readFileSync(path.join(fixturesDir, 'xml/recon-dhmguide-sitemap.xml'), 'utf8');
@@ -154,7 +155,7 @@ test('Search Console exports become a gap per sitemap file, with bands, flags an
   for (const width of [390, 1440]) {
     await page.setViewportSize({ width, height: 900 });
     await gaps.scrollIntoViewIfNeeded();
-    await gaps.screenshot({ path: path.join(shots, `gsc-gaps-${width}.png`) });
+    await screenshot(gaps, `gsc-gaps-${width}`);
     if (width === 390) await expectNoSidewaysScroll(page, 'the Search Console gaps');
   }
 
@@ -185,7 +186,7 @@ test('Search Console exports become a gap per sitemap file, with bands, flags an
   await expect(shared.getByTestId('report-gsc-index-x').locator('span').last()).toHaveText('2025-10-17');
   for (const width of [390, 1440]) {
     await report.setViewportSize({ width, height: 900 });
-    await shared.screenshot({ path: path.join(shots, `gsc-gaps-report-${width}.png`) });
+    await screenshot(shared, `gsc-gaps-report-${width}`);
     if (width === 390) await expectNoSidewaysScroll(report, 'the report');
   }
   await stranger.close();

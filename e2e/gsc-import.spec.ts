@@ -4,13 +4,13 @@
 // Performance zip is refused as another site's, naming the host; a lone Table.csv is refused naming what is
 // missing, then imported under the issue chosen in the form; then a bad file's error names the file and line.
 import { readdirSync, readFileSync } from 'node:fs';
-import path from 'node:path';
 import { expect, type Page, test } from '@playwright/test';
 import { buildZip } from '@/lib/gsc/test-zip';
 import { fixturePath } from '@/lib/test-support/fixtures';
 import { openAuditTab } from './audit-tabs';
+import { screenshot } from './screenshots';
 import { uploadAudit } from './seed';
-import { expectNoSidewaysScroll, shots } from './spot-site';
+import { expectNoSidewaysScroll } from './spot-site';
 
 const folderFiles = (folder: string) =>
   readdirSync(fixturePath(`gsc/${folder}`)).map((name) => ({
@@ -41,9 +41,7 @@ async function auditOfFirstServeSeattle(page: Page): Promise<void> {
 async function shoot(page: Page, name: string) {
   for (const width of [390, 1440]) {
     await page.setViewportSize({ width, height: 900 });
-    await page
-      .getByTestId('gsc-imports')
-      .screenshot({ path: path.join(shots, `gsc-import-${name}-${width}.png`) });
+    await screenshot(page.getByTestId('gsc-imports'), `gsc-import-${name}-${width}`);
     if (width === 390) await expectNoSidewaysScroll(page, name);
   }
   await page.setViewportSize({ width: 1366, height: 900 });

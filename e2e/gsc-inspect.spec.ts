@@ -6,7 +6,8 @@
 import path from 'node:path';
 import { expect, type Page, test } from '@playwright/test';
 import { openAuditTab } from './audit-tabs';
-import { auditSpotSite, auth, expectNoSidewaysScroll, shots } from './spot-site';
+import { screenshot } from './screenshots';
+import { auditSpotSite, auth, expectNoSidewaysScroll } from './spot-site';
 
 test.use({ storageState: path.join(auth, 'admin.json') });
 
@@ -18,9 +19,7 @@ async function shoot(page: Page, name: string) {
   await page.mouse.move(0, 0);
   for (const width of [390, 1440]) {
     await page.setViewportSize({ width, height: 900 });
-    await page
-      .getByTestId('gsc-inspections')
-      .screenshot({ path: path.join(shots, `gsc-inspect-${name}-${width}.png`) });
+    await screenshot(page.getByTestId('gsc-inspections'), `gsc-inspect-${name}-${width}`);
     if (width === 390) await expectNoSidewaysScroll(page, name);
   }
   await page.setViewportSize({ width: 1366, height: 900 });

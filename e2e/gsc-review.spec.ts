@@ -4,10 +4,10 @@
 // Performance pages table where /moved had impressions, then reads the Search Console column (with
 // "prune with care" on /moved), filters the review by it, opens a row's Search Console section and follows
 // a count of the cross-reference table into the review.
-import path from 'node:path';
 import { expect, type Page, test } from '@playwright/test';
 import { openAuditTab } from './audit-tabs';
-import { auditSpotSite, expectNoSidewaysScroll, shots, site } from './spot-site';
+import { screenshot } from './screenshots';
+import { auditSpotSite, expectNoSidewaysScroll, site } from './spot-site';
 
 const csv = (name: string, text: string) => ({ name, type: 'text/csv', text });
 
@@ -38,11 +38,9 @@ async function shoot(page: Page, name: string) {
     await page.setViewportSize({ width, height: 900 });
     const side = page.getByTestId('finding-panel');
     if ((await side.count()) > 0) {
-      await side.screenshot({ path: path.join(shots, `gsc-review-${name}-side-${width}.png`) });
+      await screenshot(side, `gsc-review-${name}-side-${width}`);
     } else {
-      await page
-        .locator('#findings')
-        .screenshot({ path: path.join(shots, `gsc-review-${name}-${width}.png`) });
+      await screenshot(page.locator('#findings'), `gsc-review-${name}-${width}`);
     }
     if (width === 390) await expectNoSidewaysScroll(page, name);
   }
@@ -82,7 +80,7 @@ test('Search Console in the review: the column, prune with care, the filter, the
   await expect(xref.getByTestId('gsc-xref-care')).toHaveText('1');
   for (const width of [390, 1440]) {
     await page.setViewportSize({ width, height: 900 });
-    await xref.screenshot({ path: path.join(shots, `gsc-review-cross-reference-${width}.png`) });
+    await screenshot(xref, `gsc-review-cross-reference-${width}`);
     if (width === 390) await expectNoSidewaysScroll(page, 'cross-reference');
   }
   await page.setViewportSize({ width: 1366, height: 900 });

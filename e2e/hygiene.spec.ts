@@ -5,8 +5,9 @@
 import path from 'node:path';
 import { expect, type Page, test } from '@playwright/test';
 import { openAuditTab } from './audit-tabs';
+import { screenshot } from './screenshots';
 import { uploadAudit } from './seed';
-import { expectNoSidewaysScroll, shots } from './spot-site';
+import { expectNoSidewaysScroll } from './spot-site';
 
 const fixtures =
   process.env.FIXTURES_DIR ?? path.resolve(import.meta.dirname, '..', '..', 'shared', 'fixtures');
@@ -28,9 +29,7 @@ function crawl(): Buffer {
 async function shoot(page: Page, name: string) {
   for (const width of [390, 1440]) {
     await page.setViewportSize({ width, height: 900 });
-    await page
-      .getByTestId('hygiene-section')
-      .screenshot({ path: path.join(shots, `hygiene-${name}-${width}.png`) });
+    await screenshot(page.getByTestId('hygiene-section'), `hygiene-${name}-${width}`);
     if (width === 390) await expectNoSidewaysScroll(page, `hygiene, ${name}`);
   }
   await page.setViewportSize({ width: 1366, height: 900 });

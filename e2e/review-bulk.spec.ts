@@ -3,11 +3,10 @@
 // file tree and the per-file chart) and by signal. The audit is made of two generated sitemap files and a
 // JSONL crawl, with more prune rows than one page.
 import { readFileSync } from 'node:fs';
-import path from 'node:path';
 import { expect, type Page, test } from '@playwright/test';
 import { openAuditTab } from './audit-tabs';
+import { screenshot } from './screenshots';
 
-const shots = path.resolve(import.meta.dirname, '..', 'test-results', 'screenshots');
 const H = 'https://bulk.example.com';
 const CRAWLED_AT = '2026-11-27T09:00:00Z';
 
@@ -114,7 +113,7 @@ async function shoot(page: Page, name: string, locator = page.locator('#findings
   for (const width of [1440, 390]) {
     await page.setViewportSize({ width, height: 900 });
     await expect.poll(() => sidewaysOverflow(page)).toEqual([]);
-    await locator.screenshot({ path: path.join(shots, `${name}-${width}.png`) });
+    await screenshot(locator, `${name}-${width}`);
   }
   await page.setViewportSize({ width: 1366, height: 900 });
 }

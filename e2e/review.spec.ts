@@ -4,9 +4,9 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
 import { openAuditTab } from './audit-tabs';
+import { screenshot } from './screenshots';
 
 const samples = path.resolve(import.meta.dirname, '..', 'public', 'samples');
-const shots = path.resolve(import.meta.dirname, '..', 'test-results', 'screenshots');
 const S = 'https://shop.example.com';
 
 test('review the prune list, approve by keyboard and by filter, export the approved CSV, share the report', async ({
@@ -24,7 +24,7 @@ test('review the prune list, approve by keyboard and by filter, export the appro
   await expect(page.getByTestId('summary-prune-total')).toHaveText('6');
   await expect(page.getByTestId('summary-add-total')).toHaveText('3');
   await expect(page.getByTestId('add-excluded')).toContainText('noindex');
-  await page.screenshot({ path: path.join(shots, 'review-summary.png'), fullPage: true });
+  await screenshot(page, 'review-summary', { fullPage: true });
 
   await page.getByRole('tab', { name: 'Prune' }).click();
   await expect(page.getByTestId('findings-total')).toHaveAttribute('data-value', '6');
@@ -55,7 +55,7 @@ test('review the prune list, approve by keyboard and by filter, export the appro
   await page.keyboard.press('Enter');
   await expect(page.getByTestId('evidence-lines')).toContainText('410');
   await expect(page.getByTestId('decision-history')).toContainText('gone for good');
-  await page.screenshot({ path: path.join(shots, 'review-prune.png'), fullPage: true });
+  await screenshot(page, 'review-prune', { fullPage: true });
   await page.getByRole('button', { name: 'Close details' }).click();
 
   // The export holds exactly the two approved rows.
@@ -88,9 +88,7 @@ test('review the prune list, approve by keyboard and by filter, export the appro
   await page.getByTestId('share-copy').click();
   await expect(page.getByTestId('share-copy-status')).toHaveText('Copied');
   expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(shareUrl);
-  await page
-    .locator('section[aria-labelledby="share-title"]')
-    .screenshot({ path: path.join(shots, 'share-panel.png') });
+  await screenshot(page.locator('section[aria-labelledby="share-title"]'), 'share-panel');
 
   const stranger = await browser.newContext({ storageState: { cookies: [], origins: [] } });
   const report = await stranger.newPage();
@@ -103,7 +101,7 @@ test('review the prune list, approve by keyboard and by filter, export the appro
   await expect(report.getByText('Rita Reviewer').first()).toBeVisible();
   await expect(report.getByRole('button', { name: /Approve|Reject/ })).toHaveCount(0);
   await expect(report.getByRole('link', { name: 'New audit' })).toHaveCount(0);
-  await report.screenshot({ path: path.join(shots, 'shared-report.png'), fullPage: true });
+  await screenshot(report, 'shared-report', { fullPage: true });
   // Print to PDF with the print stylesheet, and the PDF the report offers for download.
   await report.emulateMedia({ media: 'print' });
   const printed = await report.pdf({ format: 'A4' });

@@ -3,10 +3,10 @@
 // reason filter, search and page: each shows its rows without a reload and window.scrollY stays where it
 // was. Then the share panel lists the link, revoked after a confirmation; screenshots of the report and the
 // panel at 390 and 1440 px, with no sideways scroll at 390.
-import path from 'node:path';
 import { expect, type Page, test } from '@playwright/test';
+import { screenshot } from './screenshots';
 import { uploadAudit } from './seed';
-import { expectNoSidewaysScroll, shots } from './spot-site';
+import { expectNoSidewaysScroll } from './spot-site';
 
 const S = 'https://keep.example.com';
 const UNREACHED = 230;
@@ -145,7 +145,7 @@ test('the shared report keeps the scroll position through tab, filter, search an
   await report.goto(shareUrl);
   for (const width of [390, 1440]) {
     await report.setViewportSize({ width, height: 900 });
-    await report.screenshot({ path: path.join(shots, `shared-report-${width}.png`), fullPage: true });
+    await screenshot(report, `shared-report-${width}`, { fullPage: true });
     if (width === 390) await expectNoSidewaysScroll(report, 'the shared report');
   }
 
@@ -169,7 +169,7 @@ test('the shared report keeps the scroll position through tab, filter, search an
     await expect(decidedRow.locator('td[data-label="Decided"]')).toContainText('Rita Reviewer');
     await expect(decidedRow.locator('td[data-label="Decided"]')).toBeVisible();
     await expect(decidedRow.locator('td[data-label="Note"]')).toBeVisible();
-    await report.screenshot({ path: path.join(shots, `shared-report-decided-${width}.png`), fullPage: true });
+    await screenshot(report, `shared-report-decided-${width}`, { fullPage: true });
   }
 
   // Revoked after a confirmation, the link is listed as revoked and the report is gone: a page in the
@@ -190,7 +190,7 @@ test('the shared report keeps the scroll position through tab, filter, search an
   await expect(report.getByText('This page could not be found')).toHaveCount(0);
   for (const width of [390, 1440]) {
     await report.setViewportSize({ width, height: 900 });
-    await report.screenshot({ path: path.join(shots, `report-gone-${width}.png`), fullPage: true });
+    await screenshot(report, `report-gone-${width}`, { fullPage: true });
   }
   // A second link, so the panel shows an active one above the revoked one.
   await page.getByRole('button', { name: 'Create share link' }).click();
@@ -199,7 +199,7 @@ test('the shared report keeps the scroll position through tab, filter, search an
   const panel = page.locator('section[aria-labelledby="share-title"]');
   for (const width of [390, 1440]) {
     await page.setViewportSize({ width, height: 900 });
-    await panel.screenshot({ path: path.join(shots, `share-panel-${width}.png`) });
+    await screenshot(panel, `share-panel-${width}`);
     // The panel's own content fits it (the audit page around it is another spec's).
     const fits = await panel.evaluate((el) => el.scrollWidth <= el.clientWidth + 1);
     expect(fits, `the share panel fits at ${width} px`).toBe(true);

@@ -4,12 +4,12 @@
 import http from 'node:http';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
+import { screenshot } from './screenshots';
 
 // The reviewer e2e/auth.setup.ts creates (a spec may not import a setup file).
 const REVIEWER = { email: 'reviewer@e2e.test', password: 'reviewer password 1' };
 
 const auth = path.resolve(import.meta.dirname, '..', 'test-results', '.auth');
-const shots = path.resolve(import.meta.dirname, '..', 'test-results', 'screenshots');
 
 /** A JSON POST from a chosen loopback address (Playwright's request client cannot pick one): the status. */
 function post(
@@ -115,7 +115,7 @@ test.describe('as admin', () => {
     await expect(dialog.getByLabel(/Also revoke their API tokens/)).toBeChecked();
     for (const width of [390, 1440]) {
       await page.setViewportSize({ width, height: 900 });
-      await page.screenshot({ path: path.join(shots, `reset-password-${width}.png`) });
+      await screenshot(page, `reset-password-${width}`);
     }
     await dialog.getByRole('button', { name: 'Cancel' }).click();
     await expect(dialog).toBeHidden();

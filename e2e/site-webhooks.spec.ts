@@ -4,7 +4,8 @@
 // (test-results/screenshots/site-webhooks-*.png).
 import path from 'node:path';
 import { expect, type Page, test } from '@playwright/test';
-import { auth, shots, site as spotSite } from './spot-site';
+import { screenshot } from './screenshots';
+import { auth, site as spotSite } from './spot-site';
 
 test.use({ storageState: path.join(auth, 'admin.json') });
 
@@ -14,7 +15,7 @@ async function shoot(page: Page, name: string) {
     const scroll = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
     expect.soft(scroll, `${name} at ${width} px scrolls sideways`).toBeLessThanOrEqual(0);
     if (width === 390 || width === 1440) {
-      await page.screenshot({ path: path.join(shots, `site-${name}-${width}.png`), fullPage: true });
+      await screenshot(page, `site-${name}-${width}`, { fullPage: true });
     }
   }
   await page.setViewportSize({ width: 1366, height: 900 });

@@ -7,9 +7,9 @@ import path from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { expect, type Page, test } from '@playwright/test';
 import yauzl from 'yauzl';
+import { screenshot } from './screenshots';
 
 const samples = path.resolve(import.meta.dirname, '..', 'public', 'samples');
-const shots = path.resolve(import.meta.dirname, '..', 'test-results', 'screenshots');
 const S = 'https://shop.example.com';
 /** The tab the builder is in (hygiene-section.tsx). */
 const TAB = 'Hygiene';
@@ -33,7 +33,7 @@ async function shoot(page: Page, name: string) {
     expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth + 1)).toBe(
       true,
     );
-    await panel.screenshot({ path: path.join(shots, `${name}-${width}.png`) });
+    await screenshot(panel, `${name}-${width}`);
   }
   await page.setViewportSize({ width: 1366, height: 900 });
 }

@@ -8,7 +8,8 @@
 import path from 'node:path';
 import { expect, type Page, test } from '@playwright/test';
 import { tickSchedulesNow } from './database';
-import { auth, shots, site as spotSite } from './spot-site';
+import { screenshot } from './screenshots';
+import { auth, site as spotSite } from './spot-site';
 
 test.use({ storageState: path.join(auth, 'admin.json') });
 
@@ -21,7 +22,7 @@ async function shoot(page: Page, name: string) {
     );
     const scroll = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
     expect.soft(scroll, `${name} at ${width} px scrolls sideways`).toBeLessThanOrEqual(0);
-    await page.screenshot({ path: path.join(shots, `site-${name}-${width}.png`), fullPage: true });
+    await screenshot(page, `site-${name}-${width}`, { fullPage: true });
   }
   await page.setViewportSize({ width: 1366, height: 900 });
 }

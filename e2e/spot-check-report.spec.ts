@@ -2,20 +2,16 @@
 // crawl saw /gone-a and /back answer 404, /moved redirect, /hidden noindex), shares the report, and a
 // stranger without an account reads its "Live spot-check" section: the stale-crawl warning (1 of 4), the
 // verdict counts and shares, the checked rows with a hop chain, and each list row's verdict.
-import path from 'node:path';
 import { expect, type Page, test } from '@playwright/test';
 import { openAuditTab } from './audit-tabs';
-import { auditSpotSite, expectNoSidewaysScroll, shots, site } from './spot-site';
+import { screenshot } from './screenshots';
+import { auditSpotSite, expectNoSidewaysScroll, site } from './spot-site';
 
 async function shoot(page: Page) {
   for (const width of [390, 1440]) {
     await page.setViewportSize({ width, height: 900 });
-    await page
-      .getByTestId('report-spot-check')
-      .screenshot({ path: path.join(shots, `spot-check-report-${width}.png`) });
-    await page
-      .getByTestId('report-table')
-      .screenshot({ path: path.join(shots, `spot-check-report-rows-${width}.png`) });
+    await screenshot(page.getByTestId('report-spot-check'), `spot-check-report-${width}`);
+    await screenshot(page.getByTestId('report-table'), `spot-check-report-rows-${width}`);
     if (width === 390) await expectNoSidewaysScroll(page, 'the report');
   }
 }

@@ -6,26 +6,22 @@
 import path from 'node:path';
 import { expect, type Locator, type Page, test } from '@playwright/test';
 import { openAuditTab } from './audit-tabs';
+import { screenshot } from './screenshots';
 import {
   auditSpotSite,
   auth,
   expectNoSidewaysScroll,
   holdSlowPages,
   releaseSlowPages,
-  shots,
   site,
 } from './spot-site';
 
 async function shoot(page: Page, name: string) {
   for (const width of [390, 1440]) {
     await page.setViewportSize({ width, height: 900 });
-    await page
-      .getByTestId('spot-panel')
-      .screenshot({ path: path.join(shots, `spot-check-runs-${name}-panel-${width}.png`) });
+    await screenshot(page.getByTestId('spot-panel'), `spot-check-runs-${name}-panel-${width}`);
     // The comparison alone: the panel at phone width is too tall to read it in.
-    await page
-      .getByTestId('spot-compare')
-      .screenshot({ path: path.join(shots, `spot-check-runs-${name}-compare-${width}.png`) });
+    await screenshot(page.getByTestId('spot-compare'), `spot-check-runs-${name}-compare-${width}`);
     if (width === 390) await expectNoSidewaysScroll(page, name);
   }
   await page.setViewportSize({ width: 1366, height: 900 });

@@ -4,13 +4,13 @@
 import path from 'node:path';
 import { expect, type Page, test } from '@playwright/test';
 import { openAuditTab } from './audit-tabs';
+import { screenshot } from './screenshots';
 import {
   auditSpotSite,
   auth,
   expectNoSidewaysScroll,
   holdSlowPages,
   releaseSlowPages,
-  shots,
   site,
 } from './spot-site';
 
@@ -19,11 +19,9 @@ async function shoot(page: Page, name: string) {
   await page.mouse.move(0, 0);
   for (const width of [390, 1440]) {
     await page.setViewportSize({ width, height: 900 });
-    await page.screenshot({ path: path.join(shots, `spot-checks-${name}-${width}.png`), fullPage: true });
+    await screenshot(page, `spot-checks-${name}-${width}`, { fullPage: true });
     // The panel alone too: a phone's full page is too tall to read the panel in.
-    await page
-      .getByTestId('spot-panel')
-      .screenshot({ path: path.join(shots, `spot-checks-${name}-panel-${width}.png`) });
+    await screenshot(page.getByTestId('spot-panel'), `spot-checks-${name}-panel-${width}`);
     if (width === 390) await expectNoSidewaysScroll(page, name);
   }
 }
@@ -100,18 +98,14 @@ test('spot-check an audit from its page: progress, verdicts, hop chain and the s
 async function shootReview(page: Page, name: string) {
   for (const width of [390, 1440]) {
     await page.setViewportSize({ width, height: 900 });
-    await page.screenshot({ path: path.join(shots, `spot-checks-${name}-${width}.png`), fullPage: true });
+    await screenshot(page, `spot-checks-${name}-${width}`, { fullPage: true });
     const side = page.getByTestId('finding-panel');
     const hasSide = (await side.count()) > 0;
     // The side panel covers the review: then the panel alone, else the review and its bulk bar.
-    if (hasSide) await side.screenshot({ path: path.join(shots, `spot-checks-${name}-side-${width}.png`) });
+    if (hasSide) await screenshot(side, `spot-checks-${name}-side-${width}`);
     else {
-      await page
-        .locator('#findings')
-        .screenshot({ path: path.join(shots, `spot-checks-${name}-review-${width}.png`) });
-      await page
-        .getByTestId('bulk-bar')
-        .screenshot({ path: path.join(shots, `spot-checks-${name}-bulk-${width}.png`) });
+      await screenshot(page.locator('#findings'), `spot-checks-${name}-review-${width}`);
+      await screenshot(page.getByTestId('bulk-bar'), `spot-checks-${name}-bulk-${width}`);
     }
     if (width === 390) await expectNoSidewaysScroll(page, name);
   }
@@ -144,9 +138,7 @@ test('the review shows each row’s live verdict and its hop chain, guards unrea
   await expect(toggle).toBeEnabled();
   for (const width of [390, 1440]) {
     await admin.setViewportSize({ width, height: 900 });
-    await admin
-      .locator('.page-header')
-      .screenshot({ path: path.join(shots, `spot-checks-rule-header-${width}.png`) });
+    await screenshot(admin.locator('.page-header'), `spot-checks-rule-header-${width}`);
   }
   await adminContext.close();
 

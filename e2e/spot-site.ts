@@ -7,7 +7,6 @@ import { uploadAudit } from './seed';
 
 const fixturePort = Number(process.env.FIXTURE_PORT ?? 3218);
 export const site = `http://127.0.0.1:${Number(process.env.SPOT_SITE_PORT ?? fixturePort + 1)}`;
-export const shots = path.resolve(import.meta.dirname, '..', 'test-results', 'screenshots');
 export const auth = path.resolve(import.meta.dirname, '..', 'test-results', '.auth');
 
 const PATHS = ['/', '/target', '/gone-a', '/back', '/moved', '/hidden'];
