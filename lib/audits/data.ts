@@ -46,6 +46,7 @@ function crawlSummary(audit: AuditWithSources): CrawlSummary {
     sha256: audit.crawlSha256,
     latestAt: audit.crawlLatestAt?.toISOString() ?? null,
     repeatOf: audit.crawlRepeatOf,
+    crawler: null,
   };
 }
 

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { zText } from '@/lib/core/text';
 import type { FindingsOverview } from '@/lib/findings/schema';
 import type { TSiteSettings } from '@/lib/sites/schema';
+import type { CrawlerDto } from './crawler-schema';
 
 export const CRAWL_FIELDS = [
   'url',
@@ -119,6 +120,8 @@ export interface CrawlSummary {
   /** The site's previous complete run whose crawl this run repeated (same bytes or crawl date): its
    * unreached rows were not confirmed across two crawls. Null otherwise. */
   repeatOf: string | null;
+  /** The built-in crawler's settings and totals, when the audit crawls the site itself; null otherwise. */
+  crawler: CrawlerDto | null;
 }
 
 export interface AuditTimings {

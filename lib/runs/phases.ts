@@ -15,6 +15,7 @@ export const PHASE_LABELS = {
   starting: 'Starting',
   sitemaps: 'Reading sitemaps',
   crawl: 'Importing crawl export',
+  crawling: 'Crawling the site',
   indexing_sitemaps: 'Indexing sitemap entries',
   reconcile_queued: 'Queued for reconciliation',
   reconciling: 'Reconciling',
