@@ -32,7 +32,7 @@ test('audit a site from its URL alone: crawl it, then prune its 404 and add its 
   await page.getByLabel('Sitemap URLs').fill(`${origin}/`);
   await page.getByRole('radio', { name: /^Crawl the site/ }).check();
   // Empty, the crawl starts at the site root of the first sitemap URL, and the field says so.
-  await expect(page.getByLabel('Start URL')).toHaveAttribute('placeholder', `${origin}/`);
+  await expect(page.getByLabel('Start URL', { exact: true })).toHaveAttribute('placeholder', `${origin}/`);
   await expect(page.getByLabel('Max pages')).toHaveValue('50000');
   await page.getByLabel('Requests at once per host').selectOption('3');
   await shoot(page, 'form');

@@ -212,7 +212,7 @@ const STATES: State[] = [
         .getByLabel('Sitemap URLs')
         .fill('https://www.a-rather-long-subdomain.example-shop-with-a-long-name.com/sitemap_index.xml');
       await page.getByRole('radio', { name: /^Crawl the site/ }).check();
-      await expect(page.getByLabel('Start URL')).toBeVisible();
+      await expect(page.getByLabel('Start URL', { exact: true })).toBeVisible();
     },
   },
   {
