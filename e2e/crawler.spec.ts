@@ -55,7 +55,7 @@ test('audit a site from its URL alone: crawl it, then prune its 404 and add its 
   await expect(report.getByTestId('crawler-totals').locator('[data-status="4xx"]')).toHaveText('1');
   const sections = report.getByTestId('crawler-sections');
   await expect(sections).toContainText('/blog');
-  await expect(report.getByTestId('crawler-cut-note')).toHaveText('Every section was crawled completely.');
+  await expect(report.getByTestId('crawler-cut-note')).toContainText('Every section was crawled completely.');
   await shoot(page, 'crawl-tab');
 
   // Politeness: the disallowed page was never asked for; the held one, once.

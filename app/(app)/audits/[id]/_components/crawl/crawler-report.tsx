@@ -14,6 +14,8 @@ import {
   cutSectionsWords,
   cutTotal,
   sectionCoverageWords,
+  sectionLabel,
+  sectionsHost,
   sortSections,
   statusTotals,
   stoppedTitle,
@@ -22,12 +24,12 @@ import {
 /** Sections shown at most: a site with thousands of first path segments gets the cut ones and the largest. */
 const SHOWN_SECTIONS = 100;
 
-const SECTION_COLUMNS: DataColumn<SectionCoverage>[] = [
+const sectionColumns = (host: string | null): DataColumn<SectionCoverage>[] => [
   {
     id: 'section',
     header: 'Section',
     cellClassName: `mono ${styles.sections__name}`,
-    cell: (section) => <BreakableUrl url={section.section} />,
+    cell: (section) => <BreakableUrl url={sectionLabel(section, host)} />,
   },
   { id: 'pages', header: 'Pages', isNumeric: true, cell: (section) => formatCount(section.pages) },
   {
@@ -59,7 +61,8 @@ export function CrawlerReport({ crawler, isRunning }: { crawler: CrawlerDto; isR
   const { settings, progress } = crawler;
   const sections = progress ? sortSections(progress.sections) : [];
   const shown = sections.slice(0, SHOWN_SECTIONS);
-  const cutNote = cutSectionsWords(sections);
+  const cutNote = cutSectionsWords(sections, isRunning);
+  const host = sectionsHost(sections);
   const totals = progress ? statusTotals(progress.byStatus) : [];
 
   return (
@@ -104,11 +107,11 @@ export function CrawlerReport({ crawler, isRunning }: { crawler: CrawlerDto; isR
           </div>
           <div className="stack" style={{ gap: '0.5rem' }}>
             <h3>Settings</h3>
-            <dl className="kv" data-testid="crawler-settings">
+            <dl className={`kv ${styles.crawler__kv}`} data-testid="crawler-settings">
               {crawlerSettingsRows(settings).map((row) => (
                 <Fragment key={row.term}>
                   <dt>{row.term}</dt>
-                  <dd>{row.value}</dd>
+                  <dd>{row.isUrl ? <BreakableUrl url={row.value} /> : row.value}</dd>
                 </Fragment>
               ))}
             </dl>
@@ -118,13 +121,14 @@ export function CrawlerReport({ crawler, isRunning }: { crawler: CrawlerDto; isR
           <div className="stack" style={{ gap: '0.5rem' }}>
             <h3 id="crawler-sections-heading">Coverage by section</h3>
             <p className="muted small" data-testid="crawler-cut-note">
-              {cutNote ?? 'Every section was crawled completely.'}
+              {host ? `On ${host}. ` : ''}
+              {cutNote}
               {sections.length > shown.length
                 ? ` Showing ${formatCount(shown.length)} of ${formatCount(sections.length)} sections, cut ones first.`
                 : ''}
             </p>
             <DataTable
-              columns={SECTION_COLUMNS}
+              columns={sectionColumns(host)}
               rows={shown}
               rowKey={(section) => section.section}
               rowProps={(section) => ({ 'data-cut': cutTotal(section) > 0 })}

@@ -5,6 +5,8 @@ import {
   crawlingWords,
   cutSectionsWords,
   sectionCoverageWords,
+  sectionLabel,
+  sectionsHost,
   sortSections,
   statusCountsWords,
   statusTotals,
@@ -32,7 +34,7 @@ describe('crawlerSettingsRows', () => {
   it('says how a site crawl was asked for', () => {
     expect(crawlerSettingsRows(settings({ render: true, maxDepth: 1 }))).toEqual([
       { term: 'What was crawled', value: 'Links followed from the start URL' },
-      { term: 'Start URL', value: 'https://www.example.com/' },
+      { term: 'Start URL', value: 'https://www.example.com/', isUrl: true },
       { term: 'Max pages', value: '50,000' },
       { term: 'Max depth', value: '1 click from the start URL' },
       { term: 'Requests at once per host', value: '2' },
@@ -50,9 +52,10 @@ describe('crawlerSettingsRows', () => {
     ]);
     expect(list[0]?.value).toMatch(/Exactly the sitemaps’ URLs/);
     expect(list[3]?.value).toBe('HTML as served (no JavaScript)');
-    expect(crawlerSettingsRows(settings({ startUrl: null }))[1]?.value).toBe(
-      'The site root of the first sitemap URL',
-    );
+    expect(crawlerSettingsRows(settings({ startUrl: null }))[1]).toEqual({
+      term: 'Start URL',
+      value: 'The site root of the first sitemap URL',
+    });
   });
 });
 
@@ -107,13 +110,24 @@ describe('sections', () => {
   });
 
   it('counts the cut sections for the note above the table', () => {
-    expect(cutSectionsWords([section('h/', 1)])).toBeNull();
+    expect(cutSectionsWords([section('h/', 1)])).toBe('Every section was crawled completely.');
+    expect(cutSectionsWords([section('h/', 1)], true)).toBe('No section has been cut by a limit so far.');
     expect(cutSectionsWords([section('h/', 1), section('h/b', 1, { max_pages: 3 })])).toMatch(
       /^1 section was cut by a limit: .* held, not pruned\.$/,
     );
     expect(
       cutSectionsWords([section('h/a', 1, { max_depth: 1 }), section('h/b', 1, { max_pages: 3 })]),
     ).toMatch(/^2 sections were cut/);
+  });
+
+  it('names sections by their path when the crawl saw one host', () => {
+    const one = [section('www.a.test/blog', 1), section('www.a.test/', 1)];
+    expect(sectionsHost(one)).toBe('www.a.test');
+    expect(one.map((s) => sectionLabel(s, 'www.a.test'))).toEqual(['/blog', '/']);
+    const two = [...one, section('a.test/', 1)];
+    expect(sectionsHost(two)).toBeNull();
+    expect(two.map((s) => sectionLabel(s, null))).toEqual(['www.a.test/blog', 'www.a.test/', 'a.test/']);
+    expect(sectionsHost([])).toBeNull();
   });
 
   it('titles an early stop by its reason', () => {

@@ -22,10 +22,13 @@ export function cutReasonWords(reason: string): string {
 const plural = (count: number, one: string, many: string) =>
   `${formatCount(count)} ${count === 1 ? one : many}`;
 
-/** The settings as a list of terms and values ("Max depth": "10 clicks from the start URL"). */
-export function crawlerSettingsRows(settings: CrawlerSettings): { term: string; value: string }[] {
+/** The settings as a list of terms and values ("Max depth": "10 clicks from the start URL"); `isUrl`: the
+ * value is a URL (shown so it breaks between its words). */
+export function crawlerSettingsRows(
+  settings: CrawlerSettings,
+): { term: string; value: string; isUrl?: boolean }[] {
   const isSite = settings.mode === 'site';
-  const rows = [
+  const rows: { term: string; value: string; isUrl?: boolean }[] = [
     {
       term: 'What was crawled',
       value: isSite
@@ -34,7 +37,11 @@ export function crawlerSettingsRows(settings: CrawlerSettings): { term: string; 
     },
   ];
   if (isSite) {
-    rows.push({ term: 'Start URL', value: settings.startUrl ?? 'The site root of the first sitemap URL' });
+    rows.push(
+      settings.startUrl
+        ? { term: 'Start URL', value: settings.startUrl, isUrl: true }
+        : { term: 'Start URL', value: 'The site root of the first sitemap URL' },
+    );
   }
   rows.push({ term: 'Max pages', value: formatCount(settings.maxPages) });
   if (isSite) {
@@ -124,11 +131,28 @@ function listWords(items: string[]): string {
   return `${items.slice(0, -1).join(', ')} and ${items.at(-1)}`;
 }
 
-/** How many sections a limit cut, for the table's heading note; null when every section is complete. */
-export function cutSectionsWords(sections: readonly SectionCoverage[]): string | null {
+/** The note above the sections: how many a limit cut (their unreached declared URLs are held), or that
+ * none was, so far while the crawl runs. */
+export function cutSectionsWords(sections: readonly SectionCoverage[], isRunning = false): string {
   const cut = sections.filter((section) => cutTotal(section) > 0).length;
-  if (cut === 0) return null;
+  if (cut === 0)
+    return isRunning ? 'No section has been cut by a limit so far.' : 'Every section was crawled completely.';
   return `${plural(cut, 'section was', 'sections were')} cut by a limit: their declared URLs the crawl did not reach are held, not pruned.`;
+}
+
+/** The one host every section is on (`host/segment`), or null when the crawl saw more than one: then each
+ * section is named with its host. */
+export function sectionsHost(sections: readonly SectionCoverage[]): string | null {
+  const hosts = new Set(sections.map((section) => section.section.split('/', 1)[0] ?? ''));
+  const [host] = hosts;
+  return hosts.size === 1 && host ? host : null;
+}
+
+/** A section's name in the table: its path ("/blog", "/") when every section is on `host`. */
+export function sectionLabel(section: SectionCoverage, host: string | null): string {
+  return host && section.section.startsWith(`${host}/`)
+    ? section.section.slice(host.length)
+    : section.section;
 }
 
 /** The alert's title when the crawl stopped early as a whole. */
