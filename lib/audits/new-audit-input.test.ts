@@ -286,6 +286,17 @@ describe('crawling the site instead of importing', () => {
     expect(validateCrawlerInput(crawler({ startUrl: 'example.com' })).crawlerStartUrl).toMatch(
       /start URL.*not a full URL/,
     );
+    // Uploaded sitemaps give no site root: a site crawl needs its start URL, a list crawl does not.
+    const uploaded = {
+      ...site(),
+      sitemapUrlsText: '',
+      sitemapFiles: [xmlFile()],
+    };
+    expect(validateNewAudit(uploaded).crawlerStartUrl).toMatch(
+      /Enter a start URL: the sitemaps are uploaded/,
+    );
+    expect(validateNewAudit({ ...uploaded, crawler: crawler({ startUrl: 'https://x.test/' }) })).toEqual({});
+    expect(validateNewAudit({ ...uploaded, crawler: crawler({ mode: 'list' }) })).toEqual({});
     // What list mode does not use is not checked.
     expect(validateCrawlerInput(crawler({ mode: 'list', startUrl: 'nope', maxDepth: '-1' }))).toEqual({});
     // The New audit form shows them only when the crawler is chosen.

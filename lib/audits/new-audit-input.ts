@@ -122,7 +122,11 @@ export function validateNewAudit(input: NewAuditInput): NewAuditErrors {
   else if (emptyFile) errors.sitemapFiles = `${emptyFile.name} is empty.`;
 
   if (input.crawlChoice === 'export') return { ...errors, ...validateCrawlInput(input, true) };
-  if (input.crawlChoice === 'crawler') return { ...errors, ...validateCrawlerInput(input.crawler) };
+  if (input.crawlChoice === 'crawler') {
+    // Only uploaded sitemaps: no sitemap URL to take the site root from (the server refuses it too).
+    const hasSiteRoot = urls.length > 0 || input.sitemapFiles.length === 0;
+    return { ...errors, ...validateCrawlerInput(input.crawler, hasSiteRoot) };
+  }
   return errors;
 }
 
@@ -145,14 +149,18 @@ function rangeProblem(label: string, text: string, min: number, max: number): st
   return `${label} must be a whole number from ${formatCount(min)} to ${formatCount(max)}.`;
 }
 
-/** What is wrong with the crawler's fields; those list mode does not use (start URL, depth) are not read. */
-export function validateCrawlerInput(input: CrawlerInput): CrawlerErrors {
+/** What is wrong with the crawler's fields; those list mode does not use (start URL, depth) are not read.
+ * `hasSiteRoot`: a sitemap URL gives the site root a site crawl starts from when no start URL is given. */
+export function validateCrawlerInput(input: CrawlerInput, hasSiteRoot = true): CrawlerErrors {
   const errors: CrawlerErrors = {};
   const isSite = input.mode === 'site';
   const startUrl = input.startUrl.trim();
   if (isSite && startUrl) {
     const problem = urlProblem(startUrl);
     if (problem) errors.crawlerStartUrl = `The start URL: ${problem}.`;
+  } else if (isSite && !hasSiteRoot) {
+    errors.crawlerStartUrl =
+      'Enter a start URL: the sitemaps are uploaded files, so there is no site root to start from (or fetch exactly the sitemaps’ URLs).';
   }
   const pages = rangeProblem('Max pages', input.maxPages, 1, CRAWLER_LIMITS.maxPages);
   if (pages) errors.crawlerMaxPages = pages;

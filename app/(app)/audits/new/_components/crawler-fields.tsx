@@ -71,7 +71,7 @@ export function CrawlerFields({
           hint={
             siteRoot
               ? `Optional. Empty: ${siteRoot}, the root of the first sitemap URL's site.`
-              : "Optional. Empty: the root of the first sitemap URL's site."
+              : "Empty: the root of the first sitemap URL's site. With uploaded sitemaps only, enter one."
           }
           error={errors.crawlerStartUrl}
         >
