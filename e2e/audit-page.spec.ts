@@ -63,6 +63,7 @@ test('the audit page: summary first, sections as tabs in the URL, each fetched w
   await page.goto('/audits/new');
   await page.getByLabel('Audit name').fill(NAME);
   await page.getByLabel('Sitemap files').setInputFiles(path.join(samples, 'sample-sitemap.xml'));
+  await page.getByRole('radio', { name: /^A crawl export/ }).check();
   await page.getByLabel('Crawl export file').setInputFiles(path.join(samples, 'sample-crawl.jsonl'));
   await page.getByRole('button', { name: 'Create audit' }).click();
   await expect(page.getByTestId('audit-status')).toHaveText(/succeeded/i, { timeout: 60_000 });

@@ -8,6 +8,7 @@ export type AuditTab =
   | 'Sitemap files'
   | 'Hygiene'
   | 'Crawl import'
+  | 'Crawl'
   | 'Sharing';
 
 /** Selects the tab and waits until it is the selected one. */

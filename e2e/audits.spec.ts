@@ -30,6 +30,7 @@ test('create an audit by uploading a gzip sitemap tree and a crawl export', asyn
       fixture('index/aafeher-minisite/sitemap-02.xml.gz'),
       fixture('index/aafeher-minisite/sitemap-03.xml.gz'),
     ]);
+  await page.getByRole('radio', { name: /^A crawl export/ }).check();
   await page
     .getByLabel('Crawl export file')
     .setInputFiles(fixture('crawl-exports/sf-internal_all-squareone.ca.csv'));
@@ -61,6 +62,7 @@ test('create an audit by uploading a gzip sitemap tree and a crawl export', asyn
 test('create an audit from a site root URL, discovered through robots.txt', async ({ page }) => {
   await page.goto('/audits/new');
   await page.getByLabel('Sitemap URLs').fill(`${fixtureOrigin}/`);
+  await page.getByRole('radio', { name: /^A crawl export/ }).check();
   await page
     .getByLabel('Crawl export URL')
     .fill(`${fixtureOrigin}/fixtures/crawl-exports/recon-ayrshire-internal_all.csv`);

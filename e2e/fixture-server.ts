@@ -5,10 +5,12 @@
 //   30 s after the hold), so a spec can act on a run in progress however slow the machine;
 //   /moved  301 to /target;  /hidden  200 with a robots noindex meta;  anything else  404
 //   POST /monitor/sites  starts a monitored site whose sitemaps change between runs (e2e/monitor-site.ts)
+//   POST /crawl/sites  starts a small site for the built-in crawler to crawl (e2e/crawl-site.ts)
 import { generateKeyPairSync } from 'node:crypto';
 import http from 'node:http';
 import { type FakeAnswer, indexedAnswer, startFakeGoogle } from '@/lib/gsc/inspection-fake-google';
 import { startFixtureServer } from '@/lib/test-support/fixture-server';
+import { answerCrawlSite } from './crawl-site';
 import { answerMonitor } from './monitor-site';
 
 const fixturePort = Number(process.env.FIXTURE_PORT ?? 3218);
@@ -39,7 +41,7 @@ function release(): void {
 }
 
 const spotSite = http.createServer((req, res) => {
-  if (answerMonitor(req, res)) return;
+  if (answerMonitor(req, res) || answerCrawlSite(req, res)) return;
   const path = new URL(req.url ?? '/', 'http://x').pathname;
   if (req.method === 'POST' && path === '/__hold') {
     held ??= { answers: [], timer: setTimeout(release, 30_000) };

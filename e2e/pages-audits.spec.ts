@@ -85,8 +85,22 @@ const STATES: State[] = [
     as: 'reviewer',
     open: async (page) => {
       await page.goto('/audits/new');
+      await page.getByRole('radio', { name: /^A crawl export/ }).check();
       await page.getByLabel('Crawl format').selectOption('csv');
       await expect(page.getByLabel('URL column *')).toBeVisible();
+    },
+  },
+  // The built-in crawler's settings, with a long site root in its start URL's placeholder and hint.
+  {
+    name: 'new-audit-crawler',
+    as: 'reviewer',
+    open: async (page) => {
+      await page.goto('/audits/new');
+      await page
+        .getByLabel('Sitemap URLs')
+        .fill('https://www.a-rather-long-subdomain.example-shop-with-a-long-name.com/sitemap_index.xml');
+      await page.getByRole('radio', { name: /^Crawl the site/ }).check();
+      await expect(page.getByLabel('Start URL', { exact: true })).toBeVisible();
     },
   },
   {

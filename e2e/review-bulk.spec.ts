@@ -129,6 +129,7 @@ test('create the two-file audit', async ({ page }) => {
     { name: 'bulk-pages.xml', mimeType: 'application/xml', buffer: urlset([...PAGES, ...SHARED]) },
     { name: 'bulk-blog.xml', mimeType: 'application/xml', buffer: urlset(BLOG) },
   ]);
+  await page.getByRole('radio', { name: /^A crawl export/ }).check();
   await page
     .getByLabel('Crawl export file')
     .setInputFiles({ name: 'bulk-crawl.jsonl', mimeType: 'application/x-ndjson', buffer: crawl() });

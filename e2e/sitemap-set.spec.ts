@@ -47,6 +47,7 @@ test('approve rows, build the corrected sitemap, download and inspect the zip', 
     mimeType: 'application/xml',
     buffer: readFileSync(path.join(samples, 'sample-sitemap.xml')),
   });
+  await page.getByRole('radio', { name: /^A crawl export/ }).check();
   await page.getByLabel('Crawl export file').setInputFiles(path.join(samples, 'sample-crawl.jsonl'));
   await page.getByRole('button', { name: 'Create audit' }).click();
   await expect(page.getByTestId('audit-status')).toHaveText(/succeeded/i, { timeout: 60_000 });

@@ -43,6 +43,7 @@ test('a scheduled run of a changed site shows its changes, its diff, and Run aga
   await page.goto('/audits/new');
   await page.getByLabel('Audit name').fill('Monitored site');
   await page.getByLabel('Sitemap URLs').fill(`${origin}/`);
+  await page.getByRole('radio', { name: /^A crawl export/ }).check();
   await page.getByLabel('Crawl export URL').fill(`${origin}/crawl.jsonl`);
   await page.getByRole('button', { name: 'Create audit' }).click();
   await expect(page.getByTestId('audit-status')).toHaveText(/succeeded/i, { timeout: 60_000 });

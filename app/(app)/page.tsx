@@ -12,7 +12,10 @@ export default async function HomePage() {
       <div className="page-header">
         <div className="page-header__title">
           <h1>Audits</h1>
-          <p className="muted">Each audit reads a set of sitemaps and a crawl export and compares them.</p>
+          <p className="muted">
+            Each audit reads a set of sitemaps and a crawl (an export, or one it makes itself) and compares
+            them.
+          </p>
         </div>
         {allows(actor.role, 'reviewer') ? (
           <Link href="/audits/new" className="button button--primary">

@@ -1,12 +1,18 @@
 import { describe, expect, it } from 'vitest';
+import { ZCrawlerRequest } from './crawler-schema';
 import {
   buildAuditFormData,
   buildAuditOptions,
+  buildCrawlerRequest,
   buildCrawlFormData,
+  type CrawlerInput,
   crawlSource,
+  defaultCrawlerInput,
+  defaultStartUrl,
   mergeFiles,
   type NewAuditInput,
   parseUrlLines,
+  validateCrawlerInput,
   validateCrawlInput,
   validateNewAudit,
 } from './new-audit-input';
@@ -16,11 +22,13 @@ function input(overrides: Partial<NewAuditInput> = {}): NewAuditInput {
     name: '',
     sitemapUrlsText: '',
     sitemapFiles: [],
+    crawlChoice: 'none',
     crawlFile: null,
     crawlUrl: '',
     normalization: 'exact',
     crawlFormat: 'auto',
     columnMap: {},
+    crawler: defaultCrawlerInput(),
     ...overrides,
   };
 }
@@ -69,7 +77,7 @@ describe('validateNewAudit', () => {
   });
 
   it('checks the chosen crawl source and the column map', () => {
-    const base = { sitemapUrlsText: 'https://example.com/' };
+    const base = { sitemapUrlsText: 'https://example.com/', crawlChoice: 'export' } as const;
     const crawlFile = new File(['a,b'], 'crawl.csv');
     expect(validateNewAudit(input({ ...base, crawlFile, crawlUrl: 'https://x.test/c.csv' })).crawl).toMatch(
       /Give one crawl export/,
@@ -79,8 +87,12 @@ describe('validateNewAudit', () => {
     expect(
       validateNewAudit(input({ ...base, crawlUrl: 'https://x.test/c.csv', crawlFormat: 'csv' })).columnMap,
     ).toMatch(/page URL/);
-    // Without a crawl export, the column map does not matter.
-    expect(validateNewAudit(input({ ...base, crawlFormat: 'csv' }))).toEqual({});
+    // Choosing an export and giving none is a mistake, not a sitemap-only audit.
+    expect(validateNewAudit(input({ ...base, crawlFormat: 'csv' })).crawl).toMatch(/Choose the crawl export/);
+    // Without a crawl export, the column map does not matter, nor export fields filled before the switch.
+    expect(
+      validateNewAudit(input({ ...base, crawlChoice: 'none', crawlFormat: 'csv', crawlUrl: 'nope' })),
+    ).toEqual({});
     expect(
       validateNewAudit(
         input({
@@ -124,6 +136,7 @@ describe('buildAuditOptions / buildAuditFormData', () => {
         name: '  My audit ',
         sitemapUrlsText: 'https://a.test/\nhttps://b.test/sitemap.xml',
         sitemapFiles: [xmlFile('one.xml'), xmlFile('two.xml.gz')],
+        crawlChoice: 'export',
         crawlFile: crawl,
         crawlFormat: 'jsonl',
       }),
@@ -141,7 +154,7 @@ describe('buildAuditOptions / buildAuditFormData', () => {
 
   it('omits an empty name so the server picks one', () => {
     const form = buildAuditFormData(
-      input({ sitemapUrlsText: 'https://a.test/', crawlUrl: ' https://c.test/x ' }),
+      input({ sitemapUrlsText: 'https://a.test/', crawlChoice: 'export', crawlUrl: ' https://c.test/x ' }),
     );
     expect(form.has('name')).toBe(false);
     expect(form.get('crawlUrl')).toBe('https://c.test/x');
@@ -191,5 +204,126 @@ describe('a crawl added to an audit later', () => {
     const byUrl = buildCrawlFormData(input({ crawlUrl: ' https://c.test/x.csv ' }));
     expect(byUrl.get('crawlUrl')).toBe('https://c.test/x.csv');
     expect(JSON.parse(byUrl.get('options') as string)).toEqual({});
+  });
+});
+
+describe('crawling the site instead of importing', () => {
+  const crawler = (overrides: Partial<CrawlerInput> = {}): CrawlerInput => ({
+    ...defaultCrawlerInput(),
+    ...overrides,
+  });
+  const site = (overrides: Partial<CrawlerInput> = {}) =>
+    input({
+      sitemapUrlsText: 'https://www.example.com/',
+      crawlChoice: 'crawler',
+      crawler: crawler(overrides),
+    });
+
+  it('starts from the defaults the API fills in', () => {
+    expect(ZCrawlerRequest.parse(buildCrawlerRequest(defaultCrawlerInput()))).toEqual(
+      ZCrawlerRequest.parse({}),
+    );
+    expect(validateNewAudit(site())).toEqual({});
+  });
+
+  it('sends the crawler as JSON text in the multipart `crawler` field, never an export', () => {
+    const form = buildAuditFormData({
+      ...site({
+        startUrl: ' https://www.example.com/blog/ ',
+        maxPages: ' 500 ',
+        maxDepth: '3',
+        concurrencyPerHost: '4',
+        render: true,
+      }),
+      // Filled before switching to the crawler: left behind, since the API takes one or the other.
+      crawlFile: new File(['{}'], 'old.jsonl'),
+      crawlUrl: 'https://files.test/crawl.csv',
+      crawlFormat: 'csv',
+      normalization: 'lenient',
+    });
+    const sent = JSON.parse(form.get('crawler') as string);
+    expect(sent).toEqual({
+      mode: 'site',
+      startUrl: 'https://www.example.com/blog/',
+      maxPages: 500,
+      maxDepth: 3,
+      concurrencyPerHost: 4,
+      render: true,
+    });
+    // What the route reads back is what was asked for, not a default.
+    expect(ZCrawlerRequest.parse(sent)).toEqual(sent);
+    expect(form.has('crawl')).toBe(false);
+    expect(form.has('crawlUrl')).toBe(false);
+    expect(JSON.parse(form.get('options') as string)).toEqual({ normalization: 'lenient' });
+    expect(form.getAll('sitemapUrl')).toEqual(['https://www.example.com/']);
+  });
+
+  it('leaves the start URL to the server when empty, and list mode sends neither it nor a depth', () => {
+    expect(buildCrawlerRequest(crawler({ startUrl: '  ' }))).not.toHaveProperty('startUrl');
+    const list = buildCrawlerRequest(crawler({ mode: 'list', startUrl: 'https://x.test/', maxDepth: 'x' }));
+    expect(list).toEqual({ mode: 'list', maxPages: 50_000, concurrencyPerHost: 2, render: false });
+    expect(ZCrawlerRequest.safeParse(list).success).toBe(true);
+    // An export chosen instead sends no crawler.
+    expect(
+      buildAuditFormData(input({ crawlChoice: 'export', crawlUrl: 'https://c.test/' })).has('crawler'),
+    ).toBe(false);
+    expect(buildAuditFormData(input({ crawlChoice: 'none' })).has('crawler')).toBe(false);
+  });
+
+  it('says which setting is out of range, in the API’s limits', () => {
+    expect(validateCrawlerInput(crawler({ maxPages: '0' })).crawlerMaxPages).toBe(
+      'Max pages must be a whole number from 1 to 1,000,000.',
+    );
+    expect(validateCrawlerInput(crawler({ maxPages: '1000001' })).crawlerMaxPages).toMatch(/1,000,000/);
+    expect(validateCrawlerInput(crawler({ maxPages: '' })).crawlerMaxPages).toMatch(/whole number/);
+    expect(validateCrawlerInput(crawler({ maxPages: '2.5' })).crawlerMaxPages).toMatch(/whole number/);
+    expect(validateCrawlerInput(crawler({ maxPages: '1e3' })).crawlerMaxPages).toMatch(/whole number/);
+    expect(validateCrawlerInput(crawler({ maxDepth: '101' })).crawlerMaxDepth).toBe(
+      'Max depth must be a whole number from 0 to 100.',
+    );
+    expect(validateCrawlerInput(crawler({ maxDepth: '0' }))).toEqual({});
+    expect(validateCrawlerInput(crawler({ concurrencyPerHost: '9' })).crawlerConcurrency).toMatch(/1 to 8/);
+    expect(validateCrawlerInput(crawler({ startUrl: 'example.com' })).crawlerStartUrl).toMatch(
+      /start URL.*not a full URL/,
+    );
+    // Uploaded sitemaps give no site root: a site crawl needs its start URL, a list crawl does not.
+    const uploaded = {
+      ...site(),
+      sitemapUrlsText: '',
+      sitemapFiles: [xmlFile()],
+    };
+    expect(validateNewAudit(uploaded).crawlerStartUrl).toMatch(
+      /Enter a start URL: the sitemaps are uploaded/,
+    );
+    expect(validateNewAudit({ ...uploaded, crawler: crawler({ startUrl: 'https://x.test/' }) })).toEqual({});
+    expect(validateNewAudit({ ...uploaded, crawler: crawler({ mode: 'list' }) })).toEqual({});
+    // What list mode does not use is not checked.
+    expect(validateCrawlerInput(crawler({ mode: 'list', startUrl: 'nope', maxDepth: '-1' }))).toEqual({});
+    // The New audit form shows them only when the crawler is chosen.
+    expect(validateNewAudit(site({ maxPages: '0' })).crawlerMaxPages).toMatch(/Max pages/);
+    expect(validateNewAudit({ ...site({ maxPages: '0' }), crawlChoice: 'none' })).toEqual({});
+  });
+
+  it('every value the form accepts, the API accepts, and the edges it refuses, the API refuses', () => {
+    for (const [field, values] of [
+      ['maxPages', ['1', '1000000', '0', '1000001']],
+      ['maxDepth', ['0', '100', '101']],
+      ['concurrencyPerHost', ['1', '8', '0', '9']],
+    ] as const) {
+      for (const value of values) {
+        const typed = crawler({ [field]: value });
+        const isValidHere = Object.keys(validateCrawlerInput(typed)).length === 0;
+        const sent = { ...buildCrawlerRequest(typed), [field]: Number(value) };
+        expect([field, value, isValidHere]).toEqual([field, value, ZCrawlerRequest.safeParse(sent).success]);
+      }
+    }
+  });
+
+  it('names the site root the crawl starts from when no start URL is given', () => {
+    expect(defaultStartUrl('https://www.example.com/blog/sitemap.xml?x=1\nhttps://other.test/')).toBe(
+      'https://www.example.com/',
+    );
+    expect(defaultStartUrl('nope\nhttp://shop.test:8080/robots.txt')).toBe('http://shop.test:8080/');
+    expect(defaultStartUrl('  ')).toBeNull();
   });
 });

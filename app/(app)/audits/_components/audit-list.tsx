@@ -101,8 +101,8 @@ function AuditListPages({ filters, onClear }: { filters: AuditListFilters; onCle
               ) : null
             }
           >
-            An audit reads your XML sitemaps (and optionally a crawl export) so you can see what is listed,
-            what was crawled and where they disagree.
+            An audit reads your XML sitemaps (and optionally crawls the site or reads a crawl export) so you
+            can see what is listed, what was crawled and where they disagree.
           </EmptyState>
         )}
       </div>

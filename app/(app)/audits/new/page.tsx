@@ -1,4 +1,4 @@
-// New audit: sitemap sources, an optional crawl export and options.
+// New audit: sitemap sources, a crawl (none, an export or the site crawled) and options.
 import type { Metadata } from 'next';
 import { requirePageActor } from '@/lib/auth/page';
 import { NewAuditForm } from './_components/new-audit-form';
@@ -13,8 +13,8 @@ export default async function NewAuditPage() {
         <div className="page-header__title">
           <h1>New audit</h1>
           <p className="muted">
-            Point us at your sitemaps and, if you have one, a crawl export. We read everything in the
-            background; you can watch it on the audit page.
+            Point us at your sitemaps, then give a crawl export or let us crawl the site. We read everything
+            in the background; you can watch it on the audit page.
           </p>
         </div>
       </div>

@@ -1,14 +1,17 @@
-// The optional crawl export: an uploaded file or a URL, its format and (for generic CSV) the column map.
+// Where the audit's crawl comes from: none, a crawl export (an uploaded file or a URL, its format and, for
+// generic CSV, the column map) or the built-in crawler (crawler-fields.tsx). Only the chosen one is sent.
 import { DropZone } from '@/components/ui/drop-zone';
 import { Field } from '@/components/ui/field';
 import type { CrawlField } from '@/lib/audits/crawl-fields';
 import type {
+  CrawlChoice,
   CrawlFormatChoice,
   CrawlInput,
   NewAuditErrors,
   NewAuditInput,
 } from '@/lib/audits/new-audit-input';
 import { ColumnMapEditor } from './column-map-editor';
+import { CrawlerFields } from './crawler-fields';
 import { FileList } from './file-list';
 
 const CRAWL_FORMATS: { value: CrawlFormatChoice; label: string }[] = [
@@ -16,6 +19,26 @@ const CRAWL_FORMATS: { value: CrawlFormatChoice; label: string }[] = [
   { value: 'jsonl', label: 'JSON Lines (one page per line)' },
   { value: 'screaming-frog', label: 'Screaming Frog CSV export' },
   { value: 'csv', label: 'Other CSV (map the columns)' },
+];
+
+const CRAWL_CHOICES: { value: CrawlChoice; title: string; description: string }[] = [
+  {
+    value: 'none',
+    title: 'No crawl',
+    description:
+      'Read the sitemaps only: their files, hygiene and Search Console. Nothing is reconciled; a crawl can be added later.',
+  },
+  {
+    value: 'export',
+    title: 'A crawl export',
+    description: 'A crawl you already have: Screaming Frog, JSON Lines or any CSV, uploaded or by URL.',
+  },
+  {
+    value: 'crawler',
+    title: 'Crawl the site',
+    description:
+      'We crawl it now, politely (robots.txt, Crawl-delay, a few requests at once), so the review rests on fresh evidence.',
+  },
 ];
 
 export function CrawlSection({
@@ -30,11 +53,47 @@ export function CrawlSection({
   return (
     <section className="card" aria-labelledby="crawl-heading">
       <div className="card__header">
-        <h2 id="crawl-heading">Crawl export</h2>
-        <span className="muted small">Optional — a file or a URL</span>
+        <h2 id="crawl-heading">Crawl</h2>
+        <span className="muted small">What the sitemaps are checked against</span>
       </div>
       <div className="card__body form-section">
-        <CrawlFields input={input} errors={errors} update={update} />
+        <fieldset className="fieldset" aria-describedby="crawl-choice-hint">
+          <legend>Where the crawl comes from</legend>
+          <span id="crawl-choice-hint" className="field__hint">
+            The review's prune and add lists come from comparing the sitemaps with a crawl.
+          </span>
+          <div className="choice-group">
+            {CRAWL_CHOICES.map((choice) => (
+              <label key={choice.value} className="choice">
+                <input
+                  type="radio"
+                  name="crawl-choice"
+                  value={choice.value}
+                  checked={input.crawlChoice === choice.value}
+                  aria-describedby={`crawl-choice-${choice.value}-desc`}
+                  data-testid={`crawl-choice-${choice.value}`}
+                  onChange={() => update({ crawlChoice: choice.value })}
+                />
+                <span className="choice__text">
+                  <span className="choice__title">{choice.title}</span>
+                  <span id={`crawl-choice-${choice.value}-desc`} className="choice__desc">
+                    {choice.description}
+                  </span>
+                </span>
+              </label>
+            ))}
+          </div>
+        </fieldset>
+        {input.crawlChoice === 'export' ? (
+          <CrawlFields input={input} errors={errors} update={update} />
+        ) : input.crawlChoice === 'crawler' ? (
+          <CrawlerFields
+            value={input.crawler}
+            sitemapUrlsText={input.sitemapUrlsText}
+            errors={errors}
+            onChange={(patch) => update({ crawler: { ...input.crawler, ...patch } })}
+          />
+        ) : null}
       </div>
     </section>
   );

@@ -10,6 +10,7 @@ import { Field } from '@/components/ui/field';
 import { useCreateAudit } from '@/lib/audits/hooks';
 import {
   buildAuditFormData,
+  defaultCrawlerInput,
   mergeFiles,
   type NewAuditErrors,
   type NewAuditInput,
@@ -26,7 +27,9 @@ const SERVER_FIELDS = {
   name: 'The audit name',
   sitemapUrls: 'Sitemap URLs',
   sitemapUrl: 'Sitemap URLs',
+  crawl: 'The crawl export',
   crawlUrl: 'The crawl export URL',
+  crawler: 'The crawler settings',
   options: 'The options',
 };
 
@@ -42,6 +45,10 @@ const FIELD_ORDER: { key: keyof NewAuditErrors; focus: string }[] = [
   { key: 'sitemapFiles', focus: 'sitemap-urls' },
   { key: 'crawl', focus: 'crawl-url' },
   { key: 'columnMap', focus: 'column-url' },
+  { key: 'crawlerStartUrl', focus: 'crawler-start-url' },
+  { key: 'crawlerMaxPages', focus: 'crawler-max-pages' },
+  { key: 'crawlerMaxDepth', focus: 'crawler-max-depth' },
+  { key: 'crawlerConcurrency', focus: 'crawler-concurrency' },
 ];
 
 export function NewAuditForm() {
@@ -52,11 +59,13 @@ export function NewAuditForm() {
     name: '',
     sitemapUrlsText: '',
     sitemapFiles: [],
+    crawlChoice: 'none',
     crawlFile: null,
     crawlUrl: '',
     normalization: 'exact',
     crawlFormat: 'auto',
     columnMap: {},
+    crawler: defaultCrawlerInput(),
   });
   const [hasTriedSubmit, setHasTriedSubmit] = useState(false);
   const errors: NewAuditErrors = hasTriedSubmit ? validateNewAudit(input) : {};

@@ -1,15 +1,17 @@
 // What happened to the crawl export: detected format, column mapping and the first rejected rows; for an
-// audit without one, "Add a crawl export" (add-crawl-form.tsx). On a phone
+// audit without one, "Add a crawl export" (add-crawl-form.tsx); for an audit that crawled the site itself,
+// that crawl (crawler-report.tsx). On a phone
 // the column chips take the card's full width, below their term: beside it they had ~150 px and broke
 // "canonical_url" mid-word.
 import { useCan } from '@/app/session-context';
 import { type DataColumn, DataTable } from '@/components/ui/data-table';
 import { CRAWL_FIELD_LABELS, type CrawlField } from '@/lib/audits/crawl-fields';
-import { crawlFormatLabel } from '@/lib/audits/labels';
+import { crawlFormatLabel, isActiveStatus } from '@/lib/audits/labels';
 import type { AuditDto } from '@/lib/audits/schema';
 import { formatCount } from '@/lib/core/format';
 import { AddCrawlForm } from './add-crawl-form';
 import styles from './crawl.module.css';
+import { CrawlerReport } from './crawler-report';
 
 type Rejection = AuditDto['crawl']['rejections'][number];
 
@@ -30,6 +32,8 @@ export function CrawlReport({ audit }: { audit: AuditDto }) {
   const canTakeCrawl =
     (audit.status === 'succeeded' || audit.status === 'partial') && audit.sitemap.entries > 0;
   const mapped = Object.entries(crawl.mappedColumns) as [CrawlField | string, string][];
+  if (crawl.crawler)
+    return <CrawlerReport crawler={crawl.crawler} isRunning={isActiveStatus(audit.status)} />;
 
   return (
     <section className="card" aria-labelledby="crawl-report-heading" data-testid="crawl-report">

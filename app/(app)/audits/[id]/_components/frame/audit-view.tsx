@@ -130,7 +130,7 @@ export function AuditView({ id, seed }: { id: string; seed?: AuditPageSeed }) {
             auditId={id}
             findings={findings}
             hasNoOverlap={data.warnings.some((w) => w.code === 'no_overlap')}
-            hasInlinks={Object.hasOwn(data.crawl.mappedColumns, 'inlinks')}
+            hasInlinks={data.crawl.crawler !== null || Object.hasOwn(data.crawl.mappedColumns, 'inlinks')}
           />
         ),
       },
@@ -156,7 +156,12 @@ export function AuditView({ id, seed }: { id: string; seed?: AuditPageSeed }) {
         render: () => <HygieneSection auditId={id} hasFindings={Boolean(findings)} />,
       },
       !findings && sitemapsRead && searchConsole,
-      { id: 'crawl', label: 'Crawl import', render: () => <CrawlReport audit={data} /> },
+      // A crawl this product made is no import: the tab says what it holds.
+      {
+        id: 'crawl',
+        label: data.crawl.crawler ? 'Crawl' : 'Crawl import',
+        render: () => <CrawlReport audit={data} />,
+      },
       findings && canShare && { id: 'sharing', label: 'Sharing', render: () => <SharePanel auditId={id} /> },
     ] as (AuditSection | false | null)[]
   ).filter((section): section is AuditSection => Boolean(section));
