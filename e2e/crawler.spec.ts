@@ -6,11 +6,12 @@
 import { expect, type Page, test } from '@playwright/test';
 import { openAuditTab } from './audit-tabs';
 import { overflowAt } from './fit';
-import { screenshot } from './screenshots';
+import { screenshot, takeScreenshots } from './screenshots';
 import { site as spotSite } from './spot-site';
 
 async function shoot(page: Page, name: string) {
   expect(await overflowAt(page, [360, 390, 768, 1440])).toEqual([]);
+  if (!takeScreenshots) return;
   for (const width of [390, 1440]) {
     await page.setViewportSize({ width, height: 900 });
     await screenshot(page, `crawler-${name}-${width}`, { fullPage: true });

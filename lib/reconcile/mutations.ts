@@ -340,9 +340,11 @@ async function buildSets(n: Sets, auditId: string, known: IngestFacts, exact: bo
     }),
     onOwnSession(auditId, async (query) => {
       await query(sectionsSql(n));
-      // A section the crawler cut at a limit was reached, but not crawled completely.
+      // A section the crawler cut at a limit was reached (its host is crawled), but not completely.
       if (known.cutSections.length > 0)
-        await query(`DELETE FROM ${n.sec} WHERE section = ANY($1::text[])`, [known.cutSections]);
+        await query(`UPDATE ${n.sec} SET complete = false WHERE section = ANY($1::text[])`, [
+          known.cutSections,
+        ]);
       await query(fileBasesSql(n), [auditId]);
       await query(redirectTargetsSql(n));
       await query(declaredCanonicalsSql(n));

@@ -156,12 +156,15 @@ SELECT loose_key, coalesce(min(url) FILTER (WHERE status = 200), min(url)) AS ur
        bool_and(${canonicalisedElsewhere('')}) AS canonicalised
   FROM ${n.u} WHERE ${exact ? 'loose_key IS NOT NULL' : 'false'} GROUP BY loose_key`;
 
-/** Sections the crawl reached at all: every crawled host's root, and host + first path segment. */
+/** Sections the crawl reached at all: every crawled host's root, and host + first path segment. `complete`
+ * turns false for a section the built-in crawler cut at a limit (reached, but not crawled completely). */
 export const sectionsSql = (n: Sets) => `
 CREATE UNLOGGED TABLE ${n.sec} AS
-SELECT h || '/' AS section FROM (SELECT DISTINCT split_part(key, '/', 3) AS h FROM ${n.c}) hosts
-UNION
-SELECT h || '/' || s FROM (SELECT split_part(key, '/', 3) AS h, split_part(key, '/', 4) AS s FROM ${n.c} GROUP BY 1, 2) segs`;
+SELECT section, true AS complete FROM (
+  SELECT h || '/' AS section FROM (SELECT DISTINCT split_part(key, '/', 3) AS h FROM ${n.c}) hosts
+  UNION
+  SELECT h || '/' || s FROM (SELECT split_part(key, '/', 3) AS h, split_part(key, '/', 4) AS s FROM ${n.c} GROUP BY 1, 2) segs
+) reached`;
 
 /** Sections and hosts the sitemap declares URLs in: whether the crawl matches the sitemap at all
  * (crawlMatchSql), and which crawled pages are on the audit's site (the add list). */
@@ -287,7 +290,7 @@ SELECT $1, b.id, CASE WHEN b.reasons[1] IN (${HELD_REASONS.map((r) => `'${r}'`).
                ${options.crawlMismatch ? `WHEN true THEN 'crawl_mismatch'` : ''}
                WHEN $2 AND a.variant_url IS NOT NULL THEN 'url_variant'
                WHEN $3::timestamptz IS NOT NULL AND a.lastmod > $3::timestamptz THEN 'newer_than_crawl'
-               WHEN a.section NOT IN (SELECT section FROM ${n.sec}) THEN 'section_not_crawled'
+               WHEN a.section NOT IN (SELECT section FROM ${n.sec} WHERE complete) THEN 'section_not_crawled'
                ELSE 'unreached_by_crawl' END]
              ELSE array_remove(ARRAY[
                CASE WHEN a.blocked_by_robots THEN 'blocked_by_robots' END,
