@@ -17,6 +17,8 @@ const alias = {
 // root; a file that grows slow belongs here (`npm test` prints the slowest tests at its end).
 const SLOW_FILES = [
   'lib/worker/worker.int.test.ts',
+  'lib/crawler/crawl-resume.int.test.ts',
+  'lib/crawler/crawl-step.int.test.ts',
   'lib/spot-check/budget.int.test.ts',
   'app/api/v1/fuzz.int.test.ts',
   'lib/gsc/import-budget.int.test.ts',

@@ -219,6 +219,28 @@ describe('a site crawl as an audit step', () => {
     expect(found.get(`${o}/noindex-header`)).toBeUndefined(); // not indexable: never added
   });
 
+  it('holds every unreached URL when the crawl stopped at its page limit, whatever its section', async () => {
+    const s = await site();
+    const o = s.origin;
+    const id = await crawlingAudit(o, ['/', '/blog/post-1', '/blog/orphan', '/missing'], { maxPages: 8 });
+    await runAuditStep('crawl_site', id);
+    const progress = (await progressOf(id)) as CrawlProgress;
+    expect(progress.fetched).toBe(8);
+    expect(progress.stopped?.reason).toBe('max_pages');
+    const warnings = (await getAudit(id))?.warnings as { code: string; message: string }[];
+    expect(warnings.find((w) => w.code === 'crawler_stopped')?.message).toMatch(
+      /^The crawl reached its limit of 8 pages/,
+    );
+    await runAuditStep('reconcile', id);
+    const found = await findings(id);
+    // Pages it never fetched could link anywhere: nothing unreached is pruned on this crawl.
+    for (const p of ['/blog/post-1', '/blog/orphan']) {
+      if (found.has(`${o}${p}`))
+        expect(found.get(`${o}${p}`), p).toEqual({ list: 'held', reason: 'section_not_crawled' });
+    }
+    expect(found.get(`${o}/blog/orphan`)).toBeDefined();
+  });
+
   it('obeys the group robots.txt names for its own User-Agent, and Crawl-delay between requests', async () => {
     const delay = 0.1;
     const s = await site({
@@ -291,6 +313,18 @@ describe('a site crawl as an audit step', () => {
     const found = await findings(id);
     expect(found.get(`${o}/missing`)?.reason).toBe('http_404');
     expect(found.get(`${o}/chain-start`)?.reason).toBe('redirects');
+  });
+
+  it('with render reads the links a script adds, which a plain crawl never sees', async () => {
+    const s = await site();
+    const o = s.origin;
+    const crawled = async (render: boolean) => {
+      const id = await crawlingAudit(o, ['/js-only/'], { startUrl: `${o}/js-only/`, maxDepth: 1, render });
+      await runAuditStep('crawl_site', id);
+      return [...(await crawlRows(id)).keys()].map((u) => u.slice(o.length)).sort();
+    };
+    expect(await crawled(false)).toEqual(['/js-only/']);
+    expect(await crawled(true)).toEqual(['/js-only/', ...CRAWL_SITE.jsOnly].sort());
   });
 
   it('stops on a cancel, keeps nothing of the crawl, and sends no request after it', async () => {

@@ -29,6 +29,16 @@ import type {
 /** robots.txt rules; `crawlDelayMs` is the host's Crawl-delay for our agent (null: none). */
 export type CrawlRobots = RobotsRules & { crawlDelayMs?: number | null };
 
+/** Pages of one path pattern (digits as *) found on pages of that same pattern before more are cut: a
+ * fifth of the page limit, so a real catalogue (/product/123 linking /product/456) is crawled while a
+ * calendar or a numbered trap cannot take the whole budget. */
+export function defaultPatternBudget(maxPages: number): number {
+  return Math.max(2_000, Math.ceil(maxPages / 5));
+}
+
+/** Query strings on one path (pagination, sorts, facets) before more are cut. */
+export const DEFAULT_QUERY_VARIANTS = 200;
+
 export interface CrawlRun {
   /** `startUrl` must be set in site mode (the caller resolves the default). */
   settings: CrawlerSettings;
@@ -109,8 +119,8 @@ class Crawl {
       {
         maxPages: settings.maxPages,
         maxDepth: settings.maxDepth,
-        patternBudget: run.trap?.patternBudget ?? 2_000,
-        queryVariants: run.trap?.queryVariants ?? 50,
+        patternBudget: run.trap?.patternBudget ?? defaultPatternBudget(settings.maxPages),
+        queryVariants: run.trap?.queryVariants ?? DEFAULT_QUERY_VARIANTS,
       },
       // A list is finite by itself: its URLs and their redirects are not a trap to bound.
       (kind: AdmitKind) => settings.mode === 'site' && (kind === 'link' || kind === 'redirect'),

@@ -62,7 +62,7 @@ const REASONS: Record<NamedReason, ReasonInfo> = {
   section_not_crawled: {
     label: 'Section not crawled',
     definition:
-      'Not reached, and the crawl has no page at all in its section (host and first directory), or the built-in crawler was cut there by a limit: the crawl did not cover that section completely.',
+      'Not reached, and the crawl has no page at all in its section (host and first directory), or the built-in crawler was cut there by a limit or stopped early: the crawl did not cover that section completely.',
     fix: "Crawl that section (check the crawl's start URLs, limits and exclusions), then reconcile again.",
   },
   crawl_mismatch: {

@@ -142,6 +142,9 @@ interface IngestFacts {
   /** Sections the built-in crawler cut at a limit (lib/crawler): not crawled completely, so their
    * unreached URLs are held, not pruned. Empty for an imported export. */
   cutSections: string[];
+  /** The built-in crawl stopped before its frontier was done (page limit, a failing or refusing site): the
+   * pages it never fetched could have linked anywhere, so no section counts as crawled completely. */
+  crawlStopped: boolean;
 }
 
 async function ingestFacts(auditId: string): Promise<IngestFacts> {
@@ -150,7 +153,8 @@ async function ingestFacts(auditId: string): Promise<IngestFacts> {
             sitemap_newest_lastmod AS "newestLastmod", crawl_rows AS "crawlRows",
             crawl_duplicate_keys AS "crawlDuplicates", crawl_latest_at AS "latestCrawl",
             coalesce((SELECT array_agg(s->>'section') FROM jsonb_array_elements(crawl_progress->'sections') s
-                       WHERE s->'cut' <> '{}'::jsonb), '{}') AS "cutSections"
+                       WHERE s->'cut' <> '{}'::jsonb), '{}') AS "cutSections",
+            coalesce(jsonb_typeof(crawl_progress->'stopped') = 'object', false) AS "crawlStopped"
        FROM audits WHERE id = $1`,
     [auditId],
   );
@@ -341,7 +345,8 @@ async function buildSets(n: Sets, auditId: string, known: IngestFacts, exact: bo
     onOwnSession(auditId, async (query) => {
       await query(sectionsSql(n));
       // A section the crawler cut at a limit was reached (its host is crawled), but not completely.
-      if (known.cutSections.length > 0)
+      if (known.crawlStopped) await query(`UPDATE ${n.sec} SET complete = false`);
+      else if (known.cutSections.length > 0)
         await query(`UPDATE ${n.sec} SET complete = false WHERE section = ANY($1::text[])`, [
           known.cutSections,
         ]);
