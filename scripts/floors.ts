@@ -28,7 +28,6 @@ export const FLOORS: readonly { name: string; why: string; folders: readonly str
       'sitemap-set',
       'report',
       'sites',
-      'crawler',
       'audit-runs',
     ],
   },
