@@ -90,6 +90,8 @@ export async function startSiteRun(
     }
     if (request.crawl) sources.push({ role: 'crawl', kind: 'upload', ...request.crawl });
     const options = ZAuditOptions.parse(from.options);
+    // A crawl export given with Run again replaces the built-in crawl, as it replaces an earlier export.
+    if (request.crawl) delete options.crawler;
     await insertSiteRun(request.siteId, async (prisma) => {
       await insertAudit(
         id,

@@ -6,6 +6,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { POST as runAgain } from '@/app/api/v1/sites/[id]/runs/route';
 import { cancelAudit } from '@/lib/audit-runs/service';
 import { getAudit } from '@/lib/audits/data';
 import { insertAudit } from '@/lib/audits/mutations';
@@ -13,7 +14,9 @@ import type { TAuditOptions } from '@/lib/audits/schema';
 import { pool } from '@/lib/db/client';
 import { DEFAULT_USER_AGENT } from '@/lib/net/options';
 import { stopBoss } from '@/lib/queue/queue';
+import { testCaller } from '@/lib/test-support/auth';
 import { CRAWL_SITE, type CrawlSite, startCrawlSite } from '@/lib/test-support/crawl-site';
+import { MULTIPART, multipartBody, part } from '@/lib/test-support/multipart';
 import { runAuditStep, urlsetXml } from '@/lib/test-support/run-audit';
 import type { CrawlerSettings, CrawlProgress } from './types';
 
@@ -325,6 +328,51 @@ describe('a site crawl as an audit step', () => {
     };
     expect(await crawled(false)).toEqual(['/js-only/']);
     expect(await crawled(true)).toEqual(['/js-only/', ...CRAWL_SITE.jsOnly].sort());
+  });
+
+  it('crawls again on Run again (new evidence), and not when a crawl export replaces it', async () => {
+    const s = await site();
+    const o = s.origin;
+    const id = await crawlingAudit(o, ['/', '/blog/post-1'], { maxDepth: 1 });
+    await runAuditStep('crawl_site', id);
+    await runAuditStep('reconcile', id);
+    await runAuditStep('site_history', id);
+    const siteId = (await getAudit(id))?.siteId as string;
+    expect(siteId).toBeTruthy();
+    const asked = s.requestsTo('/blog/').length;
+    expect(asked).toBe(1);
+
+    const reviewer = await testCaller('reviewer');
+    const url = `http://localhost/api/v1/sites/${siteId}/runs`;
+    const ctx = { params: Promise.resolve({ id: siteId }) };
+    const again = await runAgain(
+      reviewer.request(url, { method: 'POST', body: '{}', headers: { 'content-type': 'application/json' } }),
+      ctx,
+    );
+    expect(again.status).toBe(202);
+    const rerun = ((await again.json()) as { id: string }).id;
+    await runAuditStep('ingest', rerun);
+    await runAuditStep('crawl_site', rerun);
+    expect(s.requestsTo('/blog/')).toHaveLength(2);
+    expect((await crawlRows(rerun)).get(`${o}/blog/`)?.status).toBe(200);
+    await runAuditStep('reconcile', rerun);
+    await runAuditStep('site_history', rerun);
+
+    const exported = await runAgain(
+      reviewer.request(url, {
+        method: 'POST',
+        body: multipartBody(part('crawl', `{"url":"${o}/","status":200}\n`, 'crawl.jsonl')),
+        headers: { 'content-type': MULTIPART },
+      }),
+      ctx,
+    );
+    expect(exported.status, await exported.clone().text()).toBe(202);
+    const fromExport = ((await exported.json()) as { id: string }).id;
+    const { rows } = await pool().query('SELECT options FROM audits WHERE id = $1', [fromExport]);
+    expect(rows[0].options.crawler).toBeUndefined();
+    await runAuditStep('ingest', fromExport);
+    expect((await getAudit(fromExport))?.phase).toBe('reconcile_queued');
+    expect(s.requestsTo('/blog/')).toHaveLength(2);
   });
 
   it('stops on a cancel, keeps nothing of the crawl, and sends no request after it', async () => {

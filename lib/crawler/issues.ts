@@ -43,7 +43,7 @@ export function crawlIssues(progress: CrawlProgress): CrawlIssues {
   if (progress.stopped) {
     warnings.push({
       code: 'crawler_stopped',
-      message: `${progress.stopped.message}. Declared URLs it did not reach in the sections it did not finish are held, not pruned.`,
+      message: `${progress.stopped.message}. Declared URLs it did not reach are held, not pruned: the pages it never fetched could have linked to them.`,
     });
   }
   const cut = progress.sections.filter(isCut);
