@@ -24,7 +24,7 @@ import {
 /** Sections shown at most: a site with thousands of first path segments gets the cut ones and the largest. */
 const SHOWN_SECTIONS = 100;
 
-const sectionColumns = (host: string | null): DataColumn<SectionCoverage>[] => [
+const sectionColumns = (host: string | null, crawlStopped: boolean): DataColumn<SectionCoverage>[] => [
   {
     id: 'section',
     header: 'Section',
@@ -37,7 +37,7 @@ const sectionColumns = (host: string | null): DataColumn<SectionCoverage>[] => [
     header: 'Coverage',
     cell: (section) => (
       <span className={cutTotal(section) > 0 ? styles.sections__cut : undefined}>
-        {sectionCoverageWords(section)}
+        {sectionCoverageWords(section, crawlStopped)}
       </span>
     ),
   },
@@ -61,7 +61,8 @@ export function CrawlerReport({ crawler, isRunning }: { crawler: CrawlerDto; isR
   const { settings, progress } = crawler;
   const sections = progress ? sortSections(progress.sections) : [];
   const shown = sections.slice(0, SHOWN_SECTIONS);
-  const cutNote = cutSectionsWords(sections, isRunning);
+  const crawlStopped = Boolean(progress?.stopped);
+  const cutNote = cutSectionsWords(sections, isRunning, crawlStopped);
   const host = sectionsHost(sections);
   const totals = progress ? statusTotals(progress.byStatus) : [];
 
@@ -128,7 +129,7 @@ export function CrawlerReport({ crawler, isRunning }: { crawler: CrawlerDto; isR
                 : ''}
             </p>
             <DataTable
-              columns={sectionColumns(host)}
+              columns={sectionColumns(host, crawlStopped)}
               rows={shown}
               rowKey={(section) => section.section}
               rowProps={(section) => ({ 'data-cut': cutTotal(section) > 0 })}

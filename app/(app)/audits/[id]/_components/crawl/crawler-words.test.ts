@@ -112,6 +112,12 @@ describe('sections', () => {
   it('counts the cut sections for the note above the table', () => {
     expect(cutSectionsWords([section('h/', 1)])).toBe('Every section was crawled completely.');
     expect(cutSectionsWords([section('h/', 1)], true)).toBe('No section has been cut by a limit so far.');
+    // Stopped early: pages never fetched could link anywhere, so nothing counts as complete.
+    expect(cutSectionsWords([section('h/', 1)], false, true)).toMatch(
+      /^The crawl stopped early, so no section/,
+    );
+    expect(sectionCoverageWords(section('h/', 1), true)).toBe('Not finished (the crawl stopped)');
+    expect(sectionCoverageWords(section('h/', 1))).toBe('Complete');
     expect(cutSectionsWords([section('h/', 1), section('h/b', 1, { max_pages: 3 })])).toMatch(
       /^1 section was cut by a limit: .* held, not pruned\.$/,
     );

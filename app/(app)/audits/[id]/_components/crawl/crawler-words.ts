@@ -112,9 +112,10 @@ export function sortSections(sections: readonly SectionCoverage[]): SectionCover
 }
 
 /** "Complete", or "Cut: 1,204 URLs not fetched, by the page limit (1,200) and the depth limit (4)". */
-export function sectionCoverageWords(section: SectionCoverage): string {
+export function sectionCoverageWords(section: SectionCoverage, crawlStopped = false): string {
   const total = cutTotal(section);
-  if (total === 0) return 'Complete';
+  // A crawl that stopped early left pages unfetched that could link into any section.
+  if (total === 0) return crawlStopped ? 'Not finished (the crawl stopped)' : 'Complete';
   const reasons = (Object.entries(section.cut) as [string, number | undefined][])
     .filter(([, count]) => (count ?? 0) > 0)
     .sort(([a, x], [b, y]) => (y ?? 0) - (x ?? 0) || a.localeCompare(b));
@@ -133,7 +134,13 @@ function listWords(items: string[]): string {
 
 /** The note above the sections: how many a limit cut (their unreached declared URLs are held), or that
  * none was, so far while the crawl runs. */
-export function cutSectionsWords(sections: readonly SectionCoverage[], isRunning = false): string {
+export function cutSectionsWords(
+  sections: readonly SectionCoverage[],
+  isRunning = false,
+  crawlStopped = false,
+): string {
+  if (crawlStopped && !isRunning)
+    return 'The crawl stopped early, so no section counts as crawled completely: every declared URL it did not reach is held, not pruned.';
   const cut = sections.filter((section) => cutTotal(section) > 0).length;
   if (cut === 0)
     return isRunning ? 'No section has been cut by a limit so far.' : 'Every section was crawled completely.';
