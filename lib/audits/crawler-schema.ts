@@ -1,7 +1,7 @@
 // What `POST /api/v1/audits` takes as `crawler` (JSON, or its JSON text in multipart), and its defaults.
 // Isomorphic: the route, the New audit form and the worker read the same rules.
 import { z } from 'zod';
-import { zText } from '@/lib/core/text';
+import { zHttpUrl } from '@/lib/core/text';
 import type { CrawlerSettings, CrawlProgress } from '@/lib/crawler/types';
 
 export const CRAWLER_DEFAULTS = {
@@ -15,18 +15,7 @@ export const CRAWLER_DEFAULTS = {
 /** The most a user may ask for; a host is never sent more at once. */
 export const CRAWLER_LIMITS = { maxPages: 1_000_000, maxDepth: 100, concurrencyPerHost: 8 } as const;
 
-const startUrl = zText()
-  .trim()
-  .min(1)
-  .max(2048)
-  .refine((value) => {
-    try {
-      const url = new URL(value);
-      return url.protocol === 'http:' || url.protocol === 'https:';
-    } catch {
-      return false;
-    }
-  }, 'must be an absolute http(s) URL');
+const startUrl = zHttpUrl();
 
 export const ZCrawlerRequest = z
   .object({

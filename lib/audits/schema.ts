@@ -1,6 +1,6 @@
 // Shapes of audit input and output (isomorphic: used by route handlers, the worker and the UI).
 import { z } from 'zod';
-import { zText } from '@/lib/core/text';
+import { zHttpUrl, zText } from '@/lib/core/text';
 import type { FindingsOverview } from '@/lib/findings/schema';
 import type { TSiteSettings } from '@/lib/sites/schema';
 import { type CrawlerDto, ZCrawlerRequest } from './crawler-schema';
@@ -19,18 +19,7 @@ export const CRAWL_FIELDS = [
   'inlinks',
 ] as const;
 
-const httpUrl = zText()
-  .trim()
-  .min(1)
-  .max(2048)
-  .refine((value) => {
-    try {
-      const url = new URL(value);
-      return url.protocol === 'http:' || url.protocol === 'https:';
-    } catch {
-      return false;
-    }
-  }, 'must be an absolute http(s) URL');
+const httpUrl = zHttpUrl();
 
 export const ZAuditOptions = z
   .object({

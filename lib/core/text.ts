@@ -21,6 +21,22 @@ export function zText() {
   });
 }
 
+/** An absolute http(s) URL a client sends (a sitemap, a crawl export, a start URL), as zText, trimmed. */
+export function zHttpUrl() {
+  return zText()
+    .trim()
+    .min(1)
+    .max(2048)
+    .refine((value) => {
+      try {
+        const url = new URL(value);
+        return url.protocol === 'http:' || url.protocol === 'https:';
+      } catch {
+        return false;
+      }
+    }, 'must be an absolute http(s) URL');
+}
+
 /** Integer columns: a finding id, a sitemap file id or position, a status, depth or inlinks are `int4`. */
 export const INT4_MAX = 2_147_483_647;
 export const INT4_MIN = -2_147_483_648;

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { FakeClock } from '@/lib/test-support/fake-clock';
 import { type CrawlRobots, type CrawlRun, runCrawl } from './engine';
 import { MemoryCrawlStore } from './memory-store';
-import type { CrawlerSettings, PageFetch, PageFetcher } from './types';
+import { type CrawlerSettings, type PageFetch, type PageFetcher, unanswered } from './types';
 
 const H = 'https://h.test';
 
@@ -10,23 +10,10 @@ type Answer = Partial<PageFetch>;
 
 function page(url: string, answer: Answer): PageFetch {
   return {
-    url,
+    ...unanswered(url, new Date(0), 'GET'),
     status: 200,
-    redirectUrl: null,
     contentType: 'text/html',
-    canonical: null,
-    canonicalSource: null,
-    noindex: false,
-    noindexSources: [],
-    nofollow: false,
-    blockedByRobots: false,
-    method: 'GET',
     responseMs: 1,
-    fetchedAt: new Date(0),
-    links: [],
-    retryAfterMs: null,
-    truncated: false,
-    error: null,
     ...answer,
   };
 }

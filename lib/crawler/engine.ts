@@ -16,14 +16,15 @@ import {
   type StopReason,
 } from './lanes';
 import { CrawlScope, type FrontierUrl } from './scope';
-import type {
-  CrawlerSettings,
-  CrawlProgress,
-  CrawlStore,
-  CutReason,
-  FrontierItem,
-  PageFetch,
-  PageFetcher,
+import {
+  type CrawlerSettings,
+  type CrawlProgress,
+  type CrawlStore,
+  type CutReason,
+  type FrontierItem,
+  type PageFetch,
+  type PageFetcher,
+  unanswered,
 } from './types';
 
 /** robots.txt rules; `crawlDelayMs` is the host's Crawl-delay for our agent (null: none). */
@@ -361,25 +362,7 @@ class Crawl {
   }
 
   private noRequest(url: string): PageFetch {
-    return {
-      url,
-      status: null,
-      redirectUrl: null,
-      contentType: null,
-      canonical: null,
-      canonicalSource: null,
-      noindex: false,
-      noindexSources: [],
-      nofollow: false,
-      blockedByRobots: false,
-      method: null,
-      responseMs: null,
-      fetchedAt: new Date(this.clock.now()),
-      links: [],
-      retryAfterMs: null,
-      truncated: false,
-      error: null,
-    };
+    return unanswered(url, new Date(this.clock.now()));
   }
 
   /** Records a page: its status, the links it adds to the frontier and the inlinks it gives. */

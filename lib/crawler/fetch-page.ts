@@ -11,7 +11,7 @@ import {
   headerSaysNoindex,
 } from '@/lib/spot-check/header-signals';
 import { createPageReader, type PageSignals } from './page-reader';
-import type { PageFetch, PageFetcher } from './types';
+import { type PageFetch, type PageFetcher, unanswered } from './types';
 
 export interface PageFetcherOptions {
   /** Default: env USER_AGENT, else the product's (lib/net/options.ts). */
@@ -80,25 +80,7 @@ export function createPageFetcher(options: PageFetcherOptions = {}): PageFetcher
   return async function fetchPage(url: string, signal: AbortSignal): Promise<PageFetch> {
     const fetchedAt = new Date();
     const started = performance.now();
-    const result: PageFetch = {
-      url,
-      status: null,
-      redirectUrl: null,
-      contentType: null,
-      canonical: null,
-      canonicalSource: null,
-      noindex: false,
-      noindexSources: [],
-      nofollow: false,
-      blockedByRobots: false,
-      method: null,
-      responseMs: null,
-      fetchedAt,
-      links: [],
-      retryAfterMs: null,
-      truncated: false,
-      error: null,
-    };
+    const result = unanswered(url, fetchedAt);
     let parsed: URL;
     try {
       parsed = new URL(url);

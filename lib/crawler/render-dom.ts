@@ -4,7 +4,7 @@ import { parseRetryAfter } from '@/lib/net/retry-policy';
 import { canonicalFromLinkHeader, headerSaysNoindex } from '@/lib/spot-check/header-signals';
 import { saysNoindex } from '@/lib/spot-check/html-signals';
 import { type DocumentAnswer, headerText } from './render-network';
-import type { PageFetch } from './types';
+import { type PageFetch, unanswered } from './types';
 
 /** The DOM as read in the page: links already absolute, fragment-free and each once. */
 export interface DomSignals {
@@ -122,23 +122,5 @@ function redirectTarget(status: number, location: string | null, url: string): s
 }
 
 export function failed(url: string, fetchedAt: Date, code: string, message: string): PageFetch {
-  return {
-    url,
-    status: null,
-    redirectUrl: null,
-    contentType: null,
-    canonical: null,
-    canonicalSource: null,
-    noindex: false,
-    noindexSources: [],
-    nofollow: false,
-    blockedByRobots: false,
-    method: 'GET',
-    responseMs: null,
-    fetchedAt,
-    links: [],
-    retryAfterMs: null,
-    truncated: false,
-    error: { code, message },
-  };
+  return { ...unanswered(url, fetchedAt, 'GET'), error: { code, message } };
 }

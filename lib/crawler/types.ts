@@ -82,6 +82,29 @@ export interface PageFetch {
   error: { code: string; message: string } | null;
 }
 
+/** A URL's row before anything is known of it: no answer, no signals; fetchers and the engine fill it. */
+export function unanswered(url: string, fetchedAt: Date, method: PageFetch['method'] = null): PageFetch {
+  return {
+    url,
+    status: null,
+    redirectUrl: null,
+    contentType: null,
+    canonical: null,
+    canonicalSource: null,
+    noindex: false,
+    noindexSources: [],
+    nofollow: false,
+    blockedByRobots: false,
+    method,
+    responseMs: null,
+    fetchedAt,
+    links: [],
+    retryAfterMs: null,
+    truncated: false,
+    error: null,
+  };
+}
+
 /** Fetches one URL: the plain HTTP one (fetch-page.ts) or the rendering one (render.ts). */
 export type PageFetcher = (url: string, signal: AbortSignal) => Promise<PageFetch>;
 
