@@ -8,7 +8,11 @@
 // built first when there is none), BENCH_LINT_ONLY=1 (only `sitemap-audit lint` on the BENCH_URLS tree served
 // over HTTP, as a child process under /usr/bin/time -v: URLs/s and peak RSS; no database), BENCH_SET_ONLY=1 (only
 // the corrected sitemap set of that audit, built as the zip route builds it: URLs/s and peak RSS), BENCH_DIFF_ONLY=1
-// (only a site's two runs of that audit's size, scripts/bench/diff.ts: the change events and GET …/diff).
+// (only a site's two runs of that audit's size, scripts/bench/diff.ts: the change events and GET …/diff),
+// BENCH_CRAWL_ONLY=1 (only the built-in crawler, scripts/bench/crawler.ts: a local site of 20,000 then 100,000
+// pages with no latency, crawled at concurrency 16 into the Postgres store by a child process, pages/s, CPU
+// per page and its peak RSS, beside crawlee's CheerioCrawler on the same site; BENCH_CRAWL_SIZES=20000,100000
+// and BENCH_CRAWLEE_UP_TO=<pages> (100000) choose the sizes and up to which crawlee runs too).
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { once } from 'node:events';
@@ -27,6 +31,7 @@ import { stopBoss } from '@/lib/queue/queue';
 import { startRun } from '@/lib/runs/service';
 import { sitemapSetSummary, sitemapSetZip } from '@/lib/sitemap-set/service';
 import { measureAuditPage } from './bench/audit-page';
+import { logCrawler, measureCrawler } from './bench/crawler';
 import { measureDiff } from './bench/diff';
 import { measureExport, measurePages } from './bench/findings';
 import { type BenchInputs, generateInputs } from './bench/generate';
@@ -44,6 +49,9 @@ const PAGE_ONLY = process.env.BENCH_PAGE_ONLY === '1';
 const LINT_ONLY = process.env.BENCH_LINT_ONLY === '1';
 const SET_ONLY = process.env.BENCH_SET_ONLY === '1';
 const DIFF_ONLY = process.env.BENCH_DIFF_ONLY === '1';
+const CRAWL_ONLY = process.env.BENCH_CRAWL_ONLY === '1';
+const CRAWL_SIZES = (process.env.BENCH_CRAWL_SIZES ?? '20000,100000').split(',').map(Number);
+const CRAWLEE_UP_TO = Number(process.env.BENCH_CRAWLEE_UP_TO ?? 100_000);
 const referenceScript = path.resolve(root, '..', 'shared', 'reference', 'reconcile_sitemap.py');
 const log = (message: string) => console.log(`[bench] ${message}`);
 
@@ -433,7 +441,35 @@ async function diffOnly() {
   }
 }
 
+/** The built-in crawler and crawlee on the same local sites (scripts/bench/crawler.ts). */
+function crawler(database: Awaited<ReturnType<typeof ensureDatabase>>) {
+  return measureCrawler({
+    workerUrl: database.workerUrl,
+    sizes: CRAWL_SIZES,
+    crawleeUpTo: CRAWLEE_UP_TO,
+    cpuSecondsOf,
+    log,
+  });
+}
+
+/** BENCH_CRAWL_ONLY=1: the built-in crawler alone, beside crawlee; no large inputs. */
+async function crawlOnly() {
+  mkdirSync(dir, { recursive: true });
+  process.env.DATA_DIR ??= path.join(dir, 'data');
+  const database = await ensureDatabase(log);
+  try {
+    const sizes = await crawler(database);
+    console.log(JSON.stringify({ date: new Date().toISOString(), crawler: sizes }, null, 2));
+    logCrawler(sizes, log);
+  } finally {
+    await stopBoss();
+    await closeDb();
+    await database.stop();
+  }
+}
+
 async function main() {
+  if (CRAWL_ONLY) return crawlOnly();
   if (DIFF_ONLY) return diffOnly();
   if (LINT_ONLY) return lintOnly();
   if (SET_ONLY) return setOnly();
@@ -512,6 +548,7 @@ async function main() {
     () => cpuSecondsOf(worker.pid as number),
     log,
   );
+  const crawled = await crawler(database);
   log('timing each source on its own…');
   const sitemapAlone = (await runAudit([{ role: 'sitemap', kind: 'url', url: indexUrl }])).timings.sitemaps;
   const crawlAlone = (
@@ -559,6 +596,7 @@ async function main() {
     findingsPage: pages,
     export: exported,
     spotCheck,
+    crawler: crawled,
     reference: reference
       ? { ...reference, oursOverReference: Number((ours / reference.seconds).toFixed(2)) }
       : 'not run (python3 or the script is missing)',
@@ -580,6 +618,7 @@ async function main() {
   log(`findings page: p50 ${pages.p50Ms} ms, p95 ${pages.p95Ms} ms (target p95 < 100 ms)`);
   log(`export: ${exported.rowsPerSecond.toLocaleString('en-US')} rows/s (target ≥ 200,000)`);
   logSpotCheck(spotCheck);
+  logCrawler(crawled, log);
   if (reference)
     log(
       `end to end ${result.endToEndSeconds} s vs reference script ${reference.seconds} s (ratio ${result.reference && typeof result.reference === 'object' ? result.reference.oursOverReference : ''}, target ≤ 1)`,

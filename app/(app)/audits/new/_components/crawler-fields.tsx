@@ -94,7 +94,7 @@ export function CrawlerFields({
         <Field
           label="Max pages"
           id="crawler-max-pages"
-          hint="Sections it could not finish are held, not pruned."
+          hint="A crawl stopped by this limit prunes nothing it did not reach: those URLs are held."
           error={errors.crawlerMaxPages}
         >
           {(control) => (
