@@ -202,7 +202,7 @@ describe('a site crawl as an audit step', () => {
     const calendar = progress.sections.find((x) => x.section.endsWith('/calendar'));
     expect(calendar?.cut.max_depth).toBeGreaterThan(0);
     const audit = await getAudit(id);
-    const cutWarning = (audit?.warnings as { code: string; message: string }[]).find(
+    const cutWarning = ((audit?.warnings ?? []) as { code: string; message: string }[]).find(
       (w) => w.code === 'crawler_cut',
     );
     expect(cutWarning?.message).toMatch(/\/calendar \(\d+ deeper than the depth limit/);
@@ -230,7 +230,7 @@ describe('a site crawl as an audit step', () => {
     const progress = (await progressOf(id)) as CrawlProgress;
     expect(progress.fetched).toBe(8);
     expect(progress.stopped?.reason).toBe('max_pages');
-    const warnings = (await getAudit(id))?.warnings as { code: string; message: string }[];
+    const warnings = ((await getAudit(id))?.warnings ?? []) as { code: string; message: string }[];
     expect(warnings.find((w) => w.code === 'crawler_stopped')?.message).toMatch(
       /^The crawl reached its limit of 8 pages/,
     );

@@ -3,7 +3,6 @@
 import 'server-only';
 import { AppError } from '@/lib/core/errors';
 import { db, pool } from '@/lib/db/client';
-import type { DbClient } from '@/lib/db/types';
 import type { PrismaClient } from '@/lib/generated/prisma/client';
 import type { TSiteSettings } from './schema';
 

@@ -12,7 +12,6 @@ import { formErrors } from '@/lib/client/field-errors';
 import { formatCount } from '@/lib/core/format';
 import { useAuditLint, useRecheckLint } from '@/lib/hygiene/audit/hooks';
 import { isLintActive, LINT_FILES_MAX, type LintFileDto, type LintRuleDto } from '@/lib/hygiene/audit/schema';
-import { RULES } from '@/lib/hygiene/rules';
 import type { Severity } from '@/lib/hygiene/types';
 import { SitemapSetBuilder } from '../sitemap-set/sitemap-set-builder';
 import styles from './hygiene.module.css';

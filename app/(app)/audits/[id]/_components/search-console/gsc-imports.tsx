@@ -8,7 +8,6 @@ import { useCan } from '@/app/session-context';
 import { Alert } from '@/components/ui/alert';
 import { ConfirmButton } from '@/components/ui/confirm-button';
 import { DropZone } from '@/components/ui/drop-zone';
-import { ProgressBar } from '@/components/ui/progress-bar';
 import { RunStatus, RunStatusHead } from '@/components/ui/run-status';
 import { isActiveStatus } from '@/lib/audits/labels';
 import { mergeFiles } from '@/lib/audits/new-audit-input';

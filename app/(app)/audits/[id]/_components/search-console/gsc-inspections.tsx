@@ -12,7 +12,6 @@ import { ConfirmButton } from '@/components/ui/confirm-button';
 import { CursorPager, useCursorStack } from '@/components/ui/cursor-pager';
 import pagerStyles from '@/components/ui/cursor-pager.module.css';
 import { type DataColumn, DataTable } from '@/components/ui/data-table';
-import { ProgressBar } from '@/components/ui/progress-bar';
 import { RunStatus, RunStatusHead } from '@/components/ui/run-status';
 import { isActiveStatus } from '@/lib/audits/labels';
 import { formatCount, formatDateTime } from '@/lib/core/format';

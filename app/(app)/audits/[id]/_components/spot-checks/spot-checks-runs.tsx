@@ -5,7 +5,6 @@
 import { ConfirmButton } from '@/components/ui/confirm-button';
 import pagerStyles from '@/components/ui/cursor-pager.module.css';
 import { useDateTimeFormat } from '@/components/ui/date-time';
-import { ProgressBar } from '@/components/ui/progress-bar';
 import { RunStatus, RunStatusHead } from '@/components/ui/run-status';
 import { isActiveStatus } from '@/lib/audits/labels';
 import { formatCount } from '@/lib/core/format';

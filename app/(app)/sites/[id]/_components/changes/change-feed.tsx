@@ -61,7 +61,7 @@ function ChangeDetail({ change }: { change: SiteChangeDto }) {
           now redirects to <span className={list.url}>{change.target}</span>
         </>
       ) : (
-        <>{CHANGE_HINTS[change.type]}</>
+        CHANGE_HINTS[change.type]
       );
     default:
       return <>{CHANGE_HINTS[change.type]}</>;
