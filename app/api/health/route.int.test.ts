@@ -81,6 +81,7 @@ describe('GET /api/health', () => {
     expect(body.queues).toEqual([
       { name: 'ingest', queued: 1, active: 0 },
       { name: 'add-crawl', queued: 0, active: 0 },
+      { name: 'crawl-site', queued: 0, active: 0 },
       { name: 'reconcile', queued: 0, active: 0 },
       { name: 'site-history', queued: 0, active: 0 },
       { name: 'index-findings', queued: 0, active: 0 },

@@ -126,6 +126,18 @@ export function routeTable(fx: Fixtures): Record<string, RouteSpec> {
                 serverErrors: 'prune',
               },
             },
+            {
+              name: 'Fuzz crawl',
+              sitemapUrls: ['https://example.com/sitemap.xml'],
+              crawler: {
+                mode: 'site',
+                startUrl: 'https://example.com/',
+                maxPages: 100,
+                maxDepth: 3,
+                concurrencyPerHost: 1,
+                render: false,
+              },
+            },
           ],
         },
       },
