@@ -12,7 +12,8 @@
 // BENCH_CRAWL_ONLY=1 (only the built-in crawler, scripts/bench/crawler.ts: a local site of 20,000 then 100,000
 // pages with no latency, crawled at concurrency 16 into the Postgres store by a child process, pages/s, CPU
 // per page and its peak RSS, beside crawlee's CheerioCrawler on the same site; BENCH_CRAWL_SIZES=20000,100000
-// and BENCH_CRAWLEE_UP_TO=<pages> (100000) choose the sizes and up to which crawlee runs too).
+// and BENCH_CRAWLEE_UP_TO=<pages> (20000: at 100,000 it ran 10 minutes) choose the sizes and up to which
+// crawlee runs too; BENCH_CRAWL_NODE_ARGS adds node flags to our crawling child (--expose-gc: its live heap).
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { once } from 'node:events';
@@ -51,7 +52,7 @@ const SET_ONLY = process.env.BENCH_SET_ONLY === '1';
 const DIFF_ONLY = process.env.BENCH_DIFF_ONLY === '1';
 const CRAWL_ONLY = process.env.BENCH_CRAWL_ONLY === '1';
 const CRAWL_SIZES = (process.env.BENCH_CRAWL_SIZES ?? '20000,100000').split(',').map(Number);
-const CRAWLEE_UP_TO = Number(process.env.BENCH_CRAWLEE_UP_TO ?? 100_000);
+const CRAWLEE_UP_TO = Number(process.env.BENCH_CRAWLEE_UP_TO ?? 20_000);
 const referenceScript = path.resolve(root, '..', 'shared', 'reference', 'reconcile_sitemap.py');
 const log = (message: string) => console.log(`[bench] ${message}`);
 

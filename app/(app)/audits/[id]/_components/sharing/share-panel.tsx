@@ -203,6 +203,14 @@ export function SharePanel({ auditId }: { auditId: string }) {
         </div>
         {create.isError ? <Alert>{create.error.message}</Alert> : null}
         {created ? <CreatedLink key={created} url={created} /> : null}
+        {shares.isError ? (
+          <Alert>
+            The audit's links could not be listed: {shares.error.message}{' '}
+            <button type="button" className="button button--small" onClick={() => void shares.refetch()}>
+              Try again
+            </button>
+          </Alert>
+        ) : null}
         {items.length > 0 ? (
           <div className="stack">
             <h3 className={styles['share-list__title']}>
