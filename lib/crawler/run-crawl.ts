@@ -3,7 +3,6 @@
 import { fetchRobotsRules, robotsTokenOf } from '@/lib/spot-check/robots-rules';
 import { type CrawlRun, runCrawl } from './engine';
 import { createPageFetcher } from './fetch-page';
-import { createRenderingFetcher } from './render';
 import type { CrawlProgress } from './types';
 
 /** The crawler's User-Agent: CRAWLER_USER_AGENT, else the product's (USER_AGENT, else its default with
@@ -21,7 +20,10 @@ export async function crawlSite(input: CrawlSiteInput): Promise<CrawlProgress> {
   const { net, ...run } = input;
   const userAgent = crawlerUserAgent() ?? (await import('@/lib/net/options')).DEFAULT_USER_AGENT;
   const token = robotsTokenOf(userAgent);
-  const rendering = run.settings.render ? createRenderingFetcher({ userAgent, ...net }) : null;
+  // playwright-core is loaded only for a rendered crawl: it would cost every plain crawl about 60 MB.
+  const rendering = run.settings.render
+    ? (await import('./render')).createRenderingFetcher({ userAgent, ...net })
+    : null;
   const fetcher = rendering?.fetch ?? createPageFetcher({ userAgent, ...net });
   try {
     return await runCrawl({

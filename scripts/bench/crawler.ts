@@ -15,8 +15,8 @@ import { existsSync, readFileSync } from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
-import { loadCrawledPages, postgresCrawlStore } from '@/lib/crawler/mutations';
-import { crawlSite } from '@/lib/crawler/run-crawl';
+import { loadCrawledPages } from '@/lib/crawler/mutations';
+import { crawlInThread } from '@/lib/crawler/thread';
 import { closeDb } from '@/lib/db/client';
 import { SERVER_NODE_ARGS } from '../node-args';
 
@@ -99,7 +99,9 @@ async function crawlChild(auditId: string, startUrl: string, pages: number, conc
   const marks = [25, 50, 75];
   const cpu = process.cpuUsage();
   const started = performance.now();
-  const totals = await crawlSite({
+  // As the audit's crawl_site step runs it: on its thread with a capped heap (lib/crawler/thread.ts).
+  const totals = await crawlInThread({
+    auditId,
     settings: {
       mode: 'site',
       startUrl,
@@ -108,14 +110,12 @@ async function crawlChild(auditId: string, startUrl: string, pages: number, conc
       concurrencyPerHost: concurrency,
       render: false,
     },
-    seeds: [],
-    scopeHosts: [],
     profile: 'exact',
     // The /gen/ tree is one path pattern (/gen/*) whose pages are all found on pages of it, the shape the
-    // pattern budget (2,000 by default) cuts as a trap: a real site's pages sit under several patterns.
+    // pattern budget (a fifth of the page limit by default) cuts as a trap: a real site's pages sit under
+    // several patterns.
     trap: { patternBudget: pages * 2 },
-    store: postgresCrawlStore(auditId, 'exact'),
-    net: { allowPrivateNetwork: true },
+    signal: new AbortController().signal,
     onFlush: (progress) => {
       while (marks.length > 0 && progress.fetched >= ((marks[0] as number) / 100) * pages)
         samples.push(sample(marks.shift() as number, progress.fetched));
@@ -262,6 +262,8 @@ export async function measureCrawler(options: {
             env: {
               ...process.env,
               DATABASE_URL: options.workerUrl,
+              // The site is on loopback: the crawl's thread reads lib/net's rules from the environment.
+              ALLOW_PRIVATE_NETWORK: 'true',
               PGOPTIONS: `-c statement_timeout=${LOAD_TIMEOUT_S}s`,
             },
           },

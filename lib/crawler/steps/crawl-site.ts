@@ -1,7 +1,8 @@
 // The audit's crawl_site step: the site crawled by the built-in crawler (lib/crawler/engine.ts) after the
 // ingest read the sitemaps, its pages loaded into crawl_pages like an export's, then the reconcile step.
-// Resumable: the frontier is in Postgres (lib/crawler/mutations.ts), so a step re-run after its worker
-// died carries on from the last flush instead of starting over.
+// The crawl runs on a thread with a capped heap (lib/crawler/thread.ts). Resumable: the frontier is in
+// Postgres (lib/crawler/mutations.ts), so a step re-run after its worker died carries on from the last
+// flush instead of starting over.
 import { auditForRun } from '@/lib/audits/data';
 import { attachSite } from '@/lib/audits/mutations';
 import { ZAuditOptions } from '@/lib/audits/schema';
@@ -12,8 +13,8 @@ import { RunAbandoned } from '@/lib/runs/progress';
 import type { StepHandler } from '@/lib/runs/types';
 import type { NormalizationProfile } from '@/lib/urls/normalize';
 import { crawlIssues } from '../issues';
-import { declaredHosts, declaredUrls, loadCrawledPages, postgresCrawlStore } from '../mutations';
-import { crawlSite } from '../run-crawl';
+import { loadCrawledPages } from '../mutations';
+import { crawlInThread } from '../thread';
 
 type Issue = { code: string; message: string };
 type IssueWithSource = Issue & { source: string | null };
@@ -27,13 +28,10 @@ export const crawlSiteStep: StepHandler<AuditStep, AuditPhase> = async ({ run, p
   const profile = options.normalization as NormalizationProfile;
   const started = performance.now();
   await progress.update('crawling', 0, 0);
-  const list = crawler.mode === 'list';
-  const totals = await crawlSite({
+  const totals = await crawlInThread({
+    auditId: audit.id,
     settings: { ...crawler, startUrl: crawler.startUrl ?? null },
-    seeds: list ? await declaredUrls(audit.id, crawler.maxPages) : [],
-    scopeHosts: list ? await declaredHosts(audit.id) : [],
     profile,
-    store: postgresCrawlStore(audit.id, profile),
     signal: progress.signal,
     onFlush: (p) =>
       void progress
