@@ -1,6 +1,7 @@
 // The crawl on a thread of its own (started by thread.ts): the engine, its fetcher and its Postgres store
 // run here, under a heap limit that makes V8 collect early. A crawl keeps little alive (its frontier and
 // counters), but with the worker's default heap its garbage grew the process by a few hundred MB.
+import 'server-only';
 import { parentPort, workerData } from 'node:worker_threads';
 import { closeDb } from '@/lib/db/client';
 import { declaredHosts, declaredUrlBatches, postgresCrawlStore } from './mutations';
