@@ -3,8 +3,7 @@
 // counters), but with the worker's default heap its garbage grew the process by a few hundred MB.
 import 'server-only';
 import { parentPort, workerData } from 'node:worker_threads';
-import { closeDb } from '@/lib/db/client';
-import { declaredHosts, declaredUrlBatches, postgresCrawlStore } from './mutations';
+import { closeCrawlConnections, declaredHosts, declaredUrlBatches, postgresCrawlStore } from './mutations';
 import { crawlSite } from './run-crawl';
 import { ABORT, type CrawlThreadInput, type FromCrawlThread } from './thread-protocol';
 
@@ -44,5 +43,5 @@ run()
   )
   .finally(() => {
     port.close();
-    void closeDb().catch(() => {});
+    void closeCrawlConnections().catch(() => {});
   });

@@ -2,7 +2,7 @@
 // transaction per flush), the declared URLs a list crawl fetches, and the final load of its pages into the
 // audit's crawl_pages partition, where the reconciliation reads them like an export's rows.
 import 'server-only';
-import { pool, transaction } from '@/lib/db/client';
+import { closeDb, pool, transaction } from '@/lib/db/client';
 import { SqlParams } from '@/lib/db/params';
 import { ASYNCHRONOUS_COMMIT, dropPartition, PartitionLoad } from '@/lib/db/partitions';
 import { CRAWL_COLUMNS, type LoadFacts } from '@/lib/ingest/copy-lines';
@@ -182,4 +182,9 @@ export async function dropCrawlState(auditId: string): Promise<void> {
     for (const table of ['crawl_frontier', 'crawl_results', 'crawl_inlinks'])
       await client.query(`DELETE FROM ${table} WHERE audit_id = $1`, [auditId]);
   });
+}
+
+/** Closes the database connections of the process or thread (the crawl's thread, when it ends). */
+export function closeCrawlConnections(): Promise<void> {
+  return closeDb();
 }
