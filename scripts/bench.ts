@@ -36,6 +36,7 @@ import { logCrawler, measureCrawler } from './bench/crawler';
 import { measureDiff } from './bench/diff';
 import { measureExport, measurePages } from './bench/findings';
 import { type BenchInputs, generateInputs } from './bench/generate';
+import { cpuSecondsOf, rssMb } from './bench/proc';
 import { measureSpotCheck } from './bench/spot-check';
 import { SERVER_NODE_ARGS } from './node-args';
 
@@ -91,11 +92,6 @@ function serveTree(inputs: BenchInputs): Promise<{ server: http.Server; indexUrl
       }),
     ),
   );
-}
-
-function rssMb(pid: number, field: 'VmHWM' | 'VmRSS'): number {
-  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-  return Math.round(Number(new RegExp(`${field}:\\s+(\\d+)`).exec(status)?.[1] ?? 0) / 1024);
 }
 
 function peakRssMb(pid: number): number {
@@ -239,12 +235,6 @@ async function spotCheckOnly() {
     await closeDb();
     await database.stop();
   }
-}
-
-/** CPU seconds the process has used (user + system), from /proc/<pid>/stat (clock ticks of 1/100 s). */
-function cpuSecondsOf(pid: number): number {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
-  return (Number(fields[11]) + Number(fields[12])) / 100;
 }
 
 function workerRss(worker: ChildProcess) {
@@ -448,7 +438,6 @@ function crawler(database: Awaited<ReturnType<typeof ensureDatabase>>) {
     workerUrl: database.workerUrl,
     sizes: CRAWL_SIZES,
     crawleeUpTo: CRAWLEE_UP_TO,
-    cpuSecondsOf,
     log,
   });
 }

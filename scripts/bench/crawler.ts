@@ -11,7 +11,7 @@
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { once } from 'node:events';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
@@ -19,6 +19,7 @@ import { loadCrawledPages } from '@/lib/crawler/mutations';
 import { crawlInThread } from '@/lib/crawler/thread';
 import { closeDb } from '@/lib/db/client';
 import { SERVER_NODE_ARGS } from '../node-args';
+import { cpuSecondsOf, rssMb } from './proc';
 
 const root = path.resolve(import.meta.dirname, '..', '..');
 const crawleeDir = path.join(import.meta.dirname, 'crawlee');
@@ -76,11 +77,6 @@ export interface CrawlerSize {
   crawlee: (CrawleeCrawl & { serverCpuMsPerPage: number }) | string;
 }
 
-function mbOf(field: 'VmHWM' | 'VmRSS'): number {
-  const status = readFileSync('/proc/self/status', 'utf8');
-  return Math.round(Number(new RegExp(`${field}:\\s+(\\d+)`).exec(status)?.[1] ?? 0) / 1024);
-}
-
 /** The child: one crawl of `pages` pages into the audit's Postgres store, then the load; prints its figures. */
 async function crawlChild(auditId: string, startUrl: string, pages: number, concurrency: number) {
   const gc = (globalThis as { gc?: () => void }).gc;
@@ -88,13 +84,13 @@ async function crawlChild(auditId: string, startUrl: string, pages: number, conc
     const taken = {
       percent,
       fetched,
-      rssMb: mbOf('VmRSS'),
+      rssMb: rssMb('self', 'VmRSS'),
       heapMb: Math.round(process.memoryUsage().heapUsed / 2 ** 20),
     };
     gc?.();
     return { ...taken, liveHeapMb: gc ? Math.round(process.memoryUsage().heapUsed / 2 ** 20) : null };
   };
-  const startRssMb = mbOf('VmRSS');
+  const startRssMb = rssMb('self', 'VmRSS');
   const samples: RssSample[] = [];
   const marks = [25, 50, 75];
   const cpu = process.cpuUsage();
@@ -143,7 +139,7 @@ async function crawlChild(auditId: string, startUrl: string, pages: number, conc
     cpuMsPerPage: Number(((used.user + used.system) / 1000 / totals.fetched).toFixed(3)),
     startRssMb,
     rssSamples: samples,
-    peakRssMb: mbOf('VmHWM'),
+    peakRssMb: rssMb('self', 'VmHWM'),
     loadSeconds: Number(loadSeconds.toFixed(2)),
     loadedRows: load.rows,
     loadError: load.error,
@@ -212,18 +208,17 @@ function ensureCrawlee(log: (message: string) => void): boolean {
 
 /**
  * For each size: the site started, our crawl (in a child, into a fresh audit's Postgres store, the audit
- * deleted after), then crawlee's on the same server when `crawleeUpTo` allows. `cpuSecondsOf` reads a
- * process's CPU time so far (the site's share of the work per page is reported too).
+ * deleted after), then crawlee's on the same server when `crawleeUpTo` allows; the site's CPU time per
+ * page is reported beside each.
  */
 export async function measureCrawler(options: {
   workerUrl: string;
   sizes: number[];
   crawleeUpTo: number;
-  cpuSecondsOf: (pid: number) => number;
   log: (message: string) => void;
 }): Promise<CrawlerSize[]> {
   const { insertAudit, deleteAudit } = await import('@/lib/audits/mutations');
-  const { log, cpuSecondsOf } = options;
+  const { log } = options;
   const crawlee = ensureCrawlee(log);
   if (!crawlee) log('crawlee could not be installed: its column is skipped');
   const results: CrawlerSize[] = [];
