@@ -11,7 +11,7 @@ import { addCrawlSource, type NewSource } from '@/lib/audits/mutations';
 import { type TAddCrawlOptions, ZAddCrawlJson, ZAddCrawlOptions, ZSitemapUrl } from '@/lib/audits/schema';
 import { parseMultipart } from '@/lib/audits/uploads';
 import { AppError } from '@/lib/core/errors';
-import { jsonBody } from '@/lib/core/params';
+import { jsonBody, jsonField } from '@/lib/core/params';
 import { ingestLimits, uploadsDir } from '@/lib/db/config';
 import { restartRunAt } from '@/lib/runs/service';
 import { auditRun } from './run';
@@ -66,15 +66,6 @@ function crawlOptions(raw: unknown, normalization: string): TAddCrawlOptions {
   return rest;
 }
 
-function optionsText(text: string | undefined): unknown {
-  if (text === undefined || text.trim() === '') return {};
-  try {
-    return JSON.parse(text);
-  } catch (error) {
-    throw new AppError('validation_failed', `options is not valid JSON: ${(error as Error).message}`);
-  }
-}
-
 interface CrawlInput {
   source: NewSource;
   options: TAddCrawlOptions;
@@ -107,7 +98,7 @@ async function fromMultipart(request: Request, auditId: string, normalization: s
           : 'Give one crawl export: either a crawl file or a crawlUrl, not both',
       );
     }
-    const options = crawlOptions(optionsText(fields.get('options')?.[0]), normalization);
+    const options = crawlOptions(jsonField('options', fields.get('options')?.[0]) ?? {}, normalization);
     const file = files[0];
     if (file) {
       return {

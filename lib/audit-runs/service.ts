@@ -15,7 +15,7 @@ import {
 } from '@/lib/audits/schema';
 import { parseMultipart } from '@/lib/audits/uploads';
 import { AppError } from '@/lib/core/errors';
-import { jsonBody } from '@/lib/core/params';
+import { jsonBody, jsonField } from '@/lib/core/params';
 import { ingestLimits, uploadsDir } from '@/lib/db/config';
 import { cancelRunFor, startRun } from '@/lib/runs/service';
 import { siteHostOf } from '@/lib/urls/site-host';
@@ -32,14 +32,7 @@ function defaultName(sources: NewSource[]): string {
 }
 
 function parseOptionsText(text: string | undefined): TAuditOptions {
-  if (text === undefined || text.trim() === '') return ZAuditOptions.parse({});
-  let raw: unknown;
-  try {
-    raw = JSON.parse(text);
-  } catch (error) {
-    throw new AppError('validation_failed', `options is not valid JSON: ${(error as Error).message}`);
-  }
-  return ZAuditOptions.parse(raw);
+  return ZAuditOptions.parse(jsonField('options', text) ?? {});
 }
 
 function validateSources(sources: NewSource[]): void {
@@ -90,13 +83,8 @@ function withCrawler(
 
 /** The multipart `crawler` field: its JSON text, through the same rules as the JSON body's. */
 function parseCrawlerText(text: string | undefined): TCrawlerSettings | undefined {
-  if (text === undefined || text.trim() === '') return undefined;
-  let raw: unknown;
-  try {
-    raw = JSON.parse(text);
-  } catch (error) {
-    throw new AppError('validation_failed', `crawler is not valid JSON: ${(error as Error).message}`);
-  }
+  const raw = jsonField('crawler', text);
+  if (raw === undefined) return undefined;
   const result = ZCrawlerRequest.safeParse(raw);
   if (result.success) return result.data;
   const issue = result.error.issues[0];

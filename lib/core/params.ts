@@ -141,6 +141,17 @@ function checkJsonValue(root: unknown): void {
   }
 }
 
+/** A multipart field that carries JSON text (`options`, `crawler`): undefined when absent or blank, else its
+ * value, or a 400 that names the field. */
+export function jsonField(field: string, text: string | undefined): unknown {
+  if (text === undefined || text.trim() === '') return undefined;
+  try {
+    return JSON.parse(text);
+  } catch (error) {
+    throw new AppError('validation_failed', `${field} is not valid JSON: ${(error as Error).message}`);
+  }
+}
+
 /** The request body as JSON (at most 1 MiB, strings storable, at most 32 levels deep), or a 4xx that says
  * why not. The content type is not checked: browsers' `fetch` sends a string body as text/plain. */
 export async function jsonBody(request: Request): Promise<unknown> {
