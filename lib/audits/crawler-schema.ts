@@ -40,6 +40,11 @@ export type TCrawlerRequest = z.input<typeof ZCrawlerRequest>;
 /** The settings an audit stores (options.crawler): the request with its defaults filled in. */
 export type TCrawlerSettings = z.output<typeof ZCrawlerRequest>;
 
+/** The stored settings as the crawler takes them: a list crawl has no start URL (null, not absent). */
+export function crawlerSettingsOf(stored: TCrawlerSettings): CrawlerSettings {
+  return { ...stored, startUrl: stored.startUrl ?? null };
+}
+
 /** What the audit's DTO says of its built-in crawl (`crawl.crawler`); null for an audit given an export. */
 export interface CrawlerDto {
   settings: CrawlerSettings;

@@ -8,7 +8,7 @@ import { db, pool } from '@/lib/db/client';
 import type { Audit, AuditSource, SitemapFile } from '@/lib/generated/prisma/client';
 import { siteSettingsOf } from '@/lib/review/approval/schema';
 import { getFindingsOverview } from '@/lib/review/data';
-import type { CrawlerDto } from './crawler-schema';
+import { type CrawlerDto, crawlerSettingsOf } from './crawler-schema';
 import { progressOf } from './progress';
 import {
   type AuditDto,
@@ -57,7 +57,7 @@ function crawlerOf(audit: AuditWithSources): CrawlerDto | null {
   const crawler = options.success ? options.data.crawler : undefined;
   if (!crawler) return null;
   return {
-    settings: { ...crawler, startUrl: crawler.startUrl ?? null },
+    settings: crawlerSettingsOf(crawler),
     progress: (audit.crawlProgress ?? null) as CrawlProgress | null,
   };
 }

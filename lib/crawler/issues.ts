@@ -23,8 +23,13 @@ export function cutWords(section: SectionCoverage): string {
     .join(', ');
 }
 
+/** URLs of a section that a limit kept from being fetched. */
+export function cutTotal(section: SectionCoverage): number {
+  return Object.values(section.cut).reduce((sum, n) => sum + (n ?? 0), 0);
+}
+
 export function isCut(section: SectionCoverage): boolean {
-  return Object.values(section.cut).some((n) => (n ?? 0) > 0);
+  return cutTotal(section) > 0;
 }
 
 export interface CrawlIssues {

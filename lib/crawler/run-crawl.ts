@@ -1,5 +1,6 @@
 // A crawl put together: the plain or the rendering fetcher, robots.txt per origin read for the product's
 // User-Agent, around the engine. Database-free (the store is given), so the benchmark runs it as it is.
+import { DEFAULT_USER_AGENT } from '@/lib/net/options';
 import { fetchRobotsRules, robotsTokenOf } from '@/lib/spot-check/robots-rules';
 import { type CrawlRun, runCrawl } from './engine';
 import { createPageFetcher } from './fetch-page';
@@ -7,8 +8,8 @@ import type { CrawlProgress } from './types';
 
 /** The crawler's User-Agent: CRAWLER_USER_AGENT, else the product's (USER_AGENT, else its default with
  * a contact URL). Its product token is what robots.txt groups are matched against. */
-export function crawlerUserAgent(env: NodeJS.ProcessEnv = process.env): string | undefined {
-  return env.CRAWLER_USER_AGENT?.trim() || env.USER_AGENT?.trim() || undefined;
+function crawlerUserAgent(env: NodeJS.ProcessEnv = process.env): string {
+  return env.CRAWLER_USER_AGENT?.trim() || env.USER_AGENT?.trim() || DEFAULT_USER_AGENT;
 }
 
 export type CrawlSiteInput = Omit<CrawlRun, 'fetcher' | 'robots'> & {
@@ -18,7 +19,7 @@ export type CrawlSiteInput = Omit<CrawlRun, 'fetcher' | 'robots'> & {
 
 export async function crawlSite(input: CrawlSiteInput): Promise<CrawlProgress> {
   const { net, ...run } = input;
-  const userAgent = crawlerUserAgent() ?? (await import('@/lib/net/options')).DEFAULT_USER_AGENT;
+  const userAgent = crawlerUserAgent();
   const token = robotsTokenOf(userAgent);
   // playwright-core is loaded only for a rendered crawl: it would cost every plain crawl about 60 MB.
   const rendering = run.settings.render

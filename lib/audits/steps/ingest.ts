@@ -214,7 +214,7 @@ export const ingestStep: StepHandler<AuditStep, AuditPhase> = async ({ run, prog
     message: source && !message.includes(source) ? `${source}: ${message}` : message,
   }));
   const crawl = await crawlRun;
-  // An audit that crawls the site itself has its crawl next, as a step of its own (lib/crawler/step.ts);
+  // An audit that crawls the site itself has its crawl next, as a step of its own (lib/crawler/steps/crawl-site.ts);
   // a list crawl needs declared URLs to fetch.
   const crawler = options.crawler;
   const crawlNext =

@@ -3,6 +3,7 @@
 // The crawl runs on a thread with a capped heap (lib/crawler/thread.ts). Resumable: the frontier is in
 // Postgres (lib/crawler/mutations.ts), so a step re-run after its worker died carries on from the last
 // flush instead of starting over.
+import { crawlerSettingsOf } from '@/lib/audits/crawler-schema';
 import { auditForRun } from '@/lib/audits/data';
 import { attachSite } from '@/lib/audits/mutations';
 import { ZAuditOptions } from '@/lib/audits/schema';
@@ -30,7 +31,7 @@ export const crawlSiteStep: StepHandler<AuditStep, AuditPhase> = async ({ run, p
   await progress.update('crawling', 0, 0);
   const totals = await crawlInThread({
     auditId: audit.id,
-    settings: { ...crawler, startUrl: crawler.startUrl ?? null },
+    settings: crawlerSettingsOf(crawler),
     profile,
     signal: progress.signal,
     onFlush: (p) =>

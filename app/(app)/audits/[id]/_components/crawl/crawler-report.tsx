@@ -7,12 +7,12 @@ import { BreakableUrl } from '@/components/ui/breakable-url';
 import { type DataColumn, DataTable } from '@/components/ui/data-table';
 import type { CrawlerDto } from '@/lib/audits/crawler-schema';
 import { formatCount } from '@/lib/core/format';
+import { isCut } from '@/lib/crawler/issues';
 import type { SectionCoverage } from '@/lib/crawler/types';
 import styles from './crawl.module.css';
 import {
   crawlerSettingsRows,
   cutSectionsWords,
-  cutTotal,
   sectionCoverageWords,
   sectionLabel,
   sectionsHost,
@@ -36,7 +36,7 @@ const sectionColumns = (host: string | null, crawlStopped: boolean): DataColumn<
     id: 'coverage',
     header: 'Coverage',
     cell: (section) => (
-      <span className={cutTotal(section) > 0 ? styles.sections__cut : undefined}>
+      <span className={isCut(section) ? styles.sections__cut : undefined}>
         {sectionCoverageWords(section, crawlStopped)}
       </span>
     ),
@@ -132,7 +132,7 @@ export function CrawlerReport({ crawler, isRunning }: { crawler: CrawlerDto; isR
               columns={sectionColumns(host, crawlStopped)}
               rows={shown}
               rowKey={(section) => section.section}
-              rowProps={(section) => ({ 'data-cut': cutTotal(section) > 0 })}
+              rowProps={(section) => ({ 'data-cut': isCut(section) })}
               caption={{ text: 'Coverage by section, cut sections first' }}
               className={styles.sections}
               wrapClassName={styles['sections-wrap']}

@@ -1,6 +1,7 @@
 // The built-in crawl's words: its settings, its answers by status, where a limit cut it and why it stopped.
 // Pure, so the crawl tab and the progress panel say the same and the wording is tested without a browser.
 import { formatCount } from '@/lib/core/format';
+import { cutTotal, isCut } from '@/lib/crawler/issues';
 import type { CrawlerSettings, CrawlProgress, CutReason, SectionCoverage } from '@/lib/crawler/types';
 
 /** What cut a section, as the end of "cut by …". */
@@ -95,16 +96,11 @@ export function statusCountsWords(byStatus: Record<string, number>): string {
     .join(' · ');
 }
 
-/** URLs of a section that a limit kept from being fetched. */
-export function cutTotal(section: SectionCoverage): number {
-  return Object.values(section.cut).reduce((sum, count) => sum + (count ?? 0), 0);
-}
-
 /** Cut sections first (the most cut first), then the complete ones (the largest first), each by name. */
 export function sortSections(sections: readonly SectionCoverage[]): SectionCoverage[] {
   return [...sections].sort(
     (a, b) =>
-      Number(cutTotal(b) > 0) - Number(cutTotal(a) > 0) ||
+      Number(isCut(b)) - Number(isCut(a)) ||
       cutTotal(b) - cutTotal(a) ||
       b.pages - a.pages ||
       a.section.localeCompare(b.section),
@@ -141,7 +137,7 @@ export function cutSectionsWords(
 ): string {
   if (crawlStopped && !isRunning)
     return 'The crawl stopped early, so no section counts as crawled completely: every declared URL it did not reach is held, not pruned.';
-  const cut = sections.filter((section) => cutTotal(section) > 0).length;
+  const cut = sections.filter(isCut).length;
   if (cut === 0)
     return isRunning ? 'No section has been cut by a limit so far.' : 'Every section was crawled completely.';
   return `${plural(cut, 'section was', 'sections were')} cut by a limit: their declared URLs the crawl did not reach are held, not pruned.`;
