@@ -1,7 +1,7 @@
 // The built-in crawler's settings on the New audit form: what to crawl (follow links from a start URL, or
 // exactly the sitemaps' URLs), how far, how hard on the site, and whether to render. Defaults and limits
 // are the API's (lib/audits/crawler-schema.ts); the checks are lib/audits/new-audit-input.ts.
-import { Field } from '@/components/ui/field';
+import { Field, type FieldControl } from '@/components/ui/field';
 import { CRAWLER_LIMITS } from '@/lib/audits/crawler-schema';
 import { type CrawlerInput, defaultStartUrl, type NewAuditErrors } from '@/lib/audits/new-audit-input';
 import type { CrawlMode } from '@/lib/crawler/types';
@@ -23,6 +23,35 @@ const MODES: { value: CrawlMode; title: string; description: string }[] = [
 ];
 
 const CONCURRENCY = Array.from({ length: CRAWLER_LIMITS.concurrencyPerHost }, (_, index) => index + 1);
+
+/** A limit's number field; its text is kept as typed, and checked (new-audit-input.ts) before sending. */
+function WholeNumber({
+  control,
+  min,
+  max,
+  value,
+  onChange,
+}: {
+  control: FieldControl;
+  min: number;
+  max: number;
+  value: string;
+  onChange: (value: string) => void;
+}) {
+  return (
+    <input
+      {...control}
+      className="input"
+      type="number"
+      inputMode="numeric"
+      min={min}
+      max={max}
+      step={1}
+      value={value}
+      onChange={(event) => onChange(event.target.value)}
+    />
+  );
+}
 
 export function CrawlerFields({
   value,
@@ -98,16 +127,12 @@ export function CrawlerFields({
           error={errors.crawlerMaxPages}
         >
           {(control) => (
-            <input
-              {...control}
-              className="input"
-              type="number"
-              inputMode="numeric"
+            <WholeNumber
+              control={control}
               min={1}
               max={CRAWLER_LIMITS.maxPages}
-              step={1}
               value={value.maxPages}
-              onChange={(event) => onChange({ maxPages: event.target.value })}
+              onChange={(maxPages) => onChange({ maxPages })}
             />
           )}
         </Field>
@@ -119,16 +144,12 @@ export function CrawlerFields({
             error={errors.crawlerMaxDepth}
           >
             {(control) => (
-              <input
-                {...control}
-                className="input"
-                type="number"
-                inputMode="numeric"
+              <WholeNumber
+                control={control}
                 min={0}
                 max={CRAWLER_LIMITS.maxDepth}
-                step={1}
                 value={value.maxDepth}
-                onChange={(event) => onChange({ maxDepth: event.target.value })}
+                onChange={(maxDepth) => onChange({ maxDepth })}
               />
             )}
           </Field>
