@@ -19,7 +19,7 @@ export async function crawlInThread(input: CrawlInThread): Promise<CrawlProgress
   const { signal, onFlush, ...data } = input;
   signal.throwIfAborted();
   const heapMb = crawlHeapMb(data.settings.maxPages);
-  const worker = new Worker(new URL('../ingest/thread-boot.mjs', import.meta.url), {
+  const worker = new Worker(new URL('../core/thread-boot.mjs', import.meta.url), {
     workerData: { entry: new URL('./crawl-thread.ts', import.meta.url).href, input: data },
     // The store's modules are server-only (an empty module under react-server, as in the worker process);
     // a CPU profiler's flags carry over (BENCH_CPU_PROF).

@@ -66,7 +66,7 @@ async function* encodeCrawlInThread(
   input: CrawlThreadInput,
   signal: AbortSignal,
 ): AsyncGenerator<CrawlChunk, CrawlImportResult> {
-  const worker = new Worker(new URL('./thread-boot.mjs', import.meta.url), {
+  const worker = new Worker(new URL('../core/thread-boot.mjs', import.meta.url), {
     workerData: { entry: new URL('./crawl-thread.ts', import.meta.url).href, input },
     // Only a CPU profiler's flags (see BENCH_CPU_PROF in scripts/bench.ts) and the export conditions
     // (react-server: see scripts/node-args.ts) carry over.
