@@ -1,6 +1,6 @@
 // Runs an audit's crawl on a worker thread (crawl-thread.ts) with a capped heap, and relays its flushes.
 // The worker process keeps its memory for everything else it runs; the crawl's stays bounded.
-import { Worker } from 'node:worker_threads';
+import { startThread } from '@/lib/core/threads';
 import { ABORT, type CrawlThreadInput, type FromCrawlThread } from './thread-protocol';
 import type { CrawlProgress } from './types';
 
@@ -19,15 +19,9 @@ export async function crawlInThread(input: CrawlInThread): Promise<CrawlProgress
   const { signal, onFlush, ...data } = input;
   signal.throwIfAborted();
   const heapMb = crawlHeapMb(data.settings.maxPages);
-  const worker = new Worker(new URL('../core/thread-boot.mjs', import.meta.url), {
-    workerData: { entry: new URL('./crawl-thread.ts', import.meta.url).href, input: data },
-    // The store's modules are server-only (an empty module under react-server, as in the worker process);
-    // a CPU profiler's flags carry over (BENCH_CPU_PROF).
-    execArgv: [
-      '--conditions=react-server',
-      ...process.execArgv.filter((arg) => arg.startsWith('--cpu-prof')),
-    ],
-    resourceLimits: { maxOldGenerationSizeMb: heapMb, maxYoungGenerationSizeMb: 8 },
+  const worker = startThread(new URL('./crawl-thread.ts', import.meta.url), data, {
+    maxOldGenerationSizeMb: heapMb,
+    maxYoungGenerationSizeMb: 8,
   });
   const stop = () => worker.postMessage(ABORT);
   signal.addEventListener('abort', stop, { once: true });

@@ -4,7 +4,7 @@
 // the thread. A small upload is read right here: starting a thread (its own module loader and TypeScript
 // transpile) costs 0.3–0.7 s, far more than reading a few MiB.
 import { stat } from 'node:fs/promises';
-import { Worker } from 'node:worker_threads';
+import { startThread } from '@/lib/core/threads';
 import { newCrawlReport } from '@/lib/crawl/read';
 import type { CrawlReport } from '@/lib/crawl/types';
 import { intEnv } from '@/lib/db/config';
@@ -66,17 +66,11 @@ async function* encodeCrawlInThread(
   input: CrawlThreadInput,
   signal: AbortSignal,
 ): AsyncGenerator<CrawlChunk, CrawlImportResult> {
-  const worker = new Worker(new URL('../core/thread-boot.mjs', import.meta.url), {
-    workerData: { entry: new URL('./crawl-thread.ts', import.meta.url).href, input },
-    // Only a CPU profiler's flags (see BENCH_CPU_PROF in scripts/bench.ts) and the export conditions
-    // (react-server: see scripts/node-args.ts) carry over.
-    execArgv: process.execArgv.filter(
-      (arg) => arg.startsWith('--cpu-prof') || arg.startsWith('--conditions='),
-    ),
-    // What the thread keeps is small (reader state, at most 100 rejections; the key tally's table is
-    // outside the heap): a modest heap makes it collect its garbage early instead of growing the worker's
-    // memory by a few hundred MB on a large export.
-    resourceLimits: { maxOldGenerationSizeMb: 96 },
+  // What the thread keeps is small (reader state, at most 100 rejections; the key tally's table is
+  // outside the heap): a modest heap makes it collect its garbage early instead of growing the worker's
+  // memory by a few hundred MB on a large export.
+  const worker = startThread(new URL('./crawl-thread.ts', import.meta.url), input, {
+    maxOldGenerationSizeMb: 96,
   });
   const inbox: FromCrawlThread[] = [];
   let wake: (() => void) | null = null;
