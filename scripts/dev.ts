@@ -3,7 +3,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import path from 'node:path';
 import { ensureDatabase } from '@/lib/db/bootstrap';
-import { SERVER_NODE_ARGS } from './node-args';
+import { SERVER_NODE_ARGS, WORKER_ENV } from './node-args';
 import { watchOwnedPostgres } from './supervise/postgres-watch';
 import { policyFromEnv } from './supervise/restart-policy';
 
@@ -19,9 +19,10 @@ const children: ChildProcess[] = [
     [path.join(root, 'node_modules/next/dist/bin/next'), 'dev', '-H', host, '-p', port],
     { cwd: root, env: { ...process.env, DATABASE_URL: database.url }, stdio: 'inherit' },
   ),
+  // Through tsx, not the bundle npm start runs: --watch then follows the TypeScript sources.
   spawn(process.execPath, [...SERVER_NODE_ARGS, '--watch', path.join(root, 'scripts/worker.ts')], {
     cwd: root,
-    env: { ...process.env, DATABASE_URL: database.workerUrl },
+    env: { ...process.env, ...WORKER_ENV, DATABASE_URL: database.workerUrl },
     stdio: 'inherit',
   }),
 ];

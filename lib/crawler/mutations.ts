@@ -2,9 +2,9 @@
 // transaction per flush), the declared URLs a list crawl fetches, and the final load of its pages into the
 // audit's crawl_pages partition, where the reconciliation reads them like an export's rows.
 import 'server-only';
-import { closeDb, pool, transaction } from '@/lib/db/client';
 import { SqlParams } from '@/lib/db/params';
 import { ASYNCHRONOUS_COMMIT, dropPartition, PartitionLoad } from '@/lib/db/partitions';
+import { closePool, pool, transaction } from '@/lib/db/pool';
 import { CRAWL_COLUMNS, type LoadFacts } from '@/lib/ingest/copy-lines';
 import { type NormalizationProfile, normalizeUrl, urlKeys } from '@/lib/urls/normalize';
 import type { CrawlFlush, CrawlProgress, CrawlStore, FrontierItem } from './types';
@@ -186,5 +186,5 @@ export async function dropCrawlState(auditId: string): Promise<void> {
 
 /** Closes the database connections of the process or thread (the crawl's thread, when it ends). */
 export function closeCrawlConnections(): Promise<void> {
-  return closeDb();
+  return closePool();
 }

@@ -19,12 +19,14 @@ export async function crawlInThread(input: CrawlInThread): Promise<CrawlProgress
   const { signal, onFlush, ...data } = input;
   signal.throwIfAborted();
   const heapMb = crawlHeapMb(data.settings.maxPages);
-  const worker = startThread(new URL('./crawl-thread.ts', import.meta.url), data, {
+  const worker = await startThread(new URL('./crawl-thread.ts', import.meta.url), data, {
     maxOldGenerationSizeMb: heapMb,
     maxYoungGenerationSizeMb: 8,
   });
   const stop = () => worker.postMessage(ABORT);
   signal.addEventListener('abort', stop, { once: true });
+  // Aborted while the thread's bundle was being built.
+  if (signal.aborted) stop();
   try {
     return await new Promise<CrawlProgress>((resolve, reject) => {
       worker.on('message', (message: FromCrawlThread) => {

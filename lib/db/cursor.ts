@@ -3,7 +3,7 @@
 // no index to page on (each page would sort or scan again).
 import 'server-only';
 import type pg from 'pg';
-import { pool } from '@/lib/db/client';
+import { pool } from './pool';
 
 /** The rows of `sql` (with `params`), `batchSize` at a time; the cursor closes when the loop ends or throws. */
 export async function* streamRows<Row extends pg.QueryResultRow>(

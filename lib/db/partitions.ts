@@ -3,8 +3,8 @@
 // COPY skips the WAL, indexes are built once instead of row by row, and a crashed load leaves nothing.
 import 'server-only';
 import type pg from 'pg';
-import { pool } from './client';
 import { CopyWriter } from './copy';
+import { pool } from './pool';
 
 /** Where the worker creates its tables (its search_path puts it first): per-audit partitions and the
  * reconcile's scratch tables. Its role may create nothing in public (lib/db/roles.ts). */

@@ -1,8 +1,8 @@
 // Runs the crawl export's parsing and encoding (lib/ingest/crawl-encode.ts) and hands the encoded chunks
 // to the caller, who writes them to COPY. A large export is read on a worker thread, beside the sitemap
 // tree on the main thread; flow control keeps at most a few chunks in memory and aborting the signal stops
-// the thread. A small upload is read right here: starting a thread (its own module loader and TypeScript
-// transpile) costs 0.3–0.7 s, far more than reading a few MiB.
+// the thread. A small upload is read right here: starting a thread (bundling its modules once per process,
+// then loading them) costs more than reading a few MiB.
 import { stat } from 'node:fs/promises';
 import { startThread } from '@/lib/core/threads';
 import { newCrawlReport } from '@/lib/crawl/read';
@@ -69,7 +69,7 @@ async function* encodeCrawlInThread(
   // What the thread keeps is small (reader state, at most 100 rejections; the key tally's table is
   // outside the heap): a modest heap makes it collect its garbage early instead of growing the worker's
   // memory by a few hundred MB on a large export.
-  const worker = startThread(new URL('./crawl-thread.ts', import.meta.url), input, {
+  const worker = await startThread(new URL('./crawl-thread.ts', import.meta.url), input, {
     maxOldGenerationSizeMb: 96,
   });
   const inbox: FromCrawlThread[] = [];
@@ -96,6 +96,8 @@ async function* encodeCrawlInThread(
   );
   const stop = () => void worker.terminate();
   signal.addEventListener('abort', stop, { once: true });
+  // Aborted while the thread's bundle was being built.
+  if (signal.aborted) stop();
   try {
     for (;;) {
       if (inbox.length === 0) await new Promise<void>((resolve) => (wake = resolve));
