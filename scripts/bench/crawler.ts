@@ -3,8 +3,9 @@
 // with no latency by its own child process (scripts/bench/fetch-page.ts serve), so neither crawler shares
 // its process with the site. Ours runs in a child process of its own as the audit's crawl_site step runs
 // it: crawlSite (plain fetcher, robots.txt, engine) at concurrency 16 into the Postgres frontier store of a
-// real audits row, then loadCrawledPages. That child's peak RSS (VmHWM) is the worker's RSS for a crawl;
-// its RSS at 25/50/75/100 % of the pages shows whether memory follows the page count. crawlee runs from
+// real audits row, then loadCrawledPages. That child's peak RSS (VmHWM) is the crawl's own; its RSS at
+// 25/50/75/100 % of the pages shows whether memory follows the page count. At the largest size the whole
+// worker then runs an audit that crawls the same site (crawl-worker.ts): its RSS. crawlee runs from
 // scripts/bench/crawlee (installed there on demand, never a dependency of the app) on the same server.
 // `node --conditions=react-server --import tsx scripts/bench/crawler.ts crawl <auditId> <startUrl> <pages>
 // <concurrency>` is the child (DATABASE_URL set to the worker's role); bench.ts runs the rest.
@@ -19,6 +20,7 @@ import { loadCrawledPages } from '@/lib/crawler/mutations';
 import { crawlInThread } from '@/lib/crawler/thread';
 import { closeDb } from '@/lib/db/client';
 import { SERVER_NODE_ARGS } from '../node-args';
+import { crawlInWorker, type WorkerCrawl } from './crawl-worker';
 import { cpuSecondsOf, rssMb } from './proc';
 
 const root = path.resolve(import.meta.dirname, '..', '..');
@@ -75,6 +77,8 @@ export interface CrawlerSize {
   loadAverage: number[];
   builtIn: BuiltInCrawl & { serverCpuMsPerPage: number };
   crawlee: (CrawleeCrawl & { serverCpuMsPerPage: number }) | string;
+  /** The whole worker running an audit that crawls the same site (the largest size only). */
+  worker: WorkerCrawl | null;
 }
 
 /** The child: one crawl of `pages` pages into the audit's Postgres store, then the load; prints its figures. */
@@ -219,8 +223,9 @@ export async function measureCrawler(options: {
 }): Promise<CrawlerSize[]> {
   const { insertAudit, deleteAudit } = await import('@/lib/audits/mutations');
   const { log } = options;
-  const crawlee = ensureCrawlee(log);
-  if (!crawlee) log('crawlee could not be installed: its column is skipped');
+  const wanted = options.sizes.some((pages) => pages <= options.crawleeUpTo);
+  const crawlee = wanted && ensureCrawlee(log);
+  if (wanted && !crawlee) log('crawlee could not be installed: its column is skipped');
   const results: CrawlerSize[] = [];
   for (const pages of options.sizes) {
     const loadAverage = os.loadavg().map((n) => Number(n.toFixed(2)));
@@ -268,7 +273,7 @@ export async function measureCrawler(options: {
       }
       const builtInServerCpu = cpuSecondsOf(sitePid) - serverCpu;
       let crawleeResult: CrawlerSize['crawlee'] = 'not run: crawlee could not be installed';
-      if (crawlee && pages > options.crawleeUpTo)
+      if (pages > options.crawleeUpTo)
         crawleeResult = `not run at this size (BENCH_CRAWLEE_UP_TO=${options.crawleeUpTo})`;
       else if (crawlee) {
         log(`crawlee CheerioCrawler: ${pages.toLocaleString('en-US')} pages at concurrency ${CONCURRENCY}…`);
@@ -284,8 +289,13 @@ export async function measureCrawler(options: {
           serverCpuMsPerPage: Number(((1000 * (cpuSecondsOf(sitePid) - serverCpu)) / peer.pages).toFixed(3)),
         };
       }
+      const worker =
+        pages === Math.max(...options.sizes)
+          ? await crawlInWorker({ workerUrl: options.workerUrl, origin: site.origin, pages, log })
+          : null;
       results.push({
         pages,
+        worker,
         concurrency: CONCURRENCY,
         loadAverage,
         builtIn: {
@@ -312,6 +322,11 @@ export function logCrawler(sizes: CrawlerSize[], log: (message: string) => void)
     log(
       `  RSS ${ours.startRssMb} MB before, then ${ours.rssSamples.map((s) => `${s.rssMb} MB at ${s.percent} %${s.liveHeapMb === null ? '' : ` (live heap ${s.liveHeapMb} MB)`}`).join(', ')} (load average ${size.loadAverage.join(', ')})`,
     );
+    const w = size.worker;
+    if (w)
+      log(
+        `the whole worker (scripts/worker.mjs) running an audit that crawls ${w.pages.toLocaleString('en-US')} pages at ${w.concurrencyPerHost} per host: ${w.seconds} s queue to findings; RSS ${w.idleRssMb} MB idle, median ${w.medianRssMb} MB, p99 ${w.p99RssMb} MB, peak ${w.peakRssMb} MB (target < 300 MB) over ${w.samples} samples, the highest ${w.peakSample.seconds} s in with ${w.peakSample.fetched.toLocaleString('en-US')} pages fetched`,
+      );
     const peer = size.crawlee;
     if (typeof peer === 'string')
       log(`crawlee CheerioCrawler, ${size.pages.toLocaleString('en-US')} pages: ${peer}`);
