@@ -1,7 +1,10 @@
 // `npm run bench`: throughput through the real job path, then findings page latency and export speed,
 // and (when python3 and ../shared/reference/reconcile_sitemap.py exist) the reference script on the
-// same inputs. Options (env): BENCH_URLS (1000000), BENCH_CRAWL_ROWS (1000000), BENCH_DIR (<tmp>/sitemap-audit-bench),
-// BENCH_QUICK=1 (only the end-to-end audit and the reference script: for trying a change to ingest or reconcile),
+// same inputs, then the DuckDB peer (scripts/bench/peer.ts: DuckDB + lxml in a venv made on demand, timed
+// like the reference and checked against its counts; skipped with a note when it cannot be installed).
+// Options (env): BENCH_URLS (1000000), BENCH_CRAWL_ROWS (1000000), BENCH_DIR (<tmp>/sitemap-audit-bench),
+// BENCH_QUICK=1 (only the end-to-end audit, the reference script and the DuckDB peer: for trying a change
+// to ingest or reconcile),
 // BENCH_CPU_PROF=<dir> (CPU profiles of the worker process and its crawl thread), BENCH_SPOT_ONLY=1 (only the
 // live spot-check of 2,000 rows over 50 local hosts: no large inputs needed), BENCH_PAGE_ONLY=1 (only the audit
 // page's first screen, on the newest reconciled audit of BENCH_URLS URLs or more in the bench's database,
@@ -36,6 +39,7 @@ import { logCrawler, measureCrawler } from './bench/crawler';
 import { measureDiff } from './bench/diff';
 import { measureExport, measurePages } from './bench/findings';
 import { type BenchInputs, generateInputs } from './bench/generate';
+import { describePeer, runDuckdbPeer } from './bench/peer';
 import { cpuSecondsOf, rssMb } from './bench/proc';
 import { measureSpotCheck } from './bench/spot-check';
 import { SERVER_NODE_ARGS } from './node-args';
@@ -511,6 +515,7 @@ async function main() {
     await waitForIndexes();
     const reference = runReference(inputs);
     const ours = (doneAt - queuedAt) / 1000;
+    const duckdbPeer = runDuckdbPeer(inputs, reference, ours, log);
     log(
       `ingest ${audit.timings.ingest} s (sitemap ${sitemapSeconds} s, crawl ${crawlSeconds} s), reconcile ${reconcileSeconds} s, peak RSS ${rss} MB`,
     );
@@ -519,7 +524,8 @@ async function main() {
       `end to end ${ours.toFixed(2)} s` +
         (reference
           ? ` vs reference script ${reference.seconds} s (ratio ${(ours / reference.seconds).toFixed(2)})`
-          : ''),
+          : '') +
+        describePeer(duckdbPeer),
     );
     await shutdown();
     return;
@@ -550,6 +556,8 @@ async function main() {
   log('running the reference script on the same inputs…');
   const reference = runReference(inputs);
   const ours = (doneAt - queuedAt) / 1000;
+  log('running the DuckDB peer on the same inputs…');
+  const duckdbPeer = runDuckdbPeer(inputs, reference, ours, log);
 
   const result = {
     date: new Date().toISOString(),
@@ -590,6 +598,7 @@ async function main() {
     reference: reference
       ? { ...reference, oursOverReference: Number((ours / reference.seconds).toFixed(2)) }
       : 'not run (python3 or the script is missing)',
+    duckdbPeer,
   };
   console.log(JSON.stringify(result, null, 2));
   log(
@@ -611,7 +620,7 @@ async function main() {
   logCrawler(crawled, log);
   if (reference)
     log(
-      `end to end ${result.endToEndSeconds} s vs reference script ${reference.seconds} s (ratio ${result.reference && typeof result.reference === 'object' ? result.reference.oursOverReference : ''}, target ≤ 1)`,
+      `end to end ${result.endToEndSeconds} s vs reference script ${reference.seconds} s (ratio ${result.reference && typeof result.reference === 'object' ? result.reference.oursOverReference : ''}, target ≤ 1)${describePeer(duckdbPeer)}`,
     );
   writeFileSync(path.join(dir, 'last-result.json'), JSON.stringify(result, null, 2));
 
