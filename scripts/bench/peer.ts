@@ -134,5 +134,5 @@ export function runDuckdbPeer(
 export function describePeer(peer: DuckdbPeer | string): string {
   return typeof peer === 'string'
     ? `; DuckDB peer ${peer}`
-    : `; DuckDB peer ${peer.seconds} s (ours / duckdb ${peer.oursOverPeer}; load average ${peer.loadAverage.join(', ')})`;
+    : `; DuckDB peer ${peer.seconds} s (ours / duckdb ${peer.oursOverPeer}; prune ${peer.prune.toLocaleString('en-US')}, add ${peer.add.toLocaleString('en-US')}, as the reference's; load average ${peer.loadAverage.join(', ')})`;
 }
