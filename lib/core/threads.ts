@@ -31,14 +31,20 @@ export async function startThread(
   // The worker process runs with --expose-gc (scripts/node-args.ts): what its main thread no longer uses
   // goes before the thread's heap grows beside it.
   (globalThis as { gc?: () => void }).gc?.();
-  return new Worker(script, {
-    workerData: { entry: entry.href, input },
-    // Server-only modules load as in the worker process (scripts/node-args.ts); a CPU profiler's flags
-    // carry over (BENCH_CPU_PROF in scripts/bench.ts).
-    execArgv: [
-      '--conditions=react-server',
-      ...process.execArgv.filter((arg) => arg.startsWith('--cpu-prof') || arg === '--enable-source-maps'),
-    ],
-    resourceLimits,
-  });
+  // Reflect.construct rather than `new Worker(…)`: Next's bundler (the web server imports this module
+  // through the run definitions, though it never starts a thread) reads `new Worker(x)` with a computed x
+  // as a reference to any file of the project and failed the build on each one it could not load.
+  return Reflect.construct(Worker, [
+    script,
+    {
+      workerData: { entry: entry.href, input },
+      // Server-only modules load as in the worker process (scripts/node-args.ts); a CPU profiler's flags
+      // carry over (BENCH_CPU_PROF in scripts/bench.ts).
+      execArgv: [
+        '--conditions=react-server',
+        ...process.execArgv.filter((arg) => arg.startsWith('--cpu-prof') || arg === '--enable-source-maps'),
+      ],
+      resourceLimits,
+    },
+  ]) as Worker;
 }
