@@ -5,7 +5,10 @@
 // Options (env): BENCH_URLS (1000000), BENCH_CRAWL_ROWS (1000000), BENCH_DIR (<tmp>/sitemap-audit-bench),
 // BENCH_QUICK=1 (only the end-to-end audit, the reference script and the DuckDB peer: for trying a change
 // to ingest or reconcile),
-// BENCH_CPU_PROF=<dir> (CPU profiles of the worker process and its crawl thread), BENCH_SPOT_ONLY=1 (only the
+// BENCH_CPU_PROF=<dir> (CPU profiles of the timed worker's threads, run from the sources through tsx),
+// BENCH_STAGES=0 (no stage profile: by default the end-to-end audit runs once more on a worker run from the
+// sources with CPU profiles and SQL_TRACE=1, and its CPU by stage and statements by kind are printed:
+// scripts/bench/stages.ts), BENCH_SPOT_ONLY=1 (only the
 // live spot-check of 2,000 rows over 50 local hosts: no large inputs needed), BENCH_PAGE_ONLY=1 (only the audit
 // page's first screen, on the newest reconciled audit of BENCH_URLS URLs or more in the bench's database,
 // built first when there is none), BENCH_LINT_ONLY=1 (only `sitemap-audit lint` on the BENCH_URLS tree served
@@ -20,7 +23,7 @@
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { once } from 'node:events';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
@@ -42,7 +45,8 @@ import { type BenchInputs, generateInputs } from './bench/generate';
 import { describePeer, runDuckdbPeer } from './bench/peer';
 import { cpuSecondsOf, rssMb } from './bench/proc';
 import { measureSpotCheck } from './bench/spot-check';
-import { SERVER_NODE_ARGS } from './node-args';
+import { cpuByStage, NOT_STAGES, sqlByStage, stageLines } from './bench/stages';
+import { SERVER_NODE_ARGS, WORKER_ENV, WORKER_NODE_ARGS } from './node-args';
 
 const root = path.resolve(import.meta.dirname, '..');
 const URLS = Number(process.env.BENCH_URLS ?? 1_000_000);
@@ -56,6 +60,7 @@ const LINT_ONLY = process.env.BENCH_LINT_ONLY === '1';
 const SET_ONLY = process.env.BENCH_SET_ONLY === '1';
 const DIFF_ONLY = process.env.BENCH_DIFF_ONLY === '1';
 const CRAWL_ONLY = process.env.BENCH_CRAWL_ONLY === '1';
+const STAGES = process.env.BENCH_STAGES !== '0';
 const CRAWL_SIZES = (process.env.BENCH_CRAWL_SIZES ?? '20000,100000').split(',').map(Number);
 const CRAWLEE_UP_TO = Number(process.env.BENCH_CRAWLEE_UP_TO ?? 20_000);
 const referenceScript = path.resolve(root, '..', 'shared', 'reference', 'reconcile_sitemap.py');
@@ -169,34 +174,109 @@ async function runAudit(sources: Source[]) {
   return { ...audit, cpuBusy };
 }
 
-/** Starts the worker as the product runs it and waits until it is ready; `stop` ends it. */
-async function startWorker(workerUrl: string): Promise<ChildProcess> {
-  const worker: ChildProcess = spawn(
-    process.execPath,
-    [
-      // BENCH_CPU_PROF=<dir>: V8 CPU profiles of the worker's threads (open them in Chrome's DevTools).
-      ...(process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : []),
-      ...SERVER_NODE_ARGS,
-      path.join(root, 'scripts/worker.ts'),
-    ],
-    {
-      cwd: root,
-      env: { ...process.env, DATABASE_URL: workerUrl },
-      stdio: ['ignore', 'pipe', 'inherit'],
+interface BenchWorker extends ChildProcess {
+  /** The worker's `[sql]` lines, when it was started to profile. */
+  sqlTrace: string[];
+}
+
+/**
+ * Starts the worker as the product runs it (scripts/worker.mjs: bundled, no tsx) and waits until it is
+ * ready. To profile (`cpuProfDir`, or BENCH_CPU_PROF=<dir> for the timed one), it runs from the TypeScript
+ * sources through tsx so that each profile sample names its module, with `SQL_TRACE=1`.
+ */
+async function startWorker(workerUrl: string, cpuProfDir = process.env.BENCH_CPU_PROF): Promise<BenchWorker> {
+  const args = cpuProfDir
+    ? // V8 CPU profiles of the worker's threads (open them in Chrome's DevTools, or see scripts/bench/stages.ts).
+      [
+        '--cpu-prof',
+        `--cpu-prof-dir=${cpuProfDir}`,
+        ...SERVER_NODE_ARGS,
+        path.join(root, 'scripts/worker.ts'),
+      ]
+    : [...WORKER_NODE_ARGS, path.join(root, 'scripts/worker.mjs')];
+  const worker = spawn(process.execPath, args, {
+    cwd: root,
+    env: {
+      ...process.env,
+      ...WORKER_ENV,
+      DATABASE_URL: workerUrl,
+      ...(cpuProfDir ? { SQL_TRACE: '1', BUNDLE_THREADS: '0' } : {}),
     },
-  );
+    stdio: ['ignore', 'pipe', 'inherit'],
+  }) as BenchWorker;
+  worker.sqlTrace = [];
+  let partial = '';
   // A worker runs all the time in the product: the timing starts once it is ready (modules loaded,
   // queues polled), not while it is still starting up on the same two cores.
   await new Promise<void>((resolve, reject) => {
     worker.stdout?.on('data', (chunk: Buffer) => {
-      process.stdout.write(chunk);
-      if (chunk.toString().includes('worker ready')) resolve();
+      const lines = (partial + chunk.toString()).split('\n');
+      partial = lines.pop() ?? '';
+      for (const line of lines) {
+        if (line.startsWith('[sql]')) worker.sqlTrace.push(line);
+        else process.stdout.write(`${line}\n`);
+        if (line.includes('worker ready')) resolve();
+      }
     });
     worker.once('exit', (code) => reject(new Error(`the worker exited (code ${code}) before it was ready`)));
   });
   await new Promise((r) => setTimeout(r, 500));
   return worker;
 }
+
+/**
+ * The stage profile: the same audit once more on a worker started to profile (the timed worker stopped
+ * first, so that it takes no job); the CPU of its threads by stage and Postgres's statements by kind.
+ */
+async function profileStages(workerUrl: string, sources: Source[]) {
+  // Kept in BENCH_CPU_PROF when it is set, for a look in Chrome's DevTools.
+  const keep = process.env.BENCH_CPU_PROF;
+  const profDir = keep ? path.join(keep, 'stages') : mkdtempSync(path.join(os.tmpdir(), 'bench-stages-'));
+  mkdirSync(profDir, { recursive: true });
+  const worker = await startWorker(workerUrl, profDir);
+  let audit: Awaited<ReturnType<typeof runAudit>>;
+  try {
+    audit = await runAudit(sources);
+  } finally {
+    // Profiles are written when the threads and the process exit.
+    worker.kill('SIGTERM');
+    await once(worker, 'exit');
+  }
+  const cpu = cpuByStage(profDir);
+  const sql = sqlByStage(worker.sqlTrace.join('\n'));
+  if (keep) writeFileSync(path.join(profDir, 'sql-trace.log'), `${worker.sqlTrace.join('\n')}\n`);
+  if (!keep) rmSync(profDir, { recursive: true, force: true });
+  return {
+    wallSeconds: audit.timings,
+    workerCpuSeconds: Object.fromEntries(
+      Object.entries(cpu.ms).map(([k, ms]) => [k, Number((ms / 1000).toFixed(2))]),
+    ),
+    profiledThreads: cpu.threads,
+    sqlSeconds: Object.fromEntries(
+      Object.entries(sql.ms).map(([k, ms]) => [k, Number((ms / 1000).toFixed(2))]),
+    ),
+    statements: sql.statements,
+  };
+}
+
+function logStages(stages: Awaited<ReturnType<typeof profileStages>>) {
+  const t = stages.wallSeconds;
+  log(
+    `stage profile (a second run of the audit, profiled; wall: ingest ${t.ingest} s — sitemap ${t.sitemaps} s beside crawl ${t.crawl} s — reconcile ${t.reconcile} s)`,
+  );
+  log(`  the worker's CPU by stage, over its ${stages.profiledThreads} threads:`);
+  for (const line of stageLines(mapMs(stages.workerCpuSeconds))) log(`    ${line}`);
+  log(
+    `    (not stages: ${NOT_STAGES.map((k) => `${k} ${stages.workerCpuSeconds[k] ?? 0} s`).join(', ')}, over the worker's life)`,
+  );
+  log(
+    `  Postgres statements by kind (${stages.statements} traced; COPY streams are timed with their reader above):`,
+  );
+  for (const line of stageLines(mapMs(stages.sqlSeconds))) log(`    ${line}`);
+}
+
+const mapMs = (seconds: Record<string, number>) =>
+  Object.fromEntries(Object.entries(seconds).map(([k, s]) => [k, s * 1000]));
 
 /** A one-URL audit through every job, as a long-running worker has always done by the time an audit
  * comes in: modules loaded and compiled, database clients and pools open on both sides. */
@@ -475,9 +555,13 @@ async function main() {
   const database = await ensureDatabase(log);
   const { server, indexUrl } = await serveTree(inputs);
   const worker = await startWorker(database.workerUrl);
-  const shutdown = async () => {
+  const stopWorker = async () => {
+    if (worker.exitCode !== null || worker.signalCode !== null) return;
     worker.kill('SIGTERM');
     await once(worker, 'exit');
+  };
+  const shutdown = async () => {
+    await stopWorker();
     server.close();
     await stopBoss();
     await closeDb();
@@ -492,7 +576,8 @@ async function main() {
   } as const;
   await warmUp({ role: 'sitemap', kind: 'url', url: indexUrl.replace('sitemap-index.xml', 'one-url.xml') });
   const queuedAt = performance.now();
-  const audit = await runAudit([{ role: 'sitemap', kind: 'url', url: indexUrl }, crawlSource]);
+  const sources: Source[] = [{ role: 'sitemap', kind: 'url', url: indexUrl }, crawlSource];
+  const audit = await runAudit(sources);
   const doneAt = performance.now();
   const rss = peakRssMb(worker.pid as number);
   const { id } = audit;
@@ -527,6 +612,10 @@ async function main() {
           : '') +
         describePeer(duckdbPeer),
     );
+    if (STAGES) {
+      await stopWorker();
+      logStages(await profileStages(database.workerUrl, sources));
+    }
     await shutdown();
     return;
   }
@@ -558,6 +647,12 @@ async function main() {
   const ours = (doneAt - queuedAt) / 1000;
   log('running the DuckDB peer on the same inputs…');
   const duckdbPeer = runDuckdbPeer(inputs, reference, ours, log);
+  let stages: Awaited<ReturnType<typeof profileStages>> | string = 'not run (BENCH_STAGES=0)';
+  if (STAGES) {
+    log('profiling the stages on a second run of the audit…');
+    await stopWorker();
+    stages = await profileStages(database.workerUrl, sources);
+  }
 
   const result = {
     date: new Date().toISOString(),
@@ -599,6 +694,7 @@ async function main() {
       ? { ...reference, oursOverReference: Number((ours / reference.seconds).toFixed(2)) }
       : 'not run (python3 or the script is missing)',
     duckdbPeer,
+    stages,
   };
   console.log(JSON.stringify(result, null, 2));
   log(
@@ -622,6 +718,7 @@ async function main() {
     log(
       `end to end ${result.endToEndSeconds} s vs reference script ${reference.seconds} s (ratio ${result.reference && typeof result.reference === 'object' ? result.reference.oursOverReference : ''}, target ≤ 1)${describePeer(duckdbPeer)}`,
     );
+  if (typeof stages !== 'string') logStages(stages);
   writeFileSync(path.join(dir, 'last-result.json'), JSON.stringify(result, null, 2));
 
   await shutdown();

@@ -27,7 +27,11 @@ export async function startThread(
   input: unknown,
   resourceLimits: { maxOldGenerationSizeMb: number; maxYoungGenerationSizeMb?: number },
 ): Promise<Worker> {
-  const script = (await bundled(entry)) ?? new URL('./thread-boot.mjs', import.meta.url);
+  // BUNDLE_THREADS=0 runs the thread from the TypeScript sources through tsx, so that a CPU profile of it
+  // names each module (the benchmark's stage profile).
+  const script =
+    (process.env.BUNDLE_THREADS === '0' ? null : await bundled(entry)) ??
+    new URL('./thread-boot.mjs', import.meta.url);
   // The worker process runs with --expose-gc (scripts/node-args.ts): what its main thread no longer uses
   // goes before the thread's heap grows beside it.
   (globalThis as { gc?: () => void }).gc?.();
