@@ -42,7 +42,7 @@ import { logCrawler, measureCrawler } from './bench/crawler';
 import { measureDiff } from './bench/diff';
 import { measureExport, measurePages } from './bench/findings';
 import { type BenchInputs, generateInputs } from './bench/generate';
-import { describePeer, runDuckdbPeer } from './bench/peer';
+import { describePeer, runDuckdbPeer, runPlaybook } from './bench/peer';
 import { cpuSecondsOf, rssMb } from './bench/proc';
 import { measureSpotCheck } from './bench/spot-check';
 import { cpuByStage, NOT_STAGES, sqlByStage, stageLines } from './bench/stages';
@@ -111,21 +111,9 @@ function peakRssMb(pid: number): number {
 function runReference(inputs: BenchInputs): { seconds: number; prune: number; add: number } | null {
   const python = spawnSync('python3', ['--version']);
   if (python.status !== 0 || !existsSync(referenceScript)) return null;
-  const out = mkdtempSync(path.join(os.tmpdir(), 'bench-reference-'));
-  const started = performance.now();
-  const run = spawnSync('python3', [referenceScript], {
-    env: {
-      ...process.env,
-      SITEMAP_PATH: inputs.singleSitemap,
-      CRAWL_GRAPH_PATH: inputs.crawlFile,
-      OUT_DIR: out,
-    },
-    encoding: 'utf8',
-  });
-  const seconds = (performance.now() - started) / 1000;
-  if (run.status !== 0) throw new Error(`reference script failed: ${run.stderr}`);
-  const count = (name: string) => readFileSync(path.join(out, name), 'utf8').trim().split('\n').length - 1;
-  return { seconds: Number(seconds.toFixed(2)), prune: count('prune_list.csv'), add: count('add_list.csv') };
+  const { out, ...counts } = runPlaybook('python3', referenceScript, inputs, 'the reference script');
+  rmSync(out, { recursive: true, force: true });
+  return counts;
 }
 
 type Source = Parameters<typeof insertAudit>[3][number];

@@ -79,9 +79,34 @@ function ensureVenv(log: (message: string) => void): string | null {
   return null;
 }
 
-/** The rows of a CSV file written by a reconcile script, without its header. */
-function csvRows(file: string): number {
-  return readFileSync(file, 'utf8').trim().split('\n').length - 1;
+/** A playbook-style script (the reference, or the peer) on the bench's inputs through its environment,
+ * timed as a whole process; its prune and add counts, and the folder of its two CSV files. */
+export function runPlaybook(
+  python: string,
+  script: string,
+  inputs: BenchInputs,
+  name: string,
+): { seconds: number; prune: number; add: number; out: string } {
+  const out = mkdtempSync(path.join(os.tmpdir(), 'bench-playbook-'));
+  const started = performance.now();
+  const run = spawnSync(python, [script], {
+    env: {
+      ...process.env,
+      SITEMAP_PATH: inputs.singleSitemap,
+      CRAWL_GRAPH_PATH: inputs.crawlFile,
+      OUT_DIR: out,
+    },
+    encoding: 'utf8',
+  });
+  const seconds = (performance.now() - started) / 1000;
+  if (run.status !== 0) throw new Error(`${name} failed: ${run.error?.message ?? run.stderr}`);
+  const rows = (file: string) => readFileSync(path.join(out, file), 'utf8').trim().split('\n').length - 1;
+  return {
+    seconds: Number(seconds.toFixed(2)),
+    prune: rows('prune_list.csv'),
+    add: rows('add_list.csv'),
+    out,
+  };
 }
 
 /**
@@ -100,29 +125,15 @@ export function runDuckdbPeer(
     log(`DuckDB peer skipped: ${skipped}`);
     return `not run: ${skipped}`;
   }
-  const out = mkdtempSync(path.join(os.tmpdir(), 'bench-duckdb-peer-'));
   const loadAverage = os.loadavg().map((n) => Number(n.toFixed(2)));
-  const started = performance.now();
-  const run = spawnSync(venvPython, [script], {
-    env: {
-      ...process.env,
-      SITEMAP_PATH: inputs.singleSitemap,
-      CRAWL_GRAPH_PATH: inputs.crawlFile,
-      OUT_DIR: out,
-    },
-    encoding: 'utf8',
-  });
-  const seconds = (performance.now() - started) / 1000;
-  if (run.status !== 0) throw new Error(`the DuckDB peer failed: ${run.error?.message ?? run.stderr}`);
-  const prune = csvRows(path.join(out, 'prune_list.csv'));
-  const add = csvRows(path.join(out, 'add_list.csv'));
+  const { seconds, prune, add, out } = runPlaybook(venvPython, script, inputs, 'the DuckDB peer');
   if (prune !== reference.prune || add !== reference.add)
     throw new Error(
       `the DuckDB peer disagrees with the reference script: prune ${prune} vs ${reference.prune}, add ${add} vs ${reference.add} (its files are in ${out})`,
     );
   rmSync(out, { recursive: true, force: true });
   return {
-    seconds: Number(seconds.toFixed(2)),
+    seconds,
     prune,
     add,
     oursOverPeer: Number((oursSeconds / seconds).toFixed(2)),
