@@ -46,7 +46,7 @@ import { describePeer, runDuckdbPeer, runPlaybook } from './bench/peer';
 import { cpuSecondsOf, rssMb } from './bench/proc';
 import { measureSpotCheck } from './bench/spot-check';
 import { cpuByStage, NOT_STAGES, sqlByStage, stageLines } from './bench/stages';
-import { SERVER_NODE_ARGS, WORKER_ENV, WORKER_NODE_ARGS } from './node-args';
+import { startWorker } from './bench/worker-process';
 
 const root = path.resolve(import.meta.dirname, '..');
 const URLS = Number(process.env.BENCH_URLS ?? 1_000_000);
@@ -162,56 +162,6 @@ async function runAudit(sources: Source[]) {
   return { ...audit, cpuBusy };
 }
 
-interface BenchWorker extends ChildProcess {
-  /** The worker's `[sql]` lines, when it was started to profile. */
-  sqlTrace: string[];
-}
-
-/**
- * Starts the worker as the product runs it (scripts/worker.mjs: bundled, no tsx) and waits until it is
- * ready. To profile (`cpuProfDir`, or BENCH_CPU_PROF=<dir> for the timed one), it runs from the TypeScript
- * sources through tsx so that each profile sample names its module, with `SQL_TRACE=1`.
- */
-async function startWorker(workerUrl: string, cpuProfDir = process.env.BENCH_CPU_PROF): Promise<BenchWorker> {
-  const args = cpuProfDir
-    ? // V8 CPU profiles of the worker's threads (open them in Chrome's DevTools, or see scripts/bench/stages.ts).
-      [
-        '--cpu-prof',
-        `--cpu-prof-dir=${cpuProfDir}`,
-        ...SERVER_NODE_ARGS,
-        path.join(root, 'scripts/worker.ts'),
-      ]
-    : [...WORKER_NODE_ARGS, path.join(root, 'scripts/worker.mjs')];
-  const worker = spawn(process.execPath, args, {
-    cwd: root,
-    env: {
-      ...process.env,
-      ...WORKER_ENV,
-      DATABASE_URL: workerUrl,
-      ...(cpuProfDir ? { SQL_TRACE: '1', BUNDLE_THREADS: '0' } : {}),
-    },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  }) as BenchWorker;
-  worker.sqlTrace = [];
-  let partial = '';
-  // A worker runs all the time in the product: the timing starts once it is ready (modules loaded,
-  // queues polled), not while it is still starting up on the same two cores.
-  await new Promise<void>((resolve, reject) => {
-    worker.stdout?.on('data', (chunk: Buffer) => {
-      const lines = (partial + chunk.toString()).split('\n');
-      partial = lines.pop() ?? '';
-      for (const line of lines) {
-        if (line.startsWith('[sql]')) worker.sqlTrace.push(line);
-        else process.stdout.write(`${line}\n`);
-        if (line.includes('worker ready')) resolve();
-      }
-    });
-    worker.once('exit', (code) => reject(new Error(`the worker exited (code ${code}) before it was ready`)));
-  });
-  await new Promise((r) => setTimeout(r, 500));
-  return worker;
-}
-
 /**
  * The stage profile: the same audit once more on a worker started to profile (the timed worker stopped
  * first, so that it takes no job); the CPU of its threads by stage and Postgres's statements by kind.
@@ -221,7 +171,7 @@ async function profileStages(workerUrl: string, sources: Source[]) {
   const keep = process.env.BENCH_CPU_PROF;
   const profDir = keep ? path.join(keep, 'stages') : mkdtempSync(path.join(os.tmpdir(), 'bench-stages-'));
   mkdirSync(profDir, { recursive: true });
-  const worker = await startWorker(workerUrl, profDir);
+  const worker = await startWorker(workerUrl, { cpuProfDir: profDir });
   let audit: Awaited<ReturnType<typeof runAudit>>;
   try {
     audit = await runAudit(sources);
@@ -286,7 +236,7 @@ async function spotCheckOnly() {
   process.env.DATA_DIR ??= path.join(dir, 'data');
   process.env.ALLOW_PRIVATE_NETWORK = 'true';
   const database = await ensureDatabase(log);
-  const worker = await startWorker(database.workerUrl);
+  const worker = await startWorker(database.workerUrl, { cpuProfDir: process.env.BENCH_CPU_PROF });
   try {
     const oneUrl = path.join(dir, 'one-url.txt');
     writeFileSync(oneUrl, 'https://bench.example/only\n');
@@ -339,7 +289,7 @@ async function benchAudit(database: Awaited<ReturnType<typeof ensureDatabase>>):
   log(`no reconciled audit of ${URLS.toLocaleString('en-US')} URLs yet: building one…`);
   const inputs = await generateInputs(dir, URLS, CRAWL_ROWS, log);
   const { server, indexUrl } = await serveTree(inputs);
-  const worker = await startWorker(database.workerUrl);
+  const worker = await startWorker(database.workerUrl, { cpuProfDir: process.env.BENCH_CPU_PROF });
   try {
     const crawl = {
       role: 'crawl',
@@ -542,7 +492,7 @@ async function main() {
   process.env.ALLOW_PRIVATE_NETWORK = 'true';
   const database = await ensureDatabase(log);
   const { server, indexUrl } = await serveTree(inputs);
-  const worker = await startWorker(database.workerUrl);
+  const worker = await startWorker(database.workerUrl, { cpuProfDir: process.env.BENCH_CPU_PROF });
   const stopWorker = async () => {
     if (worker.exitCode !== null || worker.signalCode !== null) return;
     worker.kill('SIGTERM');

@@ -1,3 +1,5 @@
+import path from 'node:path';
+
 // How a Node process that runs the project's server code outside Next starts: TypeScript through tsx,
 // and the `react-server` export condition, under which `server-only` (the mark on every module that
 // touches the database) is an empty module, as in Next's server build. The condition changes nothing
@@ -11,6 +13,9 @@ export const SERVER_NODE_ARGS = ['--conditions=react-server', '--import', 'tsx']
 // collects its own garbage before it starts a thread with a heap of its own (lib/core/threads.ts) and the
 // two peaks do not add up.
 export const WORKER_NODE_ARGS = ['--conditions=react-server', '--expose-gc'];
+
+/** The worker's launcher: `node ...WORKER_NODE_ARGS WORKER_SCRIPT` with WORKER_ENV starts a worker. */
+export const WORKER_SCRIPT = path.join(import.meta.dirname, 'worker.mjs');
 
 // And glibc's malloc held to two arenas: with its default (eight per core) each of the worker's threads
 // (crawl, export reader, libuv's pool) kept freed memory in an arena of its own, about 15 MB of RSS in a

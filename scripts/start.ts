@@ -7,7 +7,7 @@ import { existsSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { ensureDatabase } from '@/lib/db/bootstrap';
 import { dataDir } from '@/lib/db/config';
-import { WORKER_ENV, WORKER_NODE_ARGS } from './node-args';
+import { WORKER_ENV, WORKER_NODE_ARGS, WORKER_SCRIPT } from './node-args';
 import { ownsPostgres, type PostgresWatch, watchEmbeddedPostgres } from './supervise/postgres-watch';
 import { policyFromEnv } from './supervise/restart-policy';
 import { type Supervised, supervise } from './supervise/supervisor';
@@ -73,7 +73,7 @@ const worker = supervise(
   {
     name: 'worker',
     command: process.execPath,
-    args: [...WORKER_NODE_ARGS, path.join(root, 'scripts', 'worker.mjs')],
+    args: [...WORKER_NODE_ARGS, WORKER_SCRIPT],
     options: () => ({
       cwd: root,
       env: { ...env, ...WORKER_ENV, DATABASE_URL: urls.worker },

@@ -16,7 +16,7 @@ import { stopBoss } from '@/lib/queue/queue';
 import { startRun } from '@/lib/runs/service';
 import { GEN_FANOUT, startCrawlSite } from '@/lib/test-support/crawl-site';
 import { urlsetXml } from '@/lib/test-support/run-audit';
-import { WORKER_ENV, WORKER_NODE_ARGS } from '@/scripts/node-args';
+import { WORKER_ENV, WORKER_NODE_ARGS, WORKER_SCRIPT } from '@/scripts/node-args';
 
 const root = path.resolve(import.meta.dirname, '..', '..');
 const PAGES = 6_000;
@@ -28,8 +28,9 @@ afterAll(async () => {
 });
 
 function startWorker(): ChildProcess {
-  // `node --import tsx` keeps the worker one process, so SIGKILL really kills it.
-  const child = spawn(process.execPath, [...WORKER_NODE_ARGS, path.join(root, 'scripts/worker.mjs')], {
+  // `node scripts/worker.mjs` runs the worker in that one process (no npm in between), so SIGKILL really
+  // kills it.
+  const child = spawn(process.execPath, [...WORKER_NODE_ARGS, WORKER_SCRIPT], {
     cwd: root,
     env: { ...process.env, ...WORKER_ENV, JOB_STALE_SECONDS: '2', ALLOW_PRIVATE_NETWORK: 'true' },
     stdio: ['ignore', 'ignore', process.env.DEBUG_WORKER ? 'inherit' : 'ignore'],

@@ -14,7 +14,7 @@ import { startRun } from '@/lib/runs/service';
 import { type TestCaller, testCaller } from '@/lib/test-support/auth';
 import { withEnv } from '@/lib/test-support/env';
 import { reconciledAuditOf, urlsetXml } from '@/lib/test-support/run-audit';
-import { WORKER_ENV, WORKER_NODE_ARGS } from '@/scripts/node-args';
+import { WORKER_ENV, WORKER_NODE_ARGS, WORKER_SCRIPT } from '@/scripts/node-args';
 import { gscImportRun } from './import-run';
 import type { StoredUpload } from './import-schema';
 import { importUploadDir, insertGscImport } from './mutations';
@@ -144,15 +144,11 @@ beforeAll(async () => {
     crawl: [JSON.stringify({ url: HOME, status: 200 })],
   });
   reviewer = await testCaller('reviewer');
-  worker = spawn(
-    process.execPath,
-    [...WORKER_NODE_ARGS, `--max-old-space-size=${HEAP_MIB}`, path.join(root, 'scripts/worker.mjs')],
-    {
-      cwd: root,
-      env: { ...process.env, ...WORKER_ENV, GSC_IMPORT_MAX_BYTES: String(BUDGET) },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    },
-  );
+  worker = spawn(process.execPath, [...WORKER_NODE_ARGS, `--max-old-space-size=${HEAP_MIB}`, WORKER_SCRIPT], {
+    cwd: root,
+    env: { ...process.env, ...WORKER_ENV, GSC_IMPORT_MAX_BYTES: String(BUDGET) },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   worker.stdout?.on('data', (d) => {
     workerLog += String(d);
   });

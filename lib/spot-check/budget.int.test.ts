@@ -16,7 +16,7 @@ import { runStep } from '@/lib/runs/runner';
 import { type TestCaller, testCaller } from '@/lib/test-support/auth';
 import { withEnv } from '@/lib/test-support/env';
 import { reconciledAuditOf, urlsetXml } from '@/lib/test-support/run-audit';
-import { WORKER_ENV, WORKER_NODE_ARGS } from '@/scripts/node-args';
+import { WORKER_ENV, WORKER_NODE_ARGS, WORKER_SCRIPT } from '@/scripts/node-args';
 import { spotCheckRun } from './run';
 import type { SpotCheckRunPage } from './schema';
 
@@ -65,7 +65,7 @@ async function cancel(auditId: string, runId: string): Promise<void> {
 
 function startWorker(env: Record<string, string> = {}): ChildProcess & { output: () => string } {
   // `node … --import tsx` keeps the worker one process, so SIGKILL really kills it.
-  const child = spawn(process.execPath, [...WORKER_NODE_ARGS, path.join(root, 'scripts/worker.mjs')], {
+  const child = spawn(process.execPath, [...WORKER_NODE_ARGS, WORKER_SCRIPT], {
     cwd: root,
     env: { ...process.env, ...WORKER_ENV, ALLOW_PRIVATE_NETWORK: 'true', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -19,7 +19,7 @@ import { closeDb, pool } from '@/lib/db/client';
 import { type EmbeddedServer, startEmbeddedPostgres } from '@/lib/db/embedded';
 import { stopBoss } from '@/lib/queue/queue';
 import { startRun } from '@/lib/runs/service';
-import { WORKER_ENV, WORKER_NODE_ARGS } from '@/scripts/node-args';
+import { WORKER_ENV, WORKER_NODE_ARGS, WORKER_SCRIPT } from '@/scripts/node-args';
 import { clusterDirOf, isRunning, postmasterPid } from '@/scripts/supervise/postgres-watch';
 
 const root = path.resolve(import.meta.dirname, '..', '..');
@@ -120,7 +120,7 @@ async function restartPostgres(): Promise<EmbeddedServer> {
 
 describe('a worker when Postgres is killed mid-audit', () => {
   it('stays alive, the interrupted audit is retried to completion, and an audit queued after the restart completes', async () => {
-    const child = spawn(process.execPath, [...WORKER_NODE_ARGS, path.join(root, 'scripts/worker.mjs')], {
+    const child = spawn(process.execPath, [...WORKER_NODE_ARGS, WORKER_SCRIPT], {
       cwd: root,
       env: {
         ...process.env,

@@ -17,7 +17,7 @@ import { reapStaleRuns } from '@/lib/runs/reaper';
 import { startRun } from '@/lib/runs/service';
 import { MAX_ATTEMPTS } from '@/lib/runs/settings';
 import { runAuditStep } from '@/lib/test-support/run-audit';
-import { WORKER_ENV, WORKER_NODE_ARGS } from '@/scripts/node-args';
+import { WORKER_ENV, WORKER_NODE_ARGS, WORKER_SCRIPT } from '@/scripts/node-args';
 
 const root = path.resolve(import.meta.dirname, '..', '..');
 const URLS = 3000;
@@ -71,7 +71,7 @@ afterAll(async () => {
 
 function startWorker(env: Record<string, string> = {}): ChildProcess & { output: () => string } {
   // `node … --import tsx` keeps the worker one process, so SIGKILL really kills it (the tsx CLI forks a child).
-  const child = spawn(process.execPath, [...WORKER_NODE_ARGS, path.join(root, 'scripts/worker.mjs')], {
+  const child = spawn(process.execPath, [...WORKER_NODE_ARGS, WORKER_SCRIPT], {
     cwd: root,
     env: { ...process.env, ...WORKER_ENV, JOB_STALE_SECONDS: '2', ALLOW_PRIVATE_NETWORK: 'true', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

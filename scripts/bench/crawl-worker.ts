@@ -1,9 +1,8 @@
-// The whole worker while it crawls: scripts/worker.ts started as `npm start` starts it (with pg-boss and
+// The whole worker while it crawls: scripts/worker.mjs started as `npm start` starts it (with pg-boss and
 // every run kind loaded), then an audit whose only crawl is the built-in crawler's, run through the real
 // job path (sitemap ingest, crawl_site on its thread, reconcile). /proc/<pid>/status is sampled every
 // 60 ms from the moment the run is queued until it is final: the worker's RSS before its first job, at
 // its peak (VmHWM), and the spread of the samples.
-import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { once } from 'node:events';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -15,10 +14,9 @@ import { deleteAudit, insertAudit } from '@/lib/audits/mutations';
 import { isFinal } from '@/lib/audits/schema';
 import { pool } from '@/lib/db/client';
 import { startRun } from '@/lib/runs/service';
-import { WORKER_ENV, WORKER_NODE_ARGS } from '../node-args';
 import { rssMb } from './proc';
+import { startWorker } from './worker-process';
 
-const root = path.resolve(import.meta.dirname, '..', '..');
 const SAMPLE_MS = 60;
 
 export interface WorkerCrawl {
@@ -47,26 +45,11 @@ export async function crawlInWorker(options: {
 }): Promise<WorkerCrawl> {
   const { pages, origin } = options;
   const concurrencyPerHost = 8;
-  const worker = spawn(process.execPath, [...WORKER_NODE_ARGS, path.join(root, 'scripts', 'worker.mjs')], {
-    cwd: root,
-    env: { ...process.env, ...WORKER_ENV, DATABASE_URL: options.workerUrl, ALLOW_PRIVATE_NETWORK: 'true' },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
+  const worker = await startWorker(options.workerUrl, { env: { ALLOW_PRIVATE_NETWORK: 'true' } });
   const pid = worker.pid as number;
   const dir = mkdtempSync(path.join(os.tmpdir(), 'bench-crawl-worker-'));
   const id = randomUUID();
   try {
-    await new Promise<void>((resolve, reject) => {
-      let out = '';
-      worker.stdout.on('data', (chunk: Buffer) => {
-        out += chunk;
-        if (out.includes('worker ready')) resolve();
-      });
-      worker.once('exit', (code) =>
-        reject(new Error(`the worker exited before it was ready (code ${code})`)),
-      );
-    });
-    worker.stdout.resume();
     const idleRssMb = rssMb(pid, 'VmRSS');
     const sitemap = path.join(dir, 'sitemap.xml');
     writeFileSync(

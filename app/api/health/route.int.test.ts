@@ -15,7 +15,7 @@ import type { HealthReport } from '@/lib/health/types';
 import { stopBoss } from '@/lib/queue/queue';
 import { startRun } from '@/lib/runs/service';
 import { config as proxyConfig } from '@/proxy';
-import { WORKER_ENV, WORKER_NODE_ARGS } from '@/scripts/node-args';
+import { WORKER_ENV, WORKER_NODE_ARGS, WORKER_SCRIPT } from '@/scripts/node-args';
 import { clusterDirOf } from '@/scripts/supervise/postgres-watch';
 import { GET } from './route';
 
@@ -98,7 +98,7 @@ describe('GET /api/health', () => {
   });
 
   it('answers 200 while a real worker process beats, and 503 again when its only beat is stale', async () => {
-    worker = spawn(process.execPath, [...WORKER_NODE_ARGS, path.join(root, 'scripts/worker.mjs')], {
+    worker = spawn(process.execPath, [...WORKER_NODE_ARGS, WORKER_SCRIPT], {
       cwd: root,
       env: { ...process.env, ...WORKER_ENV, DATABASE_URL: server.url, JOB_POLL_SECONDS: '60' },
       stdio: 'ignore',

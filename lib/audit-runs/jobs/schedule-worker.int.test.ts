@@ -13,7 +13,7 @@ import type { RunCompletedPayload } from '@/lib/sites/schema';
 import { insertWebhook } from '@/lib/sites/webhooks/mutations';
 import { urlsetXml } from '@/lib/test-support/run-audit';
 import { SCHEDULE_TICK } from '@/lib/worker/worker';
-import { WORKER_ENV, WORKER_NODE_ARGS } from '@/scripts/node-args';
+import { WORKER_ENV, WORKER_NODE_ARGS, WORKER_SCRIPT } from '@/scripts/node-args';
 
 const root = path.resolve(import.meta.dirname, '..', '..', '..');
 const SECRET = 'the scheduled run secret';
@@ -71,7 +71,7 @@ describe('a worker', () => {
     );
     const scheduleId = rows[0]?.id;
 
-    worker = spawn(process.execPath, [...WORKER_NODE_ARGS, path.join(root, 'scripts/worker.mjs')], {
+    worker = spawn(process.execPath, [...WORKER_NODE_ARGS, WORKER_SCRIPT], {
       cwd: root,
       // The suite's other files leave jobs in the shared queues (their audits run inline); with one slot
       // per queue this worker would take them first and the scheduled run would wait behind them.
