@@ -383,4 +383,39 @@ describe('canonical patterns (the single-page-app bug) are problems to fix, not 
     );
     expect(rows.some((r) => r.reason === 'canonical_pattern')).toBe(false);
   });
+
+  it('makes an inner page a pattern from 5 pages, counted after its near-duplicates are set aside', async () => {
+    const pages = locsOf('xml/recon-mikenelson-sitemap.xml').slice(1, 13);
+    const [lessons, blog] = [pages[10] as string, pages[11] as string];
+    const toLessons = pages.slice(0, 5);
+    // Four pages name the blog, and so do two near-duplicates of it: six pages before the near-duplicate
+    // test, four after it, one short of a pattern.
+    const toBlog = [...pages.slice(5, 9), `${blog}/`, `${blog}?ref=nav`];
+    const crawl = path.join(os.tmpdir(), `inner-pattern-${randomUUID()}.jsonl`);
+    const row = (url: string, canonical: string) =>
+      JSON.stringify({ url, status: 200, content_type: 'text/html', canonical_url: canonical });
+    writeFileSync(
+      crawl,
+      [
+        row(lessons, lessons),
+        row(blog, blog),
+        ...toLessons.map((url) => row(url, lessons)),
+        ...toBlog.map((url) => row(url, blog)),
+      ].join('\n'),
+    );
+    const { audit, rows } = await reconcileFixtures(
+      [urlset('inner-pattern', [lessons, blog, ...toLessons, ...toBlog])],
+      crawl,
+    );
+    const pattern = rows.filter((r) => r.reason === 'canonical_pattern');
+    expect(pattern.map((r) => r.url).sort()).toEqual([...toLessons].sort());
+    expect(pattern.every((r) => r.list === 'held')).toBe(true);
+    const evidence = await pool().query(
+      `SELECT DISTINCT pattern_count AS n FROM findings WHERE audit_id = $1 AND reason = 'canonical_pattern'`,
+      [audit?.id],
+    );
+    expect(evidence.rows).toEqual([{ n: 5 }]);
+    const blogRows = rows.filter((r) => toBlog.includes(r.url));
+    expect(blogRows.map((r) => `${r.list} ${r.reason}`)).toEqual(Array(6).fill('prune non_canonical'));
+  });
 });
