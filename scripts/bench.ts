@@ -8,7 +8,8 @@
 // BENCH_CPU_PROF=<dir> (CPU profiles of the timed worker's threads, run from the sources through tsx),
 // BENCH_STAGES=0 (no stage profile: by default the end-to-end audit runs once more on a worker run from the
 // sources with CPU profiles and SQL_TRACE=1, and its CPU by stage and statements by kind are printed:
-// scripts/bench/stages.ts), BENCH_SPOT_ONLY=1 (only the
+// scripts/bench/stages.ts), BENCH_FLOOR=0 (no storage floor: by default the timed audit's own rows are written
+// again by PostgreSQL alone, nothing computed, scripts/bench/floor.ts), BENCH_SPOT_ONLY=1 (only the
 // live spot-check of 2,000 rows over 50 local hosts: no large inputs needed), BENCH_PAGE_ONLY=1 (only the audit
 // page's first screen, on the newest reconciled audit of BENCH_URLS URLs or more in the bench's database,
 // built first when there is none), BENCH_LINT_ONLY=1 (only `sitemap-audit lint` on the BENCH_URLS tree served
@@ -41,6 +42,7 @@ import { measureAuditPage } from './bench/audit-page';
 import { logCrawler, measureCrawler } from './bench/crawler';
 import { measureDiff } from './bench/diff';
 import { measureExport, measurePages } from './bench/findings';
+import { describeFloor, measureStorageFloor, type StorageFloor } from './bench/floor';
 import { type BenchInputs, generateInputs } from './bench/generate';
 import { describePeer, runDuckdbPeer, runPlaybook } from './bench/peer';
 import { cpuSecondsOf, rssMb } from './bench/proc';
@@ -61,6 +63,13 @@ const SET_ONLY = process.env.BENCH_SET_ONLY === '1';
 const DIFF_ONLY = process.env.BENCH_DIFF_ONLY === '1';
 const CRAWL_ONLY = process.env.BENCH_CRAWL_ONLY === '1';
 const STAGES = process.env.BENCH_STAGES !== '0';
+const FLOOR = process.env.BENCH_FLOOR !== '0';
+
+/** The storage floor of the timed audit (scripts/bench/floor.ts), or why it was not measured. */
+async function storageFloor(url: string, auditId: string): Promise<StorageFloor | string> {
+  if (!FLOOR) return 'not measured (BENCH_FLOOR=0)';
+  return measureStorageFloor(url, auditId, dir);
+}
 const CRAWL_SIZES = (process.env.BENCH_CRAWL_SIZES ?? '20000,100000').split(',').map(Number);
 const CRAWLEE_UP_TO = Number(process.env.BENCH_CRAWLEE_UP_TO ?? 20_000);
 const referenceScript = path.resolve(root, '..', 'shared', 'reference', 'reconcile_sitemap.py');
@@ -539,6 +548,7 @@ async function main() {
     const reference = runReference(inputs);
     const ours = (doneAt - queuedAt) / 1000;
     const duckdbPeer = runDuckdbPeer(inputs, reference, ours, log);
+    const floor = await storageFloor(database.workerUrl, id);
     log(
       `ingest ${audit.timings.ingest} s (sitemap ${sitemapSeconds} s, crawl ${crawlSeconds} s), reconcile ${reconcileSeconds} s, peak RSS ${rss} MB`,
     );
@@ -550,6 +560,7 @@ async function main() {
           : '') +
         describePeer(duckdbPeer),
     );
+    log(describeFloor(floor));
     if (STAGES) {
       await stopWorker();
       logStages(await profileStages(database.workerUrl, sources));
@@ -585,6 +596,8 @@ async function main() {
   const ours = (doneAt - queuedAt) / 1000;
   log('running the DuckDB peer on the same inputs…');
   const duckdbPeer = runDuckdbPeer(inputs, reference, ours, log);
+  log('measuring the storage floor…');
+  const floor = await storageFloor(database.workerUrl, id);
   let stages: Awaited<ReturnType<typeof profileStages>> | string = 'not run (BENCH_STAGES=0)';
   if (STAGES) {
     log('profiling the stages on a second run of the audit…');
@@ -632,6 +645,7 @@ async function main() {
       ? { ...reference, oursOverReference: Number((ours / reference.seconds).toFixed(2)) }
       : 'not run (python3 or the script is missing)',
     duckdbPeer,
+    storageFloor: floor,
     stages,
   };
   console.log(JSON.stringify(result, null, 2));
@@ -656,6 +670,7 @@ async function main() {
     log(
       `end to end ${result.endToEndSeconds} s vs reference script ${reference.seconds} s (ratio ${result.reference && typeof result.reference === 'object' ? result.reference.oursOverReference : ''}, target ≤ 1)${describePeer(duckdbPeer)}`,
     );
+  log(describeFloor(floor));
   if (typeof stages !== 'string') logStages(stages);
   writeFileSync(path.join(dir, 'last-result.json'), JSON.stringify(result, null, 2));
 
