@@ -300,10 +300,12 @@ export async function provisionRoles(
   if (Boolean(givenWeb) !== Boolean(givenWorker)) {
     throw new Error('WEB_DATABASE_URL and WORKER_DATABASE_URL go together: set both, or neither');
   }
-  await installQueue(ownerUrl);
   // The session's advisory lock ends with the connection.
   return withConnection(ownerUrl, async (client) => {
     await client.query('SELECT pg_advisory_lock($1)', [PROVISION_LOCK]);
+    // Under the lock: two machines installing pg-boss's queues at once on a fresh database deadlocked
+    // (lib/db/shared-database.int.test.ts).
+    await installQueue(ownerUrl);
     const owner = await ownerInfo(client);
     let roles: AppRoles;
     let names: RoleNames;
