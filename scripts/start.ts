@@ -2,52 +2,19 @@
 // dashboard when it is missing or older than the sources, then the web server and one worker, each kept
 // running on its own (scripts/supervise): a child that exits is restarted, the embedded Postgres too, and
 // only SIGINT/SIGTERM stop the app.
-import { spawnSync } from 'node:child_process';
-import { existsSync, readdirSync, statSync } from 'node:fs';
-import path from 'node:path';
 import { ensureDatabase } from '@/lib/db/bootstrap';
 import { dataDir } from '@/lib/db/config';
+import { buildIfNeeded, nextBin, root } from './next-build';
 import { WORKER_ENV, WORKER_NODE_ARGS, WORKER_SCRIPT } from './node-args';
 import { ownsPostgres, type PostgresWatch, watchEmbeddedPostgres } from './supervise/postgres-watch';
 import { policyFromEnv } from './supervise/restart-policy';
 import { type Supervised, supervise } from './supervise/supervisor';
 
-const root = path.resolve(import.meta.dirname, '..');
-const nextBin = path.join(root, 'node_modules', 'next', 'dist', 'bin', 'next');
 const log = (message: string) => console.log(`[start] ${message}`);
-
-function newestSource(dir: string): number {
-  let newest = 0;
-  for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    if (entry.name.startsWith('.') || entry.name === 'node_modules' || entry.name === 'generated') continue;
-    const full = path.join(dir, entry.name);
-    if (entry.isDirectory()) newest = Math.max(newest, newestSource(full));
-    else if (/\.(tsx?|css|json|mjs)$/.test(entry.name)) newest = Math.max(newest, statSync(full).mtimeMs);
-  }
-  return newest;
-}
-
-function buildIfNeeded(): void {
-  const buildId = path.join(root, '.next', 'BUILD_ID');
-  const sources = ['app', 'components', 'lib', 'public'].map((d) => path.join(root, d)).filter(existsSync);
-  const newest = Math.max(
-    ...sources.map(newestSource),
-    statSync(path.join(root, 'package.json')).mtimeMs,
-    statSync(path.join(root, 'next.config.ts')).mtimeMs,
-  );
-  if (existsSync(buildId) && statSync(buildId).mtimeMs >= newest && process.env.FORCE_BUILD !== '1') return;
-  log('building the dashboard (first start or changed sources; takes a minute)…');
-  const result = spawnSync(process.execPath, [nextBin, 'build'], {
-    cwd: root,
-    stdio: 'inherit',
-    env: { NEXT_TELEMETRY_DISABLED: '1', ...process.env },
-  });
-  if (result.status !== 0) throw new Error('next build failed; see the output above');
-}
 
 const policy = policyFromEnv(process.env);
 const database = await ensureDatabase(log);
-buildIfNeeded();
+buildIfNeeded(log);
 
 const host = process.env.HOST ?? '127.0.0.1';
 const port = process.env.PORT ?? '3000';

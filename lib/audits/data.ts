@@ -8,6 +8,7 @@ import { db, pool } from '@/lib/db/client';
 import type { Audit, AuditSource, SitemapFile } from '@/lib/generated/prisma/client';
 import { siteSettingsOf } from '@/lib/review/approval/schema';
 import { getFindingsOverview } from '@/lib/review/data';
+import { stepWorkersOf } from '@/lib/runs/step-workers';
 import { type CrawlerDto, crawlerSettingsOf } from './crawler-schema';
 import { progressOf } from './progress';
 import {
@@ -94,6 +95,7 @@ export function toAuditDto(audit: AuditWithSources): AuditDto {
       ...(audit.errorMessage ? [{ code: 'audit_failed', message: audit.errorMessage, source: null }] : []),
     ],
     timings: timingsOf(audit.timings),
+    stepWorkers: stepWorkersOf(audit.stepWorkers),
     findings: null,
     siteId: audit.siteId,
     site:

@@ -1,7 +1,9 @@
 // Shapes of audit input and output (isomorphic: used by route handlers, the worker and the UI).
+
 import { z } from 'zod';
 import { zHttpUrl, zText } from '@/lib/core/text';
 import type { FindingsOverview } from '@/lib/findings/schema';
+import type { StepWorkerRecord } from '@/lib/runs/step-workers';
 import type { TSiteSettings } from '@/lib/sites/schema';
 import { type CrawlerDto, ZCrawlerRequest } from './crawler-schema';
 
@@ -144,6 +146,8 @@ export interface AuditDto {
   /** Seconds each stage took; a stage not run (yet) is absent. The sitemap tree and the crawl export are
    * read at the same time, so `ingest` is less than their sum. */
   timings: AuditTimings;
+  /** Which worker took each step of the run, oldest claim first (lib/runs/step-workers.ts). */
+  stepWorkers: StepWorkerRecord[];
   /** Reconciliation results; null until the reconcile job has run (and in audit lists). */
   findings: FindingsOverview | null;
   /** The site (host) the audit belongs to (lib/sites); null until known (an upload, before ingest). */

@@ -54,6 +54,16 @@ const globals = globalThis as typeof globalThis & {
   __sitemapAuditOwner?: { embedded: boolean; url: string };
 };
 
+/** Said at start rather than at the first key an admin uploads (lib/security/sealed.ts refuses then). */
+function warnWithoutSharedKey(log: (message: string) => void): void {
+  if (process.env.SITEMAP_AUDIT_DATABASE === 'shared' && !process.env.GSC_CREDENTIALS_KEY?.trim()) {
+    log(
+      'GSC_CREDENTIALS_KEY is not set: on a shared database (DATABASE_URL) Search Console keys and webhook ' +
+        'secrets can be stored and read only with the same GSC_CREDENTIALS_KEY on every machine',
+    );
+  }
+}
+
 export async function ensureDatabase(log: (message: string) => void = () => {}): Promise<Database> {
   const first = globals.__sitemapAuditOwner;
   const given = first ? (first.embedded ? undefined : first.url) : process.env.DATABASE_URL;
@@ -62,6 +72,9 @@ export async function ensureDatabase(log: (message: string) => void = () => {}):
   let stop = async () => {};
   if (given) {
     if (!first && (await isAppRole(given))) {
+      // A launcher's child inherits its launcher's answer; a role's URL given by an operator is shared.
+      process.env.SITEMAP_AUDIT_DATABASE ??= 'shared';
+      warnWithoutSharedKey(log);
       return { url: given, workerUrl: given, ownerUrl: null, embedded: false, stop };
     }
     ownerUrl = given;
@@ -73,9 +86,13 @@ export async function ensureDatabase(log: (message: string) => void = () => {}):
     stop = server.stop;
   }
   globals.__sitemapAuditOwner = { embedded, url: ownerUrl };
+  // What this process and its children run on (lib/db/config.ts usesSharedDatabase): children see only
+  // a role's URL and cannot tell.
+  process.env.SITEMAP_AUDIT_DATABASE = embedded ? 'embedded' : 'shared';
+  warnWithoutSharedKey(log);
   const applied = await migrateDatabase(ownerUrl);
   for (const name of applied) log(`applied migration ${name}`);
-  const roles = await provisionRoles(ownerUrl, { dataDir: dataDir(), log });
+  const roles = await provisionRoles(ownerUrl, { dataDir: dataDir(), shared: !embedded, log });
   // This process's own database work (a script, a worker started alone) runs as the worker, the app role
   // that can do everything the app does; a launcher hands `url` and `workerUrl` to its children.
   process.env.DATABASE_URL = roles.workerUrl;

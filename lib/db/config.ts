@@ -15,6 +15,21 @@ export function dataDir(): string {
   return path.resolve(/*turbopackIgnore: true*/ process.env.DATA_DIR ?? '.data');
 }
 
+/**
+ * True when this process works on a database an operator named with DATABASE_URL, which several machines
+ * may share; false on the embedded server of DATA_DIR (one machine). Settings that must be the same on
+ * every machine (the GSC key-encryption key) are then taken from the environment, never made in DATA_DIR.
+ * Every process sees a DATABASE_URL (launchers hand their children a role's URL), so the launcher's
+ * `ensureDatabase` records which it was in SITEMAP_AUDIT_DATABASE (`embedded` | `shared`) for its
+ * children; a process started without it (a bare `next start`) counts DATABASE_URL as shared.
+ */
+export function usesSharedDatabase(env: Record<string, string | undefined> = process.env): boolean {
+  const mode = env.SITEMAP_AUDIT_DATABASE;
+  if (mode === 'embedded') return false;
+  if (mode === 'shared') return true;
+  return Boolean(env.DATABASE_URL?.trim());
+}
+
 export function uploadsDir(): string {
   return path.join(dataDir(), 'uploads');
 }

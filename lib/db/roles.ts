@@ -95,9 +95,47 @@ async function ownerInfo(client: pg.ClientBase): Promise<Owner> {
   return rows[0] as Owner;
 }
 
-/** Creates the roles, or sets their password and attributes when they exist. */
-async function createRoles(client: pg.ClientBase, owner: Owner, names: RoleNames, dataDir: string) {
-  const passwords = rolePasswords(dataDir);
+/**
+ * The roles' passwords on a database several machines share (DATABASE_URL). Every machine migrates and
+ * provisions as the owner at start and sets the roles' passwords, so they must be the same everywhere: a
+ * password made in one machine's DATA_DIR locked the others out as soon as the last one started. They are
+ * made once, at random, and kept in the database itself, in `app_private.role_passwords`: only the owner
+ * (whose DATABASE_URL every machine already holds, and who could reset them anyway) can read that schema;
+ * the app's roles have no USAGE on it. No extra secret to distribute, nothing derived from the owner's
+ * password (which may rotate, or be a short-lived IAM token), and a restore of the database brings them
+ * back. Called under PROVISION_LOCK, so two machines starting at once make them once.
+ */
+async function sharedPasswords(
+  client: pg.ClientBase,
+  names: RoleNames,
+): Promise<{ web: string; worker: string }> {
+  const saved = new Map<string, string>();
+  for (const role of [names.web, names.worker]) {
+    await client.query(
+      `INSERT INTO app_private.role_passwords (role, password) VALUES ($1, $2) ON CONFLICT (role) DO NOTHING`,
+      [role, randomBytes(18).toString('base64url')],
+    );
+  }
+  const { rows } = await client.query<{ role: string; password: string }>(
+    'SELECT role, password FROM app_private.role_passwords WHERE role = ANY($1)',
+    [[names.web, names.worker]],
+  );
+  for (const row of rows) saved.set(row.role, row.password);
+  const web = saved.get(names.web);
+  const worker = saved.get(names.worker);
+  if (!web || !worker) throw new Error("app_private.role_passwords lost the roles' passwords while starting");
+  return { web, worker };
+}
+
+/** Creates the roles, or sets their password and attributes when they exist. The passwords: in DATA_DIR on
+ * the embedded server (one machine), in the database when it is shared (see sharedPasswords). */
+async function createRoles(
+  client: pg.ClientBase,
+  owner: Owner,
+  names: RoleNames,
+  source: { dataDir: string; shared: boolean },
+) {
+  const passwords = source.shared ? await sharedPasswords(client, names) : rolePasswords(source.dataDir);
   for (const [role, password] of [
     [names.web, passwords.web],
     [names.worker, passwords.worker],
@@ -249,11 +287,12 @@ async function sweepDeletedAudits(client: pg.ClientBase, log: (message: string) 
 
 /**
  * Makes the app's roles (or takes WEB_DATABASE_URL / WORKER_DATABASE_URL) and applies their rights, as the
- * owner at `ownerUrl`. `dataDir` keeps the passwords of the roles made here.
+ * owner at `ownerUrl`. The passwords of the roles made here are kept in `dataDir` (the embedded server), or
+ * in the database when it is `shared` by several machines (DATABASE_URL).
  */
 export async function provisionRoles(
   ownerUrl: string,
-  options: { dataDir: string; log?: (message: string) => void },
+  options: { dataDir: string; shared?: boolean; log?: (message: string) => void },
 ): Promise<AppRoles> {
   const log = options.log ?? (() => {});
   const givenWeb = process.env.WEB_DATABASE_URL?.trim() || undefined;
@@ -261,10 +300,12 @@ export async function provisionRoles(
   if (Boolean(givenWeb) !== Boolean(givenWorker)) {
     throw new Error('WEB_DATABASE_URL and WORKER_DATABASE_URL go together: set both, or neither');
   }
-  await installQueue(ownerUrl);
   // The session's advisory lock ends with the connection.
   return withConnection(ownerUrl, async (client) => {
     await client.query('SELECT pg_advisory_lock($1)', [PROVISION_LOCK]);
+    // Under the lock: two machines installing pg-boss's queues at once on a fresh database deadlocked
+    // (lib/db/shared-database.int.test.ts).
+    await installQueue(ownerUrl);
     const owner = await ownerInfo(client);
     let roles: AppRoles;
     let names: RoleNames;
@@ -288,7 +329,10 @@ export async function provisionRoles(
       roles = { webUrl: givenWeb, workerUrl: givenWorker, leastPrivilege: true };
     } else if (owner.superuser || owner.createRole) {
       names = roleNames(owner.database);
-      const passwords = await createRoles(client, owner, names, options.dataDir);
+      const passwords = await createRoles(client, owner, names, {
+        dataDir: options.dataDir,
+        shared: options.shared ?? false,
+      });
       roles = {
         webUrl: withCredentials(ownerUrl, names.web, passwords.web),
         workerUrl: withCredentials(ownerUrl, names.worker, passwords.worker),

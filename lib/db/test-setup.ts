@@ -52,6 +52,9 @@ try {
 }
 
 process.env.DATABASE_URL = ownDatabase(inject('workerDatabaseUrl'));
+// The suite's server is an embedded one, as npm start's children are told (lib/db/config.ts
+// usesSharedDatabase): the tests that need a shared database's rules set `shared` themselves.
+process.env.SITEMAP_AUDIT_DATABASE = 'embedded';
 /** What the tests inject, moved to this worker's database (lib/test-support/env.ts reads these). */
 process.env.TEST_OWNER_DATABASE_URL = ownDatabase(inject('databaseUrl'));
 process.env.TEST_WEB_DATABASE_URL = ownDatabase(inject('webDatabaseUrl'));

@@ -1,5 +1,5 @@
 import { generateKeyPairSync, randomBytes } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
@@ -81,6 +81,30 @@ describe('credentialsSecret', () => {
     expect(() => credentialsSecret({ GSC_CREDENTIALS_KEY: randomBytes(16).toString('base64') })).toThrow(
       /32 bytes in base64.*decodes to 16/,
     );
+  });
+
+  it('on a shared database (DATABASE_URL) requires GSC_CREDENTIALS_KEY instead of making one in DATA_DIR', () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'gsc-secret-'));
+    try {
+      vi.stubEnv('DATA_DIR', dir);
+      const shared = { DATABASE_URL: 'postgresql://app@db.internal/sitemap_audit' };
+      expect(() => credentialsSecret(shared)).toThrow(
+        /GSC_CREDENTIALS_KEY is not set.*same GSC_CREDENTIALS_KEY/,
+      );
+      expect(() => credentialsSecret({ ...shared, SITEMAP_AUDIT_DATABASE: 'shared' })).toThrow(
+        /GSC_CREDENTIALS_KEY/,
+      );
+      expect(existsSync(path.join(dir, 'gsc-credentials.key'))).toBe(false);
+      const configured = randomBytes(32);
+      expect(credentialsSecret({ ...shared, GSC_CREDENTIALS_KEY: configured.toString('base64') })).toEqual(
+        configured,
+      );
+      // A launcher's child on the embedded server also sees a DATABASE_URL (its role's): DATA_DIR as before.
+      expect(credentialsSecret({ ...shared, SITEMAP_AUDIT_DATABASE: 'embedded' })).toHaveLength(32);
+      expect(existsSync(path.join(dir, 'gsc-credentials.key'))).toBe(true);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('otherwise makes one key in DATA_DIR (mode 600) and keeps using it', () => {

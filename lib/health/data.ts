@@ -56,13 +56,15 @@ export async function workerBeats(): Promise<WorkerBeat[] | null> {
     const { rows } = await withTimeout(
       pool().query<{
         id: string;
+        host: string;
         pid: number;
         concurrency: number;
+        runs_taken: number;
         started_at: Date;
         beat_at: Date;
         age: number;
       }>(
-        `SELECT id, pid, concurrency, started_at, beat_at,
+        `SELECT id, host, pid, concurrency, runs_taken, started_at, beat_at,
                 extract(epoch FROM now() - beat_at)::float8 AS age
            FROM worker_heartbeats ORDER BY beat_at DESC LIMIT 50`,
       ),
@@ -70,8 +72,10 @@ export async function workerBeats(): Promise<WorkerBeat[] | null> {
     );
     return rows.map((r) => ({
       id: r.id,
+      host: r.host,
       pid: r.pid,
       concurrency: r.concurrency,
+      runsTaken: r.runs_taken,
       startedAt: r.started_at.toISOString(),
       lastBeatAt: r.beat_at.toISOString(),
       ageSeconds: Math.max(0, Math.round(r.age * 10) / 10),

@@ -5,6 +5,7 @@ import { pool } from '@/lib/db/client';
 
 export interface WorkerIdentity {
   id: string;
+  host: string;
   pid: number;
   concurrency: number;
 }
@@ -13,9 +14,9 @@ export interface WorkerIdentity {
 export async function beat(worker: WorkerIdentity): Promise<void> {
   await pool().query(
     `WITH pruned AS (DELETE FROM worker_heartbeats WHERE beat_at < now() - interval '1 day')
-     INSERT INTO worker_heartbeats (id, pid, concurrency) VALUES ($1, $2, $3)
+     INSERT INTO worker_heartbeats (id, host, pid, concurrency) VALUES ($1, $2, $3, $4)
      ON CONFLICT (id) DO UPDATE SET beat_at = now()`,
-    [worker.id, worker.pid, worker.concurrency],
+    [worker.id, worker.host, worker.pid, worker.concurrency],
   );
 }
 

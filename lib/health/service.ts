@@ -31,6 +31,11 @@ export async function healthReport(): Promise<HealthReport> {
     checkedAt,
     database: { reachable: true, latencyMs: ping.latencyMs },
     queues,
-    workers: { live, liveWithinSeconds: within, heartbeats },
+    workers: {
+      live,
+      liveWithinSeconds: within,
+      beating: heartbeats.filter((b) => b.live).map(({ live: _live, ...b }) => b),
+      heartbeats,
+    },
   };
 }

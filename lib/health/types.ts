@@ -10,8 +10,12 @@ export interface QueueDepth {
 
 export interface WorkerBeat {
   id: string;
+  /** The worker's machine (os.hostname()). */
+  host: string;
   pid: number;
   concurrency: number;
+  /** Run steps it claimed since it started. */
+  runsTaken: number;
   startedAt: string;
   lastBeatAt: string;
   ageSeconds: number;
@@ -24,5 +28,12 @@ export interface HealthReport {
   checkedAt: string;
   database: { reachable: true; latencyMs: number } | { reachable: false; error: 'timeout' | 'unreachable' };
   queues: QueueDepth[] | null;
-  workers: { live: number; liveWithinSeconds: number; heartbeats: (WorkerBeat & { live: boolean })[] } | null;
+  workers: {
+    live: number;
+    liveWithinSeconds: number;
+    /** The workers that beat within liveWithinSeconds, newest beat first. */
+    beating: WorkerBeat[];
+    /** Every heartbeat row (dead workers' for a day), newest first, at most 50. */
+    heartbeats: (WorkerBeat & { live: boolean })[];
+  } | null;
 }

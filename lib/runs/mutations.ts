@@ -12,21 +12,46 @@ type AnyStep = StepDef<string, RunPhase>;
 const SETTLED = `('succeeded', 'partial')`;
 const ACTIVE = `('queued', 'running')`;
 
+/** The worker process taking a step: recorded on the run (`step_workers`) and counted on its heartbeat row
+ * (`worker_heartbeats.runs_taken`). Tests that run a step in their own process pass none. */
+export interface StepWorker {
+  id: string;
+  host: string;
+}
+
 /** Takes a queued step for this worker. False when the run is gone, finished, cancelled, superseded by a
- * newer attempt, at another step, or already claimed (a job delivered twice). */
-export async function claimStep(kind: RunKind, step: AnyStep, run: RunRef): Promise<boolean> {
+ * newer attempt, at another step, or already claimed (a job delivered twice). The claim, the run's record of
+ * who took the step and the worker's count are one statement, so none is written without the others. */
+export async function claimStep(
+  kind: RunKind,
+  step: AnyStep,
+  run: RunRef,
+  worker: StepWorker | null = null,
+): Promise<boolean> {
   const first = kind.steps[0]?.name === step.name;
-  const { rowCount } = await pool().query(
-    step.followUp
-      ? `UPDATE ${kind.table} SET claimed_at = now(), heartbeat_at = now()
-          WHERE id = $1 AND attempt = $2 AND step = $3 AND claimed_at IS NULL AND status IN ${SETTLED}`
-      : `UPDATE ${kind.table} SET status = 'running', phase = $4, claimed_at = now(), heartbeat_at = now(),
-           started_at = CASE WHEN $5 OR started_at IS NULL THEN now() ELSE started_at END,
-           finished_at = NULL, error_message = NULL
-          WHERE id = $1 AND attempt = $2 AND step = $3 AND claimed_at IS NULL AND status IN ${ACTIVE}`,
-    step.followUp ? [run.id, run.attempt, step.name] : [run.id, run.attempt, step.name, step.phase, first],
+  const values: unknown[] = step.followUp
+    ? [run.id, run.attempt, step.name]
+    : [run.id, run.attempt, step.name, step.phase, first];
+  values.push(worker?.id ?? null, worker?.host ?? null);
+  const w = values.length - 1;
+  const taken = `step_workers = CASE WHEN $${w}::text IS NULL THEN step_workers
+         ELSE step_workers || jsonb_build_array(jsonb_build_object('step', $3::text, 'attempt', $2::int,
+           'worker', $${w}::text, 'host', $${w + 1}::text, 'at', now())) END`;
+  const claim = step.followUp
+    ? `UPDATE ${kind.table} SET claimed_at = now(), heartbeat_at = now(), ${taken}
+        WHERE id = $1 AND attempt = $2 AND step = $3 AND claimed_at IS NULL AND status IN ${SETTLED}`
+    : `UPDATE ${kind.table} SET status = 'running', phase = $4, claimed_at = now(), heartbeat_at = now(),
+         started_at = CASE WHEN $5 OR started_at IS NULL THEN now() ELSE started_at END,
+         finished_at = NULL, error_message = NULL, ${taken}
+        WHERE id = $1 AND attempt = $2 AND step = $3 AND claimed_at IS NULL AND status IN ${ACTIVE}`;
+  const { rows } = await pool().query<{ claimed: number }>(
+    `WITH claimed AS (${claim} RETURNING 1),
+          counted AS (UPDATE worker_heartbeats SET runs_taken = runs_taken + 1
+                       WHERE id = $${w} AND EXISTS (SELECT 1 FROM claimed))
+     SELECT count(*)::int AS claimed FROM claimed`,
+    values,
   );
-  return rowCount === 1;
+  return rows[0]?.claimed === 1;
 }
 
 export interface Progress {

@@ -2,7 +2,15 @@
 // what the handler says comes next. The handler never changes the run's state itself.
 import { AppError } from '@/lib/core/errors';
 import { enqueue, type JobData } from '@/lib/queue/queue';
-import { advanceStep, claimStep, completeFollowUp, failStep, runStatus, settleRun } from './mutations';
+import {
+  advanceStep,
+  claimStep,
+  completeFollowUp,
+  failStep,
+  runStatus,
+  type StepWorker,
+  settleRun,
+} from './mutations';
 import type { RunPhase } from './phases';
 import { ProgressReporter, RunAbandoned } from './progress';
 import type { RunKind, RunRef, StepDef, StepResult } from './types';
@@ -35,7 +43,13 @@ export function queueStep(step: AnyStep, run: RunRef, startAfter?: Date): Promis
   return enqueue(step.queue, { runId: run.id, attempt: run.attempt }, startAfter ? { startAfter } : {});
 }
 
-async function apply(kind: RunKind, run: RunRef, step: AnyStep, result: StepResult<string>) {
+async function apply(
+  kind: RunKind,
+  run: RunRef,
+  step: AnyStep,
+  result: StepResult<string>,
+  worker: StepWorker | null,
+) {
   if ('next' in result) {
     const next = stepOf(kind, result.next);
     const waitingPhase = result.wait?.phase ?? next.waitingPhase;
@@ -64,24 +78,31 @@ async function apply(kind: RunKind, run: RunRef, step: AnyStep, result: StepResu
     }
     if (settled) await runFinished(kind, run.id);
     // The queued job then finds the step done (its claim fails) and does nothing.
-    if (settled && then?.inline) await runStep(kind, then.name, { runId: run.id, attempt: run.attempt });
+    if (settled && then?.inline)
+      await runStep(kind, then.name, { runId: run.id, attempt: run.attempt }, worker);
     return settled;
   }
   return completeFollowUp(kind, run, step, result.write);
 }
 
-/** Runs `stepName` of the run a job names. Returns quietly when the run is not this job's to run. */
-export async function runStep(kind: RunKind, stepName: string, data: JobData): Promise<void> {
+/** Runs `stepName` of the run a job names. Returns quietly when the run is not this job's to run.
+ * `worker` is the process taking it (recorded on the run); none in tests that run a step in-process. */
+export async function runStep(
+  kind: RunKind,
+  stepName: string,
+  data: JobData,
+  worker: StepWorker | null = null,
+): Promise<void> {
   const step = stepOf(kind, stepName);
   const run = runRefOf(data);
-  if (!(await claimStep(kind, step, run))) return; // gone, finished, cancelled, superseded or taken
+  if (!(await claimStep(kind, step, run, worker))) return; // gone, finished, cancelled, superseded or taken
   const progress = new ProgressReporter(kind, run, step.followUp ? null : step.phase);
   let applied = false;
   try {
     const handler = await step.handler();
     const result = await handler({ run, progress, signal: progress.signal });
     await progress.stop();
-    applied = await apply(kind, run, step, result);
+    applied = await apply(kind, run, step, result, worker);
   } catch (error) {
     await progress.stop();
     if (!progress.signal.aborted && !(error instanceof RunAbandoned)) {

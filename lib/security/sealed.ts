@@ -5,7 +5,7 @@ import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { AppError } from '@/lib/core/errors';
-import { dataDir } from '@/lib/db/config';
+import { dataDir, usesSharedDatabase } from '@/lib/db/config';
 
 export interface Sealed {
   ciphertext: Buffer;
@@ -17,9 +17,11 @@ export interface Sealed {
 const KEY_FILE = 'gsc-credentials.key';
 
 /**
- * The 32-byte key everything at rest is sealed under: GSC_CREDENTIALS_KEY (base64) when set, else a random
- * one made once in DATA_DIR (mode 600, like database-roles.json) — losing that file makes what was sealed
- * unreadable, so it would have to be entered again, which is the safe failure.
+ * The 32-byte key everything at rest is sealed under: GSC_CREDENTIALS_KEY (base64) when set, else, on the
+ * embedded database, a random one made once in DATA_DIR (mode 600, like database-roles.json) — losing that
+ * file makes what was sealed unreadable, so it would have to be entered again, which is the safe failure.
+ * On a shared database (DATABASE_URL) the variable is required: a key made in one machine's DATA_DIR would
+ * seal what no other machine can open.
  */
 export function atRestKey(env: Record<string, string | undefined> = process.env): Buffer {
   const configured = env.GSC_CREDENTIALS_KEY?.trim();
@@ -32,6 +34,14 @@ export function atRestKey(env: Record<string, string | undefined> = process.env)
       );
     }
     return key;
+  }
+  if (usesSharedDatabase(env)) {
+    throw new AppError(
+      'unavailable',
+      'GSC_CREDENTIALS_KEY is not set: with DATABASE_URL (a database several machines may share) every web ' +
+        'server and worker needs the same GSC_CREDENTIALS_KEY (openssl rand -base64 32) to seal and open ' +
+        'Search Console keys and webhook secrets (docs/operations.md)',
+    );
   }
   const dir = dataDir();
   const file = path.join(dir, KEY_FILE);

@@ -7,7 +7,7 @@ import { closeDb } from '@/lib/db/client';
 import { intEnv } from '@/lib/db/config';
 import { gscImportRun } from '@/lib/gsc/import-run';
 import { gscInspectionRun } from '@/lib/gsc/inspection-run';
-import { startHeartbeat } from '@/lib/health/heartbeat';
+import { startHeartbeat, workerIdentity } from '@/lib/health/heartbeat';
 import { lintRun } from '@/lib/hygiene/audit/run';
 import {
   getBoss,
@@ -71,6 +71,11 @@ export async function startWorker(log: (message: string) => void = console.log):
   readDeliverySettings();
   await startBoss(log);
   const concurrency = Math.max(1, intEnv('WORKER_CONCURRENCY', 1));
+  // Registered (what /api/health lists) before the first job can be taken, so every step it claims is
+  // counted on its row and recorded on the run under its id and host.
+  const identity = workerIdentity(concurrency);
+  const heartbeat = await startHeartbeat(identity, log);
+  const self = { id: identity.id, host: identity.host };
   // How often the queues are polled: the fallback for a missed wake-up (pg-boss allows 0.5 s at least).
   const poll = Math.max(0.5, Number(process.env.JOB_POLL_SECONDS) || 0.5);
   for (let i = 0; i < concurrency; i++) {
@@ -78,7 +83,7 @@ export async function startWorker(log: (message: string) => void = console.log):
       for (const step of kind.steps) {
         // Follow-up steps (index builds) are background work: polled less eagerly.
         await work(step.queue, step.followUp ? Math.max(1, poll) : poll, (data) =>
-          runStep(kind, step.name, data),
+          runStep(kind, step.name, data, self),
         );
       }
     }
@@ -90,7 +95,7 @@ export async function startWorker(log: (message: string) => void = console.log):
   const check = spotCheckRun.steps.find((s) => s.name === 'check');
   if (check) {
     for (let i = concurrency; i < Math.max(concurrency, spotCheckRunsAtOnce()); i++) {
-      await work(check.queue, poll, (data) => runStep(spotCheckRun, check.name, data));
+      await work(check.queue, poll, (data) => runStep(spotCheckRun, check.name, data, self));
     }
   }
   // Webhook deliveries are not queue jobs: the dispatcher claims due rows itself, one per webhook at a time,
@@ -136,9 +141,9 @@ export async function startWorker(log: (message: string) => void = console.log):
   );
   await reap();
   const timer = setInterval(reap, Math.max(1, Math.floor(staleAfterSeconds() / 2)) * 1000);
-  // What /api/health counts as a live worker (lib/health).
-  const heartbeat = await startHeartbeat(concurrency, log);
-  log(`worker ready (pid ${process.pid}, concurrency ${concurrency})`);
+  log(
+    `worker ready (id ${identity.id}, host ${identity.host}, pid ${process.pid}, concurrency ${concurrency})`,
+  );
   return {
     async stop() {
       clearInterval(timer);

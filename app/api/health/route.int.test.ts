@@ -94,7 +94,7 @@ describe('GET /api/health', () => {
       { name: 'site-schedules', queued: 0, active: 0 },
       { name: 'webhook-delivery', queued: 0, active: 0 },
     ]);
-    expect(body.workers).toEqual({ live: 0, liveWithinSeconds: 3, heartbeats: [] });
+    expect(body.workers).toEqual({ live: 0, liveWithinSeconds: 3, beating: [], heartbeats: [] });
   });
 
   it('answers 200 while a real worker process beats, and 503 again when its only beat is stale', async () => {
@@ -112,6 +112,9 @@ describe('GET /api/health', () => {
     expect(body.workers?.heartbeats).toEqual([
       expect.objectContaining({ pid, concurrency: 1, live: true, ageSeconds: expect.any(Number) }),
     ]);
+    expect(body.workers?.beating).toEqual([
+      expect.objectContaining({ pid, host: os.hostname(), runsTaken: 0, startedAt: expect.any(String) }),
+    ]);
 
     // Stopped cleanly, it removes its row; a worker that died leaves one that ages.
     const stopped = worker;
@@ -128,6 +131,7 @@ describe('GET /api/health', () => {
       expect.objectContaining({ id: 'dead-1', pid: 4242, live: false, ageSeconds: expect.any(Number) }),
     ]);
     expect(after.body.workers?.heartbeats[0]?.ageSeconds).toBeGreaterThanOrEqual(59);
+    expect(after.body.workers?.beating).toEqual([]);
   }, 60_000);
 
   it('answers 503 quickly when the database is down, and names no host, port or password', async () => {

@@ -1,7 +1,8 @@
 'use client';
 // The audit page's header: name, status (and who cancelled it), its site (a link, and the site's rule for
-// unreached rows when on), timings, the approval rule for unreached rows (admins switch it), and the actions
-// the user's role allows: Cancel while the audit is queued or running (reviewers and admins), Delete (admins).
+// unreached rows when on), timings, the workers that ran its steps, the approval rule for unreached rows
+// (admins switch it), and the actions the user's role allows: Cancel while the audit is queued or running
+// (reviewers and admins), Delete (admins).
 import Link from 'next/link';
 import { useCan } from '@/app/session-context';
 import { ConfirmButton } from '@/components/ui/confirm-button';
@@ -62,6 +63,26 @@ function SiteLink({ site }: { site: NonNullable<AuditDto['site']> }) {
   );
 }
 
+/** Which machines' workers ran the audit's steps (many workers may share one database): the hosts in
+ * the line, each claim (step, attempt, worker id, time) when opened. */
+function StepWorkers({ records }: { records: AuditDto['stepWorkers'] }) {
+  const formatTime = useDateTimeFormat();
+  const hosts = [...new Set(records.map((r) => r.host || 'unknown host'))];
+  return (
+    <details className={styles['step-workers']} data-testid="audit-step-workers">
+      <summary>Run on {hosts.join(', ')}</summary>
+      <ul>
+        {records.map((r) => (
+          <li key={`${r.step}-${r.attempt}-${r.at}`}>
+            {r.step} (attempt {r.attempt}): worker {r.worker} on {r.host || 'unknown host'},{' '}
+            <time dateTime={r.at}>{formatTime(r.at)}</time>
+          </li>
+        ))}
+      </ul>
+    </details>
+  );
+}
+
 export function AuditHeader({
   audit,
   onCancel,
@@ -104,6 +125,7 @@ export function AuditHeader({
           {audit.site ? <SiteLink site={audit.site} /> : null}
           <span>Created {formatTime(audit.createdAt)}</span>
           {duration ? <span>Took {duration}</span> : null}
+          {audit.stepWorkers.length > 0 ? <StepWorkers records={audit.stepWorkers} /> : null}
           <span>
             Matching: <strong>{audit.options.normalization === 'lenient' ? 'Lenient' : 'Exact'}</strong>
           </span>
