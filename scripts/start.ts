@@ -7,6 +7,7 @@ import { existsSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { ensureDatabase } from '@/lib/db/bootstrap';
 import { dataDir } from '@/lib/db/config';
+import { describeStorage, storageConfig } from '@/lib/storage/config';
 import { WORKER_ENV, WORKER_NODE_ARGS, WORKER_SCRIPT } from './node-args';
 import { ownsPostgres, type PostgresWatch, watchEmbeddedPostgres } from './supervise/postgres-watch';
 import { policyFromEnv } from './supervise/restart-policy';
@@ -46,6 +47,8 @@ function buildIfNeeded(): void {
 }
 
 const policy = policyFromEnv(process.env);
+// A half-configured bucket stops the start here, before anything is started, naming what is missing.
+log(`uploads are stored on ${describeStorage(storageConfig())}`);
 const database = await ensureDatabase(log);
 buildIfNeeded();
 
