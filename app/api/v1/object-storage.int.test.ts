@@ -3,20 +3,26 @@
 // bucket and nowhere under DATA_DIR; the ingest (the crawl export on its own thread, which builds its
 // store from the environment it inherits) reads them back from the bucket; Run again copies them inside
 // the bucket; deleting the audits removes their objects; a refused upload leaves none.
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
 import S3rver from 's3rver';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { GET as getImport } from '@/app/api/v1/audits/[id]/gsc/imports/[importId]/route';
+import { POST as postGsc } from '@/app/api/v1/audits/[id]/gsc/route';
 import { startSiteRun } from '@/lib/audit-runs/site-runs';
 import { pool } from '@/lib/db/client';
 import { uploadsDir } from '@/lib/db/config';
+import { gscImportRun } from '@/lib/gsc/import-run';
+import { buildZip } from '@/lib/gsc/test-zip';
 import { stopBoss } from '@/lib/queue/queue';
+import { runStep } from '@/lib/runs/runner';
 import { storage } from '@/lib/storage/store';
 import { testCaller } from '@/lib/test-support/auth';
-import { runAuditStep, urlsetXml } from '@/lib/test-support/run-audit';
+import { fixturePath } from '@/lib/test-support/fixtures';
+import { reconciledAuditOf, runAuditStep, urlsetXml } from '@/lib/test-support/run-audit';
 import { DELETE, GET as getOne } from './audits/[id]/route';
 import { POST } from './audits/route';
 
@@ -211,5 +217,41 @@ describe('uploads in an S3-compatible bucket', () => {
     } finally {
       delete process.env.UPLOAD_MAX_BYTES;
     }
+  });
+
+  it('a Search Console zip goes to the bucket, is read from it by the import step, and is removed after', async () => {
+    // Its sources were written by path before the bucket (as older rows were): still read from disk.
+    const sitemap = readFileSync(fixturePath('xml/recon-dhmguide-sitemap.xml'), 'utf8');
+    const auditId = await reconciledAuditOf('GSC from the bucket', {
+      sitemaps: { 'sitemap.xml': sitemap },
+      crawl: [JSON.stringify({ url: 'https://www.dhmguide.com/', status: 200 })],
+    });
+    expect((await audit(auditId)).status).toBe('succeeded');
+    const folder = 'dhmguide-drilldown-page-with-redirect';
+    const zip = buildZip(
+      ['Table.csv', 'Chart.csv', 'Metadata.csv'].map((name) => ({
+        name: `${folder}/${name}`,
+        data: readFileSync(fixturePath(`gsc/${folder}/${name}`)),
+      })),
+    );
+    const form = new FormData();
+    form.append('files', new Blob([new Uint8Array(zip)]), 'Page with redirect.zip');
+    const res = await postGsc(
+      admin.request(`${base}/${auditId}/gsc`, { method: 'POST', body: form }),
+      ctx(auditId) as never,
+    );
+    expect(res.status, await res.clone().text()).toBe(202);
+    const { importId } = (await res.json()) as { importId: string };
+    const key = `${auditId}/gsc/${importId}/0001-Page_with_redirect.zip`;
+    expect(await objects(`${auditId}/`)).toEqual(new Map([[key, zip.length]]));
+    expect(existsSync(path.join(uploadsDir(), auditId, 'gsc'))).toBe(false);
+
+    await runStep(gscImportRun, 'parse', { runId: importId, attempt: 1 });
+    const got = await getImport(admin.request(`${base}/${auditId}/gsc/imports/${importId}`), {
+      params: Promise.resolve({ id: auditId, importId }),
+    } as never);
+    expect(await got.json()).toMatchObject({ status: 'succeeded', summary: { urls: 46, notIndexed: 46 } });
+    // Read and stored: the upload has done its work.
+    expect(await objects(`${auditId}/`)).toEqual(new Map());
   });
 });
