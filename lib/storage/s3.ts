@@ -3,21 +3,11 @@
 // at once, whatever the file's size); a write that fails is aborted and anything it left is deleted.
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import {
-  AbortMultipartUploadCommand,
-  CopyObjectCommand,
-  DeleteObjectCommand,
-  GetObjectCommand,
-  HeadObjectCommand,
-  ListObjectsV2Command,
-  S3Client,
-  S3ServiceException,
-} from '@aws-sdk/client-s3';
-import { Upload } from '@aws-sdk/lib-storage';
+import type { S3Client } from '@aws-sdk/client-s3';
 import { capped } from './capped';
 import type { S3Settings } from './config';
 import { assertKey, assertPrefix } from './keys';
-import { notFound, type ObjectStore, type WriteOptions } from './types';
+import { isStorageError, notFound, type ObjectStore, type WriteOptions } from './types';
 
 /** 8 MiB parts, two in flight: 16 MiB of memory per upload, and 10,000 parts reach 80 GiB. */
 const PART_BYTES = 8 * 1024 * 1024;
@@ -28,11 +18,20 @@ const MAX_COPY_BYTES = 5 * 1024 * 1024 * 1024;
  * (Google Cloud Storage's XML API among them), and an audit has few uploads. */
 const DELETES_AT_ONCE = 8;
 
+type Sdk = typeof import('@aws-sdk/client-s3') & Pick<typeof import('@aws-sdk/lib-storage'), 'Upload'>;
+
 function isMissing(error: unknown): boolean {
-  return (
-    error instanceof S3ServiceException &&
-    (error.$metadata.httpStatusCode === 404 || error.name === 'NoSuchKey' || error.name === 'NotFound')
-  );
+  const status = (error as { $metadata?: { httpStatusCode?: number } } | null)?.$metadata?.httpStatusCode;
+  const name = (error as { name?: string } | null)?.name;
+  return status === 404 || name === 'NoSuchKey' || name === 'NotFound';
+}
+
+/** The SDK is imported here, when a bucket is configured, and never by a module's static imports: the
+ * worker and its threads are bundles (lib/core/bundle.mjs) that would otherwise load it at start (23 MB
+ * and seconds of a thread's start) even on disk. */
+export async function openS3Store(settings: S3Settings): Promise<S3Store> {
+  const [s3, { Upload }] = await Promise.all([import('@aws-sdk/client-s3'), import('@aws-sdk/lib-storage')]);
+  return new S3Store(settings, { ...s3, Upload });
 }
 
 export class S3Store implements ObjectStore {
@@ -41,10 +40,13 @@ export class S3Store implements ObjectStore {
   private readonly client: S3Client;
   private readonly bucket: string;
 
-  constructor(settings: S3Settings) {
+  constructor(
+    settings: S3Settings,
+    private readonly sdk: Sdk,
+  ) {
     this.bucket = settings.bucket;
     this.where = `s3://${settings.bucket} at ${settings.endpoint}`;
-    this.client = new S3Client({
+    this.client = new sdk.S3Client({
       endpoint: settings.endpoint,
       region: settings.region,
       forcePathStyle: settings.forcePathStyle,
@@ -74,7 +76,7 @@ export class S3Store implements ObjectStore {
       throw error;
     });
     flowing.catch(() => {});
-    const upload = new Upload({
+    const upload = new this.sdk.Upload({
       client: this.client,
       params: { Bucket: this.bucket, Key: key, Body: counted.transform },
       partSize: PART_BYTES,
@@ -98,7 +100,7 @@ export class S3Store implements ObjectStore {
   private async discard(key: string, uploadId: string | undefined): Promise<void> {
     if (uploadId) {
       await this.client
-        .send(new AbortMultipartUploadCommand({ Bucket: this.bucket, Key: key, UploadId: uploadId }))
+        .send(new this.sdk.AbortMultipartUploadCommand({ Bucket: this.bucket, Key: key, UploadId: uploadId }))
         .catch((error: Error) => {
           console.warn(
             `[storage] could not abort the multipart upload of ${key} (${error.message}); a lifecycle rule for incomplete multipart uploads removes its parts`,
@@ -114,7 +116,7 @@ export class S3Store implements ObjectStore {
     assertKey(key);
     try {
       const answer = await this.client.send(
-        new GetObjectCommand({
+        new this.sdk.GetObjectCommand({
           Bucket: this.bucket,
           Key: key,
           ...(range ? { Range: `bytes=${range.start}-${range.end}` } : {}),
@@ -132,7 +134,7 @@ export class S3Store implements ObjectStore {
   async stat(key: string) {
     assertKey(key);
     try {
-      const head = await this.client.send(new HeadObjectCommand({ Bucket: this.bucket, Key: key }));
+      const head = await this.client.send(new this.sdk.HeadObjectCommand({ Bucket: this.bucket, Key: key }));
       return { bytes: head.ContentLength ?? 0 };
     } catch (error) {
       if (isMissing(error)) throw notFound(key, this.where, error);
@@ -144,7 +146,7 @@ export class S3Store implements ObjectStore {
     return this.stat(key).then(
       () => true,
       (error) => {
-        if (error instanceof Error && 'code' in error && error.code === 'not_found') return false;
+        if (isStorageError(error, 'not_found')) return false;
         throw error;
       },
     );
@@ -159,7 +161,11 @@ export class S3Store implements ObjectStore {
     }
     try {
       await this.client.send(
-        new CopyObjectCommand({ Bucket: this.bucket, Key: to, CopySource: `${this.bucket}/${from}` }),
+        new this.sdk.CopyObjectCommand({
+          Bucket: this.bucket,
+          Key: to,
+          CopySource: `${this.bucket}/${from}`,
+        }),
       );
     } catch (error) {
       if (isMissing(error)) throw notFound(from, this.where, error);
@@ -169,7 +175,7 @@ export class S3Store implements ObjectStore {
 
   async delete(key: string): Promise<void> {
     assertKey(key);
-    await this.client.send(new DeleteObjectCommand({ Bucket: this.bucket, Key: key }));
+    await this.client.send(new this.sdk.DeleteObjectCommand({ Bucket: this.bucket, Key: key }));
   }
 
   async deletePrefix(prefix: string): Promise<number> {
@@ -195,7 +201,7 @@ export class S3Store implements ObjectStore {
     let token: string | undefined;
     do {
       const page = await this.client.send(
-        new ListObjectsV2Command({ Bucket: this.bucket, Prefix: prefix, ContinuationToken: token }),
+        new this.sdk.ListObjectsV2Command({ Bucket: this.bucket, Prefix: prefix, ContinuationToken: token }),
       );
       for (const item of page.Contents ?? []) {
         if (item.Key) yield { key: item.Key, bytes: item.Size ?? 0 };

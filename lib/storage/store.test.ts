@@ -8,7 +8,7 @@ import { buffer } from 'node:stream/consumers';
 import S3rver from 's3rver';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DiskStore } from './disk';
-import { S3Store } from './s3';
+import { openS3Store } from './s3';
 import { type ObjectStore, StorageError } from './types';
 
 const MiB = 1024 * 1024;
@@ -102,7 +102,7 @@ function s3Driver(): Driver {
         configureBuckets: [{ name: BUCKET, configs: [] }],
       });
       const { port } = await server.run();
-      return new S3Store({
+      return openS3Store({
         endpoint: `http://127.0.0.1:${port}`,
         bucket: BUCKET,
         accessKeyId: 'S3RVER',

@@ -19,9 +19,9 @@ let current: { signature: string; store: Promise<ObjectStore> } | null = null;
 
 async function build(config: StorageConfig): Promise<ObjectStore> {
   if (config.driver === 'disk') return new DiskStore(config.root);
-  // Loaded only when configured: the SDK adds about 20 MB to a process that stores on disk.
-  const { S3Store } = await import('./s3');
-  return new S3Store(config);
+  // Loaded only when configured: the SDK adds about 23 MB to a process that stores on disk.
+  const { openS3Store } = await import('./s3');
+  return openS3Store(config);
 }
 
 /** The store the environment configures; throws a StorageError naming what is missing when the S3
