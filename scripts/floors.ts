@@ -9,8 +9,8 @@ export const FLOORS: readonly { name: string; why: string; folders: readonly str
   },
   {
     name: 'platform',
-    why: 'what every feature runs on: the queue, run lifecycle, health, accounts, API plumbing, browser client',
-    folders: ['queue', 'runs', 'health', 'auth', 'server', 'client'],
+    why: 'what every feature runs on: the queue, run lifecycle, health, accounts, API plumbing, browser client, upload storage',
+    folders: ['queue', 'runs', 'health', 'auth', 'server', 'client', 'storage'],
   },
   {
     name: 'features',

@@ -5,6 +5,7 @@
 import { ensureDatabase } from '@/lib/db/bootstrap';
 import { dataDir } from '@/lib/db/config';
 import { buildIfNeeded, nextBin, root } from './next-build';
+import { describeStorage, storageConfig } from '@/lib/storage/config';
 import { WORKER_ENV, WORKER_NODE_ARGS, WORKER_SCRIPT } from './node-args';
 import { ownsPostgres, type PostgresWatch, watchEmbeddedPostgres } from './supervise/postgres-watch';
 import { policyFromEnv } from './supervise/restart-policy';
@@ -13,6 +14,8 @@ import { type Supervised, supervise } from './supervise/supervisor';
 const log = (message: string) => console.log(`[start] ${message}`);
 
 const policy = policyFromEnv(process.env);
+// A half-configured bucket stops the start here, before anything is started, naming what is missing.
+log(`uploads are stored on ${describeStorage(storageConfig())}`);
 const database = await ensureDatabase(log);
 buildIfNeeded(log);
 

@@ -1,6 +1,7 @@
 // `npm run worker`: one more worker process against the same database as `npm start`
 // (DATABASE_URL, or the embedded server of DATA_DIR, started if it is not running).
 import { ensureDatabase } from '@/lib/db/bootstrap';
+import { describeStorage, storageConfig } from '@/lib/storage/config';
 import { startWorker } from '@/lib/worker/worker';
 import { watchOwnedPostgres } from './supervise/postgres-watch';
 import { policyFromEnv } from './supervise/restart-policy';
@@ -37,6 +38,8 @@ process.on('SIGINT', () => void shutdown('SIGINT'));
 process.on('SIGTERM', () => void shutdown('SIGTERM'));
 
 started = (async () => {
+  // Checked before waiting for the database: a half-configured bucket is not something a retry fixes.
+  log(`uploads are stored on ${describeStorage(storageConfig())}`);
   const database = await waitForDatabase();
   // Started alone (no npm start), this worker may be the one that started the embedded server: it then
   // restarts it too, as npm start would.

@@ -4,16 +4,15 @@
 // One crawl per audit: an audit that has one (reconciled or not) is refused, since its findings carry
 // decisions that a second crawl would silently re-judge; a new audit (or Run again) reads another.
 import { randomUUID } from 'node:crypto';
-import { rm } from 'node:fs/promises';
-import path from 'node:path';
 import { crawlAddState } from '@/lib/audits/data';
 import { addCrawlSource, type NewSource } from '@/lib/audits/mutations';
 import { type TAddCrawlOptions, ZAddCrawlJson, ZAddCrawlOptions, ZSitemapUrl } from '@/lib/audits/schema';
-import { parseMultipart } from '@/lib/audits/uploads';
+import { auditUploadPrefix, parseMultipart } from '@/lib/audits/uploads';
 import { AppError } from '@/lib/core/errors';
 import { jsonBody, jsonField } from '@/lib/core/params';
-import { ingestLimits, uploadsDir } from '@/lib/db/config';
+import { ingestLimits } from '@/lib/db/config';
 import { restartRunAt } from '@/lib/runs/service';
+import { removeStoredPrefix } from '@/lib/storage/store';
 import { auditRun } from './run';
 
 /** Why the audit cannot take a crawl export now (a 404 or 409), or null when it can. */
@@ -69,13 +68,13 @@ function crawlOptions(raw: unknown, normalization: string): TAddCrawlOptions {
 interface CrawlInput {
   source: NewSource;
   options: TAddCrawlOptions;
-  /** Where an upload was stored (removed when the crawl is not added). */
-  dir: string | null;
+  /** The store prefix an upload was written under (removed when the crawl is not added). */
+  prefix: string | null;
 }
 
 async function fromMultipart(request: Request, auditId: string, normalization: string): Promise<CrawlInput> {
-  const dir = path.join(uploadsDir(), auditId, `crawl-${randomUUID()}`);
-  const { fields, files } = await parseMultipart(request, dir, {
+  const prefix = `${auditUploadPrefix(auditId)}crawl-${randomUUID()}/`;
+  const { fields, files } = await parseMultipart(request, prefix, {
     maxFileBytes: ingestLimits().maxUploadBytes,
     maxFiles: 2,
   });
@@ -110,7 +109,7 @@ async function fromMultipart(request: Request, auditId: string, normalization: s
           bytes: file.bytes,
         },
         options,
-        dir,
+        prefix,
       };
     }
     const parsed = ZSitemapUrl.safeParse(urls[0]);
@@ -120,10 +119,10 @@ async function fromMultipart(request: Request, auditId: string, normalization: s
         `crawlUrl: ${parsed.error.issues[0]?.message ?? 'is not valid'}`,
       );
     }
-    await rm(dir, { recursive: true, force: true });
-    return { source: { role: 'crawl', kind: 'url', url: parsed.data }, options, dir: null };
+    await removeStoredPrefix(prefix);
+    return { source: { role: 'crawl', kind: 'url', url: parsed.data }, options, prefix: null };
   } catch (error) {
-    await rm(dir, { recursive: true, force: true });
+    await removeStoredPrefix(prefix);
     throw error;
   }
 }
@@ -133,7 +132,7 @@ async function fromJson(request: Request, normalization: string): Promise<CrawlI
   return {
     source: { role: 'crawl', kind: 'url', url: input.crawlUrl },
     options: crawlOptions(input.options, normalization),
-    dir: null,
+    prefix: null,
   };
 }
 
@@ -163,7 +162,7 @@ export async function addCrawlFromRequest(request: Request, auditId: string): Pr
       }
     });
   } finally {
-    if (!started && input.dir) await rm(input.dir, { recursive: true, force: true });
+    if (!started && input.prefix) await removeStoredPrefix(input.prefix);
   }
   // The audit changed while the upload came in (it was deleted, or started again by another request).
   if (!started) {

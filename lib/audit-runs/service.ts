@@ -1,7 +1,5 @@
 // Creating an audit from an HTTP request (multipart upload or JSON) and queueing its ingest job.
 import { randomUUID } from 'node:crypto';
-import { rm } from 'node:fs/promises';
-import path from 'node:path';
 import type { z } from 'zod';
 import { type TCrawlerSettings, ZCrawlerRequest } from '@/lib/audits/crawler-schema';
 import { insertAudit, type NewSource, siteIdForHost } from '@/lib/audits/mutations';
@@ -13,11 +11,12 @@ import {
   ZCreateAuditJson,
   ZSitemapUrl,
 } from '@/lib/audits/schema';
-import { parseMultipart } from '@/lib/audits/uploads';
+import { auditUploadPrefix, parseMultipart } from '@/lib/audits/uploads';
 import { AppError } from '@/lib/core/errors';
 import { jsonBody, jsonField } from '@/lib/core/params';
-import { ingestLimits, uploadsDir } from '@/lib/db/config';
+import { ingestLimits } from '@/lib/db/config';
 import { cancelRunFor, startRun } from '@/lib/runs/service';
+import { removeStoredPrefix } from '@/lib/storage/store';
 import { siteHostOf } from '@/lib/urls/site-host';
 import { auditRun } from './run';
 
@@ -103,8 +102,8 @@ const MAX_SITEMAP_URLS = 100;
 
 async function fromMultipart(request: Request, id: string) {
   const limits = ingestLimits();
-  const dir = path.join(uploadsDir(), id);
-  const { fields, files } = await parseMultipart(request, dir, {
+  const prefix = auditUploadPrefix(id);
+  const { fields, files } = await parseMultipart(request, prefix, {
     maxFileBytes: limits.maxUploadBytes,
     maxFiles: 1000,
   });
@@ -151,9 +150,9 @@ async function fromMultipart(request: Request, id: string) {
     );
     const given = fields.get('name')?.[0];
     const name = (given === undefined ? '' : fieldValue(ZAuditName, 'name', given)) || defaultName(sources);
-    return { name, options, sources, dir };
+    return { name, options, sources, prefix };
   } catch (error) {
-    await rm(dir, { recursive: true, force: true });
+    await removeStoredPrefix(prefix);
     throw error;
   }
 }
@@ -164,13 +163,13 @@ async function fromJson(request: Request) {
   if (input.crawlUrl) sources.push({ role: 'crawl', kind: 'url', url: input.crawlUrl });
   validateSources(sources);
   const options = withCrawler(ZAuditOptions.parse(input.options ?? {}), input.crawler, sources);
-  return { name: input.name?.trim() || defaultName(sources), options, sources, dir: null };
+  return { name: input.name?.trim() || defaultName(sources), options, sources, prefix: null };
 }
 
 export async function createAuditFromRequest(request: Request): Promise<{ id: string; status: 'queued' }> {
   const contentType = (request.headers.get('content-type') ?? '').toLowerCase();
   const id = randomUUID();
-  let input: { name: string; options: TAuditOptions; sources: NewSource[]; dir: string | null };
+  let input: { name: string; options: TAuditOptions; sources: NewSource[]; prefix: string | null };
   if (contentType.startsWith('multipart/form-data')) input = await fromMultipart(request, id);
   else if (contentType.startsWith('application/json')) input = await fromJson(request);
   else {
@@ -184,7 +183,7 @@ export async function createAuditFromRequest(request: Request): Promise<{ id: st
     await insertAudit(id, input.name, input.options, input.sources, { siteId });
   } catch (error) {
     // No audit row refers to the files: keep nothing of a request that did not become an audit.
-    if (input.dir) await rm(input.dir, { recursive: true, force: true });
+    if (input.prefix) await removeStoredPrefix(input.prefix);
     throw error;
   }
   await startRun(auditRun, id);

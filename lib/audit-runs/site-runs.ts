@@ -3,21 +3,22 @@
 // options and its settings. Used by "Run again" (POST /api/v1/sites/{id}/runs) and by schedules.
 import 'server-only';
 import { randomUUID } from 'node:crypto';
-import { copyFile, mkdir, rm } from 'node:fs/promises';
-import path from 'node:path';
 import { auditRun } from '@/lib/audit-runs/run';
 import { getAuditSources } from '@/lib/audits/data';
 import { insertAudit, type NewSource } from '@/lib/audits/mutations';
 import { ZAuditName, ZAuditOptions } from '@/lib/audits/schema';
-import { parseMultipart } from '@/lib/audits/uploads';
+import { auditUploadPrefix, parseMultipart } from '@/lib/audits/uploads';
 import { AppError } from '@/lib/core/errors';
 import { jsonBody } from '@/lib/core/params';
-import { ingestLimits, uploadsDir } from '@/lib/db/config';
+import { ingestLimits } from '@/lib/db/config';
 import { startRun } from '@/lib/runs/service';
 import { latestAuditOfSite } from '@/lib/sites/data';
 import { insertSiteRun } from '@/lib/sites/mutations';
 import { runBaseName } from '@/lib/sites/run-times';
 import { type CreatedSiteRunDto, type RunTrigger, ZSiteRunInput } from '@/lib/sites/schema';
+import { uploadKey } from '@/lib/storage/keys';
+import { copyStored, removeStoredPrefix } from '@/lib/storage/store';
+import { isStorageError } from '@/lib/storage/types';
 
 export interface SiteRunRequest {
   siteId: string;
@@ -26,7 +27,7 @@ export interface SiteRunRequest {
   name?: string;
   trigger: Exclude<RunTrigger, 'manual'>;
   scheduleId?: number | null;
-  /** A new crawl export (already on disk in the new audit's upload folder) replacing the old one. */
+  /** A new crawl export (already stored under the new audit's prefix) replacing the old one. */
   crawl?: { fileName: string; storedPath: string; bytes: number };
 }
 
@@ -55,7 +56,7 @@ export async function startSiteRun(
   if (from.siteId !== request.siteId) {
     throw new AppError('validation_failed', 'fromAuditId: that audit belongs to another site');
   }
-  const dir = path.join(uploadsDir(), id);
+  const prefix = auditUploadPrefix(id);
   const sources: NewSource[] = [];
   try {
     for (const [index, source] of from.sources.entries()) {
@@ -66,13 +67,16 @@ export async function startSiteRun(
         continue;
       }
       if (!source.storedPath || !source.fileName) continue;
-      await mkdir(dir, { recursive: true });
-      const storedPath = path.join(
-        dir,
-        `${String(index).padStart(4, '0')}-${path.basename(source.storedPath).replace(/^\d{4}-/, '')}`,
-      );
-      await copyFile(source.storedPath, storedPath).catch((error: NodeJS.ErrnoException) => {
-        if (error.code === 'ENOENT') {
+      // The earlier object's name without its number (a key's last segment, or an older row's file name).
+      const name =
+        source.storedPath
+          .split(/[\\/]/)
+          .pop()
+          ?.replace(/^\d{4}-/, '') ?? source.fileName;
+      const storedPath = uploadKey(prefix, index, name);
+      // A bucket copies it itself (CopyObject): the bytes never pass through this process.
+      await copyStored(source.storedPath, storedPath).catch((error: unknown) => {
+        if (isStorageError(error, 'not_found')) {
           throw new AppError(
             'conflict',
             `The uploaded file ${source.fileName} of "${from.name}" is no longer stored; create a new audit with it`,
@@ -109,7 +113,7 @@ export async function startSiteRun(
       await prisma.audit.update({ where: { id }, data: { settings: from.settings ?? {} } });
     });
   } catch (error) {
-    await rm(dir, { recursive: true, force: true });
+    await removeStoredPrefix(prefix);
     throw error;
   }
   await startRun(auditRun, id);
@@ -122,8 +126,8 @@ export async function startSiteRunFromRequest(request: Request, siteId: string):
   const contentType = (request.headers.get('content-type') ?? '').toLowerCase();
   const id = randomUUID();
   if (contentType.startsWith('multipart/form-data')) {
-    const dir = path.join(uploadsDir(), id);
-    const { fields, files } = await parseMultipart(request, dir, {
+    const prefix = auditUploadPrefix(id);
+    const { fields, files } = await parseMultipart(request, prefix, {
       maxFileBytes: ingestLimits().maxUploadBytes,
       maxFiles: 1,
     });
@@ -155,7 +159,7 @@ export async function startSiteRunFromRequest(request: Request, siteId: string):
         id,
       );
     } catch (error) {
-      await rm(dir, { recursive: true, force: true });
+      await removeStoredPrefix(prefix);
       throw error;
     }
   }

@@ -1,21 +1,21 @@
 // Writes on audits outside their run's state: create (with its sources), settings, delete, and what an
 // audit that ended mid-ingest leaves unfinished.
 import 'server-only';
-import { rm } from 'node:fs/promises';
-import path from 'node:path';
 import { db, pool } from '@/lib/db/client';
-import { uploadsDir } from '@/lib/db/config';
 import { dropAuditTables } from '@/lib/db/partitions';
 import type { DbClient } from '@/lib/db/types';
 import type { PrismaClient } from '@/lib/generated/prisma/client';
+import { removeStoredPrefix } from '@/lib/storage/store';
 import { siteHostOf } from '@/lib/urls/site-host';
 import type { TAuditOptions, TAuditSettings } from './schema';
+import { auditUploadPrefix } from './uploads';
 
 export interface NewSource {
   role: 'sitemap' | 'crawl';
   kind: 'upload' | 'url';
   url?: string;
   fileName?: string;
+  /** An upload's key in the store (lib/storage); rows before it hold an absolute path, read as such. */
   storedPath?: string;
   bytes?: number;
 }
@@ -151,7 +151,7 @@ export async function deleteAudit(id: string): Promise<boolean> {
   const { count } = await db().audit.deleteMany({ where: { id } });
   // The web server's role may not drop tables: an owner's function drops those of an audit that is gone.
   if (count > 0) await dropAuditTables(id);
-  await rm(path.join(uploadsDir(), id), { recursive: true, force: true });
+  await removeStoredPrefix(auditUploadPrefix(id));
   return count > 0;
 }
 

@@ -1,17 +1,19 @@
-// Streams a multipart/form-data request to disk (never buffering a file in memory), size-capped.
-import { createWriteStream } from 'node:fs';
-import { mkdir, rm } from 'node:fs/promises';
-import path from 'node:path';
-import { Readable, Transform } from 'node:stream';
+// Streams a multipart/form-data request's files to the upload store (lib/storage: DATA_DIR or a bucket),
+// never buffering a file in memory, each capped while it streams.
+import { PassThrough, Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { ReadableStream as WebReadableStream } from 'node:stream/web';
 import busboy from 'busboy';
 import { AppError } from '@/lib/core/errors';
 import { textProblem } from '@/lib/core/text';
+import { uploadKey } from '@/lib/storage/keys';
+import { storage } from '@/lib/storage/store';
+import { isStorageError } from '@/lib/storage/types';
 
 export interface UploadedFile {
   field: string;
   fileName: string;
+  /** Its key in the upload store. */
   storedPath: string;
   bytes: number;
 }
@@ -26,13 +28,10 @@ export interface MultipartLimits {
   maxFiles: number;
 }
 
-/** Keeps the original name recognisable but safe as a path component. */
-export function safeFileName(name: string): string {
-  const base = path
-    .basename(name.replace(/\\/g, '/'))
-    .replace(/[^A-Za-z0-9._-]+/g, '_')
-    .replace(/^\.+/, '');
-  return (base || 'upload').slice(0, 150);
+/** Where an audit's uploads are kept in the store: deleting the audit removes everything under it (its
+ * Search Console imports' uploads and a crawl export added later included). */
+export function auditUploadPrefix(auditId: string): string {
+  return `${auditId}/`;
 }
 
 function size(bytes: number): string {
@@ -70,12 +69,13 @@ function malformed(error: Error): AppError {
 }
 
 /**
- * Streams the request's parts to files in `dir`. On any failure (a malformed or truncated body, a client
- * that goes away, a limit, a field Postgres could not store) nothing of the request is left on disk.
+ * Streams the request's parts to objects under `prefix` (a prefix of this request alone). On any failure
+ * (a malformed or truncated body, a client that goes away, a limit, a field Postgres could not store)
+ * nothing of the request is left in the store.
  */
 export async function parseMultipart(
   request: Request,
-  dir: string,
+  prefix: string,
   limits: MultipartLimits,
 ): Promise<ParsedMultipart> {
   const contentType = request.headers.get('content-type') ?? '';
@@ -87,7 +87,9 @@ export async function parseMultipart(
       // File names are UTF-8 (browsers send them so); busboy's default reads them as latin1.
       defParamCharset: 'utf8',
       limits: {
-        fileSize: limits.maxFileBytes,
+        // One byte more than a file may have: the store's cap (below) is what refuses it, while it streams;
+        // busboy only stops reading the part after that byte.
+        fileSize: limits.maxFileBytes + 1,
         files: limits.maxFiles,
         fieldSize: MAX_FIELD_BYTES,
         fields: 1000,
@@ -98,7 +100,7 @@ export async function parseMultipart(
     // Thrown before anything is read (no boundary, not multipart): nothing was written yet.
     throw malformed(error as Error);
   }
-  await mkdir(dir, { recursive: true });
+  const store = await storage();
   const fields = new Map<string, string[]>();
   const files: UploadedFile[] = [];
   const writes: Promise<unknown>[] = [];
@@ -138,27 +140,39 @@ export async function parseMultipart(
       stream.resume();
       return;
     }
-    const storedPath = path.join(dir, `${String(index).padStart(4, '0')}-${safeFileName(fileName)}`);
-    const record: UploadedFile = { field, fileName, storedPath, bytes: 0 };
+    const record: UploadedFile = {
+      field,
+      fileName,
+      storedPath: uploadKey(prefix, index, fileName),
+      bytes: 0,
+    };
     files.push(record);
-    const counter = new Transform({
-      transform(chunk: Buffer, _enc, cb) {
-        record.bytes += chunk.length;
-        cb(null, chunk);
-      },
-    });
-    // Busboy truncates the file at the limit and keeps reading the request; fail once it is consumed.
+    // Piped, not handed over: a write that fails must not destroy busboy's stream, which is drained instead
+    // (a destroyed one would hold the rest of the request back for ever). Its own failure (the body cut
+    // short) ends the write.
+    const body = new PassThrough({ highWaterMark: 256 * 1024 });
+    stream.pipe(body);
+    stream.on('error', (error) => body.destroy(error));
+    // The store may start reading the body only after an await (the disk store makes its folder first):
+    // an error before then is kept on the stream for it to find, not thrown as uncaught.
+    body.on('error', () => {});
+    // Busboy stops reading the part after the byte over the cap; the store's cap has failed the write then.
     stream.on('limit', () => {
       tooLarge ??= fileName;
     });
-    const out = createWriteStream(storedPath);
-    // Settled only once the file is closed, so removing the directory cannot race a pending open.
-    const closed = new Promise<void>((resolve) => out.once('close', () => resolve()));
-    const written = pipeline(stream, counter, out).catch((error: Error) => {
-      // Cut short by the body's own failure (recorded when the body pipeline ends), or the disk failed.
-      storeError ??= { fileName, error };
-    });
-    writes.push(written.then(() => closed));
+    const written = store
+      .write(record.storedPath, body, { maxBytes: limits.maxFileBytes })
+      .then(({ bytes }) => {
+        record.bytes = bytes;
+      })
+      .catch((error: Error) => {
+        stream.unpipe(body);
+        stream.resume();
+        if (isStorageError(error, 'too_large')) tooLarge ??= fileName;
+        // Cut short by the body's own failure (recorded when the body pipeline ends), or the store failed.
+        else storeError ??= { fileName, error };
+      });
+    writes.push(written);
   });
   // The pipeline below receives the parser's errors; this listener only makes sure an error emitted after
   // it settled cannot be thrown as unhandled.
@@ -191,7 +205,7 @@ export async function parseMultipart(
     );
   }
   if (failure) {
-    await rm(dir, { recursive: true, force: true, maxRetries: 3 });
+    await store.deletePrefix(prefix);
     throw failure;
   }
   return { fields, files };

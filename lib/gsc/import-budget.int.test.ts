@@ -9,6 +9,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { POST as postRoute } from '@/app/api/v1/audits/[id]/gsc/route';
 import { pool } from '@/lib/db/client';
+import { uploadsDir } from '@/lib/db/config';
 import { stopBoss } from '@/lib/queue/queue';
 import { startRun } from '@/lib/runs/service';
 import { type TestCaller, testCaller } from '@/lib/test-support/auth';
@@ -17,8 +18,14 @@ import { reconciledAuditOf, urlsetXml } from '@/lib/test-support/run-audit';
 import { WORKER_ENV, WORKER_NODE_ARGS, WORKER_SCRIPT } from '@/scripts/node-args';
 import { gscImportRun } from './import-run';
 import type { StoredUpload } from './import-schema';
-import { importUploadDir, insertGscImport } from './mutations';
+import { insertGscImport } from './mutations';
 import { buildZip, type TestZipEntry } from './test-zip';
+
+/** An import's uploads as a folder of DATA_DIR/uploads: where the disk store keeps its prefix, and where
+ * imports queued before lib/storage kept their files by path. */
+function importUploadDir(auditId: string, importId: string): string {
+  return path.join(uploadsDir(), auditId, 'gsc', importId);
+}
 
 const root = path.resolve(import.meta.dirname, '..', '..');
 const HOME = 'https://www.cowboykimono.com/';

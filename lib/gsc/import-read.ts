@@ -1,9 +1,10 @@
-// An import's uploads on disk → the exports they hold, handed over one at a time: loose CSV files grouped
+// An import's stored uploads → the exports they hold, handed over one at a time: loose CSV files grouped
 // together (as one set the user chose), then each zip folder by folder (lib/gsc/zip.ts). Every byte read
 // or inflated counts into the import's budget (GSC_IMPORT_MAX_BYTES), and reading stops at the first
 // refusal for size. Runs in the request (to vet) and in the import's step on the worker (to store).
-import { open, readFile } from 'node:fs/promises';
+import { buffer } from 'node:stream/consumers';
 import { budgetBytesFromEnv, InflateBudget, InflateBudgetError } from '@/lib/inflate/budget';
+import { openStored, statStored, withLocalFile } from '@/lib/storage/store';
 import { groupGscFiles } from './group';
 import type { StoredUpload } from './import-schema';
 import { type GscExport, GscFileError, type IgnoredFile } from './types';
@@ -40,15 +41,12 @@ export interface ImportReadResult {
 
 /** A zip is told by its first bytes (a local file header), or its name when it is too short for them. */
 async function isZip(upload: StoredUpload): Promise<boolean> {
-  const handle = await open(upload.storedPath, 'r');
-  try {
-    const head = Buffer.alloc(4);
-    const { bytesRead } = await handle.read(head, 0, 4, 0);
-    if (bytesRead === 4) return head.readUInt32LE(0) === 0x04034b50 || head.readUInt32LE(0) === 0x06054b50;
-    return /\.zip$/i.test(upload.name);
-  } finally {
-    await handle.close();
-  }
+  // A ranged read: a bucket sends the 4 bytes, not the file (an empty object has no range to ask for).
+  const { bytes } = await statStored(upload.storedPath);
+  const head =
+    bytes < 4 ? Buffer.alloc(0) : await buffer(await openStored(upload.storedPath, { start: 0, end: 3 }));
+  if (head.length === 4) return head.readUInt32LE(0) === 0x04034b50 || head.readUInt32LE(0) === 0x06054b50;
+  return /\.zip$/i.test(upload.name);
 }
 
 export async function readImportUploads(
@@ -68,7 +66,7 @@ export async function readImportUploads(
     for (const upload of loose) {
       try {
         budget.ensureRoom(upload.name, upload.bytes);
-        const bytes = await readFile(upload.storedPath);
+        const bytes = await buffer(await openStored(upload.storedPath));
         budget.count(upload.name, bytes.length);
         files.push({ name: upload.name, bytes });
       } catch (error) {
@@ -91,13 +89,17 @@ export async function readImportUploads(
     }
   }
   for (const upload of zips) {
-    const read = await visitGscZip(upload.storedPath, upload.name, {
-      budget,
-      visit: async (exp) => {
-        result.exports++;
-        await onExport(exp);
-      },
-    });
+    // A zip is read by seeking to its central directory: from a bucket it is copied to a temporary file
+    // first (at most IMPORT_LIMITS.maxZipBytes, 50 MiB).
+    const read = await withLocalFile(upload.storedPath, (file) =>
+      visitGscZip(file, upload.name, {
+        budget,
+        visit: async (exp) => {
+          result.exports++;
+          await onExport(exp);
+        },
+      }),
+    );
     result.ignored.push(...read.ignored);
     result.errors.push(...read.errors);
     onFile(++done);

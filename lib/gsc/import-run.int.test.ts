@@ -14,6 +14,7 @@ import { GET as listRoute } from '@/app/api/v1/audits/[id]/gsc/imports/route';
 import { POST as postRoute } from '@/app/api/v1/audits/[id]/gsc/route';
 import { GET as gapsRoute } from '@/app/api/v1/audits/[id]/gsc/sitemaps/route';
 import { pool } from '@/lib/db/client';
+import { uploadsDir } from '@/lib/db/config';
 import { currentGscStatesSql } from '@/lib/findings/evidence/gsc-current';
 import { stopBoss } from '@/lib/queue/queue';
 import { runStep } from '@/lib/runs/runner';
@@ -23,8 +24,13 @@ import { reconciledAuditOf, urlsetXml } from '@/lib/test-support/run-audit';
 import type { GscGapsDto } from './gaps-shape';
 import { gscImportRun } from './import-run';
 import type { GscImportDto } from './import-schema';
-import { importUploadDir } from './mutations';
 import { buildZip } from './test-zip';
+
+/** An import's uploads as a folder of DATA_DIR/uploads: where the disk store keeps its prefix, and where
+ * imports queued before lib/storage kept their files by path. */
+function importUploadDir(auditId: string, importId: string): string {
+  return path.join(uploadsDir(), auditId, 'gsc', importId);
+}
 
 const FIXTURES = fixturePath('gsc');
 const fixture = (folder: string, file: string) => readFileSync(path.join(FIXTURES, folder, file));

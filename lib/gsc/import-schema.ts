@@ -3,9 +3,10 @@
 import type { RunStatus } from '@/lib/runs/phases';
 import type { ExportDescription, GscFileKind, IgnoredFile } from './types';
 
-/** One upload of the request, as stored on disk until the import's step has read it. */
+/** One upload of the request, as stored until the import's step has read it. */
 export interface StoredUpload {
   name: string;
+  /** Its key in the upload store (lib/storage); imports queued before it hold an absolute path. */
   storedPath: string;
   bytes: number;
 }

@@ -1,24 +1,23 @@
 // Writes of Search Console imports: the run row, the rows its step stores one export at a time
 // (invisible until the run succeeds: every read joins succeeded imports), its record in the transaction
-// of the run's outcome, the removal of a failed attempt's rows and of one import, and its uploads on disk.
+// of the run's outcome, the removal of a failed attempt's rows and of one import, and its uploads.
 import 'server-only';
-import { rm } from 'node:fs/promises';
-import path from 'node:path';
+import { auditUploadPrefix } from '@/lib/audits/uploads';
 import { pool } from '@/lib/db/client';
-import { uploadsDir } from '@/lib/db/config';
 import type { DbClient } from '@/lib/db/types';
+import { removeStoredPrefix } from '@/lib/storage/store';
 import type { ExportRows, ImportRows } from './import-rows';
 import type { ImportedExport, ImportedFile, ImportProblem, StoredUpload } from './import-schema';
 import type { IgnoredFile } from './types';
 
-/** Where an import's uploads wait for its step: under the audit's own upload folder, so deleting the
- * audit removes them too (lib/audits/mutations.ts deleteAudit). */
-export function importUploadDir(auditId: string, importId: string): string {
-  return path.join(uploadsDir(), auditId, 'gsc', importId);
+/** Where an import's uploads wait for its step in the store: under the audit's own prefix, so deleting
+ * the audit removes them too (lib/audits/mutations.ts deleteAudit). */
+export function importUploadPrefix(auditId: string, importId: string): string {
+  return `${auditUploadPrefix(auditId)}gsc/${importId}/`;
 }
 
 export function removeImportUploads(auditId: string, importId: string): Promise<void> {
-  return rm(importUploadDir(auditId, importId), { recursive: true, force: true, maxRetries: 3 });
+  return removeStoredPrefix(importUploadPrefix(auditId, importId));
 }
 
 export async function insertGscImport(

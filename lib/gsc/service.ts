@@ -18,7 +18,7 @@ import { exportVetter } from './import-vet';
 import {
   deleteGscImport,
   deleteImportRows,
-  importUploadDir,
+  importUploadPrefix,
   insertExportRows,
   insertGscImport,
   recordImport,
@@ -136,8 +136,8 @@ export async function startGscImport(request: Request, auditId: string, by: stri
   // Google's figures are read against the declared sitemap files: a sitemap-only audit takes them too.
   await auditWithSitemaps(auditId);
   const id = randomUUID();
-  const dir = importUploadDir(auditId, id);
-  const { files, fields } = await parseMultipart(bounded(request, IMPORT_LIMITS.maxRequestBytes), dir, {
+  const prefix = importUploadPrefix(auditId, id);
+  const { files, fields } = await parseMultipart(bounded(request, IMPORT_LIMITS.maxRequestBytes), prefix, {
     maxFileBytes: IMPORT_LIMITS.maxZipBytes,
     maxFiles: IMPORT_LIMITS.maxFiles,
   });

@@ -2,17 +2,18 @@
 // crawl thread for large exports (lib/ingest/crawl-thread.ts) and on the calling thread for small uploads
 // (lib/ingest/crawl-import.ts), so both read a file exactly alike.
 import { createHash, type Hash } from 'node:crypto';
-import { createReadStream } from 'node:fs';
 import { newCrawlReport, readCrawlBatches } from '@/lib/crawl/read';
 import { CrawlImportError, type CrawlReport } from '@/lib/crawl/types';
 import { safeFetch } from '@/lib/net/safe-fetch';
 import { NetError } from '@/lib/net/types';
+import { openStored } from '@/lib/storage/store';
 import { encodeCrawlRows, FactsTally, type LoadFacts } from './copy-lines';
 import type { CrawlChunk, CrawlThreadInput } from './crawl-thread-protocol';
 
 async function openBody(input: CrawlThreadInput): Promise<AsyncIterable<Uint8Array>> {
   const { url, storedPath } = input.source;
-  if (storedPath) return createReadStream(storedPath, { highWaterMark: 256 * 1024 });
+  // On the crawl thread too: the store is built there from the environment the thread inherits.
+  if (storedPath) return openStored(storedPath);
   if (!url) throw new Error('the crawl source has neither a file nor a URL');
   const response = await safeFetch(url, { maxBytes: input.maxBytes, timeoutMs: 15 * 60_000 });
   if (response.status >= 400) {

@@ -3,11 +3,11 @@
 // tree on the main thread; flow control keeps at most a few chunks in memory and aborting the signal stops
 // the thread. A small upload is read right here: starting a thread (bundling its modules once per process,
 // then loading them) costs more than reading a few MiB.
-import { stat } from 'node:fs/promises';
 import { startThread } from '@/lib/core/threads';
 import { newCrawlReport } from '@/lib/crawl/read';
 import type { CrawlReport } from '@/lib/crawl/types';
 import { intEnv } from '@/lib/db/config';
+import { statStored } from '@/lib/storage/store';
 import type { LoadFacts } from './copy-lines';
 import { encodeCrawl } from './crawl-encode';
 import {
@@ -24,7 +24,7 @@ export type CrawlImportResult =
   | { ok: true; report: CrawlReport; facts: LoadFacts }
   | { ok: false; error: Error; report: CrawlReport | null };
 
-/** Uploads up to this size on disk (CRAWL_THREAD_MIN_BYTES, default 2 MiB) are read on the calling thread. */
+/** Uploads up to this size (CRAWL_THREAD_MIN_BYTES, default 2 MiB) are read on the calling thread. */
 function threadMinBytes(): number {
   return Math.max(0, intEnv('CRAWL_THREAD_MIN_BYTES', 2 * 1024 * 1024));
 }
@@ -35,7 +35,7 @@ export async function* encodeCrawlExport(
   signal: AbortSignal,
 ): AsyncGenerator<CrawlChunk, CrawlImportResult> {
   const { storedPath } = input.source;
-  const size = storedPath === null ? undefined : (await stat(storedPath).catch(() => null))?.size;
+  const size = storedPath === null ? undefined : (await statStored(storedPath).catch(() => null))?.bytes;
   const small = size !== undefined && size <= threadMinBytes();
   return yield* small ? encodeCrawlInline(input, signal) : encodeCrawlInThread(input, signal);
 }

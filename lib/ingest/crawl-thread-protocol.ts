@@ -12,7 +12,7 @@ import type { LoadFacts } from './copy-lines';
 
 export interface CrawlThreadInput {
   profile: NormalizationProfile;
-  /** An upload on disk, or a URL fetched through the safe fetcher. */
+  /** An upload's store key (or older rows' absolute path), or a URL fetched through the safe fetcher. */
   source: { url: string | null; storedPath: string | null };
   read: {
     format?: CrawlFormat;

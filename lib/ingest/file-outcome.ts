@@ -4,6 +4,7 @@
 import { InflateBudgetError } from '@/lib/inflate/budget';
 import { NetError } from '@/lib/net/types';
 import { SitemapParseError } from '@/lib/sitemap/types';
+import { isStorageError } from '@/lib/storage/types';
 import { FetchBudgetError } from './fetch-budget';
 import type { FileOutcome } from './tree-types';
 
@@ -34,6 +35,12 @@ export function fileError(caught: unknown, source: string): NonNullable<FileOutc
   if (caught instanceof InflateBudgetError) return { code: 'inflate_budget_spent', message: caught.message };
   if (caught instanceof NetError || caught instanceof FetchBudgetError) {
     return { code: caught.code, message: caught.message };
+  }
+  if (isStorageError(caught, 'not_found')) {
+    return {
+      code: 'read_failed',
+      message: `${source.slice(0, 200)}: the uploaded file is no longer stored (${caught.message})`,
+    };
   }
   // Not expected (the parser's caps prevent the RangeErrors seen before); the detail is bounded.
   const detail = caught instanceof Error ? `${caught.name}: ${caught.message}` : String(caught);

@@ -1,12 +1,12 @@
-// Opens one file of the tree as a byte stream: an upload from disk, or a URL through the safe fetcher
+// Opens one file of the tree as a byte stream: an upload from the store (lib/storage), or a URL through the safe fetcher
 // within the ingest limits and the audit's fetch budget. An HTTP error, a network failure or a spent
 // budget comes back as the file's outcome instead.
-import { createReadStream } from 'node:fs';
 import { safeFetch } from '@/lib/net/safe-fetch';
 import { NetError } from '@/lib/net/types';
+import { openStored } from '@/lib/storage/store';
 import { notModifiedWithoutCopy } from './conditional';
 import { type FetchBudget, FetchBudgetError, metered } from './fetch-budget';
-import { emptyOutcome } from './file-outcome';
+import { emptyOutcome, fileError } from './file-outcome';
 import type { Origin } from './origin';
 import type { FileOutcome, WalkOptions } from './tree-types';
 
@@ -55,9 +55,16 @@ export async function openSource(
 ): Promise<OpenResult> {
   const limits = options.limits;
   if (origin.type === 'upload') {
+    let body: AsyncIterable<Uint8Array>;
+    try {
+      body = await openStored(origin.upload.storedPath);
+    } catch (error) {
+      // Gone from the store (a bucket emptied by hand) or unreachable: this file's error, as a bad file is.
+      return { ok: false, outcome: emptyOutcome('failed', fileError(error, origin.upload.fileName)) };
+    }
     return {
       ok: true,
-      body: createReadStream(origin.upload.storedPath, { highWaterMark: 256 * 1024 }),
+      body,
       httpStatus: null,
       finalUrl: null,
       wire: () => null,

@@ -1,7 +1,8 @@
 // Peeks at the start of an uploaded file to tell a sitemap index from a urlset, so uploaded indexes
 // can be read first and claim the uploaded children they list.
-import { open } from 'node:fs/promises';
+import { buffer } from 'node:stream/consumers';
 import { createGunzip } from 'node:zlib';
+import { openStored, statStored } from '@/lib/storage/store';
 
 const PEEK_BYTES = 64 * 1024;
 
@@ -28,18 +29,17 @@ async function gunzipPrefix(bytes: Buffer): Promise<string> {
 }
 
 /** False when the file cannot be read at all: reading it then fails as that file's error. */
-export async function sniffUploadIsIndex(filePath: string): Promise<boolean> {
-  const handle = await open(filePath, 'r').catch(() => null);
-  if (!handle) return false;
+export async function sniffUploadIsIndex(storedPath: string): Promise<boolean> {
   try {
-    const buffer = Buffer.alloc(PEEK_BYTES);
-    const { bytesRead } = await handle.read(buffer, 0, PEEK_BYTES, 0);
-    const head = buffer.subarray(0, bytesRead);
+    // A ranged read of the first bytes: a bucket sends those, not the file.
+    const { bytes } = await statStored(storedPath);
+    if (bytes === 0) return false;
+    const head = await buffer(
+      await openStored(storedPath, { start: 0, end: Math.min(bytes, PEEK_BYTES) - 1 }),
+    );
     const text = head[0] === 0x1f && head[1] === 0x8b ? await gunzipPrefix(head) : head.toString('utf8');
     return /<(?:[A-Za-z_][\w.-]*:)?sitemapindex[\s>]/.test(text);
   } catch {
     return false;
-  } finally {
-    await handle.close();
   }
 }

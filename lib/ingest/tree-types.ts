@@ -7,6 +7,7 @@ import type { WalkLimits } from './limits';
 
 export interface UploadSource {
   fileName: string;
+  /** Its key in the upload store (lib/storage), or an absolute path (older rows, tests). */
   storedPath: string;
 }
 

@@ -88,6 +88,7 @@ const SETS: Record<string, string> = {
   cp: 'canonical and redirect targets',
   rt: 'canonical and redirect targets',
   cdk: 'canonical and redirect targets',
+  tg: 'canonical and redirect targets',
   fo: 'declared findings order',
 };
 

@@ -4,14 +4,15 @@
 // replaced by a new upload, one run at a time per site).
 
 import { randomUUID } from 'node:crypto';
-import { existsSync, readFileSync } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { buffer } from 'node:stream/consumers';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AuditDto } from '@/lib/audits/schema';
 import { pool } from '@/lib/db/client';
 import { stopBoss } from '@/lib/queue/queue';
 import type { SiteDetailDto, SitePage } from '@/lib/sites/schema';
+import { openStored, storage } from '@/lib/storage/store';
 import { testCaller } from '@/lib/test-support/auth';
 import { MULTIPART, multipartBody, part } from '@/lib/test-support/multipart';
 import { reconciledAuditOf, runAuditStep, urlsetXml } from '@/lib/test-support/run-audit';
@@ -209,8 +210,9 @@ describe('sites of uploaded audits', () => {
     const copied = sources.rows[0]?.stored_path ?? '';
     expect(copied).not.toBe(old.rows[0]?.stored_path);
     expect(copied).toContain(body.id);
-    expect(readFileSync(copied, 'utf8')).toBe(readFileSync(old.rows[0]?.stored_path ?? '', 'utf8'));
-    expect(existsSync(sources.rows[1]?.stored_path ?? '')).toBe(true);
+    const text = async (ref: string) => (await buffer(await openStored(ref))).toString('utf8');
+    expect(await text(copied)).toBe(await text(old.rows[0]?.stored_path ?? ''));
+    expect(await (await storage()).exists(sources.rows[1]?.stored_path ?? '')).toBe(true);
 
     await finish(body.id);
     const rerun = await audit(body.id);
