@@ -4,8 +4,8 @@
 // only SIGINT/SIGTERM stop the app.
 import { ensureDatabase } from '@/lib/db/bootstrap';
 import { dataDir } from '@/lib/db/config';
-import { buildIfNeeded, nextBin, root } from './next-build';
 import { describeStorage, storageConfig } from '@/lib/storage/config';
+import { buildIfNeeded, nextBin, root } from './next-build';
 import { WORKER_ENV, WORKER_NODE_ARGS, WORKER_SCRIPT } from './node-args';
 import { ownsPostgres, type PostgresWatch, watchEmbeddedPostgres } from './supervise/postgres-watch';
 import { policyFromEnv } from './supervise/restart-policy';
