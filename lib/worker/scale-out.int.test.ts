@@ -2,16 +2,21 @@
 // of their own, every source served by URL from 127.0.0.1 (no shared disk). Audits spread over both, each
 // step taken once and recorded with its worker; a worker killed (SIGKILL) mid-run leaves its audit to the
 // other, which finishes it with the findings of a run never interrupted; /api/health lists the workers
-// that beat, drops the dead one once its beat is stale, and answers 503 when none is left.
+// that beat, drops the dead one once its beat is stale, and answers 503 when none is left. With a bucket
+// (a real S3 server, s3rver, on 127.0.0.1), files uploaded through the API are processed by a worker that
+// never had them on its disk.
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import S3rver from 's3rver';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GET as health } from '@/app/api/health/route';
+import { DELETE as deleteAudit } from '@/app/api/v1/audits/[id]/route';
+import { POST as postAudit } from '@/app/api/v1/audits/route';
 import { auditRun } from '@/lib/audit-runs/run';
 import { getAudit } from '@/lib/audits/data';
 import { insertAudit } from '@/lib/audits/mutations';
@@ -20,6 +25,8 @@ import { pool } from '@/lib/db/client';
 import type { HealthReport } from '@/lib/health/types';
 import { stopBoss } from '@/lib/queue/queue';
 import { startRun } from '@/lib/runs/service';
+import { storage } from '@/lib/storage/store';
+import { testCaller } from '@/lib/test-support/auth';
 import { WORKER_ENV, WORKER_NODE_ARGS, WORKER_SCRIPT } from '@/scripts/node-args';
 
 const root = path.resolve(import.meta.dirname, '..', '..');
@@ -51,8 +58,29 @@ function crawlLines(pages: number): string {
 }
 const declared = (i: number) => i % 10 !== 0;
 
+const S3_SETTINGS = ['S3_ENDPOINT', 'S3_BUCKET', 'S3_ACCESS_KEY_ID', 'S3_SECRET_ACCESS_KEY'];
+const savedS3 = new Map(S3_SETTINGS.map((name) => [name, process.env[name]]));
+let bucketServer: S3rver;
+let bucketDir = '';
+
 beforeAll(async () => {
   process.env.WORKER_HEARTBEAT_SECONDS = '1';
+  // The bucket every process shares, set before the workers start (they inherit this environment).
+  bucketDir = mkdtempSync(path.join(os.tmpdir(), 'scale-out-s3rver-'));
+  bucketServer = new S3rver({
+    address: '127.0.0.1',
+    port: 0,
+    silent: true,
+    directory: bucketDir,
+    configureBuckets: [{ name: 'uploads', configs: [] }],
+  });
+  const { port } = await bucketServer.run();
+  Object.assign(process.env, {
+    S3_ENDPOINT: `http://127.0.0.1:${port}`,
+    S3_BUCKET: 'uploads',
+    S3_ACCESS_KEY_ID: 'S3RVER',
+    S3_SECRET_ACCESS_KEY: 'S3RVER',
+  });
   server = http.createServer(async (req, res) => {
     const url = new URL(req.url ?? '/', 'http://x');
     if (url.pathname.startsWith('/crawl-')) {
@@ -90,35 +118,44 @@ beforeAll(async () => {
 interface Worker {
   process: ChildProcess;
   id: string;
+  /** Its own DATA_DIR, as on a machine of its own. */
+  dataDir: string;
 }
 const workers: Worker[] = [];
 
 afterAll(async () => {
   delete process.env.WORKER_HEARTBEAT_SECONDS;
+  for (const [name, value] of savedS3) {
+    if (value === undefined) delete process.env[name];
+    else process.env[name] = value;
+  }
   releaseBig();
   for (const release of spreadHeld) release();
   for (const w of workers) w.process.kill('SIGKILL');
   await stopBoss();
   server.closeAllConnections();
   await new Promise((r) => server.close(r));
+  await bucketServer?.close();
+  rmSync(bucketDir, { recursive: true, force: true });
 });
 
 /** A worker as another machine runs it: its own DATA_DIR; it beats every second and reaps a step after 3 s
  * without a heartbeat (2 s made a busy 2-core machine reap live steps now and then). */
 async function startWorker(): Promise<Worker> {
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'sitemap-audit-machine-'));
   const child = spawn(process.execPath, [...WORKER_NODE_ARGS, WORKER_SCRIPT], {
     cwd: root,
     env: {
       ...process.env,
       ...WORKER_ENV,
-      DATA_DIR: mkdtempSync(path.join(os.tmpdir(), 'sitemap-audit-machine-')),
+      DATA_DIR: dataDir,
       WORKER_HEARTBEAT_SECONDS: '1',
       JOB_STALE_SECONDS: '3',
       ALLOW_PRIVATE_NETWORK: 'true',
     },
     stdio: ['ignore', 'pipe', process.env.DEBUG_WORKER ? 'inherit' : 'ignore'],
   });
-  const worker = { process: child, id: '' };
+  const worker = { process: child, id: '', dataDir };
   workers.push(worker);
   let output = '';
   worker.id = await new Promise<string>((resolve, reject) => {
@@ -245,6 +282,54 @@ describe('two workers on one database', () => {
       const counted = listed.find((l) => l.id === w.id)?.runsTaken;
       expect(counted).toBe(await claimsBy(w.id));
     }
+  }, 90_000);
+
+  it('files uploaded through the API go to the bucket, and a worker that never saw them on disk runs the audit', async () => {
+    // The same sitemap and crawl as a spread audit's, as files instead of URLs.
+    const sitemap = `<?xml version="1.0"?><urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">${Array.from(
+      { length: 60 },
+      (_, i) => (declared(i) ? `<url><loc>${loc(i)}</loc></url>` : ''),
+    ).join('')}</urlset>`;
+    const form = new FormData();
+    form.append('name', 'uploaded');
+    form.append('sitemap', new Blob([sitemap]), 'sitemap.xml');
+    form.append('crawl', new Blob([crawlLines(60)]), 'crawl.jsonl');
+    const admin = await testCaller('admin');
+    const posted = await postAudit(
+      admin.request('http://localhost/api/v1/audits', { method: 'POST', body: form }),
+      undefined,
+    );
+    expect(posted.status).toBe(202);
+    const { id } = (await posted.json()) as { id: string };
+    const store = await storage();
+    expect(store.driver).toBe('s3');
+    const keys = async () => {
+      const found: string[] = [];
+      for await (const object of store.list(`${id}/`)) found.push(object.key);
+      return found;
+    };
+    expect(await keys()).toEqual([`${id}/0001-sitemap.xml`, `${id}/0002-crawl.jsonl`]);
+
+    const done = await finished(id);
+    expect(done.status).toBe('succeeded');
+    expect([a.id, b.id]).toContain(done.stepWorkers[0]?.worker);
+    // Neither worker's machine ever had the files.
+    for (const w of [a, b]) {
+      const uploads = path.join(w.dataDir, 'uploads');
+      expect(existsSync(uploads) ? readdirSync(uploads) : []).toEqual([]);
+    }
+    const reference = await newAudit('by URL', '/spread/reference.xml', 60);
+    await finished(reference);
+    const rows = await findingRows(id);
+    expect(rows.length).toBeGreaterThan(0);
+    expect(rows).toEqual(await findingRows(reference));
+
+    const deleted = await deleteAudit(
+      admin.request(`http://localhost/api/v1/audits/${id}`, { method: 'DELETE' }),
+      { params: Promise.resolve({ id }) },
+    );
+    expect(deleted.status).toBeLessThan(300);
+    expect(await keys()).toEqual([]);
   }, 90_000);
 
   it('a worker killed mid-run: the other finishes it with the findings of an uninterrupted run', async () => {
