@@ -5,8 +5,8 @@ import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { buffer } from 'node:stream/consumers';
-import S3rver from 's3rver';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type LocalBucket, startLocalBucket } from '@/lib/test-support/local-bucket';
 import { DiskStore } from './disk';
 import { openS3Store } from './s3';
 import { type ObjectStore, StorageError } from './types';
@@ -88,32 +88,23 @@ function diskDriver(): Driver {
 }
 
 function s3Driver(): Driver {
-  let dir = '';
-  let server: S3rver | null = null;
+  let local: LocalBucket | null = null;
   return {
     name: 's3',
     async start() {
-      dir = mkdtempSync(path.join(os.tmpdir(), 'store-s3rver-'));
-      server = new S3rver({
-        address: '127.0.0.1',
-        port: 0,
-        silent: true,
-        directory: dir,
-        configureBuckets: [{ name: BUCKET, configs: [] }],
-      });
-      const { port } = await server.run();
+      local = await startLocalBucket(BUCKET);
+      const { endpoint, bucket, accessKeyId, secretAccessKey } = local;
       return openS3Store({
-        endpoint: `http://127.0.0.1:${port}`,
-        bucket: BUCKET,
-        accessKeyId: 'S3RVER',
-        secretAccessKey: 'S3RVER',
+        endpoint,
+        bucket,
+        accessKeyId,
+        secretAccessKey,
         region: 'us-east-1',
         forcePathStyle: true,
       });
     },
     async stop() {
-      await server?.close();
-      rmSync(dir, { recursive: true, force: true });
+      await local?.close();
     },
     leftovers: () => [],
   };

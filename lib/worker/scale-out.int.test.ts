@@ -7,12 +7,11 @@
 // never had them on its disk.
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import S3rver from 's3rver';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GET as health } from '@/app/api/health/route';
 import { DELETE as deleteAudit } from '@/app/api/v1/audits/[id]/route';
@@ -27,6 +26,7 @@ import { stopBoss } from '@/lib/queue/queue';
 import { startRun } from '@/lib/runs/service';
 import { storage } from '@/lib/storage/store';
 import { testCaller } from '@/lib/test-support/auth';
+import { type LocalBucket, startLocalBucket } from '@/lib/test-support/local-bucket';
 import { WORKER_ENV, WORKER_NODE_ARGS, WORKER_SCRIPT } from '@/scripts/node-args';
 
 const root = path.resolve(import.meta.dirname, '..', '..');
@@ -60,26 +60,17 @@ const declared = (i: number) => i % 10 !== 0;
 
 const S3_SETTINGS = ['S3_ENDPOINT', 'S3_BUCKET', 'S3_ACCESS_KEY_ID', 'S3_SECRET_ACCESS_KEY'];
 const savedS3 = new Map(S3_SETTINGS.map((name) => [name, process.env[name]]));
-let bucketServer: S3rver;
-let bucketDir = '';
+let local: LocalBucket;
 
 beforeAll(async () => {
   process.env.WORKER_HEARTBEAT_SECONDS = '1';
   // The bucket every process shares, set before the workers start (they inherit this environment).
-  bucketDir = mkdtempSync(path.join(os.tmpdir(), 'scale-out-s3rver-'));
-  bucketServer = new S3rver({
-    address: '127.0.0.1',
-    port: 0,
-    silent: true,
-    directory: bucketDir,
-    configureBuckets: [{ name: 'uploads', configs: [] }],
-  });
-  const { port } = await bucketServer.run();
+  local = await startLocalBucket('uploads');
   Object.assign(process.env, {
-    S3_ENDPOINT: `http://127.0.0.1:${port}`,
+    S3_ENDPOINT: local.endpoint,
     S3_BUCKET: 'uploads',
-    S3_ACCESS_KEY_ID: 'S3RVER',
-    S3_SECRET_ACCESS_KEY: 'S3RVER',
+    S3_ACCESS_KEY_ID: local.accessKeyId,
+    S3_SECRET_ACCESS_KEY: local.secretAccessKey,
   });
   server = http.createServer(async (req, res) => {
     const url = new URL(req.url ?? '/', 'http://x');
@@ -135,8 +126,7 @@ afterAll(async () => {
   await stopBoss();
   server.closeAllConnections();
   await new Promise((r) => server.close(r));
-  await bucketServer?.close();
-  rmSync(bucketDir, { recursive: true, force: true });
+  await local?.close();
 });
 
 /** A worker as another machine runs it: its own DATA_DIR; it beats every second and reaps a step after 3 s

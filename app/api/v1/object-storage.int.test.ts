@@ -3,12 +3,10 @@
 // bucket and nowhere under DATA_DIR; the ingest (the crawl export on its own thread, which builds its
 // store from the environment it inherits) reads them back from the bucket; Run again copies them inside
 // the bucket; deleting the audits removes their objects; a refused upload leaves none.
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import os from 'node:os';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
-import S3rver from 's3rver';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GET as getImport } from '@/app/api/v1/audits/[id]/gsc/imports/[importId]/route';
 import { POST as postGsc } from '@/app/api/v1/audits/[id]/gsc/route';
@@ -22,6 +20,7 @@ import { runStep } from '@/lib/runs/runner';
 import { storage } from '@/lib/storage/store';
 import { testCaller } from '@/lib/test-support/auth';
 import { fixturePath } from '@/lib/test-support/fixtures';
+import { type LocalBucket, startLocalBucket } from '@/lib/test-support/local-bucket';
 import { reconciledAuditOf, runAuditStep, urlsetXml } from '@/lib/test-support/run-audit';
 import { DELETE, GET as getOne } from './audits/[id]/route';
 import { POST } from './audits/route';
@@ -31,26 +30,17 @@ const SETTINGS = ['S3_ENDPOINT', 'S3_BUCKET', 'S3_ACCESS_KEY_ID', 'S3_SECRET_ACC
 const TUNED = ['CRAWL_THREAD_MIN_BYTES', 'UPLOAD_MAX_BYTES'];
 const saved = new Map([...SETTINGS, ...TUNED].map((name) => [name, process.env[name]]));
 
-let server: S3rver;
-let serverDir = '';
+let local: LocalBucket;
 let bucket: S3Client;
 
 beforeAll(async () => {
-  serverDir = mkdtempSync(path.join(os.tmpdir(), 'object-storage-s3rver-'));
-  server = new S3rver({
-    address: '127.0.0.1',
-    port: 0,
-    silent: true,
-    directory: serverDir,
-    configureBuckets: [{ name: BUCKET, configs: [] }],
-  });
-  const { port } = await server.run();
-  const endpoint = `http://127.0.0.1:${port}`;
+  local = await startLocalBucket(BUCKET);
+  const { endpoint } = local;
   Object.assign(process.env, {
     S3_ENDPOINT: endpoint,
     S3_BUCKET: BUCKET,
-    S3_ACCESS_KEY_ID: 'S3RVER',
-    S3_SECRET_ACCESS_KEY: 'S3RVER',
+    S3_ACCESS_KEY_ID: local.accessKeyId,
+    S3_SECRET_ACCESS_KEY: local.secretAccessKey,
     S3_REGION: 'us-east-1',
     // Every crawl export is read on the crawl thread, however small.
     CRAWL_THREAD_MIN_BYTES: '0',
@@ -60,7 +50,7 @@ beforeAll(async () => {
     endpoint,
     region: 'us-east-1',
     forcePathStyle: true,
-    credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' },
+    credentials: { accessKeyId: local.accessKeyId, secretAccessKey: local.secretAccessKey },
   });
 });
 
@@ -70,8 +60,7 @@ afterAll(async () => {
     else process.env[name] = value;
   }
   bucket?.destroy();
-  await server?.close();
-  rmSync(serverDir, { recursive: true, force: true });
+  await local?.close();
   await stopBoss();
 });
 
